@@ -1,0 +1,13 @@
+/** Messages of the audit area (spec part 2 §3, §7). */
+export const auditMessages = {
+  titleRequired: 'EventTitle is required.',
+  idInvalid: 'Audit event id must be a number.',
+  notFound: 'Audit event not found.',
+  added: 'Audit event recorded.',
+  updated: 'Audit event updated.',
+  deleted: 'Audit event deleted.',
+  nothingToUpdate: 'Nothing to update.',
+} as const;
+
+/** Spec part 2 §3: the title recorded after a multi-select form submission. */
+export const multiSelectAuditTitle = (room: string) => `Submitted MultiSelect Template in room ${room}`;

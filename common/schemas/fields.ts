@@ -1,0 +1,36 @@
+/**
+ * Field rules shared by the server's request schemas and the client's checks. Values may arrive as
+ * JSON, as form fields (strings) or in the query (strings), so numbers are coerced; every rule takes
+ * the spec's exact message.
+ */
+import { z } from 'zod';
+
+const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
+
+/** A non-blank string, trimmed. */
+export const requiredText = (message: string, max = 500) =>
+  z.string({ error: message }).trim().min(1, { error: message }).max(max, { error: message });
+
+export const optionalText = (max = 2000) => z.preprocess(blankToUndefined, z.string().trim().max(max).optional());
+
+/** A positive whole-number id. */
+export const requiredId = (message: string) => z.coerce.number({ error: message }).int({ error: message }).positive({ error: message });
+
+export const optionalId = (message = 'Ids must be positive whole numbers.') => z.preprocess(blankToUndefined, requiredId(message).optional());
+
+/** A finite number (from JSON or text). */
+export const requiredNumber = (message: string) =>
+  z.preprocess(blankToUndefined, z.coerce.number({ error: message }).refine(Number.isFinite, { error: message }));
+
+export const requiredEmail = (requiredMessage: string, invalidMessage: string) =>
+  z.string({ error: requiredMessage }).trim().min(1, { error: requiredMessage }).pipe(z.email({ error: invalidMessage })).transform((email) => email.toLowerCase());
+
+/** 0 or 1, from a number, a digit or a boolean. */
+export const flag = (requiredMessage: string, invalidMessage: string = requiredMessage) =>
+  z.preprocess(
+    (value) => (value === true || value === 'true' ? 1 : value === false || value === 'false' ? 0 : blankToUndefined(value)),
+    z.coerce.number({ error: requiredMessage }).refine((value) => value === 0 || value === 1, { error: invalidMessage }),
+  );
+
+/** A request body's fields; a request with no body at all is checked as an empty one, so the field messages apply. */
+export const formBody = <Shape extends z.ZodRawShape>(shape: Shape) => z.preprocess((value) => value ?? {}, z.object(shape));

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { sessionMessages as m } from '../messages/session';
+import { INVITABLE_ROLES } from '../roles';
+import { formBody, optionalId, optionalText, requiredEmail, requiredId, requiredNumber, requiredText } from './fields';
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+const password = z
+  .string({ error: m.passwordRequired })
+  .min(1, { error: m.passwordRequired })
+  .min(MIN_PASSWORD_LENGTH, { error: m.passwordTooShort })
+  .max(1024, { error: m.passwordTooShort });
+
+export const loginBody = formBody({
+  email: requiredEmail(m.emailRequired, m.emailInvalid),
+  // Any stored password is accepted at sign-in; length rules apply when one is chosen.
+  password: z.string({ error: m.passwordRequired }).min(1, { error: m.passwordRequired }).max(1024, { error: m.invalidCredentials }),
+});
+
+export const signUpBody = formBody({
+  first_name: requiredText(m.firstNameRequired, 100),
+  last_name: requiredText(m.lastNameRequired, 100),
+  email: requiredEmail(m.emailRequired, m.emailInvalid),
+  password,
+  invite_token: requiredText(m.inviteTokenRequired, 200),
+});
+
+export const passwordResetRequestBody = formBody({ email: requiredEmail(m.emailRequired, m.emailInvalid) });
+export const resetPasswordQuery = z.object({ token: requiredText(m.resetTokenRequired, 200) });
+export const resetPasswordBody = formBody({ new_password: password });
+
+export const createInvitationBody = formBody({
+  email: requiredEmail(m.emailRequired, m.emailInvalid),
+  role: z.enum(INVITABLE_ROLES, { error: m.roleInvalid }),
+  company_id: optionalId(),
+});
+export const pendingInvitationsQuery = z.object({ company_id: requiredId(m.companyIdRequired) });
+export const deleteInvitationQuery = z.object({ invitation_id: requiredId(m.invitationIdRequired) });
+
+export const loadUsersQuery = z.object({ company_id: requiredId(m.companyIdRequired), user_id: optionalId() });
+export const thresholdQuery = z.object({ user_id: requiredId(m.userIdRequired) });
+export const thresholdBody = formBody({ user_id: requiredId(m.userIdRequired), threshold: requiredNumber(m.thresholdRequired) });
+export const updateLocationBody = formBody({ user_id: requiredId(m.locationRequired), location: requiredText(m.locationRequired, 200) });
+
+export const createCompanyBody = formBody({
+  company_name: requiredText(m.companyNameRequired, 200),
+  contact_name: requiredText(m.contactNameRequired, 200),
+  contact_email: requiredEmail(m.contactEmailRequired, m.emailInvalid),
+  company_type: optionalText(100),
+  contact_phone: optionalText(50),
+});
+export const companyIdPath = z.object({ id: requiredId(m.companyNotFound) });

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { GRID_ORDERS, settingsMessages as m } from '../messages/settings';
+import { flag, formBody, optionalId, requiredId } from './fields';
+
+/** The company query parameter, with the message the spec gives for each call's missing company. */
+export const companyQuery = (message: string = m.companyIdRequired) => z.object({ company_id: requiredId(message) });
+export const optionalCompanyQuery = z.object({ company_id: optionalId(m.companyIdRequired) });
+
+export const setGridOrderBody = formBody({
+  grid_order: z
+    .string({ error: m.gridOrderMissing })
+    .trim()
+    .min(1, { error: m.gridOrderMissing })
+    .pipe(z.enum(GRID_ORDERS, { error: m.gridOrderInvalid })),
+});
+
+export const setGridOpacityQuery = z.object({
+  company_id: requiredId(m.companyIdRequired),
+  grid_opacity: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce.number({ error: m.gridOpacityRequired }).min(0, { error: m.gridOpacityInvalid }).max(1, { error: m.gridOpacityInvalid }),
+  ),
+});
+
+export const setAiModelQuery = z.object({
+  company_id: requiredId(m.companyIdRequired),
+  ai_model: z
+    .string({ error: m.aiModelRequired })
+    .trim()
+    .min(1, { error: m.aiModelRequired })
+    .max(100, { error: m.aiModelInvalid })
+    .regex(/^[A-Za-z0-9_.-]+$/, { error: m.aiModelInvalid }),
+});
+
+export const setAutoRefreshQuery = z.object({
+  company_id: requiredId(m.autoRefreshRequired),
+  auto_refresh: flag(m.autoRefreshRequired, m.autoRefreshInvalid),
+});
+
+/** Spec part 1 §5: numeric, and different from the current value (checked by the handler). */
+export const updateStickyTrapQuery = z.object({
+  company_id: requiredId(m.companyIdRequired),
+  value: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce.number({ error: m.stickyTrapUnchanged }).refine(Number.isFinite, { error: m.stickyTrapUnchanged }),
+  ),
+});
+
+export const setLanguageQuery = z.object({
+  company_id: requiredId(m.languageCompanyRequired),
+  language: z
+    .string({ error: m.languageRequired })
+    .trim()
+    .min(1, { error: m.languageRequired })
+    .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, { error: m.languageInvalid }),
+});

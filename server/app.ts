@@ -1,0 +1,137 @@
+/**
+ * Builds the Fastify application: plugins, the guards and transaction wrapper every route goes
+ * through, the domains' routes under /api, and the web app. `main.ts` runs it; tests build it on
+ * their own database.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import cors from '@fastify/cors';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { httpMessages } from '../common/messages/http';
+import type { ServerConfig } from './config';
+import type { Database } from './db/database';
+import { auditRoutes } from './domains/audit/routes';
+import { authRoutes } from './domains/auth/routes';
+import { createTokenService, type TokenService } from './domains/auth/tokens';
+import { companyRoutes } from './domains/companies/routes';
+import { settingsRoutes } from './domains/settings/routes';
+import { createChangeHub, type ChangeHub } from './domains/replication/changes';
+import { syncRoutes } from './domains/replication/routes';
+import { userRoutes } from './domains/users/routes';
+import { errorHandler, notFound } from './http/errors';
+import { registerGuards } from './http/guards';
+import { registerTransactions } from './http/transactions';
+import { createMailer, type Mailer } from './mail/mailer';
+import { loadJwtSecret } from './secrets';
+
+export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+export interface AppDeps {
+  config: ServerConfig;
+  database: Database;
+  tokens: TokenService;
+  mailer: Mailer;
+  changes: ChangeHub;
+  version: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+export const VERSION = process.env.npm_package_version ?? '0.1.0';
+
+export async function buildApp(config: ServerConfig, database: Database, logger: FastifyServerOptions['logger'] = true): Promise<App> {
+  const app = Fastify({
+    logger,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: process.env.TRUST_PROXY === '1',
+    // Never log credentials.
+    ...(logger === true ? { logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] } } : {}),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+
+  const tokens = createTokenService(config.jwtSecret ?? (await loadJwtSecret(database.db)));
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+  const changes = await createChangeHub(database);
+  app.decorate('deps', { config, database, tokens, mailer, changes, version: VERSION });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        workerSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+      },
+    },
+  });
+  await app.register(cors, { origin: config.corsOrigins, allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'] });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => Object.assign(new Error(httpMessages.rateLimited), { statusCode: context.statusCode }),
+  });
+  await app.register(formbody);
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: config.uploadLimitBytes, files: 10, fields: 200, fieldSize: config.bodyLimitBytes },
+  });
+
+  registerGuards(app, { db: database.db, tokens });
+  registerTransactions(app, database.db);
+
+  await app.register(
+    async (api) => {
+      api.get('/health', { config: { access: 'public' } }, async () => ({
+        status: 'success',
+        database: database.kind,
+        version: VERSION,
+      }));
+      await api.register(authRoutes);
+      await api.register(userRoutes);
+      await api.register(companyRoutes);
+      await api.register(settingsRoutes);
+      await api.register(auditRoutes);
+      await api.register(syncRoutes, { prefix: '/sync' });
+    },
+    { prefix: '/api' },
+  );
+
+  const hasWebApp = existsSync(join(config.webRoot, 'index.html'));
+  if (hasWebApp) {
+    await app.register(fastifyStatic, {
+      root: config.webRoot,
+      wildcard: false,
+      setHeaders(response, path) {
+        // Hashed assets never change; the shell and the service worker must always be fresh.
+        const immutable = path.includes(`${join(config.webRoot, 'assets')}`);
+        response.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.url.startsWith('/api') || request.method !== 'GET' || !hasWebApp) {
+      throw notFound(httpMessages.routeNotFound(request.method, request.url.split('?')[0] ?? ''));
+    }
+    // Client-side routes (/dashboard/…, /signIn) are the web app's.
+    return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+  });
+
+  app.addHook('onClose', async () => {
+    await changes.close();
+    mailer.close();
+  });
+  return app as unknown as App;
+}

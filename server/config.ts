@@ -1,0 +1,58 @@
+/**
+ * Server settings, read once from the environment (README "Settings"). Nothing here is secret except
+ * JWT_SECRET, which is optional: without it the secret is generated once and kept in the database.
+ */
+import { resolve } from 'node:path';
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres://… for a PostgreSQL server; undefined for the embedded PGlite database under dataDir. */
+  databaseUrl: string | undefined;
+  jwtSecret: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  publicUrl: string;
+  corsOrigins: string[];
+  uploadLimitBytes: number;
+  bodyLimitBytes: number;
+  loginRateLimitPerMinute: number;
+  resetRateLimitPerMinute: number;
+  /** Demo company on the first start of an empty database (off in tests). */
+  seedDemo: boolean;
+  /** Serve the built web app from this folder, when it exists. */
+  webRoot: string;
+  logLevel: string;
+}
+
+function integer(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const port = integer('PORT', 8080);
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    jwtSecret: env.JWT_SECRET || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'Grow Room <no-reply@localhost>',
+    publicUrl,
+    corsOrigins: (env.CORS_ORIGINS ?? publicUrl).split(',').map((origin) => origin.trim()).filter(Boolean),
+    uploadLimitBytes: integer('UPLOAD_LIMIT_BYTES', 10 * 1024 * 1024),
+    bodyLimitBytes: integer('BODY_LIMIT_BYTES', 1024 * 1024),
+    loginRateLimitPerMinute: integer('LOGIN_RATE_LIMIT', 10),
+    resetRateLimitPerMinute: integer('RESET_RATE_LIMIT', 5),
+    seedDemo: env.SEED_DEMO !== '0',
+    webRoot: resolve(env.WEB_ROOT ?? './dist'),
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

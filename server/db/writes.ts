@@ -1,0 +1,63 @@
+/**
+ * The one way to write a synced row (STYLE.md §5). It stamps who wrote it, tombstones instead of
+ * deleting, and refuses to write without an actor. `change_seq`, `change_xid` and `updated_at` are set
+ * by the `track_change` trigger (migrations.ts), so no write can skip them.
+ */
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { DB } from './schema';
+
+export interface Actor {
+  /** The signed-in user, or null only for the system itself (first-start demo data, the CLI). */
+  userId: number | null;
+  companyId: number;
+}
+
+export const systemActor = (companyId: number): Actor => ({ userId: null, companyId });
+
+type SyncedTable = { [T in keyof DB]: DB[T] extends { change_seq: unknown; deleted_at: unknown } ? T : never }[keyof DB];
+
+export interface Writer {
+  insert<T extends SyncedTable>(table: T, values: Omit<Insertable<DB[T]>, 'created_by' | 'updated_by' | 'deleted_at'>): Promise<{ id: number }>;
+  update<T extends SyncedTable>(table: T, id: number, values: Updateable<DB[T]>): Promise<number>;
+  softDelete<T extends SyncedTable>(table: T, id: number): Promise<number>;
+  /** Bumps a parent document's change_seq when a child that travels inside it changed. */
+  touch<T extends SyncedTable>(table: T, id: number): Promise<void>;
+}
+
+export function writer(db: Kysely<DB>, actor: Actor): Writer {
+  if (!actor || typeof actor.companyId !== 'number') throw new Error('A write needs an actor: a user, or the system for a company');
+  const by = actor.userId;
+  // Kysely cannot follow one generic table name through these builders; the signatures above keep callers typed.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const loose = db as unknown as Kysely<any>;
+  return {
+    async insert(table, values) {
+      return loose
+        .insertInto(table as string)
+        .values({ ...(values as object), created_by: by, updated_by: by } as never)
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    },
+    async update(table, id, values) {
+      const result = await loose
+        .updateTable(table as string)
+        .set({ ...(values as object), updated_by: by } as never)
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+    async softDelete(table, id) {
+      const result = await loose
+        .updateTable(table as string)
+        .set({ deleted_at: new Date(), updated_by: by } as never)
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+    async touch(table, id) {
+      await loose.updateTable(table as string).set({ updated_by: by } as never).where('id', '=', id).execute();
+    },
+  };
+}

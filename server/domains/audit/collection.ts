@@ -1,0 +1,21 @@
+/** The `audit_events` collection: a recent window of the trail; older events are read online. */
+import type { AuditEvent } from '../../db/schema';
+import type { SyncCollection } from '../replication/collections';
+import { auditEventJson } from './queries';
+
+export const AUDIT_WINDOW_DAYS = 90;
+
+export const auditCollection: SyncCollection = {
+  name: 'audit_events',
+  table: 'audit_events',
+  companyColumn: 'company_id',
+  tables: ['audit_events'],
+  windowDays: AUDIT_WINDOW_DAYS,
+  async toDocuments(_db, rows) {
+    return (rows as unknown as AuditEvent[]).map((event) => ({
+      id: String(event.id),
+      _deleted: event.deleted_at !== null,
+      ...auditEventJson(event),
+    }));
+  },
+};

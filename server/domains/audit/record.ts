@@ -1,0 +1,33 @@
+/**
+ * The audit trail's one entry point: every mutating endpoint records who did what, when, and the
+ * room, batch or form response it concerned where known (spec part 2 §3 "Audit event").
+ */
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
+import { writer, type Actor } from '../../db/writes';
+
+export interface AuditEntry {
+  title: string;
+  roomId?: number | null;
+  batchId?: number | null;
+  responseId?: number | null;
+  details?: Record<string, unknown>;
+}
+
+export async function recordAudit(db: Kysely<DB>, actor: Actor, entry: AuditEntry): Promise<{ id: number }> {
+  return writer(db, actor).insert('audit_events', {
+    company_id: actor.companyId,
+    user_id: actor.userId,
+    event_title: entry.title,
+    room_id: entry.roomId ?? null,
+    batch_id: entry.batchId ?? null,
+    response_id: entry.responseId ?? null,
+    details: entry.details ? JSON.stringify(entry.details) : null,
+  });
+}
+
+/** The actor of a signed-in request. */
+export const actorOf = (auth: { user_id: number; company_id: number }, companyId = auth.company_id): Actor => ({
+  userId: auth.user_id,
+  companyId,
+});

@@ -1,0 +1,70 @@
+/**
+ * The audit trail (spec part 2 §3, §7). Every member reads it and may add an event of their own (the
+ * client records, for example, a multi-select submission); only Admins correct or delete events, and
+ * a deletion is a tombstone, never an erasure.
+ */
+import { auditMessages as m } from '../../../common/messages/audit';
+import { addAuditEventBody, auditEventIdPath, auditEventsQuery, updateAuditEventBody } from '../../../common/schemas/audit';
+import type { App } from '../../app';
+import { writer } from '../../db/writes';
+import { badRequest, forbidden } from '../../http/errors';
+import { actingCompany, caller } from '../../http/guards';
+import { type RequestOf, success } from '../../http/route';
+import { auditEventJson, auditQueries } from './queries';
+import { actorOf, recordAudit } from './record';
+
+const listSchema = { querystring: auditEventsQuery };
+const addSchema = { body: addAuditEventBody };
+const updateSchema = { params: auditEventIdPath, body: updateAuditEventBody };
+const deleteSchema = { params: auditEventIdPath };
+
+async function getAuditEvents(request: RequestOf<typeof listSchema>) {
+  const { company_id, room_id, batch_id, limit, offset } = request.query;
+  const events = await auditQueries.list(request.db, { companyId: company_id, roomId: room_id, batchId: batch_id, limit, offset });
+  return success({ events: events.map(auditEventJson) });
+}
+
+async function addAuditEvent(request: RequestOf<typeof addSchema>) {
+  const auth = caller(request);
+  const { UserID, EventTitle, RoomID, BatchID, response_id } = request.body;
+  // An event is always recorded as the caller's own.
+  if (UserID !== undefined && UserID !== auth.user_id) throw forbidden();
+  const actor = actorOf(auth, actingCompany(request, request.body.CompanyID));
+  const { id } = await recordAudit(request.db, actor, { title: EventTitle, roomId: RoomID, batchId: BatchID, responseId: response_id });
+  return success({ event: auditEventJson(await auditQueries.byId(request.db, id)) }, m.added);
+}
+
+async function updateAuditEvent(request: RequestOf<typeof updateSchema>) {
+  const auth = caller(request);
+  const { EventTitle, RoomID, BatchID, response_id } = request.body;
+  const changes = {
+    ...(EventTitle === undefined ? {} : { event_title: EventTitle }),
+    ...(RoomID === undefined ? {} : { room_id: RoomID }),
+    ...(BatchID === undefined ? {} : { batch_id: BatchID }),
+    ...(response_id === undefined ? {} : { response_id }),
+  };
+  if (Object.keys(changes).length === 0) throw badRequest(m.nothingToUpdate);
+  const event = await auditQueries.byId(request.db, request.params.id);
+  const actor = actorOf(auth, event.company_id);
+  await writer(request.db, actor).update('audit_events', request.params.id, changes);
+  // Corrections to the trail leave a trace of their own.
+  await recordAudit(request.db, actor, { title: `Edited audit event ${event.id}`, details: { before: event.event_title, changes } });
+  return success({ event: auditEventJson(await auditQueries.byId(request.db, request.params.id)) }, m.updated);
+}
+
+async function deleteAuditEvent(request: RequestOf<typeof deleteSchema>) {
+  const auth = caller(request);
+  const event = await auditQueries.byId(request.db, request.params.id);
+  const actor = actorOf(auth, event.company_id);
+  await writer(request.db, actor).softDelete('audit_events', request.params.id);
+  await recordAudit(request.db, actor, { title: `Deleted audit event ${event.id}`, details: { title: event.event_title } });
+  return success({}, m.deleted);
+}
+
+export async function auditRoutes(app: App) {
+  const owns = { id: 'audit_event' as const };
+  app.get('/get_audit_events', { schema: listSchema }, getAuditEvents);
+  app.post('/add_audit_event', { schema: addSchema }, addAuditEvent);
+  app.put('/update_audit_event/:id', { schema: updateSchema, config: { access: 'admin', owns } }, updateAuditEvent);
+  app.delete('/delete_audit_event/:id', { schema: deleteSchema, config: { access: 'admin', owns } }, deleteAuditEvent);
+}

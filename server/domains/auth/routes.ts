@@ -1,0 +1,142 @@
+/**
+ * Sessions (spec part 1 §4, §7): sign-in, token refresh, sign-out, sign-up by invitation and password
+ * reset. These are the public routes; everything else needs an access token.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sessionMessages as m } from '../../../common/messages/session';
+import { loginBody, passwordResetRequestBody, resetPasswordBody, resetPasswordQuery, signUpBody } from '../../../common/schemas/session';
+import type { App } from '../../app';
+import type { User } from '../../db/schema';
+import { writer } from '../../db/writes';
+import { badRequest, conflict, unauthorized } from '../../http/errors';
+import { bearerToken } from '../../http/guards';
+import { type RequestOf, success } from '../../http/route';
+import { actorOf, recordAudit } from '../audit/record';
+import { hashPassword, verifyPassword } from './passwords';
+import { authQueries } from './queries';
+import { PASSWORD_RESET_MINUTES, REFRESH_GRACE_SECONDS } from './tokens';
+
+const loginSchema = { body: loginBody };
+const signUpSchema = { body: signUpBody };
+const resetRequestSchema = { body: passwordResetRequestBody };
+const resetSchema = { querystring: resetPasswordQuery, body: resetPasswordBody };
+
+async function issueSession(request: FastifyRequest, user: User, familyId?: string) {
+  const refresh_token = await authQueries.createRefreshToken(request.db, user.id, familyId);
+  const claims = { user_id: user.id, user_role: user.role, company_id: user.company_id };
+  const access_token = await request.server.deps.tokens.signAccess(claims);
+  return { access_token, refresh_token, ...claims };
+}
+
+async function login(request: RequestOf<typeof loginSchema>) {
+  const user = await authQueries.activeUserByEmail(request.db, request.body.email);
+  const valid = await verifyPassword(user?.password_hash, request.body.password);
+  if (!user || !valid) throw unauthorized(m.invalidCredentials);
+  return success(await issueSession(request, user));
+}
+
+/**
+ * Rotates a refresh token (sent as the bearer credential). The token just replaced keeps working for
+ * REFRESH_GRACE_SECONDS, so two tabs refreshing at once both stay signed in; a reuse after that is
+ * treated as theft and ends the whole family (every device session descended from that sign-in).
+ */
+async function refreshToken(request: FastifyRequest, reply: FastifyReply) {
+  const presented = bearerToken(request);
+  if (!presented) throw unauthorized(m.refreshTokenMissing);
+  const row = await authQueries.refreshTokenForUpdate(request.db, presented);
+  if (!row || row.revoked_at) throw unauthorized(m.refreshTokenInvalid);
+  if (new Date(row.expires_at) <= new Date()) throw unauthorized(m.refreshTokenExpired);
+  if (row.replaced_at && Date.now() - new Date(row.replaced_at).getTime() > REFRESH_GRACE_SECONDS * 1000) {
+    await authQueries.revokeFamily(request.db, row.family_id);
+    // Answered, not thrown: a thrown error would roll the revocation back.
+    return reply.code(401).send({ status: 'error', message: m.refreshTokenReused });
+  }
+  const user = await authQueries.activeUserById(request.db, row.user_id);
+  if (!user) throw unauthorized(m.refreshTokenInvalid);
+  await authQueries.markReplaced(request.db, row.id);
+  const session = await issueSession(request, user, row.family_id);
+  return success({ access_token: session.access_token, refresh_token: session.refresh_token });
+}
+
+/** Ends this device's session: the refresh token (bearer credential) and its family. Always succeeds. */
+async function logout(request: FastifyRequest) {
+  const presented = bearerToken(request);
+  const row = presented ? await authQueries.refreshTokenForUpdate(request.db, presented) : undefined;
+  if (row) await authQueries.revokeFamily(request.db, row.family_id);
+  return success({}, m.loggedOut);
+}
+
+async function createNewUser(request: RequestOf<typeof signUpSchema>) {
+  const { first_name, last_name, email, password, invite_token } = request.body;
+  const invitation = await authQueries.invitationForUpdate(request.db, invite_token);
+  if (!invitation || invitation.deleted_at) throw badRequest(m.inviteInvalid);
+  if (invitation.accepted_at) throw badRequest(m.inviteUsed);
+  if (new Date(invitation.expires_at) <= new Date()) throw badRequest(m.inviteExpired);
+  if (invitation.email.toLowerCase() !== email) throw badRequest(m.inviteEmailMismatch);
+  if (await authQueries.activeUserByEmail(request.db, email)) throw conflict(m.emailTaken);
+
+  const inviter = { userId: invitation.created_by, companyId: invitation.company_id };
+  const { id } = await writer(request.db, inviter).insert('users', {
+    company_id: invitation.company_id,
+    email,
+    first_name,
+    last_name,
+    role: invitation.role,
+    password_hash: await hashPassword(password),
+    threshold: null,
+    location: null,
+  });
+  await writer(request.db, inviter).touch('companies', invitation.company_id);
+  await request.db.updateTable('invitations').set({ accepted_at: new Date() }).where('id', '=', invitation.id).execute();
+  await recordAudit(request.db, { userId: id, companyId: invitation.company_id }, {
+    title: `${first_name} ${last_name} joined as ${invitation.role}`,
+    details: { invitation_id: invitation.id },
+  });
+  return success({ user_id: id, company_id: invitation.company_id, user_role: invitation.role }, m.userCreated);
+}
+
+/** Always the same answer, whether or not the email has an account (no account enumeration). */
+async function requestPasswordReset(request: RequestOf<typeof resetRequestSchema>) {
+  const user = await authQueries.activeUserByEmail(request.db, request.body.email);
+  if (user) {
+    const token = await authQueries.createPasswordReset(request.db, user.id, PASSWORD_RESET_MINUTES);
+    const { mailer, config } = request.server.deps;
+    const link = `${config.publicUrl}/NewPassword?token=${encodeURIComponent(token)}`;
+    request.afterCommit(() =>
+      mailer.send({
+        to: user.email,
+        subject: 'Reset your password',
+        text: `Hello ${user.first_name},\n\nSet a new password here (the link works once, for one hour):\n${link}\n\nIf you did not ask for this, ignore this mail.`,
+      }),
+    );
+  }
+  return success({}, m.resetRequested);
+}
+
+async function resetPassword(request: RequestOf<typeof resetSchema>) {
+  const claimed = await authQueries.claimPasswordReset(request.db, request.query.token);
+  if (!claimed) throw badRequest(m.resetTokenInvalid);
+  const user = await authQueries.activeUserById(request.db, claimed.user_id);
+  if (!user) throw badRequest(m.resetTokenInvalid);
+  await writer(request.db, actorOf({ user_id: user.id, company_id: user.company_id })).update('users', user.id, {
+    password_hash: await hashPassword(request.body.new_password),
+  });
+  // A new password ends every session that the old one opened.
+  await authQueries.revokeAllOfUser(request.db, user.id);
+  await recordAudit(request.db, { userId: user.id, companyId: user.company_id }, { title: 'Reset password' });
+  return success({}, m.passwordUpdated);
+}
+
+export async function authRoutes(app: App) {
+  const { loginRateLimitPerMinute, resetRateLimitPerMinute } = app.deps.config;
+  // Counted per address and account (after the body is read): a farm's tablets share one address.
+  const perAccount = (request: FastifyRequest) => `${request.ip}|${String((request.body as { email?: unknown } | undefined)?.email ?? '')}`;
+  const loginLimit = { max: loginRateLimitPerMinute, timeWindow: '1 minute', hook: 'preHandler' as const, keyGenerator: perAccount };
+  const resetLimit = { max: resetRateLimitPerMinute, timeWindow: '1 minute', hook: 'preHandler' as const, keyGenerator: perAccount };
+  app.post('/login', { schema: loginSchema, config: { access: 'public', rateLimit: loginLimit } }, login);
+  app.post('/refresh_token', { config: { access: 'public', rateLimit: loginLimit } }, refreshToken);
+  app.post('/logout', { config: { access: 'public' } }, logout);
+  app.post('/Create_new_user', { schema: signUpSchema, config: { access: 'public', rateLimit: loginLimit } }, createNewUser);
+  app.post('/request_password_reset', { schema: resetRequestSchema, config: { access: 'public', rateLimit: resetLimit } }, requestPasswordReset);
+  app.post('/reset_password', { schema: resetSchema, config: { access: 'public', rateLimit: resetLimit } }, resetPassword);
+}

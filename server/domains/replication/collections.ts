@@ -1,0 +1,38 @@
+/**
+ * The synced collections of ARCHITECTURE.md "The local store", as the server pulls them. Each
+ * collection reads one table (its aggregate root) by checkpoint and turns rows into the documents the
+ * browser stores; a child that travels inside its parent bumps the parent's row (writes.ts `touch`),
+ * so the root table alone decides what changed. A domain adds its collection to `COLLECTIONS`.
+ */
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
+import { auditCollection } from '../audit/collection';
+import { companyCollection } from '../companies/collection';
+
+export interface SyncDocument {
+  id: string;
+  _deleted: boolean;
+  [field: string]: unknown;
+}
+
+export interface SyncCollection {
+  name: string;
+  /** The aggregate root's table and the column naming its company. */
+  table: keyof DB;
+  companyColumn: string;
+  /** Every table whose change can alter this collection's documents (for the change stream). */
+  tables: string[];
+  /** Pull only rows changed in the last N days; older ones are fetched online (large histories). */
+  windowDays?: number;
+  toDocuments(db: Kysely<DB>, rows: Array<Record<string, unknown>>): Promise<SyncDocument[]>;
+}
+
+export const COLLECTIONS: readonly SyncCollection[] = [companyCollection, auditCollection];
+
+const byName = new Map(COLLECTIONS.map((collection) => [collection.name, collection]));
+
+export const collectionNamed = (name: string) => byName.get(name);
+
+export function collectionsOfTable(table: string): string[] {
+  return COLLECTIONS.filter((collection) => collection.tables.includes(table)).map((collection) => collection.name);
+}

@@ -1,0 +1,92 @@
+/**
+ * The sync protocol's server side (ARCHITECTURE.md "Sync protocol").
+ *
+ * Pull order and the checkpoint: rows are handed out ordered by (change_xid, change_seq) and only when
+ * their transaction id is below the oldest transaction still in flight
+ * (`pg_snapshot_xmin(pg_current_snapshot())`). Every transaction that commits later has an id at or
+ * above that bound, so no row can ever appear behind a checkpoint already handed out: a row
+ * committed late with a lower change_seq is held back until it is visible, never skipped. Ordering by
+ * change_seq alone would skip it. The checkpoint is the pair `<xid>:<seq>` of the last row sent.
+ */
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
+import { sql } from 'kysely';
+import { syncMessages as m } from '../../../common/messages/sync';
+import { CHECKPOINT_PATTERN, pullQuery, streamQuery } from '../../../common/schemas/sync';
+import type { App } from '../../app';
+import { badRequest } from '../../http/errors';
+import { actingCompany } from '../../http/guards';
+import { type RequestOf, success } from '../../http/route';
+import { collectionNamed } from './collections';
+
+const pullSchema = { querystring: pullQuery };
+const streamSchema = { querystring: streamQuery };
+const HEARTBEAT_MS = 25_000;
+/** Changes arriving within this window go out as one event. */
+const COALESCE_MS = 50;
+
+async function pull(request: RequestOf<typeof pullSchema>) {
+  const collection = collectionNamed(request.query.collection);
+  if (!collection) throw badRequest(m.collectionUnknown(request.query.collection));
+  const companyId = actingCompany(request, request.query.company_id);
+  const [, xid = '0', seq = '0'] = CHECKPOINT_PATTERN.exec(request.query.checkpoint ?? '') ?? [];
+  const rows = await sql<Record<string, unknown> & { change_xid: string; change_seq: number }>`
+    SELECT * FROM ${sql.table(collection.table)}
+    WHERE ${sql.ref(collection.companyColumn)} = ${companyId}
+      AND (change_xid, change_seq) > (${xid}::xid8, ${seq}::bigint)
+      AND change_xid < pg_snapshot_xmin(pg_current_snapshot())
+      ${collection.windowDays ? sql`AND updated_at > now() - make_interval(days => ${collection.windowDays})` : sql``}
+    ORDER BY change_xid, change_seq
+    LIMIT ${request.query.limit}`.execute(request.db);
+  const last = rows.rows.at(-1);
+  return success({
+    documents: await collection.toDocuments(request.db, rows.rows),
+    checkpoint: last ? `${last.change_xid}:${last.change_seq}` : `${xid}:${seq}`,
+    has_more: rows.rows.length === request.query.limit,
+  });
+}
+
+export async function syncRoutes(app: App) {
+  const open = new Set<ServerResponse>();
+
+  /** Server-sent events: `event: change` with `{collections}` whenever the caller's company changed. */
+  async function stream(request: RequestOf<typeof streamSchema>, reply: FastifyReply) {
+    const companyId = actingCompany(request, request.query.company_id);
+    reply.hijack();
+    const response = reply.raw;
+    response.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    response.write('retry: 3000\nevent: ready\ndata: {}\n\n');
+    open.add(response);
+    const changed = new Set<string>();
+    let flushTimer: NodeJS.Timeout | undefined;
+    const flush = () => {
+      flushTimer = undefined;
+      response.write(`event: change\ndata: ${JSON.stringify({ collections: [...changed] })}\n\n`);
+      changed.clear();
+    };
+    const unsubscribe = app.deps.changes.subscribe(companyId, (collections) => {
+      for (const name of collections) changed.add(name);
+      flushTimer ??= setTimeout(flush, COALESCE_MS);
+    });
+    const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    response.on('close', () => {
+      clearInterval(heartbeat);
+      clearTimeout(flushTimer);
+      unsubscribe();
+      open.delete(response);
+    });
+  }
+
+  // Open streams would keep the server from closing: end them first, clients reconnect elsewhere.
+  app.addHook('preClose', async () => {
+    for (const response of open) response.end();
+  });
+
+  app.get('/pull', { schema: pullSchema }, pull);
+  app.get('/stream', { schema: streamSchema }, stream);
+}

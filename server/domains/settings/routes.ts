@@ -1,0 +1,135 @@
+/**
+ * Company settings (spec part 1 §3, §5, §7; part 2 §5): every Regular user reads them, Admins change
+ * them. Each change is audited and bumps the company document, so tablets pull it.
+ */
+import { settingsMessages as m } from '../../../common/messages/settings';
+import {
+  companyQuery,
+  optionalCompanyQuery,
+  setAiModelQuery,
+  setAutoRefreshQuery,
+  setGridOpacityQuery,
+  setGridOrderBody,
+  setLanguageQuery,
+  updateStickyTrapQuery,
+} from '../../../common/schemas/settings';
+import type { App } from '../../app';
+import type { CompaniesTable } from '../../db/schema';
+import { writer } from '../../db/writes';
+import { badRequest } from '../../http/errors';
+import { actingCompany, caller } from '../../http/guards';
+import { type RequestOf, success } from '../../http/route';
+import type { FastifyRequest } from 'fastify';
+import type { Updateable } from 'kysely';
+import { actorOf, recordAudit } from '../audit/record';
+import { companyQueries } from '../companies/queries';
+import { userQueries } from '../users/queries';
+
+const thresholdsSchema = { querystring: companyQuery() };
+const getGridOrderSchema = { querystring: companyQuery(m.getGridOrderCompanyMissing) };
+const setGridOrderSchema = { querystring: companyQuery(m.gridOrderCompanyMissing), body: setGridOrderBody };
+const getOpacitySchema = { querystring: companyQuery() };
+const setOpacitySchema = { querystring: setGridOpacityQuery };
+const offlineModeSchema = { querystring: companyQuery(m.offlineModeCompanyMissing) };
+const getAiModelSchema = { querystring: companyQuery() };
+const setAiModelSchema = { querystring: setAiModelQuery };
+const setAutoRefreshSchema = { querystring: setAutoRefreshQuery };
+const getAutoRefreshSchema = { querystring: companyQuery() };
+const updateStickyTrapSchema = { querystring: updateStickyTrapQuery };
+const getStickyTrapSchema = { querystring: optionalCompanyQuery };
+const setLanguageSchema = { querystring: setLanguageQuery };
+const getLanguageSchema = { querystring: companyQuery(m.languageCompanyRequired) };
+
+/** Writes settings of one company, audits the change, and answers with the new values. */
+async function changeSettings(request: FastifyRequest, companyId: number, values: Updateable<CompaniesTable>, title: string) {
+  const actor = actorOf(caller(request), companyId);
+  await writer(request.db, actor).update('companies', companyId, values);
+  await recordAudit(request.db, actor, { title, details: values as Record<string, unknown> });
+  return success(values, m.updated);
+}
+
+const settingsOf = (request: FastifyRequest, companyId: number) => companyQueries.existing(request.db, companyId);
+
+async function getCompanyThresholds(request: RequestOf<typeof thresholdsSchema>) {
+  const users = await userQueries.byCompany(request.db, [request.query.company_id]);
+  const thresholds = users.map((user) => ({ user_id: user.id, first_name: user.first_name, last_name: user.last_name, threshold: user.threshold }));
+  return success({ thresholds });
+}
+
+async function getGridOrder(request: RequestOf<typeof getGridOrderSchema>) {
+  return success({ grid_order: (await settingsOf(request, request.query.company_id)).grid_order });
+}
+
+async function setGridOrder(request: RequestOf<typeof setGridOrderSchema>) {
+  const { grid_order } = request.body;
+  return changeSettings(request, request.query.company_id, { grid_order }, `Set grid order to ${grid_order}`);
+}
+
+async function getGridOpacity(request: RequestOf<typeof getOpacitySchema>) {
+  return success({ grid_opacity: (await settingsOf(request, request.query.company_id)).grid_opacity });
+}
+
+async function setGridOpacity(request: RequestOf<typeof setOpacitySchema>) {
+  const { company_id, grid_opacity } = request.query;
+  return changeSettings(request, company_id, { grid_opacity }, `Set grid opacity to ${grid_opacity}`);
+}
+
+async function getOfflineMode(request: RequestOf<typeof offlineModeSchema>) {
+  return success({ offline_mode: (await settingsOf(request, request.query.company_id)).offline_mode });
+}
+
+async function getAiModel(request: RequestOf<typeof getAiModelSchema>) {
+  return success({ ai_model: (await settingsOf(request, request.query.company_id)).ai_model });
+}
+
+async function setAiModel(request: RequestOf<typeof setAiModelSchema>) {
+  const { company_id, ai_model } = request.query;
+  return changeSettings(request, company_id, { ai_model }, `Set AI model to ${ai_model}`);
+}
+
+async function setAutoRefresh(request: RequestOf<typeof setAutoRefreshSchema>) {
+  const { company_id, auto_refresh } = request.query;
+  return changeSettings(request, company_id, { auto_refresh }, `Turned auto refresh ${auto_refresh ? 'on' : 'off'}`);
+}
+
+async function getAutoRefresh(request: RequestOf<typeof getAutoRefreshSchema>) {
+  return success({ auto_refresh_mode: (await settingsOf(request, request.query.company_id)).auto_refresh });
+}
+
+async function updateStickyTrapRender(request: RequestOf<typeof updateStickyTrapSchema>) {
+  const { company_id, value } = request.query;
+  if ((await settingsOf(request, company_id)).stickytrap_render === value) throw badRequest(m.stickyTrapUnchanged);
+  return changeSettings(request, company_id, { stickytrap_render: value }, `Set sticky-trap render to ${value}`);
+}
+
+async function getStickyTrapRender(request: RequestOf<typeof getStickyTrapSchema>) {
+  const company = await settingsOf(request, actingCompany(request, request.query.company_id));
+  return success({ stickytrap_render: company.stickytrap_render });
+}
+
+async function setLanguage(request: RequestOf<typeof setLanguageSchema>) {
+  const { company_id, language } = request.query;
+  return changeSettings(request, company_id, { language }, `Set language to ${language}`);
+}
+
+async function getLanguage(request: RequestOf<typeof getLanguageSchema>) {
+  return success({ language: (await settingsOf(request, request.query.company_id)).language });
+}
+
+export async function settingsRoutes(app: App) {
+  const admin = { access: 'admin' as const };
+  app.get('/get_company_thresholds', { schema: thresholdsSchema }, getCompanyThresholds);
+  app.get('/get_company_grid_order', { schema: getGridOrderSchema }, getGridOrder);
+  app.post('/set_company_grid_order', { schema: setGridOrderSchema, config: admin }, setGridOrder);
+  app.get('/get_grid_opacity', { schema: getOpacitySchema }, getGridOpacity);
+  app.post('/set_grid_opacity', { schema: setOpacitySchema, config: admin }, setGridOpacity);
+  app.get('/get_company_offline_mode', { schema: offlineModeSchema }, getOfflineMode);
+  app.get('/get_company_ai_model', { schema: getAiModelSchema }, getAiModel);
+  app.post('/set_company_ai_model', { schema: setAiModelSchema, config: admin }, setAiModel);
+  app.post('/set_company_auto_refresh', { schema: setAutoRefreshSchema, config: admin }, setAutoRefresh);
+  app.get('/get_company_auto_refresh_mode', { schema: getAutoRefreshSchema }, getAutoRefresh);
+  app.post('/update_stickytrap_render', { schema: updateStickyTrapSchema, config: admin }, updateStickyTrapRender);
+  app.get('/get_stickytrap_render', { schema: getStickyTrapSchema }, getStickyTrapRender);
+  app.post('/set_company_language', { schema: setLanguageSchema, config: admin }, setLanguage);
+  app.get('/get_company_language', { schema: getLanguageSchema }, getLanguage);
+}

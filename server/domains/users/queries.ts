@@ -1,0 +1,68 @@
+/** Users and invitations of a company. */
+import type { Kysely } from 'kysely';
+import type { DB, User } from '../../db/schema';
+import { hashToken, newOpaqueToken } from '../auth/tokens';
+
+/** A user as the API and the synced company document show it: never the password hash. */
+export const userJson = (user: Pick<User, 'id' | 'company_id' | 'email' | 'first_name' | 'last_name' | 'role' | 'threshold' | 'location'>) => ({
+  user_id: user.id,
+  company_id: user.company_id,
+  email: user.email,
+  first_name: user.first_name,
+  last_name: user.last_name,
+  role: user.role,
+  threshold: user.threshold,
+  location: user.location,
+});
+
+export const userQueries = {
+  byCompany: (db: Kysely<DB>, companyIds: number[], userId?: number) => {
+    let query = db.selectFrom('users').selectAll().where('company_id', 'in', companyIds).where('deleted_at', 'is', null);
+    if (userId !== undefined) query = query.where('id', '=', userId);
+    return query.orderBy('id').execute();
+  },
+
+  emailTaken: async (db: Kysely<DB>, email: string) =>
+    (await db.selectFrom('users').select('id').where((eb) => eb.fn('lower', ['email']), '=', email).where('deleted_at', 'is', null).executeTakeFirst()) !== undefined,
+
+  /** Creates an invitation and returns its token (shown once; only its hash is kept). */
+  async createInvitation(db: Kysely<DB>, values: { companyId: number; email: string; role: 'Regular' | 'Admin'; createdBy: number; days: number }) {
+    // A new invitation replaces any earlier pending one for the same address.
+    await db
+      .updateTable('invitations')
+      .set({ deleted_at: new Date() })
+      .where('company_id', '=', values.companyId)
+      .where('email', '=', values.email)
+      .where('accepted_at', 'is', null)
+      .where('deleted_at', 'is', null)
+      .execute();
+    const token = newOpaqueToken();
+    const { id } = await db
+      .insertInto('invitations')
+      .values({
+        company_id: values.companyId,
+        email: values.email,
+        role: values.role,
+        token_hash: hashToken(token),
+        expires_at: new Date(Date.now() + values.days * 86_400_000),
+        created_by: values.createdBy,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { id, token };
+  },
+
+  pendingInvitations: (db: Kysely<DB>, companyId: number) =>
+    db
+      .selectFrom('invitations')
+      .select(['id as invitation_id', 'email', 'role', 'created_at', 'expires_at', 'created_by'])
+      .where('company_id', '=', companyId)
+      .where('accepted_at', 'is', null)
+      .where('deleted_at', 'is', null)
+      .where('expires_at', '>', new Date())
+      .orderBy('created_at', 'desc')
+      .execute(),
+
+  deleteInvitation: (db: Kysely<DB>, id: number) =>
+    db.updateTable('invitations').set({ deleted_at: new Date() }).where('id', '=', id).where('deleted_at', 'is', null).returning(['email']).executeTakeFirst(),
+};

@@ -1,0 +1,104 @@
+/** Users of a company, invitations, and each user's own threshold and location (spec part 1 §3, §7). */
+import { sessionMessages as m } from '../../../common/messages/session';
+import {
+  createInvitationBody,
+  deleteInvitationQuery,
+  loadUsersQuery,
+  pendingInvitationsQuery,
+  thresholdBody,
+  thresholdQuery,
+  updateLocationBody,
+} from '../../../common/schemas/session';
+import type { App } from '../../app';
+import { writer } from '../../db/writes';
+import { conflict, forbidden } from '../../http/errors';
+import { actingCompany, caller } from '../../http/guards';
+import { type RequestOf, success } from '../../http/route';
+import { actorOf, recordAudit } from '../audit/record';
+import { authQueries } from '../auth/queries';
+import { INVITATION_DAYS } from '../auth/tokens';
+import { userJson, userQueries } from './queries';
+
+const createInvitationSchema = { body: createInvitationBody };
+const pendingSchema = { querystring: pendingInvitationsQuery };
+const deleteInvitationSchema = { querystring: deleteInvitationQuery };
+const loadUsersSchema = { querystring: loadUsersQuery };
+const getThresholdSchema = { querystring: thresholdQuery };
+const setThresholdSchema = { body: thresholdBody };
+const locationSchema = { body: updateLocationBody };
+
+/** Threshold and location are the caller's own: another user's id answers 403, even in one company. */
+function assertSelf(request: { auth: { user_id: number } | null }, userId: number) {
+  if (request.auth?.user_id !== userId) throw forbidden();
+}
+
+async function createInvitation(request: RequestOf<typeof createInvitationSchema>) {
+  const auth = caller(request);
+  const companyId = actingCompany(request, request.body.company_id);
+  const { email, role } = request.body;
+  if (await userQueries.emailTaken(request.db, email)) throw conflict(m.emailTaken);
+  const invitation = await userQueries.createInvitation(request.db, { companyId, email, role, createdBy: auth.user_id, days: INVITATION_DAYS });
+  await recordAudit(request.db, actorOf(auth, companyId), { title: `Invited ${email} as ${role}`, details: { invitation_id: invitation.id } });
+  const { mailer, config } = request.server.deps;
+  const link = `${config.publicUrl}/signUp?invite_token=${encodeURIComponent(invitation.token)}`;
+  request.afterCommit(() =>
+    mailer.send({
+      to: email,
+      subject: 'You are invited to Grow Room',
+      text: `You have been invited to join your team on Grow Room as ${role}.\n\nCreate your account here (valid for ${INVITATION_DAYS} days):\n${link}\n`,
+    }),
+  );
+  return success({ invite_token: invitation.token, invitation_id: invitation.id }, m.invitationCreated);
+}
+
+async function pendingInvitations(request: RequestOf<typeof pendingSchema>) {
+  return success({ invitations: await userQueries.pendingInvitations(request.db, request.query.company_id) });
+}
+
+async function deleteInvitation(request: RequestOf<typeof deleteInvitationSchema>) {
+  const auth = caller(request);
+  const deleted = await userQueries.deleteInvitation(request.db, request.query.invitation_id);
+  if (deleted) await recordAudit(request.db, actorOf(auth), { title: `Withdrew the invitation of ${deleted.email}` });
+  return success({}, m.invitationDeleted);
+}
+
+async function loadUsers(request: RequestOf<typeof loadUsersSchema>) {
+  const users = await userQueries.byCompany(request.db, [request.query.company_id], request.query.user_id);
+  return success({ users: users.map(userJson) });
+}
+
+async function getThreshold(request: RequestOf<typeof getThresholdSchema>) {
+  assertSelf(request, request.query.user_id);
+  const user = await authQueries.activeUserById(request.db, request.query.user_id);
+  return success({ threshold: user?.threshold ?? null });
+}
+
+async function setThreshold(request: RequestOf<typeof setThresholdSchema>) {
+  const auth = caller(request);
+  assertSelf(request, request.body.user_id);
+  const actor = actorOf(auth);
+  await writer(request.db, actor).update('users', auth.user_id, { threshold: request.body.threshold });
+  await writer(request.db, actor).touch('companies', auth.company_id);
+  await recordAudit(request.db, actor, { title: `Set threshold to ${request.body.threshold}` });
+  return success({ threshold: request.body.threshold }, m.thresholdUpdated);
+}
+
+async function updateLocation(request: RequestOf<typeof locationSchema>) {
+  const auth = caller(request);
+  assertSelf(request, request.body.user_id);
+  const actor = actorOf(auth);
+  await writer(request.db, actor).update('users', auth.user_id, { location: request.body.location });
+  await writer(request.db, actor).touch('companies', auth.company_id);
+  await recordAudit(request.db, actor, { title: 'Updated location' });
+  return success({ location: request.body.location }, m.locationUpdated);
+}
+
+export async function userRoutes(app: App) {
+  app.post('/create_invitation', { schema: createInvitationSchema, config: { access: 'admin' } }, createInvitation);
+  app.get('/pending_invitations', { schema: pendingSchema, config: { access: 'admin' } }, pendingInvitations);
+  app.delete('/delete_invitation', { schema: deleteInvitationSchema, config: { access: 'admin' } }, deleteInvitation);
+  app.get('/load_users', { schema: loadUsersSchema }, loadUsers);
+  app.get('/threshold', { schema: getThresholdSchema }, getThreshold);
+  app.post('/threshold', { schema: setThresholdSchema }, setThreshold);
+  app.put('/update_location', { schema: locationSchema }, updateLocation);
+}

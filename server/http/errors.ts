@@ -1,0 +1,46 @@
+/**
+ * The one error envelope: every failure leaves the server as `{status: 'error', message}` with the
+ * HTTP status of ARCHITECTURE.md. Handlers throw `HttpError`s (or let validation fail); nothing else
+ * formats errors.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { httpMessages } from '../../common/messages/http';
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    /** Extra fields for the envelope, e.g. `{total_count}` beside a limit message. */
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string, extra?: Record<string, unknown>) => new HttpError(400, message, extra);
+export const unauthorized = (message: string = httpMessages.unauthenticated) => new HttpError(401, message);
+export const forbidden = (message: string = httpMessages.roleForbidden) => new HttpError(403, message);
+export const notFound = (message: string = httpMessages.notFound) => new HttpError(404, message);
+export const conflict = (message: string, extra?: Record<string, unknown>) => new HttpError(409, message, extra);
+
+export function errorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpError) {
+    return reply.code(error.statusCode).send({ status: 'error', message: error.message, ...error.extra });
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return reply.code(400).send({ status: 'error', message: error.validation[0]?.message ?? error.message });
+  }
+  const statusCode = error.statusCode ?? 500;
+  if (statusCode === 413) return reply.code(413).send({ status: 'error', message: httpMessages.payloadTooLarge });
+  if (statusCode === 415) return reply.code(415).send({ status: 'error', message: httpMessages.unsupportedMediaType });
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return reply.code(400).send({ status: 'error', message: httpMessages.invalidJson });
+  }
+  if (statusCode >= 400 && statusCode < 500) {
+    return reply.code(statusCode).send({ status: 'error', message: error.message });
+  }
+  request.log.error({ err: error }, 'request failed');
+  return reply.code(500).send({ status: 'error', message: httpMessages.internal });
+}

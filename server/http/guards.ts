@@ -1,0 +1,127 @@
+/**
+ * Authentication, roles and tenancy: the one mechanism every route goes through (STYLE.md §3).
+ *
+ * - An /api route declares `config.access`: 'public', 'member' (the default: any signed-in role), 'admin'
+ *   (Admin or SuperAdmin) or 'superadmin'.
+ * - The caller comes from the access token only. Any parameter that names a company or a record
+ *   (ownership.ts) is checked against the caller's company before the handler runs: another
+ *   company's id answers 403, a missing record 404. SuperAdmin may act across companies.
+ * - A route whose path names a record under a generic name declares it: `config.owns: {id: 'company'}`.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import { httpMessages } from '../../common/messages/http';
+import type { Role } from '../../common/roles';
+import type { DB } from '../db/schema';
+import type { AccessClaims, TokenService } from '../domains/auth/tokens';
+import { forbidden, notFound, unauthorized } from './errors';
+import { OWNED_KINDS, OWNED_PARAMETERS, type OwnedKindName } from './ownership';
+
+export type Access = 'public' | 'member' | 'admin' | 'superadmin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+    owns?: Record<string, OwnedKindName>;
+  }
+  interface FastifyRequest {
+    /** The verified access token's claims; null only on public routes. */
+    auth: AccessClaims | null;
+  }
+}
+
+const ALLOWED: Record<Exclude<Access, 'public'>, readonly Role[]> = {
+  member: ['Regular', 'Admin', 'SuperAdmin'],
+  admin: ['Admin', 'SuperAdmin'],
+  superadmin: ['SuperAdmin'],
+};
+
+/** The caller of a protected route. */
+export function caller(request: FastifyRequest): AccessClaims {
+  if (!request.auth) throw unauthorized();
+  return request.auth;
+}
+
+/**
+ * The company a request acts on: the one its parameters name (already checked by the guard), else
+ * the caller's own.
+ */
+export function actingCompany(request: FastifyRequest, named?: number | null): number {
+  return named ?? caller(request).company_id;
+}
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header?.startsWith('Bearer ')) return null;
+  return header.slice('Bearer '.length).trim() || null;
+}
+
+export function registerGuards(app: FastifyInstance, deps: { db: Kysely<DB>; tokens: TokenService }) {
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config.access ?? 'member';
+    // Outside /api is the web app's shell and assets: public files.
+    const isApi = request.routeOptions.url?.startsWith('/api/') ?? false;
+    if (request.is404 || !isApi || access === 'public') return;
+    const token = bearerToken(request);
+    if (!token) throw unauthorized();
+    const claims = await deps.tokens.verifyAccess(token);
+    if (!claims) throw unauthorized(httpMessages.invalidToken);
+    if (!ALLOWED[access].includes(claims.user_role)) throw forbidden();
+    request.auth = claims;
+  });
+
+  app.addHook('preHandler', async (request) => {
+    if (!request.auth) return;
+    const names = { ...OWNED_PARAMETERS, ...request.routeOptions.config.owns };
+    const wanted = new Map<OwnedKindName, Set<number>>();
+    for (const source of [request.params, request.query, request.body]) {
+      if (!source || typeof source !== 'object' || Buffer.isBuffer(source)) continue;
+      for (const [key, value] of Object.entries(source)) {
+        const kind = names[key];
+        if (!kind) continue;
+        const ids = wanted.get(kind) ?? new Set<number>();
+        for (const id of idsIn(value)) ids.add(id);
+        wanted.set(kind, ids);
+      }
+    }
+    for (const [kind, ids] of wanted) await assertOwned(deps.db, request.auth, kind, [...ids]);
+  });
+}
+
+/** Whole-number ids in a parameter value: a number, a numeric string, a comma-joined list or an array. */
+function idsIn(value: unknown): number[] {
+  if (value === null || value === undefined || value === '') return [];
+  if (Array.isArray(value)) return value.flatMap(idsIn);
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? [value] : [];
+  if (typeof value === 'string') {
+    return value
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => /^\d+$/.test(part))
+      .map(Number);
+  }
+  return [];
+}
+
+async function assertOwned(db: Kysely<DB>, claims: AccessClaims, kindName: OwnedKindName, ids: number[]) {
+  if (ids.length === 0) return;
+  const kind = OWNED_KINDS[kindName];
+  const crossCompany = claims.user_role === 'SuperAdmin';
+  if (kindName === 'company' && !crossCompany) {
+    if (ids.some((id) => id !== claims.company_id)) throw forbidden(httpMessages.otherCompany);
+    return;
+  }
+  const rows = await sql<{ id: number; company: number }>`
+    SELECT ${sql.ref(kind.idColumn)} AS id, ${sql.ref(kind.companyColumn)} AS company
+    FROM ${sql.table(kind.table)}
+    WHERE ${sql.ref(kind.idColumn)} = ANY(${ids}::integer[])
+      ${kind.softDeleted ? sql`AND deleted_at IS NULL` : sql``}`.execute(db);
+  if (!crossCompany && rows.rows.some((row) => row.company !== claims.company_id)) {
+    throw forbidden(httpMessages.otherCompany);
+  }
+  const found = new Set(rows.rows.map((row) => row.id));
+  const missing = ids.find((id) => !found.has(id));
+  if (missing !== undefined) throw notFound(httpMessages.recordNotFound(`${kindName} ${missing}`));
+}
