@@ -1,0 +1,59 @@
+/**
+ * Small factories for test data: companies with signed-in users of each role. Users are created in the
+ * database the way the CLI does it; their tokens come from the real /login.
+ */
+import type { Role } from '../../common/roles';
+import { addUser, createCompanyWithAdmin } from '../../server/companies';
+import type { TestServer } from './server';
+
+export interface SignedInUser {
+  id: number;
+  email: string;
+  password: string;
+  role: Role;
+  companyId: number;
+  token: string;
+  refreshToken: string;
+}
+
+export interface Tenant {
+  companyId: number;
+  admin: SignedInUser;
+  regular: SignedInUser;
+}
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toString(36)}-${(counter += 1)}`;
+
+export async function signIn(server: TestServer, email: string, password: string) {
+  const response = await server.request<{ access_token: string; refresh_token: string; user_id: number; user_role: Role; company_id: number }>('POST', '/login', {
+    form: { email, password },
+  });
+  if (response.status !== 200) throw new Error(`sign-in of ${email} failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body;
+}
+
+export async function createUser(server: TestServer, companyId: number, role: Role, name = unique(role.toLowerCase())): Promise<SignedInUser> {
+  const email = `${name}@example.test`;
+  const password = `pw-${name}`;
+  const id = await addUser(server.database.db, companyId, { email, password, role, name: [role, name] });
+  const session = await signIn(server, email, password);
+  return { id, email, password, role, companyId, token: session.access_token, refreshToken: session.refresh_token };
+}
+
+/** A company with a signed-in Admin and a signed-in Regular user. */
+export async function createTenant(server: TestServer, name = unique('Farm')): Promise<Tenant> {
+  const email = `${unique('admin')}@example.test`;
+  const password = `pw-${unique('admin')}`;
+  const { company_id, user_id } = await createCompanyWithAdmin(server.database.db, { name, adminEmail: email, adminPassword: password });
+  const session = await signIn(server, email, password);
+  const admin: SignedInUser = { id: user_id, email, password, role: 'Admin', companyId: company_id, token: session.access_token, refreshToken: session.refresh_token };
+  const regular = await createUser(server, company_id, 'Regular');
+  return { companyId: company_id, admin, regular };
+}
+
+/** The platform operator, in a company of its own. */
+export async function createSuperAdmin(server: TestServer): Promise<SignedInUser> {
+  const tenant = await createTenant(server, unique('Platform'));
+  return createUser(server, tenant.companyId, 'SuperAdmin');
+}
