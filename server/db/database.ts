@@ -61,6 +61,9 @@ async function openPglite(dataDir: string): Promise<Database> {
 
 async function openPostgres(connectionString: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: 10 });
+  // An idle connection closed by the server (restart, admin termination) is replaced on next use; without
+  // a listener its error would crash the process.
+  pool.on('error', (error) => console.warn(`database connection lost: ${error.message}`));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   const listeners: pg.Client[] = [];
   return {

@@ -56,6 +56,10 @@ export const authQueries = {
       .returning('user_id')
       .executeTakeFirst(),
 
+  /** After a reset, every other reset link of the user stops working too. */
+  expireResetsOfUser: (db: Kysely<DB>, userId: number) =>
+    db.updateTable('password_resets').set({ used_at: new Date() }).where('user_id', '=', userId).where('used_at', 'is', null).execute(),
+
   invitationForUpdate: (db: Kysely<DB>, token: string) =>
     db.selectFrom('invitations').selectAll().where('token_hash', '=', hashToken(token)).forUpdate().executeTakeFirst(),
 };

@@ -48,8 +48,10 @@ async function refreshToken(request: FastifyRequest, reply: FastifyReply) {
   if (new Date(row.expires_at) <= new Date()) throw unauthorized(m.refreshTokenExpired);
   if (row.replaced_at && Date.now() - new Date(row.replaced_at).getTime() > REFRESH_GRACE_SECONDS * 1000) {
     await authQueries.revokeFamily(request.db, row.family_id);
-    // Answered, not thrown: a thrown error would roll the revocation back.
-    return reply.code(401).send({ status: 'error', message: m.refreshTokenReused });
+    // Answered, not thrown: a thrown error would roll the revocation back. Returned, not sent: the
+    // transaction wrapper commits the revocation before the answer leaves.
+    reply.code(401);
+    return { status: 'error', message: m.refreshTokenReused };
   }
   const user = await authQueries.activeUserById(request.db, row.user_id);
   if (!user) throw unauthorized(m.refreshTokenInvalid);
@@ -85,6 +87,11 @@ async function createNewUser(request: RequestOf<typeof signUpSchema>) {
     password_hash: await hashPassword(password),
     threshold: null,
     location: null,
+  }).catch((error: unknown) => {
+    // Two sign-ups for one address at once (invitations of two companies): the unique index decides.
+    const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+    if (code === '23505' && constraint === 'users_email') throw conflict(m.emailTaken);
+    throw error;
   });
   await writer(request.db, inviter).touch('companies', invitation.company_id);
   await request.db.updateTable('invitations').set({ accepted_at: new Date() }).where('id', '=', invitation.id).execute();
@@ -123,6 +130,7 @@ async function resetPassword(request: RequestOf<typeof resetSchema>) {
   });
   // A new password ends every session that the old one opened.
   await authQueries.revokeAllOfUser(request.db, user.id);
+  await authQueries.expireResetsOfUser(request.db, user.id);
   await recordAudit(request.db, { userId: user.id, companyId: user.company_id }, { title: 'Reset password' });
   return success({}, m.passwordUpdated);
 }
