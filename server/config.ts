@@ -26,8 +26,8 @@ export interface ServerConfig {
   logLevel: string;
 }
 
-function integer(name: string, fallback: number): number {
-  const raw = process.env[name];
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
@@ -35,7 +35,7 @@ function integer(name: string, fallback: number): number {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const port = integer('PORT', 8080);
+  const port = integer(env, 'PORT', 8080);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
   return {
     port,
@@ -47,10 +47,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mailFrom: env.MAIL_FROM ?? 'Grow Room <no-reply@localhost>',
     publicUrl,
     corsOrigins: (env.CORS_ORIGINS ?? publicUrl).split(',').map((origin) => origin.trim()).filter(Boolean),
-    uploadLimitBytes: integer('UPLOAD_LIMIT_BYTES', 10 * 1024 * 1024),
-    bodyLimitBytes: integer('BODY_LIMIT_BYTES', 1024 * 1024),
-    loginRateLimitPerMinute: integer('LOGIN_RATE_LIMIT', 10),
-    resetRateLimitPerMinute: integer('RESET_RATE_LIMIT', 5),
+    uploadLimitBytes: integer(env, 'UPLOAD_LIMIT_BYTES', 10 * 1024 * 1024),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
+    loginRateLimitPerMinute: integer(env, 'LOGIN_RATE_LIMIT', 10),
+    resetRateLimitPerMinute: integer(env, 'RESET_RATE_LIMIT', 5),
     seedDemo: env.SEED_DEMO !== '0',
     webRoot: resolve(env.WEB_ROOT ?? './dist'),
     logLevel: env.LOG_LEVEL ?? 'info',

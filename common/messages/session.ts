@@ -43,4 +43,5 @@ export const sessionMessages = {
   companyCreated: 'Company created.',
   companyCreateFailed: 'Failed to create company.',
   companyNotFound: 'Company not found.',
+  companyIdInvalid: 'Company id must be a positive whole number.',
 } as const;

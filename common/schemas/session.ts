@@ -49,4 +49,4 @@ export const createCompanyBody = formBody({
   company_type: optionalText(100),
   contact_phone: optionalText(50),
 });
-export const companyIdPath = z.object({ id: requiredId(m.companyNotFound) });
+export const companyIdPath = z.object({ id: requiredId(m.companyIdInvalid) });

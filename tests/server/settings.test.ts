@@ -188,7 +188,12 @@ describe('every change is audited and reaches the synced company document', () =
     await post('/set_company_language', farm.admin.token, { company_id: farm.companyId, language: 'nl' });
     const events = await get('/get_audit_events', farm.admin.token, { company_id: farm.companyId });
     expect((events.body as { events: Array<{ EventTitle: string; UserID: number }> }).events[0]).toMatchObject({ EventTitle: 'Set language to nl', UserID: farm.admin.id });
-    const pulled = await get('/sync/pull', farm.regular.token, { collection: 'company' });
-    expect((pulled.body as { documents: Array<{ settings: { language: string } }> }).documents[0]?.settings.language).toBe('nl');
+    // On PostgreSQL a pull holds rows back while an older transaction anywhere on the server is still
+    // open (another test file's), so the change arrives on a later pull, never skipped.
+    const pulledLanguage = async () => {
+      const pulled = await get('/sync/pull', farm.regular.token, { collection: 'company' });
+      return (pulled.body as { documents: Array<{ settings: { language: string } }> }).documents[0]?.settings.language;
+    };
+    await expect.poll(pulledLanguage, { timeout: 10_000 }).toBe('nl');
   });
 });

@@ -14,7 +14,7 @@ import { type RequestOf, success } from '../../http/route';
 import { actorOf, recordAudit } from '../audit/record';
 import { hashPassword, verifyPassword } from './passwords';
 import { authQueries } from './queries';
-import { PASSWORD_RESET_MINUTES, REFRESH_GRACE_SECONDS } from './tokens';
+import { PASSWORD_RESET_MINUTES, REFRESH_GRACE_SECONDS, hashToken } from './tokens';
 
 const loginSchema = { body: loginBody };
 const signUpSchema = { body: signUpBody };
@@ -140,9 +140,13 @@ export async function authRoutes(app: App) {
   // Counted per address and account (after the body is read): a farm's tablets share one address.
   const perAccount = (request: FastifyRequest) => `${request.ip}|${String((request.body as { email?: unknown } | undefined)?.email ?? '')}`;
   const loginLimit = { max: loginRateLimitPerMinute, timeWindow: '1 minute', hook: 'preHandler' as const, keyGenerator: perAccount };
+  // Refreshes carry no email: counted per address and token, so each tablet has its own budget (a
+  // refresh token is 256 random bits: guessing is not what this limit is for).
+  const perToken = (request: FastifyRequest) => `${request.ip}|${hashToken(bearerToken(request) ?? '').slice(0, 16)}`;
+  const refreshLimit = { max: loginRateLimitPerMinute, timeWindow: '1 minute', keyGenerator: perToken };
   const resetLimit = { max: resetRateLimitPerMinute, timeWindow: '1 minute', hook: 'preHandler' as const, keyGenerator: perAccount };
   app.post('/login', { schema: loginSchema, config: { access: 'public', rateLimit: loginLimit } }, login);
-  app.post('/refresh_token', { config: { access: 'public', rateLimit: loginLimit } }, refreshToken);
+  app.post('/refresh_token', { config: { access: 'public', rateLimit: refreshLimit } }, refreshToken);
   app.post('/logout', { config: { access: 'public' } }, logout);
   app.post('/Create_new_user', { schema: signUpSchema, config: { access: 'public', rateLimit: loginLimit } }, createNewUser);
   app.post('/request_password_reset', { schema: resetRequestSchema, config: { access: 'public', rateLimit: resetLimit } }, requestPasswordReset);

@@ -64,5 +64,5 @@ export const userQueries = {
       .execute(),
 
   deleteInvitation: (db: Kysely<DB>, id: number) =>
-    db.updateTable('invitations').set({ deleted_at: new Date() }).where('id', '=', id).where('deleted_at', 'is', null).returning(['email']).executeTakeFirst(),
+    db.updateTable('invitations').set({ deleted_at: new Date() }).where('id', '=', id).where('deleted_at', 'is', null).returning(['email', 'company_id']).executeTakeFirst(),
 };

@@ -58,7 +58,7 @@ async function pendingInvitations(request: RequestOf<typeof pendingSchema>) {
 async function deleteInvitation(request: RequestOf<typeof deleteInvitationSchema>) {
   const auth = caller(request);
   const deleted = await userQueries.deleteInvitation(request.db, request.query.invitation_id);
-  if (deleted) await recordAudit(request.db, actorOf(auth), { title: `Withdrew the invitation of ${deleted.email}` });
+  if (deleted) await recordAudit(request.db, actorOf(auth, deleted.company_id), { title: `Withdrew the invitation of ${deleted.email}` });
   return success({}, m.invitationDeleted);
 }
 

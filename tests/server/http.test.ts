@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpMessages } from '../../common/messages/http';
+import { sessionMessages as m } from '../../common/messages/session';
+import { VERSION } from '../../server/app';
+import { addUser } from '../../server/companies';
+import { createTenant, createUser, type Tenant } from '../support/factories';
+import { databaseKind, startServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+let farm: Tenant;
+
+beforeAll(async () => {
+  server = await startServer();
+  farm = await createTenant(server);
+});
+afterAll(() => server.close());
+
+/** A request with a raw body, for what the harness's helper never sends (malformed JSON, other types). */
+async function raw(target: TestServer, method: string, path: string, body: string, headers: Record<string, string>) {
+  const response = await fetch(`${target.url}${path}`, { method, headers, body });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, contentType: response.headers.get('content-type') ?? '', body: JSON.parse(text) as unknown };
+}
+
+describe('GET /api/health', () => {
+  it('answers without a token, naming the database and the version', async () => {
+    const response = await server.request('GET', '/health');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'success', database: databaseKind, version: VERSION });
+  });
+});
+
+describe('unknown routes', () => {
+  it.each([
+    ['GET without a token', 'GET', undefined],
+    ['GET with a token', 'GET', 'token'],
+    ['POST without a token', 'POST', undefined],
+    ['POST with a token', 'POST', 'token'],
+  ])('answer 404 JSON for %s', async (_case, method, withToken) => {
+    const response = await server.request(method, '/no_such_route', {
+      ...(withToken ? { token: farm.admin.token } : {}),
+      ...(method === 'POST' ? { json: { anything: 1 } } : {}),
+      query: { company_id: farm.companyId },
+    });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.body).toEqual({ status: 'error', message: httpMessages.routeNotFound(method, '/api/no_such_route') });
+  });
+
+  it('answer 404 JSON outside /api when no web app is built', async () => {
+    const response = await fetch(`${server.url}/dashboard/rooms`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ status: 'error', message: httpMessages.routeNotFound('GET', '/dashboard/rooms') });
+  });
+});
+
+describe('authentication', () => {
+  it('a protected route answers 401 without a token', async () => {
+    const response = await server.request('GET', '/load_users', { query: { company_id: farm.companyId } });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ status: 'error', message: httpMessages.unauthenticated });
+  });
+
+  it('a protected route answers 401 for a token that is not one of ours', async () => {
+    const response = await server.request('GET', '/load_users', { token: 'not.a.token', query: { company_id: farm.companyId } });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ status: 'error', message: httpMessages.invalidToken });
+  });
+
+  it('a mutating route answers 401 without a token, before reading the body', async () => {
+    const response = await server.request('POST', '/add_audit_event', { json: { EventTitle: 'Anonymous' } });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ status: 'error', message: httpMessages.unauthenticated });
+  });
+});
+
+describe('security headers', () => {
+  it.each([
+    ['a success', '/health'],
+    ['an error', '/no_such_route'],
+  ])('are sent with %s', async (_case, path) => {
+    const response = await server.request('GET', path);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    const policy = response.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("default-src 'self'");
+    expect(policy).toContain("object-src 'none'");
+    expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(response.headers.get('x-powered-by')).toBeNull();
+  });
+});
+
+describe('CORS', () => {
+  it('a preflight from the allowed origin is answered, with the headers the client sends', async () => {
+    const response = await server.request('OPTIONS', '/add_audit_event', {
+      headers: { origin: 'http://grow.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,idempotency-key' },
+    });
+    expect(response.status).toBeLessThan(300);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://grow.test');
+    const allowed = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase();
+    for (const header of ['authorization', 'content-type', 'idempotency-key']) expect(allowed).toContain(header);
+  });
+
+  it('a GET from the allowed origin may read the answer', async () => {
+    const response = await server.request('GET', '/health', { headers: { origin: 'http://grow.test' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://grow.test');
+  });
+
+  it('another origin is not allowed, in a preflight or a GET', async () => {
+    const preflight = await server.request('OPTIONS', '/add_audit_event', { headers: { origin: 'http://evil.test', 'access-control-request-method': 'POST' } });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const get = await server.request('GET', '/health', { headers: { origin: 'http://evil.test' } });
+    expect(get.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('request bodies', () => {
+  it('invalid JSON answers 400 JSON', async () => {
+    const response = await raw(server, 'POST', '/api/add_audit_event', '{"EventTitle": ', {
+      authorization: `Bearer ${farm.regular.token}`,
+      'content-type': 'application/json',
+    });
+    expect(response.status).toBe(400);
+    expect(response.contentType).toMatch(/^application\/json/);
+    expect(response.body).toEqual({ status: 'error', message: httpMessages.invalidJson });
+  });
+
+  it('an empty body declared as JSON answers 400 JSON', async () => {
+    const response = await raw(server, 'POST', '/api/login', '', { 'content-type': 'application/json' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ status: 'error', message: httpMessages.invalidJson });
+  });
+
+  it('an unsupported content type answers 415 JSON', async () => {
+    const response = await raw(server, 'POST', '/api/login', `<login><email>${farm.admin.email}</email></login>`, { 'content-type': 'text/xml' });
+    expect(response.status).toBe(415);
+    expect(response.contentType).toMatch(/^application\/json/);
+    expect(response.body).toEqual({ status: 'error', message: httpMessages.unsupportedMediaType });
+  });
+
+  describe('over the size limit', () => {
+    let small: TestServer;
+    let tenant: Tenant;
+
+    beforeAll(async () => {
+      small = await startServer({ bodyLimitBytes: 1024 });
+      tenant = await createTenant(small);
+    });
+    afterAll(() => small.close());
+
+    it('a JSON body answers 413 JSON and records nothing', async () => {
+      const response = await small.request('POST', '/add_audit_event', { token: tenant.regular.token, json: { EventTitle: 'x'.repeat(2000) } });
+      expect(response.status).toBe(413);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(response.body).toEqual({ status: 'error', message: httpMessages.payloadTooLarge });
+      const events = await small.request<{ events: Array<{ EventTitle: string }> }>('GET', '/get_audit_events', { token: tenant.admin.token, query: { company_id: tenant.companyId } });
+      expect(events.body.events.some((event) => event.EventTitle.startsWith('xxx'))).toBe(false);
+    });
+
+    it('a body under the limit still goes through', async () => {
+      const response = await small.request('POST', '/add_audit_event', { token: tenant.regular.token, json: { EventTitle: 'x'.repeat(200) } });
+      expect(response.status).toBe(200);
+    });
+  });
+});
+
+describe('rate limits', () => {
+  let limited: TestServer;
+
+  beforeAll(async () => {
+    limited = await startServer({ loginRateLimitPerMinute: 3, resetRateLimitPerMinute: 2 });
+  });
+  afterAll(() => limited.close());
+
+  it('the 4th sign-in attempt for one email within a minute answers 429, even with the right password', async () => {
+    const { companyId } = await createTenant(limited);
+    const email = 'limited-grower@example.test';
+    const password = 'pw-limited-grower';
+    await addUser(limited.database.db, companyId, { email, password, role: 'Regular', name: ['Lim', 'Ited'] });
+    const login = (form: Record<string, string>) => limited.request('POST', '/login', { form });
+
+    expect((await login({ email, password })).status).toBe(200);
+    const wrong = await login({ email, password: 'not-the-password' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual({ status: 'error', message: m.invalidCredentials });
+    expect((await login({ email, password })).status).toBe(200);
+    const fourth = await login({ email, password });
+    expect(fourth.status).toBe(429);
+    expect(fourth.body).toEqual({ status: 'error', message: httpMessages.rateLimited });
+
+    // Another account from the same address is counted apart.
+    const otherEmail = 'other-grower@example.test';
+    await addUser(limited.database.db, companyId, { email: otherEmail, password, role: 'Regular', name: ['Oth', 'Er'] });
+    expect((await login({ email: otherEmail, password })).status).toBe(200);
+  });
+
+  it('writing the email differently does not get around the limit', async () => {
+    const login = (email: string) => limited.request('POST', '/login', { form: { email, password: 'not-the-password' } });
+    const answers = [];
+    for (const email of ['case-grower@example.test', 'CASE-GROWER@example.test', '  Case-Grower@Example.test ', 'case-grower@EXAMPLE.TEST']) answers.push((await login(email)).status);
+    expect(answers).toEqual([401, 401, 401, 429]);
+  });
+
+  it('tablets behind one address each have their own refresh budget', async () => {
+    const { admin, regular, companyId } = await createTenant(limited);
+    const users = [admin, regular, await createUser(limited, companyId, 'Regular'), await createUser(limited, companyId, 'Regular')];
+    const answers = [];
+    for (const user of users) answers.push((await limited.request('POST', '/refresh_token', { token: user.refreshToken })).status);
+    expect(answers).toEqual([200, 200, 200, 200]);
+  });
+
+  it('the 3rd password-reset request for one email within a minute answers 429', async () => {
+    const request = (email: string) => limited.request('POST', '/request_password_reset', { form: { email } });
+    const email = 'nobody-here@example.test';
+    for (let attempt = 1; attempt <= 2; attempt += 1) {
+      const response = await request(email);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ status: 'success', message: m.resetRequested });
+    }
+    const third = await request(email);
+    expect(third.status).toBe(429);
+    expect(third.body).toEqual({ status: 'error', message: httpMessages.rateLimited });
+    expect((await request('someone-else@example.test')).status).toBe(200);
+  });
+});
