@@ -43,18 +43,28 @@ function parse<T extends z.ZodType>(schema: T, values: unknown): z.output<T> {
 
 class UsageError extends Error {}
 
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        'admin-email': { type: 'string' },
+        'admin-password': { type: 'string' },
+        'company-id': { type: 'string' },
+        email: { type: 'string' },
+        role: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    // A mistyped or valueless option (ERR_PARSE_ARGS_*): say so with the usage, not a stack trace.
+    if ((error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS_')) throw new UsageError((error as Error).message);
+    throw error;
+  }
+}
+
 async function main() {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      'admin-email': { type: 'string' },
-      'admin-password': { type: 'string' },
-      'company-id': { type: 'string' },
-      email: { type: 'string' },
-      role: { type: 'string' },
-    },
-  });
+  const { positionals, values } = parseCommandLine();
   const command = positionals[0];
   if (command !== 'create-company' && command !== 'invite') throw new UsageError(`Unknown command: ${command ?? '(none)'}`);
   const args = command === 'create-company' ? parse(createCompanyArgs, values) : parse(inviteArgs, values);

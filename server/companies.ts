@@ -35,5 +35,7 @@ export async function addUser(db: Kysely<DB>, companyId: number, user: { email: 
     threshold: null,
     location: null,
   });
+  // Users travel inside the company document.
+  await writer(db, systemActor(companyId)).touch('companies', companyId);
   return id;
 }

@@ -4,9 +4,9 @@
  * SIGTERM/SIGINT stop it gracefully: no new connections, in-flight requests finish, then the
  * database closes cleanly.
  */
-import { buildApp } from './app';
+import { type App, buildApp } from './app';
 import { loadConfig } from './config';
-import { openDatabase } from './db/database';
+import { type Database, openDatabase } from './db/database';
 import { DataDirInUseError, lockDataDir } from './db/lock';
 import { migrate } from './db/migrations';
 import { seedDemoIfEmpty } from './demo';
@@ -15,33 +15,51 @@ import { scheduleCleanUp } from './housekeeping';
 async function main() {
   const config = loadConfig();
   const unlock = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
-  const database = await openDatabase(config);
-  await migrate(database.db as never);
-  const app = await buildApp(config, database);
-  app.addHook('onClose', async () => {
-    await database.close();
+  let database: Database | undefined;
+  let app: App | undefined;
+  try {
+    database = await openDatabase(config);
+    await migrate(database.db as never);
+    app = await buildApp(config, database);
+    if (config.seedDemo) {
+      const demo = await seedDemoIfEmpty(database.db, config.dataDir, config.publicUrl);
+      if (demo) console.log(`\n${demo}`);
+    }
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // A start that fails (port taken, database unreachable) leaves nothing behind: no lock, no open database.
+    await app?.close().catch(() => undefined);
+    await database?.close().catch(() => undefined);
     unlock();
-  });
-  const stopCleanUp = scheduleCleanUp(database.db, (error) => app.log.error({ err: error }, 'clean-up failed'));
-
-  if (config.seedDemo) {
-    const demo = await seedDemoIfEmpty(database.db, config.dataDir, config.publicUrl);
-    if (demo) console.log(`\n${demo}`);
+    throw error;
   }
+  const running = { app, database };
+  const stopCleanUp = scheduleCleanUp(database.db, (error) => running.app.log.error({ err: error }, 'clean-up failed'));
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down');
+    running.app.log.info({ signal }, 'shutting down');
     stopCleanUp();
-    await app.close();
-    process.exit(0);
+    // A keep-alive connection whose last request finishes during the shutdown would hold the server
+    // open until the client drops it (Fastify's keepAliveTimeout is 72 s): close it once idle instead.
+    running.app.server.keepAliveTimeout = 1;
+    // The database closes after the app: onClose hooks run last-added first, so a hook here would
+    // close it before the app's own (the change hub's UNLISTEN), which then fails on a closed PGlite.
+    let code = 0;
+    try {
+      await running.app.close();
+    } catch (error) {
+      running.app.log.error({ err: error }, 'shutdown failed');
+      code = 1;
+    }
+    await running.database.close();
+    unlock();
+    process.exit(code);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
-
-  await app.listen({ port: config.port, host: config.host });
   console.log(`Grow Room is running on http://localhost:${config.port} (database: ${database.kind}${config.databaseUrl ? '' : `, ${config.dataDir}`})`);
 }
 

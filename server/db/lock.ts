@@ -2,7 +2,7 @@
  * The embedded database belongs to one process at a time: PGlite has no locking of its own, and two
  * processes writing one data directory would corrupt it. The server and the CLI both take this lock.
  */
-import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export class DataDirInUseError extends Error {}
@@ -32,7 +32,13 @@ export function lockDataDir(dataDir: string): () => void {
           `The embedded database in ${dataDir} is in use by another process (pid ${owner}). Stop the server first, or set DATABASE_URL to use a PostgreSQL server.`,
         );
       }
-      rmSync(file, { force: true });
+      // Move the dead owner's lock aside: rename is atomic, so of two processes taking over, one wins.
+      try {
+        renameSync(file, `${file}.stale-${process.pid}`);
+        rmSync(`${file}.stale-${process.pid}`, { force: true });
+      } catch (renameError) {
+        if ((renameError as NodeJS.ErrnoException).code !== 'ENOENT') throw renameError;
+      }
     }
   }
   throw new DataDirInUseError(`Could not lock ${dataDir}.`);

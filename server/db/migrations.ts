@@ -72,7 +72,8 @@ const migrations: Record<string, string> = {
       location text,
       ${syncColumns}
     );
-    CREATE UNIQUE INDEX users_email ON users (lower(email));
+    -- A removed user's address may be invited again.
+    CREATE UNIQUE INDEX users_email ON users (lower(email)) WHERE deleted_at IS NULL;
     ${trackChanges('users')}
 
     CREATE TABLE refresh_tokens (

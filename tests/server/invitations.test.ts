@@ -231,6 +231,16 @@ describe('POST /api/Create_new_user', () => {
     expect(events.body.events).toContainEqual(expect.objectContaining({ EventTitle: 'Ada Planter joined as Admin', UserID: response.body.user_id }));
   });
 
+  it('lets a removed user’s address be invited and signed up again', async () => {
+    const first = await invite();
+    const created = await signUp(signUpForm(first.email, first.invite_token));
+    await server.database.db.updateTable('users').set({ deleted_at: new Date() }).where('id', '=', created.body.user_id).execute();
+    const again = await invite(first.email);
+    const response = await signUp(signUpForm(first.email, again.invite_token));
+    expect(response.status).toBe(200);
+    expect(response.body.user_id).not.toBe(created.body.user_id);
+  });
+
   it('uses the invitation once', async () => {
     const { email, invite_token } = await invite();
     expect((await signUp(signUpForm(email, invite_token))).status).toBe(200);

@@ -7,6 +7,9 @@
  * above that bound, so no row can ever appear behind a checkpoint already handed out: a row
  * committed late with a lower change_seq is held back until it is visible, never skipped. Ordering by
  * change_seq alone would skip it. The checkpoint is the pair `<xid>:<seq>` of the last row sent.
+ * `held_back: true` says committed rows are waiting behind such a transaction: pull again shortly.
+ * On PostgreSQL the bound is cluster-wide, so a long transaction in any database of the server
+ * delays (never loses) pulls; keep transactions short.
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
@@ -39,10 +42,26 @@ async function pull(request: RequestOf<typeof pullSchema>) {
     ORDER BY change_xid, change_seq
     LIMIT ${request.query.limit}`.execute(request.db);
   const last = rows.rows.at(-1);
+  const checkpoint = last ? { xid: last.change_xid, seq: String(last.change_seq) } : { xid, seq };
+  const hasMore = rows.rows.length === request.query.limit;
+  // Committed rows waiting behind an older open transaction: their change was already announced on
+  // the stream, so the client must pull again soon rather than wait for another announcement.
+  const heldBack =
+    !hasMore &&
+    (
+      await sql<{ held: boolean }>`
+        SELECT EXISTS (
+          SELECT 1 FROM ${sql.table(collection.table)}
+          WHERE ${sql.ref(collection.companyColumn)} = ${companyId}
+            AND (change_xid, change_seq) > (${checkpoint.xid}::xid8, ${checkpoint.seq}::bigint)
+            AND change_xid >= pg_snapshot_xmin(pg_current_snapshot())
+        ) AS held`.execute(request.db)
+    ).rows[0]?.held === true;
   return success({
     documents: await collection.toDocuments(request.db, rows.rows),
-    checkpoint: last ? `${last.change_xid}:${last.change_seq}` : `${xid}:${seq}`,
-    has_more: rows.rows.length === request.query.limit,
+    checkpoint: `${checkpoint.xid}:${checkpoint.seq}`,
+    has_more: hasMore,
+    held_back: heldBack,
   });
 }
 
