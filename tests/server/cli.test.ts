@@ -9,13 +9,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionMessages } from '../../common/messages/session';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { openDatabase } from '../../server/db/database';
-import { databaseKind } from '../support/server';
+import { databaseKind, freshPostgres } from '../support/server';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -50,26 +49,6 @@ function cli(args: string[], env: { dataDir: string; databaseUrl?: string | unde
   });
 }
 
-/** A new, empty PostgreSQL database on the suite's server (as tests/support/server.ts makes them). */
-async function freshPostgres() {
-  const adminUrl = process.env.TEST_DATABASE_URL as string;
-  const name = `grow_cli_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
 
 const temporaryDirs: string[] = [];
 const temporaryDir = () => {
@@ -84,7 +63,7 @@ const target = () => ({ dataDir, databaseUrl: postgres?.url });
 
 beforeAll(async () => {
   dataDir = temporaryDir();
-  if (databaseKind === 'postgres') postgres = await freshPostgres();
+  if (databaseKind === 'postgres') postgres = await freshPostgres('grow_cli');
 });
 afterAll(async () => {
   await postgres?.drop();

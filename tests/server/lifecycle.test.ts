@@ -4,16 +4,14 @@
  * PostgreSQL). Every wait is bounded.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseKind } from '../support/server';
+import { databaseKind, freshPostgres } from '../support/server';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -27,26 +25,6 @@ async function freePort(): Promise<number> {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
-/** A new, empty PostgreSQL database on the suite's server (as tests/support/server.ts makes them). */
-async function freshPostgres() {
-  const adminUrl = process.env.TEST_DATABASE_URL as string;
-  const name = `grow_life_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
 
 async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -126,7 +104,7 @@ const login = (server: Running, email: string, password: string) =>
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'grow-life-'));
-  if (databaseKind === 'postgres') postgres = await freshPostgres();
+  if (databaseKind === 'postgres') postgres = await freshPostgres('grow_life');
 });
 afterAll(async () => {
   for (const server of running) {

@@ -49,9 +49,10 @@ export interface TestServer {
 /** The database the suite runs on, for tests that depend on it (e.g. concurrent transactions). */
 export const databaseKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
-async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new, empty database on the suite's PostgreSQL server (TEST_DATABASE_URL), and how to drop it. */
+export async function freshPostgres(prefix = 'grow_test'): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL as string;
-  const name = `grow_test_${randomBytes(6).toString('hex')}`;
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
