@@ -142,6 +142,254 @@ const migrations: Record<string, string> = {
       value text NOT NULL
     );
   `,
+  '0002_grow': `
+    ALTER TABLE companies ADD COLUMN max_sub_gridboxes integer NOT NULL DEFAULT 64;
+    -- The plant (grid box) a change concerned, for a box's history by date.
+    ALTER TABLE audit_events ADD COLUMN grid_box_id integer;
+    CREATE INDEX audit_events_grid_box ON audit_events (grid_box_id, created_at) WHERE grid_box_id IS NOT NULL;
+
+    -- Uploaded files: stored by the file store under a key, served only to the owning company.
+    CREATE TABLE files (
+      id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+      company_id integer NOT NULL REFERENCES companies(id),
+      storage_key text NOT NULL,
+      content_type text NOT NULL,
+      size_bytes integer NOT NULL,
+      original_name text,
+      created_by integer REFERENCES users(id),
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+
+    CREATE TABLE rooms (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      name text NOT NULL,
+      description text NOT NULL,
+      scanned boolean NOT NULL DEFAULT false,
+      scanned_at timestamptz,
+      last_scanned_by integer REFERENCES users(id),
+      whiteboard_image text,
+      start_scroll double precision NOT NULL DEFAULT 0,
+      ${syncColumns}
+    );
+    ${trackChanges('rooms')}
+
+    CREATE TABLE whiteboard_images (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      room_id integer NOT NULL REFERENCES rooms(id),
+      file_id uuid NOT NULL REFERENCES files(id),
+      uploaded_by integer REFERENCES users(id),
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX whiteboard_images_room ON whiteboard_images (room_id, created_at DESC);
+
+    CREATE TABLE grids (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      room_id integer NOT NULL REFERENCES rooms(id),
+      name text NOT NULL,
+      description text,
+      nx integer NOT NULL CHECK (nx > 0),
+      ny integer NOT NULL CHECK (ny > 0),
+      image_name text,
+      scanned boolean NOT NULL DEFAULT false,
+      scanned_at timestamptz,
+      last_scanned_by integer REFERENCES users(id),
+      ${syncColumns}
+    );
+    ${trackChanges('grids')}
+    CREATE INDEX grids_room ON grids (room_id);
+
+    CREATE TABLE grid_boxes (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      grid_id integer NOT NULL REFERENCES grids(id),
+      x integer NOT NULL,
+      y integer NOT NULL,
+      color text,
+      status text,
+      content text,
+      image_name text,
+      custom_name text,
+      culled boolean NOT NULL DEFAULT false,
+      culled_by integer REFERENCES users(id),
+      culled_at timestamptz,
+      ${syncColumns}
+    );
+    ${trackChanges('grid_boxes')}
+    CREATE INDEX grid_boxes_grid ON grid_boxes (grid_id, y, x);
+
+    CREATE TABLE sub_gridboxes (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      parent_gridbox_id integer NOT NULL REFERENCES grid_boxes(id),
+      subx integer NOT NULL CHECK (subx >= 1),
+      suby integer NOT NULL CHECK (suby >= 1),
+      plant_id text,
+      custom_name text,
+      color text,
+      status text,
+      content text,
+      image_name text,
+      ${syncColumns}
+    );
+    ${trackChanges('sub_gridboxes')}
+    CREATE UNIQUE INDEX sub_gridboxes_position ON sub_gridboxes (parent_gridbox_id, subx, suby) WHERE deleted_at IS NULL;
+    CREATE UNIQUE INDEX sub_gridboxes_plant ON sub_gridboxes (company_id, plant_id) WHERE deleted_at IS NULL AND plant_id IS NOT NULL;
+
+    CREATE TABLE scans (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      room_id integer REFERENCES rooms(id),
+      grid_id integer REFERENCES grids(id),
+      grid_box_id integer REFERENCES grid_boxes(id),
+      file_id uuid REFERENCES files(id),
+      model text,
+      result jsonb,
+      user_id integer REFERENCES users(id),
+      ${syncColumns}
+    );
+    ${trackChanges('scans')}
+
+    CREATE TABLE batches (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      batch_number text NOT NULL,
+      number_of_plants integer NOT NULL CHECK (number_of_plants >= 0),
+      strain_name text,
+      batch_status text NOT NULL,
+      color text,
+      start_date date,
+      end_date date,
+      harvested_at timestamptz,
+      harvested_by integer REFERENCES users(id),
+      ${syncColumns}
+    );
+    ${trackChanges('batches')}
+
+    -- Links travel inside the batch document; a link change touches the batch (and the box).
+    CREATE TABLE batch_rooms (
+      batch_id integer NOT NULL REFERENCES batches(id),
+      room_id integer NOT NULL REFERENCES rooms(id),
+      company_id integer NOT NULL REFERENCES companies(id),
+      created_by integer REFERENCES users(id),
+      created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (batch_id, room_id)
+    );
+    CREATE INDEX batch_rooms_room ON batch_rooms (room_id);
+    CREATE TABLE batch_grids (
+      batch_id integer NOT NULL REFERENCES batches(id),
+      grid_id integer NOT NULL REFERENCES grids(id),
+      company_id integer NOT NULL REFERENCES companies(id),
+      created_by integer REFERENCES users(id),
+      created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (batch_id, grid_id)
+    );
+    CREATE INDEX batch_grids_grid ON batch_grids (grid_id);
+    CREATE TABLE batch_grid_boxes (
+      batch_id integer NOT NULL REFERENCES batches(id),
+      grid_box_id integer NOT NULL REFERENCES grid_boxes(id),
+      company_id integer NOT NULL REFERENCES companies(id),
+      created_by integer REFERENCES users(id),
+      created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (batch_id, grid_box_id)
+    );
+    CREATE INDEX batch_grid_boxes_box ON batch_grid_boxes (grid_box_id);
+
+    CREATE TABLE custom_batch_statuses (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      name text NOT NULL,
+      ${syncColumns}
+    );
+    ${trackChanges('custom_batch_statuses')}
+    CREATE UNIQUE INDEX custom_batch_statuses_name ON custom_batch_statuses (company_id, lower(name)) WHERE deleted_at IS NULL;
+
+    CREATE TABLE batch_problems (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      batch_id integer NOT NULL REFERENCES batches(id),
+      room_id integer REFERENCES rooms(id),
+      problem_type text NOT NULL,
+      severity double precision NOT NULL,
+      notes text,
+      user_id integer REFERENCES users(id),
+      resolved_at timestamptz,
+      resolved_by integer REFERENCES users(id),
+      ${syncColumns}
+    );
+    ${trackChanges('batch_problems')}
+    CREATE INDEX batch_problems_batch ON batch_problems (batch_id);
+
+    -- A batch's history: moves between rooms, harvest, status changes.
+    CREATE TABLE batch_events (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      batch_id integer NOT NULL REFERENCES batches(id),
+      kind text NOT NULL,
+      from_room_id integer REFERENCES rooms(id),
+      to_room_id integer REFERENCES rooms(id),
+      details jsonb,
+      user_id integer REFERENCES users(id),
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX batch_events_batch ON batch_events (batch_id, created_at);
+
+    CREATE TABLE plant_moves (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      plant_uid text NOT NULL,
+      sub_gridbox_id integer REFERENCES sub_gridboxes(id),
+      from_parent_gridbox_id integer REFERENCES grid_boxes(id),
+      to_parent_gridbox_id integer NOT NULL REFERENCES grid_boxes(id),
+      from_subx integer,
+      from_suby integer,
+      to_subx integer NOT NULL,
+      to_suby integer NOT NULL,
+      movement_reason text,
+      notes text,
+      user_id integer REFERENCES users(id),
+      ${syncColumns}
+    );
+    ${trackChanges('plant_moves')}
+
+    CREATE TABLE grid_templates (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      template_name text NOT NULL,
+      template_type text NOT NULL CHECK (template_type IN ('Grid', 'SubGrid')),
+      rows integer NOT NULL CHECK (rows > 0),
+      columns integer NOT NULL CHECK (columns > 0),
+      description text,
+      user_id integer REFERENCES users(id),
+      ${syncColumns}
+    );
+    ${trackChanges('grid_templates')}
+
+    CREATE TABLE trays (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      tray_name text NOT NULL,
+      number_of_plants integer NOT NULL CHECK (number_of_plants > 0),
+      batch_id integer REFERENCES batches(id),
+      user_id integer REFERENCES users(id),
+      ${syncColumns}
+    );
+    ${trackChanges('trays')}
+
+    CREATE TABLE tray_templates (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      template_name text NOT NULL,
+      number_of_plants integer NOT NULL CHECK (number_of_plants > 0),
+      description text,
+      default_batch_id integer REFERENCES batches(id),
+      user_id integer REFERENCES users(id),
+      ${syncColumns}
+    );
+    ${trackChanges('tray_templates')}
+  `,
 };
 
 class InCodeMigrations implements MigrationProvider {

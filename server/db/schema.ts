@@ -33,6 +33,7 @@ export interface CompaniesTable extends SyncColumns {
   auto_refresh: Generated<number>;
   stickytrap_render: Generated<number>;
   language: Generated<string>;
+  max_sub_gridboxes: Generated<number>;
 }
 
 export interface UsersTable extends SyncColumns {
@@ -88,6 +89,7 @@ export interface AuditEventsTable extends SyncColumns {
   room_id: number | null;
   batch_id: number | null;
   response_id: number | null;
+  grid_box_id: Generated<number | null>;
   details: unknown | null;
 }
 
@@ -105,6 +107,201 @@ export interface ServerSecretsTable {
   value: string;
 }
 
+export interface FilesTable {
+  id: Generated<string>;
+  company_id: number;
+  storage_key: string;
+  content_type: string;
+  size_bytes: number;
+  original_name: string | null;
+  created_by: number | null;
+  created_at: Timestamp;
+}
+
+interface ScanState {
+  scanned: Generated<boolean>;
+  scanned_at: Timestamp | null;
+  last_scanned_by: number | null;
+}
+
+export interface RoomsTable extends SyncColumns, ScanState {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  description: string;
+  whiteboard_image: string | null;
+  start_scroll: Generated<number>;
+}
+
+export interface WhiteboardImagesTable {
+  id: Generated<number>;
+  company_id: number;
+  room_id: number;
+  file_id: string;
+  uploaded_by: number | null;
+  created_at: Timestamp;
+}
+
+export interface GridsTable extends SyncColumns, ScanState {
+  id: Generated<number>;
+  company_id: number;
+  room_id: number;
+  name: string;
+  description: string | null;
+  nx: number;
+  ny: number;
+  image_name: string | null;
+}
+
+export interface GridBoxesTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  grid_id: number;
+  x: number;
+  y: number;
+  color: string | null;
+  status: string | null;
+  content: string | null;
+  image_name: string | null;
+  custom_name: string | null;
+  culled: Generated<boolean>;
+  culled_by: number | null;
+  culled_at: Timestamp | null;
+}
+
+export interface SubGridboxesTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  parent_gridbox_id: number;
+  subx: number;
+  suby: number;
+  plant_id: string | null;
+  custom_name: string | null;
+  color: string | null;
+  status: string | null;
+  content: string | null;
+  image_name: string | null;
+}
+
+export interface ScansTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  room_id: number | null;
+  grid_id: number | null;
+  grid_box_id: number | null;
+  file_id: string | null;
+  model: string | null;
+  result: unknown | null;
+  user_id: number | null;
+}
+
+export interface BatchesTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  batch_number: string;
+  number_of_plants: number;
+  strain_name: string | null;
+  batch_status: string;
+  color: string | null;
+  start_date: string | null;
+  end_date: string | null;
+  harvested_at: Timestamp | null;
+  harvested_by: number | null;
+}
+
+interface BatchLink {
+  batch_id: number;
+  company_id: number;
+  created_by: number | null;
+  created_at: Timestamp;
+}
+export interface BatchRoomsTable extends BatchLink {
+  room_id: number;
+}
+export interface BatchGridsTable extends BatchLink {
+  grid_id: number;
+}
+export interface BatchGridBoxesTable extends BatchLink {
+  grid_box_id: number;
+}
+
+export interface CustomBatchStatusesTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+}
+
+export interface BatchProblemsTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  batch_id: number;
+  room_id: number | null;
+  problem_type: string;
+  severity: number;
+  notes: string | null;
+  user_id: number | null;
+  resolved_at: Timestamp | null;
+  resolved_by: number | null;
+}
+
+export interface BatchEventsTable {
+  id: Generated<number>;
+  company_id: number;
+  batch_id: number;
+  kind: string;
+  from_room_id: number | null;
+  to_room_id: number | null;
+  details: unknown | null;
+  user_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface PlantMovesTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  plant_uid: string;
+  sub_gridbox_id: number | null;
+  from_parent_gridbox_id: number | null;
+  to_parent_gridbox_id: number;
+  from_subx: number | null;
+  from_suby: number | null;
+  to_subx: number;
+  to_suby: number;
+  movement_reason: string | null;
+  notes: string | null;
+  user_id: number | null;
+}
+
+export interface GridTemplatesTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  template_name: string;
+  template_type: 'Grid' | 'SubGrid';
+  rows: number;
+  columns: number;
+  description: string | null;
+  user_id: number | null;
+}
+
+export interface TraysTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  tray_name: string;
+  number_of_plants: number;
+  batch_id: number | null;
+  user_id: number | null;
+}
+
+export interface TrayTemplatesTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  template_name: string;
+  number_of_plants: number;
+  description: string | null;
+  default_batch_id: number | null;
+  user_id: number | null;
+}
+
 export interface DB {
   companies: CompaniesTable;
   users: UsersTable;
@@ -114,6 +311,24 @@ export interface DB {
   audit_events: AuditEventsTable;
   idempotency_keys: IdempotencyKeysTable;
   server_secrets: ServerSecretsTable;
+  files: FilesTable;
+  rooms: RoomsTable;
+  whiteboard_images: WhiteboardImagesTable;
+  grids: GridsTable;
+  grid_boxes: GridBoxesTable;
+  sub_gridboxes: SubGridboxesTable;
+  scans: ScansTable;
+  batches: BatchesTable;
+  batch_rooms: BatchRoomsTable;
+  batch_grids: BatchGridsTable;
+  batch_grid_boxes: BatchGridBoxesTable;
+  custom_batch_statuses: CustomBatchStatusesTable;
+  batch_problems: BatchProblemsTable;
+  batch_events: BatchEventsTable;
+  plant_moves: PlantMovesTable;
+  grid_templates: GridTemplatesTable;
+  trays: TraysTable;
+  tray_templates: TrayTemplatesTable;
 }
 
 export type Company = Selectable<CompaniesTable>;
@@ -121,3 +336,8 @@ export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type AuditEvent = Selectable<AuditEventsTable>;
+export type Room = Selectable<RoomsTable>;
+export type Grid = Selectable<GridsTable>;
+export type GridBox = Selectable<GridBoxesTable>;
+export type SubGridbox = Selectable<SubGridboxesTable>;
+export type Batch = Selectable<BatchesTable>;

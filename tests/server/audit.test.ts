@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditMessages as m } from '../../common/messages/audit';
 import { httpMessages } from '../../common/messages/http';
-import { createSuperAdmin, createTenant, createUser, type SignedInUser, type Tenant } from '../support/factories';
+import { createBatch, createRoom, createSuperAdmin, createTenant, createUser, type SignedInUser, type Tenant } from '../support/factories';
 import { startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -14,6 +14,19 @@ beforeAll(async () => {
   other = await createTenant(server);
 });
 afterAll(() => server.close());
+
+/** Rooms and batches of a tenant by a short label, created on first use: links must name real records. */
+const labelled = new Map<string, number>();
+async function roomOf(tenant: Tenant, label: number) {
+  const key = `room:${tenant.companyId}:${label}`;
+  if (!labelled.has(key)) labelled.set(key, await createRoom(server, tenant.companyId, `Room ${label}`));
+  return labelled.get(key) as number;
+}
+async function batchOf(tenant: Tenant, label: number) {
+  const key = `batch:${tenant.companyId}:${label}`;
+  if (!labelled.has(key)) labelled.set(key, await createBatch(server, tenant.companyId, `B-${label}`));
+  return labelled.get(key) as number;
+}
 
 interface AuditEvent {
   EventID: number;
@@ -84,9 +97,9 @@ describe('GET /api/get_audit_events', () => {
   beforeAll(async () => {
     trail = await createTenant(server);
     grower = await createUser(server, trail.companyId, 'Regular');
-    await record(grower, 'Scouted room 7', { RoomID: 7 });
-    await record(grower, 'Sprayed batch 3', { RoomID: 7, BatchID: 3 });
-    await record(trail.admin, 'Answered form 11', { RoomID: 8, BatchID: 3, response_id: 11 });
+    await record(grower, 'Scouted room 7', { RoomID: await roomOf(trail, 7) });
+    await record(grower, 'Sprayed batch 3', { RoomID: await roomOf(trail, 7), BatchID: await batchOf(trail, 3) });
+    await record(trail.admin, 'Answered form 11', { RoomID: await roomOf(trail, 8), BatchID: await batchOf(trail, 3), response_id: 11 });
   });
 
   it('answers the company’s events newest first, with every field', async () => {
@@ -108,20 +121,20 @@ describe('GET /api/get_audit_events', () => {
         UserID: trail.admin.id,
         UserName: 'Company Admin',
         EventTitle: 'Answered form 11',
-        RoomID: 8,
-        BatchID: 3,
+        RoomID: await roomOf(trail, 8),
+        BatchID: await batchOf(trail, 3),
         response_id: 11,
         CreatedAt: expect.any(String),
       }),
     );
-    expect(events[2]).toMatchObject({ UserID: grower.id, UserName: `Regular ${grower.email.split('@')[0]}`, RoomID: 7, BatchID: null, response_id: null });
+    expect(events[2]).toMatchObject({ UserID: grower.id, UserName: `Regular ${grower.email.split('@')[0]}`, RoomID: await roomOf(trail, 7), BatchID: null, response_id: null });
   });
 
   it('filters by room and by batch', async () => {
-    expect(titles((await list(trail.regular.token, { company_id: trail.companyId, room_id: 7 })).body.events)).toEqual(['Sprayed batch 3', 'Scouted room 7']);
-    expect(titles((await list(trail.regular.token, { company_id: trail.companyId, batch_id: 3 })).body.events)).toEqual(['Answered form 11', 'Sprayed batch 3']);
-    expect(titles((await list(trail.regular.token, { company_id: trail.companyId, room_id: 7, batch_id: 3 })).body.events)).toEqual(['Sprayed batch 3']);
-    expect((await list(trail.regular.token, { company_id: trail.companyId, room_id: 999 })).body.events).toEqual([]);
+    expect(titles((await list(trail.regular.token, { company_id: trail.companyId, room_id: await roomOf(trail, 7) })).body.events)).toEqual(['Sprayed batch 3', 'Scouted room 7']);
+    expect(titles((await list(trail.regular.token, { company_id: trail.companyId, batch_id: await batchOf(trail, 3) })).body.events)).toEqual(['Answered form 11', 'Sprayed batch 3']);
+    expect(titles((await list(trail.regular.token, { company_id: trail.companyId, room_id: await roomOf(trail, 7), batch_id: await batchOf(trail, 3) })).body.events)).toEqual(['Sprayed batch 3']);
+    expect((await list(trail.regular.token, { company_id: trail.companyId, room_id: await roomOf(trail, 999) })).body.events).toEqual([]);
   });
 
   it('pages with limit and offset', async () => {
@@ -161,12 +174,12 @@ describe('GET /api/get_audit_events', () => {
 
 describe('POST /api/add_audit_event', () => {
   it('a Regular user records an event of their own', async () => {
-    const response = await add(farm.regular.token, { CompanyID: farm.companyId, UserID: farm.regular.id, EventTitle: 'Submitted MultiSelect Template in room North', RoomID: 4, BatchID: 9, response_id: 21 });
+    const response = await add(farm.regular.token, { CompanyID: farm.companyId, UserID: farm.regular.id, EventTitle: 'Submitted MultiSelect Template in room North', RoomID: await roomOf(farm, 4), BatchID: await batchOf(farm, 9), response_id: 21 });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       status: 'success',
       message: m.added,
-      event: { CompanyID: farm.companyId, UserID: farm.regular.id, EventTitle: 'Submitted MultiSelect Template in room North', RoomID: 4, BatchID: 9, response_id: 21 },
+      event: { CompanyID: farm.companyId, UserID: farm.regular.id, EventTitle: 'Submitted MultiSelect Template in room North', RoomID: await roomOf(farm, 4), BatchID: await batchOf(farm, 9), response_id: 21 },
     });
     const events = (await list(farm.admin.token, { company_id: farm.companyId })).body.events;
     expect(events[0]).toMatchObject({ EventID: response.body.event.EventID, UserID: farm.regular.id, EventTitle: 'Submitted MultiSelect Template in room North' });
@@ -198,6 +211,12 @@ describe('POST /api/add_audit_event', () => {
     expect((await list(farm.admin.token, { company_id: farm.companyId })).body.events).toHaveLength(before);
   });
 
+  it('answers 403 for another company’s room or batch, and 404 for one that does not exist', async () => {
+    expect((await add(farm.regular.token, { EventTitle: 'Scouted their room', RoomID: await roomOf(other, 1) })).status).toBe(403);
+    expect((await add(farm.regular.token, { EventTitle: 'Sprayed their batch', BatchID: await batchOf(other, 1) })).status).toBe(403);
+    expect((await add(farm.regular.token, { EventTitle: 'Scouted nowhere', RoomID: 987654 })).status).toBe(404);
+  });
+
   it('answers 403 for another company’s CompanyID and records nothing there', async () => {
     const response = await add(farm.regular.token, { CompanyID: other.companyId, UserID: farm.regular.id, EventTitle: 'Planted in another company' });
     expect(response.status).toBe(403);
@@ -208,20 +227,20 @@ describe('POST /api/add_audit_event', () => {
 
 describe('PUT /api/update_audit_event/{id}', () => {
   it('an Admin changes the title, and the edit is audited', async () => {
-    const id = await record(farm.regular, 'Sprayed the wrong room', { RoomID: 5 });
-    const response = await update(farm.admin.token, id, { EventTitle: 'Sprayed room 6', RoomID: 6 });
+    const id = await record(farm.regular, 'Sprayed the wrong room', { RoomID: await roomOf(farm, 5) });
+    const response = await update(farm.admin.token, id, { EventTitle: 'Sprayed room 6', RoomID: await roomOf(farm, 6) });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ status: 'success', message: m.updated, event: { EventID: id, EventTitle: 'Sprayed room 6', RoomID: 6, UserID: farm.regular.id } });
+    expect(response.body).toMatchObject({ status: 'success', message: m.updated, event: { EventID: id, EventTitle: 'Sprayed room 6', RoomID: await roomOf(farm, 6), UserID: farm.regular.id } });
     const events = (await list(farm.regular.token, { company_id: farm.companyId })).body.events;
-    expect(events.find((event) => event.EventID === id)).toMatchObject({ EventTitle: 'Sprayed room 6', RoomID: 6 });
+    expect(events.find((event) => event.EventID === id)).toMatchObject({ EventTitle: 'Sprayed room 6', RoomID: await roomOf(farm, 6) });
     expect(events[0]).toMatchObject({ EventTitle: `Edited audit event ${id}`, UserID: farm.admin.id, CompanyID: farm.companyId });
   });
 
   it('clears a link with null and keeps the fields left out', async () => {
-    const id = await record(farm.regular, 'Scouted batch 2', { RoomID: 3, BatchID: 2 });
+    const id = await record(farm.regular, 'Scouted batch 2', { RoomID: await roomOf(farm, 3), BatchID: await batchOf(farm, 2) });
     const response = await update(farm.admin.token, id, { BatchID: null });
     expect(response.status).toBe(200);
-    expect(response.body.event).toMatchObject({ EventTitle: 'Scouted batch 2', RoomID: 3, BatchID: null });
+    expect(response.body.event).toMatchObject({ EventTitle: 'Scouted batch 2', RoomID: await roomOf(farm, 3), BatchID: null });
   });
 
   it('answers 403 to a Regular user and changes nothing', async () => {

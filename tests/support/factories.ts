@@ -4,6 +4,7 @@
  */
 import type { Role } from '../../common/roles';
 import { addUser, createCompanyWithAdmin } from '../../server/companies';
+import { systemActor, writer } from '../../server/db/writes';
 import type { TestServer } from './server';
 
 export interface SignedInUser {
@@ -56,4 +57,27 @@ export async function createTenant(server: TestServer, name = unique('Farm')): P
 export async function createSuperAdmin(server: TestServer): Promise<SignedInUser> {
   const tenant = await createTenant(server, unique('Platform'));
   return createUser(server, tenant.companyId, 'SuperAdmin');
+}
+
+/** A room of the company, written straight to the database (for tests of other domains). */
+export async function createRoom(server: TestServer, companyId: number, name = unique('Room')): Promise<number> {
+  const { id } = await writer(server.database.db, systemActor(companyId)).insert('rooms', { company_id: companyId, name, description: `${name} for tests` });
+  return id;
+}
+
+/** A batch of the company, written straight to the database (for tests of other domains). */
+export async function createBatch(server: TestServer, companyId: number, batchNumber = unique('B')): Promise<number> {
+  const { id } = await writer(server.database.db, systemActor(companyId)).insert('batches', {
+    company_id: companyId,
+    batch_number: batchNumber,
+    number_of_plants: 10,
+    strain_name: 'Test strain',
+    batch_status: 'Vegetative',
+    color: null,
+    start_date: null,
+    end_date: null,
+    harvested_at: null,
+    harvested_by: null,
+  });
+  return id;
 }

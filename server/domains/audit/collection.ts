@@ -7,15 +7,19 @@ export const AUDIT_WINDOW_DAYS = 90;
 
 export const auditCollection: SyncCollection = {
   name: 'audit_events',
-  table: 'audit_events',
-  companyColumn: 'company_id',
   tables: ['audit_events'],
-  windowDays: AUDIT_WINDOW_DAYS,
-  async toDocuments(_db, rows) {
-    return (rows as unknown as AuditEvent[]).map((event) => ({
-      id: String(event.id),
-      _deleted: event.deleted_at !== null,
-      ...auditEventJson(event),
-    }));
-  },
+  sources: [
+    {
+      table: 'audit_events',
+      companyColumn: 'company_id',
+      windowDays: AUDIT_WINDOW_DAYS,
+      async toDocuments(_db, rows) {
+        return (rows as unknown as AuditEvent[]).map((event) => ({
+          id: String(event.id),
+          _deleted: event.deleted_at !== null,
+          ...auditEventJson(event),
+        }));
+      },
+    },
+  ],
 };

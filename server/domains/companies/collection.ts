@@ -6,17 +6,21 @@ import { companyJson } from './queries';
 
 export const companyCollection: SyncCollection = {
   name: 'company',
-  table: 'companies',
-  companyColumn: 'id',
   tables: ['companies', 'users'],
-  async toDocuments(db, rows) {
-    const companies = rows as unknown as Company[];
-    const users = await userQueries.byCompany(db, companies.map((company) => company.id).concat(-1));
-    return companies.map((company) => ({
-      id: String(company.id),
-      _deleted: company.deleted_at !== null,
-      ...companyJson(company),
-      users: users.filter((user) => user.company_id === company.id).map(userJson),
-    }));
-  },
+  sources: [
+    {
+      table: 'companies',
+      companyColumn: 'id',
+      async toDocuments(db, rows) {
+        const companies = rows as unknown as Company[];
+        const users = await userQueries.byCompany(db, companies.map((company) => company.id).concat(-1));
+        return companies.map((company) => ({
+          id: String(company.id),
+          _deleted: company.deleted_at !== null,
+          ...companyJson(company),
+          users: users.filter((user) => user.company_id === company.id).map(userJson),
+        }));
+      },
+    },
+  ],
 };

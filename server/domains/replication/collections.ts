@@ -1,8 +1,9 @@
 /**
- * The synced collections of ARCHITECTURE.md "The local store", as the server pulls them. Each
- * collection reads one table (its aggregate root) by checkpoint and turns rows into the documents the
- * browser stores; a child that travels inside its parent bumps the parent's row (writes.ts `touch`),
- * so the root table alone decides what changed. A domain adds its collection to `COLLECTIONS`.
+ * The synced collections of ARCHITECTURE.md "The local store", as the server pulls them. A collection
+ * reads one or more source tables (aggregate roots) by checkpoint and turns rows into the documents the
+ * browser stores; a child that travels inside its parent bumps the parent's row (writes.ts `touch`), so
+ * the sources alone decide what changed. In a collection of several sources, document ids are
+ * `<kind>:<id>` and each document carries its `kind`. A domain adds its collection to `COLLECTIONS`.
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
@@ -15,16 +16,22 @@ export interface SyncDocument {
   [field: string]: unknown;
 }
 
-export interface SyncCollection {
-  name: string;
-  /** The aggregate root's table and the column naming its company. */
+export interface SyncSource {
   table: keyof DB;
+  /** The column naming the owning company. */
   companyColumn: string;
-  /** Every table whose change can alter this collection's documents (for the change stream). */
-  tables: string[];
+  /** In a collection of several sources: the document kind, prefixed to ids. */
+  kind?: string;
   /** Pull only rows changed in the last N days; older ones are fetched online (large histories). */
   windowDays?: number;
   toDocuments(db: Kysely<DB>, rows: Array<Record<string, unknown>>): Promise<SyncDocument[]>;
+}
+
+export interface SyncCollection {
+  name: string;
+  sources: SyncSource[];
+  /** Every table whose change can alter this collection's documents (for the change stream). */
+  tables: string[];
 }
 
 export const COLLECTIONS: readonly SyncCollection[] = [companyCollection, auditCollection];

@@ -20,7 +20,7 @@ import type { App } from '../../app';
 import { badRequest } from '../../http/errors';
 import { actingCompany } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
-import { collectionNamed } from './collections';
+import { type SyncCollection, type SyncDocument, collectionNamed } from './collections';
 
 const pullSchema = { querystring: pullQuery };
 const streamSchema = { querystring: streamQuery };
@@ -28,37 +28,58 @@ const HEARTBEAT_MS = 25_000;
 /** Changes arriving within this window go out as one event. */
 const COALESCE_MS = 50;
 
+/** One statement over every source: each row's source, id and position, in checkpoint order. */
+function changedRows(collection: SyncCollection, companyId: number, after: { xid: string; seq: string }, visible: boolean) {
+  const parts = collection.sources.map(
+    (source, index) => sql`
+      SELECT ${index}::integer AS source, id, change_xid, change_seq FROM ${sql.table(source.table)}
+      WHERE ${sql.ref(source.companyColumn)} = ${companyId}
+        AND (change_xid, change_seq) > (${after.xid}::xid8, ${after.seq}::bigint)
+        AND change_xid ${visible ? sql`<` : sql`>=`} pg_snapshot_xmin(pg_current_snapshot())
+        ${source.windowDays ? sql`AND updated_at > now() - make_interval(days => ${source.windowDays})` : sql``}`,
+  );
+  return sql.join(parts, sql` UNION ALL `);
+}
+
 async function pull(request: RequestOf<typeof pullSchema>) {
   const collection = collectionNamed(request.query.collection);
   if (!collection) throw badRequest(m.collectionUnknown(request.query.collection));
   const companyId = actingCompany(request, request.query.company_id);
   const [, xid = '0', seq = '0'] = CHECKPOINT_PATTERN.exec(request.query.checkpoint ?? '') ?? [];
-  const rows = await sql<Record<string, unknown> & { change_xid: string; change_seq: number }>`
-    SELECT * FROM ${sql.table(collection.table)}
-    WHERE ${sql.ref(collection.companyColumn)} = ${companyId}
-      AND (change_xid, change_seq) > (${xid}::xid8, ${seq}::bigint)
-      AND change_xid < pg_snapshot_xmin(pg_current_snapshot())
-      ${collection.windowDays ? sql`AND updated_at > now() - make_interval(days => ${collection.windowDays})` : sql``}
-    ORDER BY change_xid, change_seq
-    LIMIT ${request.query.limit}`.execute(request.db);
-  const last = rows.rows.at(-1);
+  const { limit } = request.query;
+  const changed = await sql<{ source: number; id: number; change_xid: string; change_seq: number }>`
+    SELECT * FROM (${changedRows(collection, companyId, { xid, seq }, true)}) AS changed
+    ORDER BY change_xid, change_seq LIMIT ${limit}`.execute(request.db);
+
+  // The rows themselves, per source, turned into documents in checkpoint order. A row changed again
+  // since the statement above is sent in its newer state, and once more later: harmless, never a gap.
+  const position = new Map(changed.rows.map((row, index) => [`${row.source}:${row.id}`, index]));
+  const documents: Array<{ at: number; document: SyncDocument }> = [];
+  for (const [index, source] of collection.sources.entries()) {
+    const ids = changed.rows.filter((row) => row.source === index).map((row) => row.id);
+    if (ids.length === 0) continue;
+    const rows = await sql<Record<string, unknown> & { id: number }>`
+      SELECT * FROM ${sql.table(source.table)} WHERE id = ANY(${ids}::integer[])`.execute(request.db);
+    for (const document of await source.toDocuments(request.db, rows.rows)) {
+      const id = Number(document.id);
+      documents.push({
+        at: position.get(`${index}:${id}`) ?? 0,
+        document: source.kind ? { ...document, id: `${source.kind}:${document.id}`, kind: source.kind } : document,
+      });
+    }
+  }
+  documents.sort((a, b) => a.at - b.at);
+
+  const last = changed.rows.at(-1);
   const checkpoint = last ? { xid: last.change_xid, seq: String(last.change_seq) } : { xid, seq };
-  const hasMore = rows.rows.length === request.query.limit;
+  const hasMore = changed.rows.length === limit;
   // Committed rows waiting behind an older open transaction: their change was already announced on
   // the stream, so the client must pull again soon rather than wait for another announcement.
   const heldBack =
     !hasMore &&
-    (
-      await sql<{ held: boolean }>`
-        SELECT EXISTS (
-          SELECT 1 FROM ${sql.table(collection.table)}
-          WHERE ${sql.ref(collection.companyColumn)} = ${companyId}
-            AND (change_xid, change_seq) > (${checkpoint.xid}::xid8, ${checkpoint.seq}::bigint)
-            AND change_xid >= pg_snapshot_xmin(pg_current_snapshot())
-        ) AS held`.execute(request.db)
-    ).rows[0]?.held === true;
+    (await sql<{ held: boolean }>`SELECT EXISTS (${changedRows(collection, companyId, checkpoint, false)}) AS held`.execute(request.db)).rows[0]?.held === true;
   return success({
-    documents: await collection.toDocuments(request.db, rows.rows),
+    documents: documents.map((entry) => entry.document),
     checkpoint: `${checkpoint.xid}:${checkpoint.seq}`,
     has_more: hasMore,
     held_back: heldBack,
