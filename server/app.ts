@@ -21,6 +21,14 @@ import { auditRoutes } from './domains/audit/routes';
 import { authRoutes } from './domains/auth/routes';
 import { createTokenService, type TokenService } from './domains/auth/tokens';
 import { companyRoutes } from './domains/companies/routes';
+import { batchRoutes } from './domains/batches/routes';
+import { fileRoutes } from './domains/files/routes';
+import { gridTemplateRoutes } from './domains/grid-templates/routes';
+import { gridRoutes } from './domains/grids/routes';
+import { roomRoutes } from './domains/rooms/routes';
+import { subgridRoutes } from './domains/subgrids/routes';
+import { trayRoutes } from './domains/trays/routes';
+import { type FileStore, localFileStore } from './domains/files/storage';
 import { settingsRoutes } from './domains/settings/routes';
 import { createChangeHub, type ChangeHub } from './domains/replication/changes';
 import { syncRoutes } from './domains/replication/routes';
@@ -39,6 +47,7 @@ export interface AppDeps {
   tokens: TokenService;
   mailer: Mailer;
   changes: ChangeHub;
+  files: FileStore;
   version: string;
 }
 
@@ -65,7 +74,8 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   const tokens = createTokenService(config.jwtSecret ?? (await loadJwtSecret(database.db)));
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
   const changes = await createChangeHub(database);
-  app.decorate('deps', { config, database, tokens, mailer, changes, version: VERSION });
+  const files = localFileStore(join(config.dataDir, 'uploads'));
+  app.decorate('deps', { config, database, tokens, mailer, changes, files, version: VERSION });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -104,6 +114,13 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
       await api.register(companyRoutes);
       await api.register(settingsRoutes);
       await api.register(auditRoutes);
+      await api.register(fileRoutes);
+      await api.register(roomRoutes);
+      await api.register(gridRoutes);
+      await api.register(batchRoutes);
+      await api.register(subgridRoutes);
+      await api.register(gridTemplateRoutes);
+      await api.register(trayRoutes);
       await api.register(syncRoutes, { prefix: '/sync' });
     },
     { prefix: '/api' },

@@ -105,6 +105,15 @@ function idsIn(value: unknown): number[] {
   return [];
 }
 
+/**
+ * For records whose ids the guard cannot read from parameters (e.g. files by uuid): the handler calls
+ * this with the record's company once it has loaded it. Same rule as the guard.
+ */
+export function assertCompanyAccess(request: FastifyRequest, companyId: number) {
+  const claims = caller(request);
+  if (claims.user_role !== 'SuperAdmin' && claims.company_id !== companyId) throw forbidden(httpMessages.otherCompany);
+}
+
 async function assertOwned(db: Kysely<DB>, claims: AccessClaims, kindName: OwnedKindName, ids: number[]) {
   if (ids.length === 0) return;
   const kind = OWNED_KINDS[kindName];

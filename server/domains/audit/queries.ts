@@ -14,6 +14,7 @@ export const auditEventJson = (event: AuditEventRow) => ({
   RoomID: event.room_id,
   BatchID: event.batch_id,
   response_id: event.response_id,
+  GridBoxID: event.grid_box_id,
   Details: event.details,
   CreatedAt: event.created_at,
   UpdatedAt: event.updated_at,

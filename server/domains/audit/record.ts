@@ -11,6 +11,8 @@ export interface AuditEntry {
   roomId?: number | null;
   batchId?: number | null;
   responseId?: number | null;
+  /** The plant position concerned, for its history (get_plant_history_date). */
+  gridBoxId?: number | null;
   details?: Record<string, unknown>;
 }
 
@@ -22,6 +24,7 @@ export async function recordAudit(db: Kysely<DB>, actor: Actor, entry: AuditEntr
     room_id: entry.roomId ?? null,
     batch_id: entry.batchId ?? null,
     response_id: entry.responseId ?? null,
+    grid_box_id: entry.gridBoxId ?? null,
     details: entry.details ? JSON.stringify(entry.details) : null,
   });
 }

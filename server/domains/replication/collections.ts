@@ -8,7 +8,11 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import { auditCollection } from '../audit/collection';
+import { batchesCollection } from '../batches/collection';
 import { companyCollection } from '../companies/collection';
+import { gridBoxesCollection, gridsCollection } from '../grids/collection';
+import { operationsCollection } from '../operations/collection';
+import { roomsCollection } from '../rooms/collection';
 
 export interface SyncDocument {
   id: string;
@@ -34,7 +38,15 @@ export interface SyncCollection {
   tables: string[];
 }
 
-export const COLLECTIONS: readonly SyncCollection[] = [companyCollection, auditCollection];
+export const COLLECTIONS: readonly SyncCollection[] = [
+  companyCollection,
+  roomsCollection,
+  gridsCollection,
+  gridBoxesCollection,
+  batchesCollection,
+  operationsCollection,
+  auditCollection,
+];
 
 const byName = new Map(COLLECTIONS.map((collection) => [collection.name, collection]));
 

@@ -1,0 +1,73 @@
+/** Grids and their grid boxes (spec part 1 §3 offline-store fields). */
+import type { Kysely } from 'kysely';
+import type { DB, Grid, GridBox } from '../../db/schema';
+import { type Actor, writer } from '../../db/writes';
+
+export const gridJson = (grid: Grid) => ({
+  id: grid.id,
+  Name: grid.name,
+  CompanyID: grid.company_id,
+  RoomID: grid.room_id,
+  CreatedDateTime: grid.created_at,
+  UpdatedDateTime: grid.updated_at,
+  Description: grid.description,
+  ImageName: grid.image_name,
+  Scanned: grid.scanned,
+  ScannedDateTime: grid.scanned_at,
+  LastScannedBy: grid.last_scanned_by,
+  nx: grid.nx,
+  ny: grid.ny,
+});
+
+export const gridBoxJson = (box: GridBox) => ({
+  id: box.id,
+  GridID: box.grid_id,
+  CompanyID: box.company_id,
+  X: box.x,
+  Y: box.y,
+  Color: box.color,
+  Status: box.status,
+  Content: box.content,
+  ImageName: box.image_name,
+  CustomName: box.custom_name,
+  culled: box.culled,
+  CulledBy: box.culled_by,
+  CulledDateTime: box.culled_at,
+});
+
+/** Boxes are written in slices: PGlite has one connection, and one huge statement holds it long. */
+const BOX_INSERT_BATCH = 1000;
+
+export const gridQueries = {
+  /**
+   * A grid of nx × ny boxes in a room, at positions X = 1…nx, Y = 1…ny (spec: Create_grid; also used
+   * by submit_grid_template). Returns the grid's id.
+   */
+  async createWithBoxes(db: Kysely<DB>, actor: Actor, grid: { roomId: number; name: string; nx: number; ny: number; description?: string | null }) {
+    const write = writer(db, actor);
+    const { id } = await write.insert('grids', {
+      company_id: actor.companyId,
+      room_id: grid.roomId,
+      name: grid.name,
+      description: grid.description ?? null,
+      nx: grid.nx,
+      ny: grid.ny,
+      image_name: null,
+      scanned_at: null,
+      last_scanned_by: null,
+    });
+    const boxes = [];
+    for (let y = 1; y <= grid.ny; y += 1) {
+      for (let x = 1; x <= grid.nx; x += 1) {
+        boxes.push({ company_id: actor.companyId, grid_id: id, x, y, created_by: actor.userId, updated_by: actor.userId });
+      }
+    }
+    for (let start = 0; start < boxes.length; start += BOX_INSERT_BATCH) {
+      await db.insertInto('grid_boxes').values(boxes.slice(start, start + BOX_INSERT_BATCH)).execute();
+    }
+    return id;
+  },
+
+  boxesOfGrids: (db: Kysely<DB>, gridIds: number[]) =>
+    db.selectFrom('grid_boxes').selectAll().where('grid_id', 'in', gridIds.concat(-1)).where('deleted_at', 'is', null).orderBy('grid_id').orderBy('y').orderBy('x').execute(),
+};

@@ -1,0 +1,18 @@
+/** The `rooms` collection: one document per room with its scan state, scroll and whiteboard. */
+import type { Room } from '../../db/schema';
+import type { SyncCollection } from '../replication/collections';
+import { roomJson } from './queries';
+
+export const roomsCollection: SyncCollection = {
+  name: 'rooms',
+  tables: ['rooms'],
+  sources: [
+    {
+      table: 'rooms',
+      companyColumn: 'company_id',
+      async toDocuments(_db, rows) {
+        return (rows as unknown as Room[]).map((room) => ({ id: String(room.id), _deleted: room.deleted_at !== null, ...roomJson(room) }));
+      },
+    },
+  ],
+};
