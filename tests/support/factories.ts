@@ -5,6 +5,7 @@
 import type { Role } from '../../common/roles';
 import { addUser, createCompanyWithAdmin } from '../../server/companies';
 import { systemActor, writer } from '../../server/db/writes';
+import { gridQueries } from '../../server/domains/grids/queries';
 import type { TestServer } from './server';
 
 export interface SignedInUser {
@@ -80,4 +81,11 @@ export async function createBatch(server: TestServer, companyId: number, batchNu
     harvested_by: null,
   });
   return id;
+}
+
+/** A grid of nx × ny boxes in a room, written straight to the database; returns its id and box ids (row by row). */
+export async function createGrid(server: TestServer, companyId: number, roomId: number, nx = 2, ny = 2, name = unique('Grid')) {
+  const id = await gridQueries.createWithBoxes(server.database.db, systemActor(companyId), { roomId, name, nx, ny });
+  const boxes = await gridQueries.boxesOfGrids(server.database.db, [id]);
+  return { id, boxIds: boxes.map((box) => box.id) };
 }
