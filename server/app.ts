@@ -26,6 +26,7 @@ import { fileRoutes } from './domains/files/routes';
 import { gridTemplateRoutes } from './domains/grid-templates/routes';
 import { gridRoutes } from './domains/grids/routes';
 import { roomRoutes } from './domains/rooms/routes';
+import { scanRoutes } from './domains/scans/routes';
 import { subgridRoutes } from './domains/subgrids/routes';
 import { trayRoutes } from './domains/trays/routes';
 import { type FileStore, localFileStore } from './domains/files/storage';
@@ -117,6 +118,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
       await api.register(fileRoutes);
       await api.register(roomRoutes);
       await api.register(gridRoutes);
+      await api.register(scanRoutes);
       await api.register(batchRoutes);
       await api.register(subgridRoutes);
       await api.register(gridTemplateRoutes);
