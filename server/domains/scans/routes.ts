@@ -1,4 +1,143 @@
-/** Routes of the scans domain (issue 3: scan state of rooms and grids, scans, whiteboard and grid images). */
+/**
+ * Scan state of rooms and grids, scans, and whiteboard and grid images (spec part 1 §3, §4, §5, §8).
+ * Any member marks a room or grid scanned (as themselves) and uploads images; Admins reset the
+ * scanned state and delete scans. Every change is audited and bumps the synced row.
+ */
+import { scanMessages as m } from '../../../common/messages/scans';
+import {
+  deleteScanQuery,
+  gridBackgroundQuery,
+  gridIdQuery,
+  markGridScannedQuery,
+  markRoomScannedQuery,
+  resetScannedQuery,
+  roomIdQuery,
+  uploadGridImageBody,
+  uploadGridImageQuery,
+  uploadWhiteboardBody,
+} from '../../../common/schemas/scans';
 import type { App } from '../../app';
+import { writer } from '../../db/writes';
+import { forbidden, notFound } from '../../http/errors';
+import { actingCompany, caller } from '../../http/guards';
+import { type RequestOf, success } from '../../http/route';
+import { actorOf, recordAudit } from '../audit/record';
+import { saveImage } from '../files/storage';
+import { gridJson } from '../grids/queries';
+import { roomJson, roomQueries } from '../rooms/queries';
+import { scanDetailsJson, scanQueries, whiteboardJson } from './queries';
 
-export async function scanRoutes(_app: App) {}
+const markRoomSchema = { querystring: markRoomScannedQuery };
+const markGridSchema = { querystring: markGridScannedQuery };
+const roomDetailsSchema = { querystring: roomIdQuery };
+const gridDetailsSchema = { querystring: gridIdQuery };
+const resetSchema = { querystring: resetScannedQuery };
+const deleteScanSchema = { querystring: deleteScanQuery };
+const uploadWhiteboardSchema = { body: uploadWhiteboardBody };
+const whiteboardHistorySchema = { querystring: roomIdQuery };
+const uploadGridImageSchema = { querystring: uploadGridImageQuery, body: uploadGridImageBody };
+const gridBackgroundSchema = { querystring: gridBackgroundQuery };
+
+/** The scanner is always the caller: nobody marks a scan in someone else's name. */
+function scannerOf(request: RequestOf<typeof markRoomSchema> | RequestOf<typeof markGridSchema>) {
+  const auth = caller(request);
+  if (request.query.user_id !== auth.user_id) throw forbidden(m.notCaller);
+  return auth;
+}
+
+async function markRoomScanned(request: RequestOf<typeof markRoomSchema>) {
+  const auth = scannerOf(request);
+  const room = await roomQueries.byId(request.db, request.query.room_id);
+  const actor = actorOf(auth, room.company_id);
+  await writer(request.db, actor).update('rooms', room.id, { scanned: true, scanned_at: new Date(), last_scanned_by: auth.user_id });
+  await recordAudit(request.db, actor, { title: `Marked room ${room.name} scanned`, roomId: room.id });
+  return success({ room: roomJson(await roomQueries.byId(request.db, room.id)) }, m.roomScanned);
+}
+
+async function markGridScanned(request: RequestOf<typeof markGridSchema>) {
+  const auth = scannerOf(request);
+  const grid = await scanQueries.gridById(request.db, request.query.grid_id);
+  const actor = actorOf(auth, grid.company_id);
+  await writer(request.db, actor).update('grids', grid.id, { scanned: true, scanned_at: new Date(), last_scanned_by: auth.user_id });
+  await recordAudit(request.db, actor, { title: `Marked grid ${grid.name} scanned`, roomId: grid.room_id });
+  return success({ grid: gridJson(await scanQueries.gridById(request.db, grid.id)) }, m.gridScanned);
+}
+
+async function getRoomScanDetails(request: RequestOf<typeof roomDetailsSchema>) {
+  return success(scanDetailsJson(await scanQueries.details(request.db, 'rooms', request.query.room_id)));
+}
+
+async function getGridScanDetails(request: RequestOf<typeof gridDetailsSchema>) {
+  return success(scanDetailsJson(await scanQueries.details(request.db, 'grids', request.query.grid_id)));
+}
+
+/** Clears Scanned, ScannedDateTime and LastScannedBy of the company's rooms and grids; only rows that had any are written. */
+async function resetScannedStatus(request: RequestOf<typeof resetSchema>) {
+  const companyId = actingCompany(request, request.query.company_id);
+  const actor = actorOf(caller(request), companyId);
+  const write = writer(request.db, actor);
+  const cleared = { scanned: false, scanned_at: null, last_scanned_by: null };
+  const roomIds = await scanQueries.scannedIds(request.db, 'rooms', companyId);
+  for (const id of roomIds) await write.update('rooms', id, cleared);
+  const gridIds = await scanQueries.scannedIds(request.db, 'grids', companyId);
+  for (const id of gridIds) await write.update('grids', id, cleared);
+  const counts = { rooms_reset: roomIds.length, grids_reset: gridIds.length };
+  await recordAudit(request.db, actor, { title: 'Reset scanned status', details: counts });
+  return success(counts, m.statusReset);
+}
+
+async function deleteScan(request: RequestOf<typeof deleteScanSchema>) {
+  const { company_id, scan_id } = request.query;
+  const scan = await scanQueries.scanById(request.db, scan_id);
+  // A SuperAdmin may name any company: the scan must still belong to the one named.
+  if (scan.company_id !== company_id) throw notFound();
+  const actor = actorOf(caller(request), company_id);
+  await writer(request.db, actor).softDelete('scans', scan.id);
+  await recordAudit(request.db, actor, { title: `Deleted scan ${scan.id}`, roomId: scan.room_id, gridBoxId: scan.grid_box_id });
+  return success({}, m.scanDeleted);
+}
+
+async function uploadWhiteboardImage(request: RequestOf<typeof uploadWhiteboardSchema>) {
+  const auth = caller(request);
+  const room = await roomQueries.byId(request.db, request.body.room_id);
+  const actor = actorOf(auth, room.company_id);
+  const file = await saveImage(request, request.body.imageFile, room.company_id);
+  // The history keeps every upload; the room shows the newest.
+  await scanQueries.addWhiteboardImage(request.db, { companyId: room.company_id, roomId: room.id, fileId: file.id, uploadedBy: auth.user_id });
+  await writer(request.db, actor).update('rooms', room.id, { whiteboard_image: file.path });
+  await recordAudit(request.db, actor, { title: `Uploaded whiteboard image of room ${room.name}`, roomId: room.id, details: { file: file.path } });
+  return success({ WhiteboardImage: file.path, room: roomJson(await roomQueries.byId(request.db, room.id)) }, m.whiteboardUploaded);
+}
+
+async function getWhiteboardHistory(request: RequestOf<typeof whiteboardHistorySchema>) {
+  const rows = await scanQueries.whiteboardHistory(request.db, request.query.room_id);
+  return success({ history: rows.map(whiteboardJson) });
+}
+
+async function uploadGridImage(request: RequestOf<typeof uploadGridImageSchema>) {
+  const grid = await scanQueries.gridById(request.db, request.query.GridID);
+  const actor = actorOf(caller(request), grid.company_id);
+  const file = await saveImage(request, request.body.image, grid.company_id);
+  await writer(request.db, actor).update('grids', grid.id, { image_name: file.path });
+  await recordAudit(request.db, actor, { title: `Uploaded background image of grid ${grid.name}`, roomId: grid.room_id, details: { file: file.path } });
+  return success({ ImageName: file.path }, m.gridImageUploaded);
+}
+
+async function getGridBackground(request: RequestOf<typeof gridBackgroundSchema>) {
+  const grids = await scanQueries.gridsOfRoom(request.db, request.query.RoomID);
+  return success({ grids: grids.map((grid) => ({ id: grid.id, Name: grid.name, ImageName: grid.image_name })) });
+}
+
+export async function scanRoutes(app: App) {
+  const admin = { access: 'admin' as const };
+  app.post('/mark_room_scanned', { schema: markRoomSchema }, markRoomScanned);
+  app.post('/mark_grid_scanned', { schema: markGridSchema }, markGridScanned);
+  app.get('/get_room_scan_details', { schema: roomDetailsSchema }, getRoomScanDetails);
+  app.get('/get_grid_scan_details', { schema: gridDetailsSchema }, getGridScanDetails);
+  app.post('/reset_scanned_status', { schema: resetSchema, config: admin }, resetScannedStatus);
+  app.delete('/delete_scan', { schema: deleteScanSchema, config: admin }, deleteScan);
+  app.post('/upload_whiteboard_image', { schema: uploadWhiteboardSchema }, uploadWhiteboardImage);
+  app.get('/get_whiteboard_history', { schema: whiteboardHistorySchema }, getWhiteboardHistory);
+  app.post('/upload_grid_image', { schema: uploadGridImageSchema }, uploadGridImage);
+  app.get('/get_grid_background', { schema: gridBackgroundSchema }, getGridBackground);
+}

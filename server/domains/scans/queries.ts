@@ -1,0 +1,55 @@
+/** Scan state of rooms and grids, scans, and whiteboard history (spec part 1 §3, §4, §8). */
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
+import { filePath } from '../files/storage';
+
+type ScannedTable = 'rooms' | 'grids';
+
+export const scanQueries = {
+  /** A room's or grid's scan state, with the last scanner's name. */
+  details: (db: Kysely<DB>, table: ScannedTable, id: number) =>
+    db
+      .selectFrom(table)
+      .leftJoin('users', 'users.id', `${table}.last_scanned_by`)
+      .select([`${table}.scanned`, `${table}.scanned_at`, `${table}.last_scanned_by`, 'users.first_name', 'users.last_name'])
+      .where(`${table}.id`, '=', id)
+      .executeTakeFirstOrThrow(),
+  /** Ids of the company's live rooms or grids that carry any scan state. */
+  scannedIds: async (db: Kysely<DB>, table: ScannedTable, companyId: number) => {
+    const rows = await db
+      .selectFrom(table)
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('deleted_at', 'is', null)
+      .where((eb) => eb.or([eb('scanned', '=', true), eb('scanned_at', 'is not', null), eb('last_scanned_by', 'is not', null)]))
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => row.id);
+  },
+  gridById: (db: Kysely<DB>, id: number) => db.selectFrom('grids').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+  scanById: (db: Kysely<DB>, id: number) => db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+  addWhiteboardImage: (db: Kysely<DB>, row: { companyId: number; roomId: number; fileId: string; uploadedBy: number }) =>
+    db
+      .insertInto('whiteboard_images')
+      .values({ company_id: row.companyId, room_id: row.roomId, file_id: row.fileId, uploaded_by: row.uploadedBy })
+      .returning('id')
+      .executeTakeFirstOrThrow(),
+  whiteboardHistory: (db: Kysely<DB>, roomId: number) =>
+    db.selectFrom('whiteboard_images').selectAll().where('room_id', '=', roomId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
+  gridsOfRoom: (db: Kysely<DB>, roomId: number) =>
+    db.selectFrom('grids').selectAll().where('room_id', '=', roomId).where('deleted_at', 'is', null).orderBy('id').execute(),
+};
+
+export const scanDetailsJson = (row: Awaited<ReturnType<typeof scanQueries.details>>) => ({
+  Scanned: row.scanned,
+  ScannedDateTime: row.scanned_at,
+  LastScannedBy: row.last_scanned_by,
+  LastScannedByName: row.first_name === null ? null : `${row.first_name} ${row.last_name ?? ''}`.trim(),
+});
+
+export const whiteboardJson = (row: Awaited<ReturnType<typeof scanQueries.whiteboardHistory>>[number]) => ({
+  id: row.id,
+  ImagePath: filePath(row.file_id),
+  UploadedBy: row.uploaded_by,
+  UploadedAt: row.created_at,
+});
