@@ -70,4 +70,33 @@ export const gridQueries = {
 
   boxesOfGrids: (db: Kysely<DB>, gridIds: number[]) =>
     db.selectFrom('grid_boxes').selectAll().where('grid_id', 'in', gridIds.concat(-1)).where('deleted_at', 'is', null).orderBy('grid_id').orderBy('y').orderBy('x').execute(),
+
+  byId: (db: Kysely<DB>, id: number) => db.selectFrom('grids').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+
+  boxById: (db: Kysely<DB>, id: number) => db.selectFrom('grid_boxes').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+
+  /** Tombstones a grid's boxes in one statement, by the writer's rules (deleted_at, updated_by; the trigger bumps change_seq). */
+  softDeleteBoxes: (db: Kysely<DB>, actor: Actor, gridId: number) =>
+    db
+      .updateTable('grid_boxes')
+      .set({ deleted_at: new Date(), updated_by: actor.userId })
+      .where('grid_id', '=', gridId)
+      .where('company_id', '=', actor.companyId)
+      .where('deleted_at', 'is', null)
+      .execute(),
+
+  culledBoxes: (db: Kysely<DB>, gridId: number) =>
+    db.selectFrom('grid_boxes').selectAll().where('grid_id', '=', gridId).where('culled', '=', true).where('deleted_at', 'is', null).orderBy('y').orderBy('x').execute(),
+
+  /** Audit events about one plant position, oldest first. */
+  boxHistory: (db: Kysely<DB>, companyId: number, gridBoxId: number) =>
+    db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('grid_box_id', '=', gridBoxId)
+      .where('deleted_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
 };

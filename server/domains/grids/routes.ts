@@ -1,4 +1,96 @@
-/** Routes of the grids domain (issue 3: the grow model). */
+/** Routes of the grids domain (issue 3: the grow model; spec part 1 §3, §5, §7, §8). */
+import { gridMessages as m } from '../../../common/messages/grids';
+import { createGridBody, deleteGridQuery, gridIdQuery, plantHistoryQuery, updateCullingBody, updateGridBoxNameBody } from '../../../common/schemas/grids';
 import type { App } from '../../app';
+import { writer } from '../../db/writes';
+import { forbidden } from '../../http/errors';
+import { caller } from '../../http/guards';
+import { type RequestOf, success } from '../../http/route';
+import { actorOf, recordAudit } from '../audit/record';
+import { auditEventJson } from '../audit/queries';
+import { gridBoxJson, gridJson, gridQueries } from './queries';
 
-export async function gridRoutes(_app: App) {}
+const createGridSchema = { body: createGridBody };
+const deleteGridSchema = { querystring: deleteGridQuery };
+const cullingSchema = { body: updateCullingBody };
+const gridIdSchema = { querystring: gridIdQuery };
+const boxNameSchema = { body: updateGridBoxNameBody };
+const historySchema = { querystring: plantHistoryQuery };
+
+/** yyyy-mm-dd of a timestamp, in UTC. */
+const dayOf = (value: Date | string) => new Date(value).toISOString().slice(0, 10);
+
+async function createGrid(request: RequestOf<typeof createGridSchema>) {
+  const { ncompany_id, nroom_id, ngrid_name, nx, ny } = request.body;
+  const actor = actorOf(caller(request), ncompany_id);
+  const id = await gridQueries.createWithBoxes(request.db, actor, { roomId: nroom_id, name: ngrid_name, nx, ny });
+  await recordAudit(request.db, actor, { title: `Created grid ${ngrid_name} (${nx} × ${ny})`, roomId: nroom_id, details: { grid_id: id } });
+  const grid = await gridQueries.byId(request.db, id);
+  const boxes = await gridQueries.boxesOfGrids(request.db, [id]);
+  return success({ grid: { ...gridJson(grid), boxes: boxes.map(gridBoxJson) }, GridID: id }, m.gridCreated);
+}
+
+async function deleteGrid(request: RequestOf<typeof deleteGridSchema>) {
+  const grid = await gridQueries.byId(request.db, request.query.grid_id);
+  const actor = actorOf(caller(request), grid.company_id);
+  await gridQueries.softDeleteBoxes(request.db, actor, grid.id);
+  await writer(request.db, actor).softDelete('grids', grid.id);
+  await recordAudit(request.db, actor, { title: `Deleted grid ${grid.name}`, roomId: grid.room_id, details: { grid_id: grid.id } });
+  return success({ GridID: grid.id }, m.gridDeleted);
+}
+
+async function updateCulling(request: RequestOf<typeof cullingSchema>) {
+  const auth = caller(request);
+  const { GridBoxID, user_id, culled } = request.body;
+  if (user_id !== auth.user_id) throw forbidden(m.notYourself);
+  const box = await gridQueries.boxById(request.db, GridBoxID);
+  const grid = await gridQueries.byId(request.db, box.grid_id);
+  const actor = actorOf(auth, box.company_id);
+  const isCulled = culled === 1;
+  await writer(request.db, actor).update('grid_boxes', box.id, { culled: isCulled, culled_by: isCulled ? auth.user_id : null, culled_at: isCulled ? new Date() : null });
+  await recordAudit(request.db, actor, { title: isCulled ? 'Culled plant' : 'Un-culled plant', roomId: grid.room_id, gridBoxId: box.id, details: { culled: isCulled } });
+  return success({ grid_box: gridBoxJson(await gridQueries.boxById(request.db, box.id)) }, m.cullingUpdated);
+}
+
+async function getCulledBoxes(request: RequestOf<typeof gridIdSchema>) {
+  const boxes = await gridQueries.culledBoxes(request.db, request.query.GridID);
+  return success({ grid_boxes: boxes.map(gridBoxJson) });
+}
+
+async function updateBoxName(request: RequestOf<typeof boxNameSchema>) {
+  const auth = caller(request);
+  const box = await gridQueries.boxById(request.db, request.body.GridBoxID);
+  const grid = await gridQueries.byId(request.db, box.grid_id);
+  const actor = actorOf(auth, box.company_id);
+  const name = request.body.custom_name === '' ? null : request.body.custom_name;
+  await writer(request.db, actor).update('grid_boxes', box.id, { custom_name: name });
+  await recordAudit(request.db, actor, { title: name === null ? 'Cleared plant name' : `Renamed plant to ${name}`, roomId: grid.room_id, gridBoxId: box.id });
+  return success({ grid_box: gridBoxJson(await gridQueries.boxById(request.db, box.id)) }, m.nameUpdated);
+}
+
+async function getBoxNames(request: RequestOf<typeof gridIdSchema>) {
+  const boxes = await gridQueries.boxesOfGrids(request.db, [request.query.GridID]);
+  return success({ grid_boxes: boxes.map((box) => ({ id: box.id, CustomName: box.custom_name, X: box.x, Y: box.y })) });
+}
+
+async function plantHistory(request: RequestOf<typeof historySchema>) {
+  const events = await gridQueries.boxHistory(request.db, request.query.company_id, request.query.Grid_boxID);
+  const days = new Map<string, ReturnType<typeof auditEventJson>[]>();
+  for (const event of events) {
+    const day = dayOf(event.created_at);
+    const list = days.get(day) ?? [];
+    list.push(auditEventJson(event));
+    days.set(day, list);
+  }
+  return success({ history: [...days].map(([date, dayEvents]) => ({ date, events: dayEvents })) });
+}
+
+export async function gridRoutes(app: App) {
+  app.post('/Create_grid', { schema: createGridSchema }, createGrid);
+  app.put('/delete_grid', { schema: deleteGridSchema, config: { access: 'admin' } }, deleteGrid);
+  app.post('/update_culling_status', { schema: cullingSchema }, updateCulling);
+  app.get('/get_culled_gridboxes', { schema: gridIdSchema }, getCulledBoxes);
+  app.post('/update_grid_box_name', { schema: boxNameSchema }, updateBoxName);
+  app.get('/get_gridboxes_names', { schema: gridIdSchema }, getBoxNames);
+  app.get('/get_plant_history_date', { schema: historySchema }, plantHistory);
+}

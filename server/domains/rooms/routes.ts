@@ -1,4 +1,110 @@
-/** Routes of the rooms domain (issue 3: the grow model). */
+/** Routes of the rooms domain (issue 3: the grow model; spec part 1 §3, §5, §7, §8). */
+import type { FastifyRequest } from 'fastify';
+import { roomMessages as m } from '../../../common/messages/rooms';
+import {
+  createRoomBody,
+  deleteRoomQuery,
+  loadRoomGridsBoxesQuery,
+  roomCompanyQuery,
+  roomScrollQuery,
+  scrollBody,
+  scrollNumber,
+  updateAllRoomScrollQuery,
+  updateRoomScrollQuery,
+} from '../../../common/schemas/rooms';
 import type { App } from '../../app';
+import { writer } from '../../db/writes';
+import { badRequest } from '../../http/errors';
+import { caller } from '../../http/guards';
+import { type RequestOf, success } from '../../http/route';
+import { actorOf, recordAudit } from '../audit/record';
+import { gridBoxJson, gridJson, gridQueries } from '../grids/queries';
+import { roomJson, roomQueries } from './queries';
 
-export async function roomRoutes(_app: App) {}
+const createRoomSchema = { querystring: roomCompanyQuery, body: createRoomBody };
+const loadSchema = { querystring: loadRoomGridsBoxesQuery };
+const deleteRoomSchema = { querystring: deleteRoomQuery };
+const getScrollSchema = { querystring: roomScrollQuery };
+const updateScrollSchema = { querystring: updateRoomScrollQuery, body: scrollBody };
+const updateAllScrollSchema = { querystring: updateAllRoomScrollQuery, body: scrollBody };
+
+/** The scroll value from the body or the query, as `setValue` or `start_scroll`. */
+function scrollValueOf(request: FastifyRequest<{ Body: { setValue?: unknown; start_scroll?: unknown }; Querystring: { setValue?: unknown; start_scroll?: unknown } }>) {
+  const raw = request.body.setValue ?? request.body.start_scroll ?? request.query.setValue ?? request.query.start_scroll;
+  const parsed = scrollNumber.safeParse(raw);
+  if (!parsed.success) throw badRequest(m.scrollRequired);
+  return parsed.data;
+}
+
+async function createRoom(request: RequestOf<typeof createRoomSchema>) {
+  const actor = actorOf(caller(request), request.query.company_id);
+  const { id } = await writer(request.db, actor).insert('rooms', { company_id: actor.companyId, name: request.body.name, description: request.body.description });
+  await recordAudit(request.db, actor, { title: `Created room ${request.body.name}`, roomId: id });
+  const room = await roomQueries.byId(request.db, id);
+  return success({ room: roomJson(room), RoomID: id }, m.created);
+}
+
+/** Rooms with their grids and boxes: three queries whatever the sizes. */
+async function loadRoomGridsBoxes(request: RequestOf<typeof loadSchema>) {
+  const rooms = await roomQueries.listed(request.db, request.query.company_id, request.query.room_id);
+  const grids = await roomQueries.gridsOfRooms(
+    request.db,
+    rooms.map((room) => room.id),
+  );
+  const boxes = await gridQueries.boxesOfGrids(
+    request.db,
+    grids.map((grid) => grid.id),
+  );
+  const boxesByGrid = new Map<number, ReturnType<typeof gridBoxJson>[]>();
+  for (const box of boxes) {
+    const list = boxesByGrid.get(box.grid_id) ?? [];
+    list.push(gridBoxJson(box));
+    boxesByGrid.set(box.grid_id, list);
+  }
+  const gridsByRoom = new Map<number, Array<ReturnType<typeof gridJson> & { boxes: ReturnType<typeof gridBoxJson>[] }>>();
+  for (const grid of grids) {
+    const list = gridsByRoom.get(grid.room_id) ?? [];
+    list.push({ ...gridJson(grid), boxes: boxesByGrid.get(grid.id) ?? [] });
+    gridsByRoom.set(grid.room_id, list);
+  }
+  return success({ rooms: rooms.map((room) => ({ ...roomJson(room), grids: gridsByRoom.get(room.id) ?? [] })) });
+}
+
+async function deleteRoom(request: RequestOf<typeof deleteRoomSchema>) {
+  const room = await roomQueries.byId(request.db, request.query.room_id);
+  const actor = actorOf(caller(request), room.company_id);
+  const grids = await roomQueries.softDeleteContents(request.db, actor, room.id);
+  await writer(request.db, actor).softDelete('rooms', room.id);
+  await recordAudit(request.db, actor, { title: `Deleted room ${room.name}`, roomId: room.id, details: { grids } });
+  return success({ RoomID: room.id }, m.deleted);
+}
+
+async function getRoomScroll(request: RequestOf<typeof getScrollSchema>) {
+  const room = await roomQueries.byId(request.db, request.query.room_id);
+  return success({ StartScroll: room.start_scroll });
+}
+
+async function updateRoomScroll(request: RequestOf<typeof updateScrollSchema>) {
+  const value = scrollValueOf(request);
+  const actor = actorOf(caller(request), request.query.company_id);
+  await writer(request.db, actor).update('rooms', request.query.room_id, { start_scroll: value });
+  await recordAudit(request.db, actor, { title: `Set room scroll to ${value}`, roomId: request.query.room_id });
+  return success({ StartScroll: value }, m.scrollUpdated);
+}
+
+async function updateAllRoomScroll(request: RequestOf<typeof updateAllScrollSchema>) {
+  const value = scrollValueOf(request);
+  const actor = actorOf(caller(request), request.query.company_id);
+  const result = await roomQueries.setScrollOfAll(request.db, actor, value);
+  await recordAudit(request.db, actor, { title: `Set every room's scroll to ${value}` });
+  return success({ StartScroll: value, updated: Number(result.numUpdatedRows) }, m.allScrollUpdated);
+}
+
+export async function roomRoutes(app: App) {
+  app.post('/create_room', { schema: createRoomSchema }, createRoom);
+  app.get('/load_room_grids_boxes', { schema: loadSchema }, loadRoomGridsBoxes);
+  app.delete('/delete_room', { schema: deleteRoomSchema, config: { access: 'admin' } }, deleteRoom);
+  app.get('/get_room_scroll', { schema: getScrollSchema }, getRoomScroll);
+  app.put('/update_room_scroll', { schema: updateScrollSchema }, updateRoomScroll);
+  app.put('/update_all_room_scroll', { schema: updateAllScrollSchema, config: { access: 'admin' } }, updateAllRoomScroll);
+}

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roomMessages as m } from '../../common/messages/rooms';
+import { createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
+import { startServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+let farm: Tenant;
+let other: Tenant;
+
+beforeAll(async () => {
+  server = await startServer();
+  farm = await createTenant(server);
+  other = await createTenant(server);
+});
+afterAll(() => server.close());
+
+type Query = Record<string, string | number>;
+const call = (method: string, path: string, token: string, query: Query = {}, form?: Record<string, string>, headers?: Record<string, string>) =>
+  server.request(method, path, { token, query, ...(form ? { form } : {}), ...(headers ? { headers } : {}) });
+
+interface SyncDocument {
+  id: string;
+  _deleted: boolean;
+}
+
+/** Pulls a collection from the start until `done` holds (PostgreSQL may hold rows back a moment), for at most 5 s. */
+async function pullUntil(token: string, collection: string, done: (documents: SyncDocument[]) => boolean) {
+  const documents: SyncDocument[] = [];
+  let checkpoint = '';
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const response = await server.request<{ documents: SyncDocument[]; checkpoint: string; has_more: boolean }>('GET', '/sync/pull', { token, query: { collection, checkpoint } });
+    expect(response.status).toBe(200);
+    documents.push(...response.body.documents);
+    checkpoint = response.body.checkpoint;
+    if (response.body.has_more) continue;
+    if (done(documents) || Date.now() > deadline) return documents;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+const latest = (documents: SyncDocument[], id: number) => documents.findLast((document) => document.id === String(id));
+
+describe('create_room', () => {
+  it('creates a room and records an audit event for it', async () => {
+    const response = await call('POST', '/create_room', farm.regular.token, { company_id: farm.companyId }, { name: 'Flower 1', description: 'South wing' });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ status: 'success', message: m.created, room: { Name: 'Flower 1', Description: 'South wing', CompanyID: farm.companyId } });
+    const roomId = response.body.RoomID as number;
+    const events = await server.database.db.selectFrom('audit_events').selectAll().where('room_id', '=', roomId).execute();
+    expect(events).toHaveLength(1);
+  });
+
+  it('answers the messages for a missing name or description', async () => {
+    expect((await call('POST', '/create_room', farm.regular.token, { company_id: farm.companyId }, { description: 'x' })).body).toEqual({ status: 'error', message: m.nameRequired });
+    expect((await call('POST', '/create_room', farm.regular.token, { company_id: farm.companyId }, { name: 'x', description: ' ' })).body).toEqual({ status: 'error', message: m.descriptionRequired });
+    expect((await call('POST', '/create_room', farm.regular.token, {}, { name: 'x', description: 'y' })).body).toEqual({ status: 'error', message: m.companyIdRequired });
+  });
+
+  it('answers 403 for another company', async () => {
+    const response = await call('POST', '/create_room', farm.admin.token, { company_id: other.companyId }, { name: 'x', description: 'y' });
+    expect(response.status).toBe(403);
+  });
+
+  it('makes one room for a repeated request with the same Idempotency-Key', async () => {
+    const key = randomUUID();
+    const name = `Idem ${key}`;
+    const first = await call('POST', '/create_room', farm.regular.token, { company_id: farm.companyId }, { name, description: 'd' }, { 'Idempotency-Key': key });
+    const second = await call('POST', '/create_room', farm.regular.token, { company_id: farm.companyId }, { name, description: 'd' }, { 'Idempotency-Key': key });
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.body.RoomID).toBe(first.body.RoomID);
+    const rooms = await server.database.db.selectFrom('rooms').select('id').where('name', '=', name).execute();
+    expect(rooms).toHaveLength(1);
+  });
+});
+
+describe('load_room_grids_boxes', () => {
+  it('answers every room with its grids and their boxes, or just the one room', async () => {
+    const tenant = await createTenant(server);
+    const roomA = await createRoom(server, tenant.companyId, 'A');
+    const roomB = await createRoom(server, tenant.companyId, 'B');
+    const grid = await createGrid(server, tenant.companyId, roomA, 3, 2);
+    const all = await call('GET', '/load_room_grids_boxes', tenant.regular.token, { company_id: tenant.companyId });
+    expect(all.status).toBe(200);
+    const rooms = all.body.rooms as Array<{ RoomID: number; grids: Array<{ id: number; boxes: Array<{ id: number; X: number; Y: number }> }> }>;
+    expect(rooms.map((room) => room.RoomID)).toEqual([roomA, roomB]);
+    expect(rooms[0]?.grids).toHaveLength(1);
+    expect(rooms[0]?.grids[0]?.id).toBe(grid.id);
+    expect(rooms[0]?.grids[0]?.boxes.map((box) => box.id)).toEqual(grid.boxIds);
+    expect(rooms[1]?.grids).toEqual([]);
+    const one = await call('GET', '/load_room_grids_boxes', tenant.regular.token, { company_id: tenant.companyId, room_id: roomB });
+    expect((one.body.rooms as Array<{ RoomID: number }>).map((room) => room.RoomID)).toEqual([roomB]);
+  });
+
+  // Its speed is measured by `npm run bench`, never asserted here; this checks the whole answer.
+  it('answers all 10 rooms × 10 grids × 100 boxes in one reply', async () => {
+    const tenant = await createTenant(server);
+    for (let r = 0; r < 10; r += 1) {
+      const roomId = await createRoom(server, tenant.companyId);
+      for (let g = 0; g < 10; g += 1) await createGrid(server, tenant.companyId, roomId, 10, 10);
+    }
+    const response = await call('GET', '/load_room_grids_boxes', tenant.regular.token, { company_id: tenant.companyId });
+    expect(response.status).toBe(200);
+    const rooms = response.body.rooms as Array<{ grids: Array<{ boxes: unknown[] }> }>;
+    expect(rooms).toHaveLength(10);
+    expect(rooms.every((room) => room.grids.length === 10)).toBe(true);
+    expect(rooms.flatMap((room) => room.grids).flatMap((grid) => grid.boxes)).toHaveLength(10_000);
+  });
+
+  it('answers 403 for another company’s company or room id', async () => {
+    const otherRoom = await createRoom(server, other.companyId);
+    expect((await call('GET', '/load_room_grids_boxes', farm.regular.token, { company_id: other.companyId })).status).toBe(403);
+    expect((await call('GET', '/load_room_grids_boxes', farm.regular.token, { company_id: farm.companyId, room_id: otherRoom })).status).toBe(403);
+    expect((await call('GET', '/load_room_grids_boxes', farm.regular.token)).body).toEqual({ status: 'error', message: m.companyIdRequired });
+  });
+});
+
+describe('delete_room', () => {
+  it('tombstones the room, its grids and their boxes, and sync pulls them as deleted', async () => {
+    const roomId = await createRoom(server, farm.companyId);
+    const grid = await createGrid(server, farm.companyId, roomId, 2, 2);
+    const response = await call('DELETE', '/delete_room', farm.admin.token, { room_id: roomId });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ status: 'success', message: m.deleted });
+
+    const grids = await pullUntil(farm.regular.token, 'grids', (documents) => latest(documents, grid.id)?._deleted === true);
+    expect(latest(grids, grid.id)?._deleted).toBe(true);
+    const boxes = await pullUntil(farm.regular.token, 'grid_boxes', (documents) => grid.boxIds.every((id) => latest(documents, id)?._deleted === true));
+    for (const id of grid.boxIds) expect(latest(boxes, id)?._deleted).toBe(true);
+    const rooms = await pullUntil(farm.regular.token, 'rooms', (documents) => latest(documents, roomId)?._deleted === true);
+    expect(latest(rooms, roomId)?._deleted).toBe(true);
+
+    const row = await server.database.db.selectFrom('grid_boxes').select(['updated_by']).where('id', '=', grid.boxIds[0] as number).executeTakeFirstOrThrow();
+    expect(row.updated_by).toBe(farm.admin.id);
+    const load = await call('GET', '/load_room_grids_boxes', farm.regular.token, { company_id: farm.companyId });
+    expect((load.body.rooms as Array<{ RoomID: number }>).some((room) => room.RoomID === roomId)).toBe(false);
+  });
+
+  it('answers 403 to a Regular user and for another company’s room', async () => {
+    const roomId = await createRoom(server, farm.companyId);
+    expect((await call('DELETE', '/delete_room', farm.regular.token, { room_id: roomId })).status).toBe(403);
+    const otherRoom = await createRoom(server, other.companyId);
+    expect((await call('DELETE', '/delete_room', farm.admin.token, { room_id: otherRoom })).status).toBe(403);
+    expect((await call('DELETE', '/delete_room', farm.admin.token)).body).toEqual({ status: 'error', message: m.roomIdRequired });
+  });
+});
+
+describe('room scroll', () => {
+  it('sets and reads one room’s scroll, from setValue or start_scroll', async () => {
+    const roomId = await createRoom(server, farm.companyId);
+    expect((await call('GET', '/get_room_scroll', farm.regular.token, { company_id: farm.companyId, room_id: roomId })).body).toEqual({ status: 'success', StartScroll: 0 });
+    const set = await call('PUT', '/update_room_scroll', farm.regular.token, { company_id: farm.companyId, room_id: roomId, setValue: 120.5 });
+    expect(set.status).toBe(200);
+    expect((await call('GET', '/get_room_scroll', farm.regular.token, { company_id: farm.companyId, room_id: roomId })).body).toMatchObject({ StartScroll: 120.5 });
+    await call('PUT', '/update_room_scroll', farm.regular.token, { company_id: farm.companyId, room_id: roomId }, { start_scroll: '40' });
+    expect((await call('GET', '/get_room_scroll', farm.regular.token, { company_id: farm.companyId, room_id: roomId })).body).toMatchObject({ StartScroll: 40 });
+    const events = await server.database.db.selectFrom('audit_events').select('id').where('room_id', '=', roomId).execute();
+    expect(events).toHaveLength(2);
+  });
+
+  it('rejects a missing or non-numeric value', async () => {
+    const roomId = await createRoom(server, farm.companyId);
+    expect((await call('PUT', '/update_room_scroll', farm.regular.token, { company_id: farm.companyId, room_id: roomId })).body).toEqual({ status: 'error', message: m.scrollRequired });
+    expect((await call('PUT', '/update_room_scroll', farm.regular.token, { company_id: farm.companyId, room_id: roomId, setValue: 'abc' })).body).toEqual({ status: 'error', message: m.scrollRequired });
+  });
+
+  it('an Admin sets every room’s scroll; a Regular user cannot', async () => {
+    const tenant = await createTenant(server);
+    const rooms = [await createRoom(server, tenant.companyId), await createRoom(server, tenant.companyId)];
+    expect((await call('PUT', '/update_all_room_scroll', tenant.regular.token, { company_id: tenant.companyId, setValue: 7 })).status).toBe(403);
+    const set = await call('PUT', '/update_all_room_scroll', tenant.admin.token, { company_id: tenant.companyId, setValue: 7 });
+    expect(set.body).toMatchObject({ status: 'success', updated: 2 });
+    for (const roomId of rooms) {
+      expect((await call('GET', '/get_room_scroll', tenant.regular.token, { company_id: tenant.companyId, room_id: roomId })).body).toMatchObject({ StartScroll: 7 });
+    }
+  });
+
+  it('answers 403 for another company’s rooms', async () => {
+    const otherRoom = await createRoom(server, other.companyId);
+    expect((await call('GET', '/get_room_scroll', farm.regular.token, { company_id: farm.companyId, room_id: otherRoom })).status).toBe(403);
+    expect((await call('PUT', '/update_room_scroll', farm.regular.token, { company_id: other.companyId, room_id: otherRoom, setValue: 1 })).status).toBe(403);
+    expect((await call('PUT', '/update_all_room_scroll', farm.admin.token, { company_id: other.companyId, setValue: 1 })).status).toBe(403);
+  });
+});
