@@ -15,11 +15,17 @@ export interface Actor {
 export const systemActor = (companyId: number): Actor => ({ userId: null, companyId });
 
 type SyncedTable = { [T in keyof DB]: DB[T] extends { change_seq: unknown; deleted_at: unknown } ? T : never }[keyof DB];
+type CompanyTable = { [T in SyncedTable]: DB[T] extends { company_id: number } ? T : never }[SyncedTable];
 
 export interface Writer {
   insert<T extends SyncedTable>(table: T, values: Omit<Insertable<DB[T]>, 'created_by' | 'updated_by' | 'deleted_at'>): Promise<{ id: number }>;
   update<T extends SyncedTable>(table: T, id: number, values: Updateable<DB[T]>): Promise<number>;
   softDelete<T extends SyncedTable>(table: T, id: number): Promise<number>;
+  /**
+   * Tombstones, in one statement, the actor's company's live rows whose `column` is one of `values`
+   * (a room's grids, a grid's boxes); returns their ids.
+   */
+  softDeleteWhere<T extends CompanyTable>(table: T, column: keyof DB[T] & string, values: number[]): Promise<number[]>;
   /** Bumps a parent document's change_seq when a child that travels inside it changed. */
   touch<T extends SyncedTable>(table: T, id: number): Promise<void>;
 }
@@ -55,6 +61,18 @@ export function writer(db: Kysely<DB>, actor: Actor): Writer {
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
+    },
+    async softDeleteWhere(table, column, values) {
+      if (values.length === 0) return [];
+      const rows = await loose
+        .updateTable(table as string)
+        .set({ deleted_at: new Date(), updated_by: by } as never)
+        .where(column as string, 'in', values)
+        .where('company_id', '=', actor.companyId)
+        .where('deleted_at', 'is', null)
+        .returning('id')
+        .execute();
+      return rows.map((row: { id: number }) => row.id);
     },
     async touch(table, id) {
       await loose.updateTable(table as string).set({ updated_by: by } as never).where('id', '=', id).execute();

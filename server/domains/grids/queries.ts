@@ -75,15 +75,8 @@ export const gridQueries = {
 
   boxById: (db: Kysely<DB>, id: number) => db.selectFrom('grid_boxes').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
 
-  /** Tombstones a grid's boxes in one statement, by the writer's rules (deleted_at, updated_by; the trigger bumps change_seq). */
-  softDeleteBoxes: (db: Kysely<DB>, actor: Actor, gridId: number) =>
-    db
-      .updateTable('grid_boxes')
-      .set({ deleted_at: new Date(), updated_by: actor.userId })
-      .where('grid_id', '=', gridId)
-      .where('company_id', '=', actor.companyId)
-      .where('deleted_at', 'is', null)
-      .execute(),
+  /** Tombstones a grid's boxes in one statement. */
+  softDeleteBoxes: (db: Kysely<DB>, actor: Actor, gridId: number) => writer(db, actor).softDeleteWhere('grid_boxes', 'grid_id', [gridId]),
 
   culledBoxes: (db: Kysely<DB>, gridId: number) =>
     db.selectFrom('grid_boxes').selectAll().where('grid_id', '=', gridId).where('culled', '=', true).where('deleted_at', 'is', null).orderBy('y').orderBy('x').execute(),

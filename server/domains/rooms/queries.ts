@@ -1,7 +1,7 @@
 /** Rooms (spec part 1 §3 offline-store fields). */
 import type { Kysely } from 'kysely';
 import type { DB, Room } from '../../db/schema';
-import type { Actor } from '../../db/writes';
+import { type Actor, writer } from '../../db/writes';
 
 /** A room as the API and the synced `rooms` collection show it. */
 export const roomJson = (room: Room) => ({
@@ -34,28 +34,12 @@ export const roomQueries = {
   gridsOfRooms: (db: Kysely<DB>, roomIds: number[]) =>
     db.selectFrom('grids').selectAll().where('room_id', 'in', roomIds.concat(-1)).where('deleted_at', 'is', null).orderBy('room_id').orderBy('id').execute(),
 
-  /**
-   * Tombstones a room's grids and their boxes in two bulk statements, by the writer's rules: deleted_at
-   * and updated_by set; the track_change trigger bumps change_seq of each row.
-   */
+  /** Tombstones a room's grids and their boxes, two statements whatever their number; returns how many grids. */
   async softDeleteContents(db: Kysely<DB>, actor: Actor, roomId: number) {
-    const now = new Date();
-    const grids = await db
-      .updateTable('grids')
-      .set({ deleted_at: now, updated_by: actor.userId })
-      .where('room_id', '=', roomId)
-      .where('company_id', '=', actor.companyId)
-      .where('deleted_at', 'is', null)
-      .returning('id')
-      .execute();
-    await db
-      .updateTable('grid_boxes')
-      .set({ deleted_at: now, updated_by: actor.userId })
-      .where((eb) => eb('grid_id', 'in', eb.selectFrom('grids').select('id').where('room_id', '=', roomId)))
-      .where('company_id', '=', actor.companyId)
-      .where('deleted_at', 'is', null)
-      .execute();
-    return grids.length;
+    const write = writer(db, actor);
+    const gridIds = await write.softDeleteWhere('grids', 'room_id', [roomId]);
+    await write.softDeleteWhere('grid_boxes', 'grid_id', gridIds);
+    return gridIds.length;
   },
 
   setScrollOfAll: (db: Kysely<DB>, actor: Actor, value: number) =>
