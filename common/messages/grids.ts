@@ -17,5 +17,4 @@ export const gridMessages = {
   gridDeleted: 'Grid deleted successfully.',
   cullingUpdated: 'Culling status updated.',
   nameUpdated: 'Grid box name updated.',
-  notYourself: 'You can only record culling as yourself.',
 } as const;

@@ -6,6 +6,7 @@ export const httpMessages = {
   invalidToken: 'Invalid or expired access token.',
   otherCompany: 'You do not have access to this company.',
   roleForbidden: 'Your role does not allow this action.',
+  notYourself: 'You can only do this as yourself.',
   recordNotFound: (key: string) => `No record found for ${key}.`,
   rateLimited: 'Too many requests. Please wait a moment and try again.',
   payloadTooLarge: 'The request is too large.',

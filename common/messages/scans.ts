@@ -3,7 +3,6 @@ export const scanMessages = {
   roomIdRequired: 'room_id is required.',
   gridIdRequired: 'grid_id is required.',
   userIdRequired: 'user_id is required.',
-  notCaller: 'You can only mark a scan as yourself.',
   companyIdRequired: 'company_id is required.',
   scanIdRequired: 'scan_id is required.',
   gridImageIdRequired: 'GridID is required.',

@@ -43,6 +43,16 @@ export function caller(request: FastifyRequest): AccessClaims {
 }
 
 /**
+ * A `user_id` a request names for the acting user (threshold, culling, scans, audit events) must be
+ * the caller's own: nobody records in someone else's name, even in the same company.
+ */
+export function assertCaller(request: FastifyRequest, userId: number | undefined): AccessClaims {
+  const claims = caller(request);
+  if (userId !== undefined && userId !== claims.user_id) throw forbidden(httpMessages.notYourself);
+  return claims;
+}
+
+/**
  * The company a request acts on: the one its parameters name (already checked by the guard), else
  * the caller's own.
  */

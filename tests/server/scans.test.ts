@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpMessages } from '../../common/messages/http';
 import { scanMessages as m } from '../../common/messages/scans';
 import { systemActor, writer } from '../../server/db/writes';
 import { createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
@@ -85,7 +86,7 @@ describe('marking a room or grid scanned', () => {
   ])('%s as someone else answers 403', async (path, key) => {
     const response = await post(path, farm.regular.token, { [key]: key === 'room_id' ? roomId : gridId, user_id: farm.admin.id });
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ status: 'error', message: m.notCaller });
+    expect(response.body).toEqual({ status: 'error', message: httpMessages.notYourself });
   });
 
   it.each([

@@ -7,8 +7,8 @@ import { auditMessages as m } from '../../../common/messages/audit';
 import { addAuditEventBody, auditEventIdPath, auditEventsQuery, updateAuditEventBody } from '../../../common/schemas/audit';
 import type { App } from '../../app';
 import { writer } from '../../db/writes';
-import { badRequest, forbidden } from '../../http/errors';
-import { actingCompany, caller } from '../../http/guards';
+import { badRequest } from '../../http/errors';
+import { actingCompany, assertCaller, caller } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
 import { auditEventJson, auditQueries } from './queries';
 import { actorOf, recordAudit } from './record';
@@ -25,10 +25,9 @@ async function getAuditEvents(request: RequestOf<typeof listSchema>) {
 }
 
 async function addAuditEvent(request: RequestOf<typeof addSchema>) {
-  const auth = caller(request);
   const { UserID, EventTitle, RoomID, BatchID, response_id } = request.body;
   // An event is always recorded as the caller's own.
-  if (UserID !== undefined && UserID !== auth.user_id) throw forbidden();
+  const auth = assertCaller(request, UserID);
   const actor = actorOf(auth, actingCompany(request, request.body.CompanyID));
   const { id } = await recordAudit(request.db, actor, { title: EventTitle, roomId: RoomID, batchId: BatchID, responseId: response_id });
   return success({ event: auditEventJson(await auditQueries.byId(request.db, id)) }, m.added);

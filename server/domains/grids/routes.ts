@@ -3,8 +3,7 @@ import { gridMessages as m } from '../../../common/messages/grids';
 import { createGridBody, deleteGridQuery, gridIdQuery, plantHistoryQuery, updateCullingBody, updateGridBoxNameBody } from '../../../common/schemas/grids';
 import type { App } from '../../app';
 import { writer } from '../../db/writes';
-import { forbidden } from '../../http/errors';
-import { caller } from '../../http/guards';
+import { assertCaller, caller } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
 import { actorOf, recordAudit } from '../audit/record';
 import { auditEventJson } from '../audit/queries';
@@ -40,9 +39,8 @@ async function deleteGrid(request: RequestOf<typeof deleteGridSchema>) {
 }
 
 async function updateCulling(request: RequestOf<typeof cullingSchema>) {
-  const auth = caller(request);
   const { GridBoxID, user_id, culled } = request.body;
-  if (user_id !== auth.user_id) throw forbidden(m.notYourself);
+  const auth = assertCaller(request, user_id);
   const box = await gridQueries.boxById(request.db, GridBoxID);
   const grid = await gridQueries.byId(request.db, box.grid_id);
   const actor = actorOf(auth, box.company_id);

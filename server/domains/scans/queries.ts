@@ -26,7 +26,6 @@ export const scanQueries = {
       .execute();
     return rows.map((row) => row.id);
   },
-  gridById: (db: Kysely<DB>, id: number) => db.selectFrom('grids').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
   scanById: (db: Kysely<DB>, id: number) => db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
   addWhiteboardImage: (db: Kysely<DB>, row: { companyId: number; roomId: number; fileId: string; uploadedBy: number }) =>
     db

@@ -18,12 +18,12 @@ import {
 } from '../../../common/schemas/scans';
 import type { App } from '../../app';
 import { writer } from '../../db/writes';
-import { forbidden, notFound } from '../../http/errors';
-import { actingCompany, caller } from '../../http/guards';
+import { notFound } from '../../http/errors';
+import { actingCompany, assertCaller, caller } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
 import { actorOf, recordAudit } from '../audit/record';
 import { saveImage } from '../files/storage';
-import { gridJson } from '../grids/queries';
+import { gridJson, gridQueries } from '../grids/queries';
 import { roomJson, roomQueries } from '../rooms/queries';
 import { scanDetailsJson, scanQueries, whiteboardJson } from './queries';
 
@@ -40,9 +40,7 @@ const gridBackgroundSchema = { querystring: gridBackgroundQuery };
 
 /** The scanner is always the caller: nobody marks a scan in someone else's name. */
 function scannerOf(request: RequestOf<typeof markRoomSchema> | RequestOf<typeof markGridSchema>) {
-  const auth = caller(request);
-  if (request.query.user_id !== auth.user_id) throw forbidden(m.notCaller);
-  return auth;
+  return assertCaller(request, request.query.user_id);
 }
 
 async function markRoomScanned(request: RequestOf<typeof markRoomSchema>) {
@@ -56,11 +54,11 @@ async function markRoomScanned(request: RequestOf<typeof markRoomSchema>) {
 
 async function markGridScanned(request: RequestOf<typeof markGridSchema>) {
   const auth = scannerOf(request);
-  const grid = await scanQueries.gridById(request.db, request.query.grid_id);
+  const grid = await gridQueries.byId(request.db, request.query.grid_id);
   const actor = actorOf(auth, grid.company_id);
   await writer(request.db, actor).update('grids', grid.id, { scanned: true, scanned_at: new Date(), last_scanned_by: auth.user_id });
   await recordAudit(request.db, actor, { title: `Marked grid ${grid.name} scanned`, roomId: grid.room_id });
-  return success({ grid: gridJson(await scanQueries.gridById(request.db, grid.id)) }, m.gridScanned);
+  return success({ grid: gridJson(await gridQueries.byId(request.db, grid.id)) }, m.gridScanned);
 }
 
 async function getRoomScanDetails(request: RequestOf<typeof roomDetailsSchema>) {
@@ -115,7 +113,7 @@ async function getWhiteboardHistory(request: RequestOf<typeof whiteboardHistoryS
 }
 
 async function uploadGridImage(request: RequestOf<typeof uploadGridImageSchema>) {
-  const grid = await scanQueries.gridById(request.db, request.query.GridID);
+  const grid = await gridQueries.byId(request.db, request.query.GridID);
   const actor = actorOf(caller(request), grid.company_id);
   const file = await saveImage(request, request.body.image, grid.company_id);
   await writer(request.db, actor).update('grids', grid.id, { image_name: file.path });

@@ -11,8 +11,8 @@ import {
 } from '../../../common/schemas/session';
 import type { App } from '../../app';
 import { writer } from '../../db/writes';
-import { conflict, forbidden } from '../../http/errors';
-import { actingCompany, caller } from '../../http/guards';
+import { conflict } from '../../http/errors';
+import { actingCompany, assertCaller, caller } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
 import { actorOf, recordAudit } from '../audit/record';
 import { authQueries } from '../auth/queries';
@@ -26,11 +26,6 @@ const loadUsersSchema = { querystring: loadUsersQuery };
 const getThresholdSchema = { querystring: thresholdQuery };
 const setThresholdSchema = { body: thresholdBody };
 const locationSchema = { body: updateLocationBody };
-
-/** Threshold and location are the caller's own: another user's id answers 403, even in one company. */
-function assertSelf(request: { auth: { user_id: number } | null }, userId: number) {
-  if (request.auth?.user_id !== userId) throw forbidden();
-}
 
 async function createInvitation(request: RequestOf<typeof createInvitationSchema>) {
   const auth = caller(request);
@@ -68,14 +63,14 @@ async function loadUsers(request: RequestOf<typeof loadUsersSchema>) {
 }
 
 async function getThreshold(request: RequestOf<typeof getThresholdSchema>) {
-  assertSelf(request, request.query.user_id);
+  assertCaller(request, request.query.user_id);
   const user = await authQueries.activeUserById(request.db, request.query.user_id);
   return success({ threshold: user?.threshold ?? null });
 }
 
 async function setThreshold(request: RequestOf<typeof setThresholdSchema>) {
   const auth = caller(request);
-  assertSelf(request, request.body.user_id);
+  assertCaller(request, request.body.user_id);
   const actor = actorOf(auth);
   await writer(request.db, actor).update('users', auth.user_id, { threshold: request.body.threshold });
   await writer(request.db, actor).touch('companies', auth.company_id);
@@ -85,7 +80,7 @@ async function setThreshold(request: RequestOf<typeof setThresholdSchema>) {
 
 async function updateLocation(request: RequestOf<typeof locationSchema>) {
   const auth = caller(request);
-  assertSelf(request, request.body.user_id);
+  assertCaller(request, request.body.user_id);
   const actor = actorOf(auth);
   await writer(request.db, actor).update('users', auth.user_id, { location: request.body.location });
   await writer(request.db, actor).touch('companies', auth.company_id);
