@@ -3,6 +3,7 @@ import { auditMessages as m } from '../../common/messages/audit';
 import { httpMessages } from '../../common/messages/http';
 import { createBatch, createRoom, createSuperAdmin, createTenant, createUser, type SignedInUser, type Tenant } from '../support/factories';
 import { startServer, type TestServer } from '../support/server';
+import { type PulledDocument, pullUntil } from '../support/sync';
 
 let server: TestServer;
 let farm: Tenant;
@@ -60,35 +61,7 @@ async function record(who: SignedInUser, title: string, extra: Record<string, un
 
 const titles = (events: AuditEvent[]) => events.map((event) => event.EventTitle);
 
-interface PulledDocument {
-  id: string;
-  _deleted: boolean;
-  EventTitle: string;
-}
-
-/**
- * Pulls a collection from the start, page by page as the client does, keeping each document's latest
- * version, until `done` holds (or 5 s have passed). On PostgreSQL the pull holds rows back while any
- * older transaction of the cluster is in flight (another test file's, too), so a change may need a
- * second round.
- */
-async function pullUntil(token: string, collection: string, done: (documents: Map<string, PulledDocument>) => boolean) {
-  const documents = new Map<string, PulledDocument>();
-  let checkpoint = '';
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const response = await server.request<{ documents: PulledDocument[]; checkpoint: string; has_more: boolean }>('GET', '/sync/pull', {
-      token,
-      query: { collection, checkpoint },
-    });
-    expect(response.status).toBe(200);
-    for (const document of response.body.documents) documents.set(document.id, document);
-    checkpoint = response.body.checkpoint;
-    if (response.body.has_more) continue;
-    if (done(documents) || Date.now() > deadline) return documents;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+type AuditDocument = PulledDocument & { EventTitle: string };
 
 describe('GET /api/get_audit_events', () => {
   let trail: Tenant;
@@ -294,7 +267,7 @@ describe('DELETE /api/delete_audit_event/{id}', () => {
     expect(events.map((event) => event.EventID)).not.toContain(id);
     expect(events[0]).toMatchObject({ EventTitle: `Deleted audit event ${id}`, UserID: farm.admin.id });
 
-    const pulled = await pullUntil(farm.regular.token, 'audit_events', (documents) => documents.get(String(id))?._deleted === true);
+    const pulled = await pullUntil<AuditDocument>(server, farm.regular.token, 'audit_events', (documents) => documents.get(String(id))?._deleted === true);
     expect(pulled.get(String(id))).toMatchObject({ _deleted: true, EventTitle: 'Entered by mistake' });
   });
 

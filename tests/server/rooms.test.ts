@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roomMessages as m } from '../../common/messages/rooms';
 import { createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
 import { startServer, type TestServer } from '../support/server';
+import { type PulledDocument, pullUntil } from '../support/sync';
 
 let server: TestServer;
 let farm: Tenant;
@@ -19,27 +20,7 @@ type Query = Record<string, string | number>;
 const call = (method: string, path: string, token: string, query: Query = {}, form?: Record<string, string>, headers?: Record<string, string>) =>
   server.request(method, path, { token, query, ...(form ? { form } : {}), ...(headers ? { headers } : {}) });
 
-interface SyncDocument {
-  id: string;
-  _deleted: boolean;
-}
-
-/** Pulls a collection from the start until `done` holds (PostgreSQL may hold rows back a moment), for at most 5 s. */
-async function pullUntil(token: string, collection: string, done: (documents: SyncDocument[]) => boolean) {
-  const documents: SyncDocument[] = [];
-  let checkpoint = '';
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const response = await server.request<{ documents: SyncDocument[]; checkpoint: string; has_more: boolean }>('GET', '/sync/pull', { token, query: { collection, checkpoint } });
-    expect(response.status).toBe(200);
-    documents.push(...response.body.documents);
-    checkpoint = response.body.checkpoint;
-    if (response.body.has_more) continue;
-    if (done(documents) || Date.now() > deadline) return documents;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-const latest = (documents: SyncDocument[], id: number) => documents.findLast((document) => document.id === String(id));
+const latest = (documents: Map<string, PulledDocument>, id: number) => documents.get(String(id));
 
 describe('create_room', () => {
   it('creates a room and records an audit event for it', async () => {
@@ -124,11 +105,11 @@ describe('delete_room', () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ status: 'success', message: m.deleted });
 
-    const grids = await pullUntil(farm.regular.token, 'grids', (documents) => latest(documents, grid.id)?._deleted === true);
+    const grids = await pullUntil(server, farm.regular.token, 'grids', (documents) => latest(documents, grid.id)?._deleted === true);
     expect(latest(grids, grid.id)?._deleted).toBe(true);
-    const boxes = await pullUntil(farm.regular.token, 'grid_boxes', (documents) => grid.boxIds.every((id) => latest(documents, id)?._deleted === true));
+    const boxes = await pullUntil(server, farm.regular.token, 'grid_boxes', (documents) => grid.boxIds.every((id) => latest(documents, id)?._deleted === true));
     for (const id of grid.boxIds) expect(latest(boxes, id)?._deleted).toBe(true);
-    const rooms = await pullUntil(farm.regular.token, 'rooms', (documents) => latest(documents, roomId)?._deleted === true);
+    const rooms = await pullUntil(server, farm.regular.token, 'rooms', (documents) => latest(documents, roomId)?._deleted === true);
     expect(latest(rooms, roomId)?._deleted).toBe(true);
 
     const row = await server.database.db.selectFrom('grid_boxes').select(['updated_by']).where('id', '=', grid.boxIds[0] as number).executeTakeFirstOrThrow();
