@@ -15,4 +15,5 @@ export const httpMessages = {
   idempotencyMismatch: 'This Idempotency-Key was already used for a different request.',
   internal: 'Something went wrong on the server.',
   invalidJson: 'The request body is not valid JSON.',
+  invalidRequest: 'The request is not valid.',
 } as const;

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 
-const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
+/** Blank text (empty or only spaces) and null count as absent. */
+const blankToUndefined = (value: unknown) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value);
 
 /** A non-blank string, trimmed. */
 export const requiredText = (message: string, max = 500) =>
@@ -17,6 +18,10 @@ export const optionalText = (max = 2000) => z.preprocess(blankToUndefined, z.str
 export const requiredId = (message: string) => z.coerce.number({ error: message }).int({ error: message }).positive({ error: message });
 
 export const optionalId = (message = 'Ids must be positive whole numbers.') => z.preprocess(blankToUndefined, requiredId(message).optional());
+
+/** A whole number within bounds (from JSON or text); blank counts as missing. */
+export const requiredWholeNumber = (message: string, min = 0, max = 1_000_000_000) =>
+  z.preprocess(blankToUndefined, z.coerce.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message }));
 
 /** A finite number (from JSON or text). */
 export const requiredNumber = (message: string) =>
@@ -34,3 +39,20 @@ export const flag = (requiredMessage: string, invalidMessage: string = requiredM
 
 /** A request body's fields; a request with no body at all is checked as an empty one, so the field messages apply. */
 export const formBody = <Shape extends z.ZodRawShape>(shape: Shape) => z.preprocess((value) => value ?? {}, z.object(shape));
+
+/** A calendar date as yyyy-mm-dd that exists (2026-02-30 does not). */
+export const isCalendarDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+
+/** A date-only value as yyyy-mm-dd, or null when blank, absent or the text `null` (as forms send it). */
+export const nullableDate = (message: string) =>
+  z.preprocess(
+    (value) => (value === undefined || value === null || value === '' || value === 'null' ? null : value),
+    z.string({ error: message }).trim().refine(isCalendarDate, { error: message }).nullable(),
+  );
+
+/** Ids as a JSON array, or a comma-joined text (spec: "batch ids and room ids are joined with commas"). */
+export const idList = (message: string) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? value.split(',').map((part) => part.trim()).filter(Boolean) : typeof value === 'number' ? [value] : value),
+    z.array(requiredId(message), { error: message }),
+  );

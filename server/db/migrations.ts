@@ -390,6 +390,12 @@ const migrations: Record<string, string> = {
     );
     ${trackChanges('tray_templates')}
   `,
+  '0003_batch_numbers': `
+    -- A batch number names one live batch of a company: labels and QR codes are printed from it.
+    CREATE UNIQUE INDEX batches_number ON batches (company_id, lower(batch_number)) WHERE deleted_at IS NULL;
+    CREATE INDEX batch_problems_company ON batch_problems (company_id, resolved_at);
+    CREATE INDEX batch_events_rooms ON batch_events (company_id, from_room_id, to_room_id);
+  `,
 };
 
 class InCodeMigrations implements MigrationProvider {

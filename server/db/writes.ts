@@ -26,8 +26,8 @@ export interface Writer {
    * (a room's grids, a grid's boxes); returns their ids.
    */
   softDeleteWhere<T extends CompanyTable>(table: T, column: keyof DB[T] & string, values: number[]): Promise<number[]>;
-  /** Bumps a parent document's change_seq when a child that travels inside it changed. */
-  touch<T extends SyncedTable>(table: T, id: number): Promise<void>;
+  /** Bumps parent documents' change_seq when a child that travels inside them changed (one statement). */
+  touch<T extends SyncedTable>(table: T, ids: number | number[]): Promise<void>;
 }
 
 export function writer(db: Kysely<DB>, actor: Actor): Writer {
@@ -74,8 +74,10 @@ export function writer(db: Kysely<DB>, actor: Actor): Writer {
         .execute();
       return rows.map((row: { id: number }) => row.id);
     },
-    async touch(table, id) {
-      await loose.updateTable(table as string).set({ updated_by: by } as never).where('id', '=', id).execute();
+    async touch(table, ids) {
+      const list = Array.isArray(ids) ? ids : [ids];
+      if (list.length === 0) return;
+      await loose.updateTable(table as string).set({ updated_by: by } as never).where('id', 'in', list).execute();
     },
   };
 }

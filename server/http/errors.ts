@@ -25,6 +25,18 @@ export const forbidden = (message: string = httpMessages.roleForbidden) => new H
 export const notFound = (message: string = httpMessages.notFound) => new HttpError(404, message);
 export const conflict = (message: string, extra?: Record<string, unknown>) => new HttpError(409, message, extra);
 
+/**
+ * A `.catch` handler turning a unique-index violation into a 409 with the given message: where two
+ * requests race for the same name or position, the index decides and the loser gets a clear answer.
+ */
+export const conflictOnUnique =
+  (constraint: string, message: string) =>
+  (error: unknown): never => {
+    const { code, constraint: violated } = error as { code?: unknown; constraint?: unknown };
+    if (code === '23505' && violated === constraint) throw conflict(message);
+    throw error;
+  };
+
 export function errorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
     return reply.code(error.statusCode).send({ status: 'error', message: error.message, ...error.extra });

@@ -8,7 +8,7 @@ import { loginBody, passwordResetRequestBody, resetPasswordBody, resetPasswordQu
 import type { App } from '../../app';
 import type { User } from '../../db/schema';
 import { writer } from '../../db/writes';
-import { badRequest, conflict, unauthorized } from '../../http/errors';
+import { badRequest, conflict, conflictOnUnique, unauthorized } from '../../http/errors';
 import { bearerToken } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
 import { actorOf, recordAudit } from '../audit/record';
@@ -78,6 +78,7 @@ async function createNewUser(request: RequestOf<typeof signUpSchema>) {
   if (await authQueries.activeUserByEmail(request.db, email)) throw conflict(m.emailTaken);
 
   const inviter = { userId: invitation.created_by, companyId: invitation.company_id };
+  // Two sign-ups for one address at once (invitations of two companies): the unique index decides.
   const { id } = await writer(request.db, inviter).insert('users', {
     company_id: invitation.company_id,
     email,
@@ -87,12 +88,7 @@ async function createNewUser(request: RequestOf<typeof signUpSchema>) {
     password_hash: await hashPassword(password),
     threshold: null,
     location: null,
-  }).catch((error: unknown) => {
-    // Two sign-ups for one address at once (invitations of two companies): the unique index decides.
-    const { code, constraint } = error as { code?: unknown; constraint?: unknown };
-    if (code === '23505' && constraint === 'users_email') throw conflict(m.emailTaken);
-    throw error;
-  });
+  }).catch(conflictOnUnique('users_email', m.emailTaken));
   await writer(request.db, inviter).touch('companies', invitation.company_id);
   await request.db.updateTable('invitations').set({ accepted_at: new Date() }).where('id', '=', invitation.id).execute();
   await recordAudit(request.db, { userId: id, companyId: invitation.company_id }, {

@@ -1,7 +1,7 @@
-/** The `batches` collection: one document per batch (links, problems and history travel inside it). */
+/** The `batches` collection: one document per batch, with its links, problems and history inside. */
 import type { Batch } from '../../db/schema';
 import type { SyncCollection } from '../replication/collections';
-import { batchJson } from './queries';
+import { batchQueries } from './queries';
 
 export const batchesCollection: SyncCollection = {
   name: 'batches',
@@ -10,8 +10,11 @@ export const batchesCollection: SyncCollection = {
     {
       table: 'batches',
       companyColumn: 'company_id',
-      async toDocuments(_db, rows) {
-        return (rows as unknown as Batch[]).map((batch) => ({ id: String(batch.id), _deleted: batch.deleted_at !== null, ...batchJson(batch) }));
+      async toDocuments(db, rows) {
+        const batches = rows as unknown as Batch[];
+        const deleted = new Set(batches.filter((batch) => batch.deleted_at !== null).map((batch) => batch.id));
+        const documents = await batchQueries.documents(db, batches);
+        return documents.map((document) => ({ ...document, id: String(document.BatchID), _deleted: deleted.has(document.BatchID) }));
       },
     },
   ],
