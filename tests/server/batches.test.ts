@@ -397,6 +397,11 @@ describe('batch statuses', () => {
     const listed = await call('GET', '/get_custom_batch_statuses', tenant.regular.token, { query: { company_id: tenant.companyId } });
     expect(listed.body.custom_statuses.map((status: { status_name: string }) => status.status_name)).toEqual(['Clones', 'Mothers']);
     expect(listed.body.built_in_statuses).toEqual([...BUILT_IN_BATCH_STATUSES]);
+    // The company's synced document carries them, for the status pickers offline.
+    type CompanyDocument = PulledDocument & { custom_batch_statuses: Array<{ status_name: string }> };
+    const statusNames = (documents: Map<string, CompanyDocument>) => documents.get(String(tenant.companyId))?.custom_batch_statuses.map((status) => status.status_name) ?? [];
+    const company = await pullUntil<CompanyDocument>(server, tenant.regular.token, 'company', (documents) => statusNames(documents).length === 2);
+    expect(statusNames(company)).toEqual(['Clones', 'Mothers']);
 
     const batch = await newBatch(tenant, { BatchStatus: 'Mothers' });
     expect(batch.BatchStatus).toBe('Mothers');

@@ -1,4 +1,4 @@
-/** The `company` collection: one document per company with its settings and its users inside. */
+/** The `company` collection: one document per company with its settings, users and custom batch statuses inside. */
 import type { Company } from '../../db/schema';
 import type { SyncCollection } from '../replication/collections';
 import { userJson, userQueries } from '../users/queries';
@@ -6,19 +6,22 @@ import { companyJson } from './queries';
 
 export const companyCollection: SyncCollection = {
   name: 'company',
-  tables: ['companies', 'users'],
+  tables: ['companies', 'users', 'custom_batch_statuses'],
   sources: [
     {
       table: 'companies',
       companyColumn: 'id',
       async toDocuments(db, rows) {
         const companies = rows as unknown as Company[];
-        const users = await userQueries.byCompany(db, companies.map((company) => company.id).concat(-1));
+        const ids = companies.map((company) => company.id).concat(-1);
+        const users = await userQueries.byCompany(db, ids);
+        const statuses = await db.selectFrom('custom_batch_statuses').select(['id', 'company_id', 'name']).where('company_id', 'in', ids).where('deleted_at', 'is', null).orderBy('name').execute();
         return companies.map((company) => ({
           id: String(company.id),
           _deleted: company.deleted_at !== null,
           ...companyJson(company),
           users: users.filter((user) => user.company_id === company.id).map(userJson),
+          custom_batch_statuses: statuses.filter((status) => status.company_id === company.id).map((status) => ({ id: status.id, status_name: status.name })),
         }));
       },
     },
