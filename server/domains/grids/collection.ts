@@ -1,6 +1,7 @@
 /** The `grids` and `grid_boxes` collections. */
 import type { Grid, GridBox } from '../../db/schema';
 import type { SyncCollection } from '../replication/collections';
+import { subGridboxJson, subGridboxQueries } from '../subgrids/queries';
 import { gridBoxJson, gridJson } from './queries';
 
 export const gridsCollection: SyncCollection = {
@@ -17,15 +18,31 @@ export const gridsCollection: SyncCollection = {
   ],
 };
 
+/**
+ * Grid boxes with their live sub-gridboxes inside (`sub_gridboxes`, shaped as the API shows them).
+ * Every sub-gridbox write touches its parent box (subgrids/queries.ts), so the box is pulled again.
+ */
 export const gridBoxesCollection: SyncCollection = {
   name: 'grid_boxes',
-  tables: ['grid_boxes'],
+  tables: ['grid_boxes', 'sub_gridboxes'],
   sources: [
     {
       table: 'grid_boxes',
       companyColumn: 'company_id',
-      async toDocuments(_db, rows) {
-        return (rows as unknown as GridBox[]).map((box) => ({ ...gridBoxJson(box), id: String(box.id), _deleted: box.deleted_at !== null }));
+      async toDocuments(db, rows) {
+        const boxes = rows as unknown as GridBox[];
+        // One query for the whole pull page, whatever its size.
+        const subs = await subGridboxQueries.liveOfParents(
+          db,
+          boxes.map((box) => box.id),
+        );
+        const subsByBox = new Map<number, ReturnType<typeof subGridboxJson>[]>();
+        for (const sub of subs) {
+          const list = subsByBox.get(sub.parent_gridbox_id) ?? [];
+          list.push(subGridboxJson(sub));
+          subsByBox.set(sub.parent_gridbox_id, list);
+        }
+        return boxes.map((box) => ({ ...gridBoxJson(box), sub_gridboxes: subsByBox.get(box.id) ?? [], id: String(box.id), _deleted: box.deleted_at !== null }));
       },
     },
   ],

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { MOVEMENT_PAGE_DEFAULT, MOVEMENT_PAGE_MAX, MOVEMENT_SORT_COLUMNS, subgridMessages as m } from '../messages/subgrids';
+import { flag, formBody, nullableDate, optionalId, optionalText, requiredId, requiredText } from './fields';
+
+const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
+
+/** A flag that may be left out (the handler applies the default); blank counts as left out. */
+const optionalFlag = (message: string) => z.preprocess(blankToUndefined, flag(message).optional());
+
+/** nx, ny (or x, y): numbers, else the spec's message; whole and at least 1, else ours. */
+const optionalSize = z.preprocess(
+  blankToUndefined,
+  z.coerce.number({ error: m.sizeRequired }).int({ error: m.sizeInvalid }).min(1, { error: m.sizeInvalid }).optional(),
+);
+
+/** A position coordinate: a whole number ≥ 1 (spec §9: positions start at 1), from JSON or text. */
+const coordinate = (message: string) =>
+  z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), z.number({ error: message }).int({ error: message }).min(1, { error: message }));
+
+const position = (message: string) => z.object({ subx: coordinate(message), suby: coordinate(message) }, { error: message });
+
+/** A JSON value that may arrive as text (a form field). */
+const jsonText = (value: unknown) => {
+  if (typeof value !== 'string') return value;
+  if (value.trim() === '') return undefined;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+};
+
+/** Custom positions: each at most once (the whole request is refused otherwise). */
+const customPositions = z.preprocess(
+  (value) => blankToUndefined(jsonText(value)),
+  z
+    .array(position(m.customPositionsInvalid), { error: m.customPositionsInvalid })
+    .superRefine((positions, context) => {
+      const seen = new Set<string>();
+      for (const { subx, suby } of positions) {
+        const key = `${subx}-${suby}`;
+        if (seen.has(key)) {
+          context.addIssue({ code: 'custom', message: m.positionRepeated(subx, suby) });
+          return;
+        }
+        seen.add(key);
+      }
+    })
+    .optional(),
+);
+
+export const createSubGridboxesQuery = z.object({
+  parent_gridbox_id: requiredId(m.gridboxIdRequired),
+  user_id: requiredId(m.userIdRequired),
+  auto_initialize_plants: optionalFlag(m.autoInitializeInvalid),
+  nx: optionalSize,
+  ny: optionalSize,
+  x: optionalSize,
+  y: optionalSize,
+});
+
+/** The spec names the list `custom_positions`; its message says `customPositions`: both are read. */
+export const createSubGridboxesBody = formBody({ custom_positions: customPositions, customPositions });
+
+export const getSubGridboxesQuery = z.object({
+  parent_gridbox_id: requiredId(m.gridboxIdRequired),
+  include_deleted: optionalFlag(m.includeDeletedInvalid),
+});
+
+export const deleteSubGridboxQuery = z.object({ sub_gridbox_id: requiredId(m.subGridboxIdRequired) });
+
+/**
+ * A field an update may set: absent leaves it as it is, blank or null clears it. Numbers are taken as
+ * text (a plant id may be all digits).
+ */
+const settableText = (field: string, max: number) =>
+  z
+    .preprocess(
+      (value) => (value === null ? '' : typeof value === 'number' ? String(value) : value),
+      z.string({ error: m.textInvalid(field, max) }).trim().max(max, { error: m.textInvalid(field, max) }),
+    )
+    .transform((value) => (value === '' ? null : value))
+    .optional();
+
+/** update_sub_gridbox reads its fields from the query or the JSON body (the body wins where both are set). */
+const updateFields = {
+  sub_gridbox_id: optionalId(m.subGridboxIdRequired),
+  custom_name: settableText('custom_name', 200),
+  plant_id: settableText('plant_id', 100),
+  color: settableText('color', 50),
+  status: settableText('status', 100),
+  content: settableText('content', 2000),
+  image_name: settableText('image_name', 500),
+};
+export const UPDATABLE_SUB_GRIDBOX_FIELDS = ['custom_name', 'plant_id', 'color', 'status', 'content', 'image_name'] as const;
+export const updateSubGridboxQuery = z.object(updateFields);
+export const updateSubGridboxBody = formBody(updateFields);
+
+export const movePlantBody = formBody({
+  plant_uid: requiredText(m.plantUidRequired, 100),
+  target_parent_gridbox_id: requiredId(m.targetRequired),
+  user_id: requiredId(m.userIdRequired),
+  target_position: z.preprocess((value) => blankToUndefined(jsonText(value)), position(m.targetPositionInvalid).optional()),
+  movement_reason: optionalText(500),
+  notes: optionalText(2000),
+});
+
+export const movementHistoryQuery = z
+  .object({
+    company_id: requiredId(m.companyIdRequired),
+    batch_id: optionalId(m.batchIdInvalid),
+    room_id: optionalId(m.roomIdInvalid),
+    start_date: nullableDate(m.dateInvalid('start_date')),
+    end_date: nullableDate(m.dateInvalid('end_date')),
+    sort_by: z.preprocess(blankToUndefined, z.enum(MOVEMENT_SORT_COLUMNS, { error: m.sortByInvalid }).default('moved_at')),
+    sort_order: z.preprocess(
+      (value) => (typeof value === 'string' ? blankToUndefined(value.trim().toLowerCase()) : value),
+      z.enum(['asc', 'desc'], { error: m.sortOrderInvalid }).default('desc'),
+    ),
+    // Larger pages are cut to the maximum rather than refused: the answer says which limit applied.
+    limit: z.preprocess(
+      blankToUndefined,
+      z.coerce
+        .number({ error: m.limitInvalid })
+        .int({ error: m.limitInvalid })
+        .min(1, { error: m.limitInvalid })
+        .default(MOVEMENT_PAGE_DEFAULT)
+        .transform((limit) => Math.min(limit, MOVEMENT_PAGE_MAX)),
+    ),
+    offset: z.preprocess(blankToUndefined, z.coerce.number({ error: m.offsetInvalid }).int({ error: m.offsetInvalid }).min(0, { error: m.offsetInvalid }).default(0)),
+  })
+  .refine((query) => !query.start_date || !query.end_date || query.start_date <= query.end_date, { error: m.dateRangeInvalid });
