@@ -1,6 +1,7 @@
 /** Grid templates: named row × column layouts of a grid or of the sub-gridboxes of a box (spec part 2 §3). */
-import type { Selectable } from 'kysely';
-import type { GridTemplatesTable } from '../../db/schema';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { GridTemplateType } from '../../../common/messages/grid-templates';
+import type { DB, GridTemplatesTable } from '../../db/schema';
 
 export const gridTemplateJson = (template: Selectable<GridTemplatesTable>) => ({
   template_id: template.id,
@@ -13,3 +14,36 @@ export const gridTemplateJson = (template: Selectable<GridTemplatesTable>) => ({
   user_id: template.user_id,
   created_at: template.created_at,
 });
+
+export const gridTemplateQueries = {
+  /** A company's live templates of one type, by name. */
+  ofCompany: (db: Kysely<DB>, companyId: number, type: GridTemplateType) =>
+    db
+      .selectFrom('grid_templates')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('template_type', '=', type)
+      .where('deleted_at', 'is', null)
+      .orderBy(sql`lower(template_name)`)
+      .orderBy('id')
+      .execute(),
+
+  /** A live template of the company, or undefined. */
+  ofCompanyById: (db: Kysely<DB>, companyId: number, id: number) =>
+    db.selectFrom('grid_templates').selectAll().where('id', '=', id).where('company_id', '=', companyId).where('deleted_at', 'is', null).executeTakeFirst(),
+
+  byId: (db: Kysely<DB>, id: number) => db.selectFrom('grid_templates').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+
+  /** Whether a live template of that type already has the name (letter case aside). */
+  async nameTaken(db: Kysely<DB>, companyId: number, type: GridTemplateType, name: string) {
+    const row = await db
+      .selectFrom('grid_templates')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('template_type', '=', type)
+      .where(sql<string>`lower(template_name)`, '=', name.toLowerCase())
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+};
