@@ -4,7 +4,9 @@
  * BENCH_DATABASE_URL=postgres://… also on a fresh database created on that server and dropped after),
  * and a bare Fastify route is measured in the same run as the baseline. Figures depend on the machine; nothing here asserts them.
  *
- * Settings: BENCH_SECONDS (default 10 per target), BENCH_CONNECTIONS (default 50).
+ * Settings: BENCH_SECONDS (default 10 per target), BENCH_CONNECTIONS (default 50). The
+ * load_room_grids_boxes targets always use LOAD_CONNECTIONS: a company's tablets opening the floor
+ * plan at once, not a flood of small calls.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,9 +20,14 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 
+/** The floor plan loaded by the load_room_grids_boxes targets: rooms × grids per room × (nx × ny) boxes. */
+const FLOOR = { rooms: 10, gridsPerRoom: 10, nx: 10, ny: 10 };
+const LOAD_CONNECTIONS = 20;
+
 interface Row {
   target: string;
   database: string;
+  connections: number;
   requestsPerSecond: number;
   p50: number;
   p99: number;
@@ -70,16 +77,71 @@ async function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * autocannon stops on time, but the server still works through the requests that were in flight; on a
+ * slow target (load_room_grids_boxes under PGlite: seconds of backlog) that would be charged to the next
+ * target. Waiting about one loaded latency, then for one more request of the same kind, lets the next
+ * target start on an idle server.
+ */
+async function settle(options: autocannon.Options, p99: number) {
+  await new Promise((resolve) => setTimeout(resolve, Math.min(p99, 10_000)));
+  const headers = options.headers as Record<string, string> | undefined;
+  const body = options.body as string | undefined;
+  await fetch(options.url, { method: options.method ?? 'GET', headers, body })
+    .then((response) => response.arrayBuffer())
+    .catch(() => undefined);
+}
+
 async function load(target: string, database: string, options: autocannon.Options): Promise<Row> {
   const result = await autocannon({ connections, duration: seconds, ...options });
+  await settle(options, result.latency.p99);
   return {
     target,
     database,
+    connections: options.connections ?? connections,
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
   };
+}
+
+interface Session {
+  access_token: string;
+  company_id: number;
+}
+
+/** A call to the running server that must succeed; answers its JSON. */
+async function call<T>(base: string, session: Session, method: string, path: string, query: Record<string, string | number>, body?: object): Promise<T> {
+  const url = new URL(`${base}${path}`);
+  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));
+  const response = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${session.access_token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const answer = (await response.json()) as T;
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** Seeds FLOOR through the real API, as a grower's tablet would; answers the room ids. */
+async function seedFloor(base: string, session: Session): Promise<number[]> {
+  const company = { company_id: session.company_id };
+  const roomIds: number[] = [];
+  for (let r = 1; r <= FLOOR.rooms; r += 1) {
+    const room = await call<{ RoomID: number }>(base, session, 'POST', '/create_room', company, { name: `Bench room ${r}`, description: 'Seeded by npm run bench' });
+    roomIds.push(room.RoomID);
+    for (let g = 1; g <= FLOOR.gridsPerRoom; g += 1) {
+      await call(base, session, 'POST', '/Create_grid', {}, { ncompany_id: session.company_id, nroom_id: room.RoomID, ngrid_name: `Bench grid ${r}.${g}`, nx: FLOOR.nx, ny: FLOOR.ny });
+    }
+  }
+  // Measure only a complete answer: every box must come back.
+  const loaded = await call<{ rooms: Array<{ grids: Array<{ boxes: unknown[] }> }> }>(base, session, 'GET', '/load_room_grids_boxes', company);
+  const boxes = loaded.rooms.flatMap((room) => room.grids).reduce((sum, grid) => sum + grid.boxes.length, 0);
+  const expected = FLOOR.rooms * FLOOR.gridsPerRoom * FLOOR.nx * FLOOR.ny;
+  if (boxes !== expected) throw new Error(`load_room_grids_boxes answered ${boxes} boxes, expected ${expected}`);
+  return roomIds;
 }
 
 async function measureServer(database: string, databaseUrl: string | undefined): Promise<Row[]> {
@@ -105,11 +167,24 @@ async function measureServer(database: string, databaseUrl: string | undefined):
     const base = `http://127.0.0.1:${port}/api`;
     const form = new URLSearchParams({ email, password }).toString();
     const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
-    const session = (await login.json()) as { access_token: string; company_id: number };
+    const session = (await login.json()) as Session;
+    const authorization = { authorization: `Bearer ${session.access_token}` };
+    const roomIds = await seedFloor(base, session);
+    const floor = `${FLOOR.gridsPerRoom} grids × ${FLOOR.nx * FLOOR.ny} boxes`;
     return [
       await load('GET /api/get_company_grid_order', database, {
         url: `${base}/get_company_grid_order?company_id=${session.company_id}`,
-        headers: { authorization: `Bearer ${session.access_token}` },
+        headers: authorization,
+      }),
+      await load(`GET /api/load_room_grids_boxes, all ${FLOOR.rooms} rooms × ${floor}`, database, {
+        url: `${base}/load_room_grids_boxes?company_id=${session.company_id}`,
+        headers: authorization,
+        connections: LOAD_CONNECTIONS,
+      }),
+      await load(`GET /api/load_room_grids_boxes, one room (room_id) × ${floor}`, database, {
+        url: `${base}/load_room_grids_boxes?company_id=${session.company_id}&room_id=${roomIds[0]}`,
+        headers: authorization,
+        connections: LOAD_CONNECTIONS,
       }),
       await load('POST /api/login (argon2id)', database, {
         url: `${base}/login`,
@@ -135,11 +210,11 @@ async function measureBare(): Promise<Row> {
 }
 
 function print(rows: Row[]) {
-  const header = ['target', 'database', 'req/s', 'p50 ms', 'p99 ms', 'errors'];
-  const lines = rows.map((row) => [row.target, row.database, String(row.requestsPerSecond), String(row.p50), String(row.p99), String(row.errors)]);
+  const header = ['target', 'database', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'errors'];
+  const lines = rows.map((row) => [row.target, row.database, String(row.connections), String(row.requestsPerSecond), String(row.p50), String(row.p99), String(row.errors)]);
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]?.length ?? 0)));
   const format = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ');
-  console.log(`\n${connections} concurrent connections, ${seconds} s per target\n`);
+  console.log(`\n${seconds} s per target; conns = concurrent connections\n`);
   console.log(format(header));
   console.log(widths.map((width) => '-'.repeat(width)).join('  '));
   for (const line of lines) console.log(format(line));
