@@ -390,11 +390,13 @@ const migrations: Record<string, string> = {
     );
     ${trackChanges('tray_templates')}
   `,
-  '0003_batch_numbers': `
+  '0003_names': `
     -- A batch number names one live batch of a company: labels and QR codes are printed from it.
     CREATE UNIQUE INDEX batches_number ON batches (company_id, lower(batch_number)) WHERE deleted_at IS NULL;
     CREATE INDEX batch_problems_company ON batch_problems (company_id, resolved_at);
     CREATE INDEX batch_events_rooms ON batch_events (company_id, from_room_id, to_room_id);
+    -- Two templates of one type with one name could not be told apart in a picker.
+    CREATE UNIQUE INDEX grid_templates_name ON grid_templates (company_id, template_type, lower(template_name)) WHERE deleted_at IS NULL;
   `,
 };
 

@@ -3,7 +3,7 @@
  * deleting, and refuses to write without an actor. `change_seq`, `change_xid` and `updated_at` are set
  * by the `track_change` trigger (migrations.ts), so no write can skip them.
  */
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB } from './schema';
 
 export interface Actor {
@@ -19,6 +19,8 @@ type CompanyTable = { [T in SyncedTable]: DB[T] extends { company_id: number } ?
 
 export interface Writer {
   insert<T extends SyncedTable>(table: T, values: Omit<Insertable<DB[T]>, 'created_by' | 'updated_by' | 'deleted_at'>): Promise<{ id: number }>;
+  /** Inserts many rows in statements of at most 1,000 rows (PGlite has one connection; one huge statement holds it long). */
+  insertMany<T extends SyncedTable>(table: T, rows: Array<Omit<Insertable<DB[T]>, 'created_by' | 'updated_by' | 'deleted_at'>>): Promise<Array<Selectable<DB[T]>>>;
   update<T extends SyncedTable>(table: T, id: number, values: Updateable<DB[T]>): Promise<number>;
   softDelete<T extends SyncedTable>(table: T, id: number): Promise<number>;
   /**
@@ -29,6 +31,8 @@ export interface Writer {
   /** Bumps parent documents' change_seq when a child that travels inside them changed (one statement). */
   touch<T extends SyncedTable>(table: T, ids: number | number[]): Promise<void>;
 }
+
+const INSERT_SLICE = 1000;
 
 export function writer(db: Kysely<DB>, actor: Actor): Writer {
   if (!actor || typeof actor.companyId !== 'number') throw new Error('A write needs an actor: a user, or the system for a company');
@@ -43,6 +47,14 @@ export function writer(db: Kysely<DB>, actor: Actor): Writer {
         .values({ ...(values as object), created_by: by, updated_by: by } as never)
         .returning('id')
         .executeTakeFirstOrThrow();
+    },
+    async insertMany(table, rows) {
+      const inserted = [];
+      for (let start = 0; start < rows.length; start += INSERT_SLICE) {
+        const slice = rows.slice(start, start + INSERT_SLICE).map((row) => ({ ...(row as object), created_by: by, updated_by: by }));
+        inserted.push(...(await loose.insertInto(table as string).values(slice as never).returningAll().execute()));
+      }
+      return inserted as never;
     },
     async update(table, id, values) {
       const result = await loose

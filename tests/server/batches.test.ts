@@ -208,6 +208,10 @@ describe('links between batches and rooms, grids and grid boxes', () => {
 
     const pulled = await pullUntil<PulledDocument & BatchDocument>(server, farm.regular.token, 'batches', (documents) => (documents.get(String(batch.BatchID))?.GridBoxIDs.length ?? 0) === 2);
     expect(pulled.get(String(batch.BatchID))).toMatchObject({ RoomIDs: [roomId], GridIDs: [grid.id], GridBoxIDs: [box1, box2] });
+    type BoxDocument = PulledDocument & { BatchIDs: number[] };
+    const boxDocuments = await pullUntil<BoxDocument>(server, farm.regular.token, 'grid_boxes', (documents) => documents.get(String(box2))?.BatchIDs.length === 1);
+    expect(boxDocuments.get(String(box1))?.BatchIDs).toEqual([batch.BatchID]);
+    expect(boxDocuments.get(String(grid.boxIds[2]))?.BatchIDs).toEqual([]);
   });
 
   it('answers the link messages', async () => {

@@ -98,11 +98,16 @@ describe('load_room_grids_boxes', () => {
 });
 
 describe('delete_room', () => {
-  it('tombstones the room, its grids and their boxes, and sync pulls them as deleted', async () => {
+  it('tombstones the room, its grids, their boxes and sub-gridboxes, and sync pulls them as deleted', async () => {
     const roomId = await createRoom(server, farm.companyId);
     const grid = await createGrid(server, farm.companyId, roomId, 2, 2);
+    const divided = await server.request('POST', '/create_sub_gridboxes', { token: farm.regular.token, query: { parent_gridbox_id: grid.boxIds[0] as number, user_id: farm.regular.id, nx: 2, ny: 1 } });
+    expect(divided.status).toBe(200);
     const response = await call('DELETE', '/delete_room', farm.admin.token, { room_id: roomId });
     expect(response.status).toBe(200);
+    // Their sub-gridboxes go too: a plant id of a deleted room is free again.
+    const liveSubs = await server.database.db.selectFrom('sub_gridboxes').select('id').where('parent_gridbox_id', '=', grid.boxIds[0] as number).where('deleted_at', 'is', null).execute();
+    expect(liveSubs).toEqual([]);
     expect(response.body).toMatchObject({ status: 'success', message: m.deleted });
 
     const grids = await pullUntil(server, farm.regular.token, 'grids', (documents) => latest(documents, grid.id)?._deleted === true);

@@ -245,6 +245,17 @@ export const batchQueries = {
     return inserted.map((row) => row.grid_box_id);
   },
 
+  /** Links of the boxes to live batches, in batch order (for the boxes' documents). */
+  liveLinksOfBoxes: (db: Kysely<DB>, boxIds: number[]) =>
+    db
+      .selectFrom('batch_grid_boxes')
+      .innerJoin('batches', 'batches.id', 'batch_grid_boxes.batch_id')
+      .select(['batch_grid_boxes.grid_box_id', 'batch_grid_boxes.batch_id'])
+      .where('batch_grid_boxes.grid_box_id', 'in', boxIds.concat(-1))
+      .where('batches.deleted_at', 'is', null)
+      .orderBy('batch_grid_boxes.batch_id')
+      .execute(),
+
   /** The room of each grid box. */
   roomsOfBoxes: (db: Kysely<DB>, boxIds: number[]) =>
     db

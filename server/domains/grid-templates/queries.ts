@@ -33,17 +33,4 @@ export const gridTemplateQueries = {
     db.selectFrom('grid_templates').selectAll().where('id', '=', id).where('company_id', '=', companyId).where('deleted_at', 'is', null).executeTakeFirst(),
 
   byId: (db: Kysely<DB>, id: number) => db.selectFrom('grid_templates').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
-
-  /** Whether a live template of that type already has the name (letter case aside). */
-  async nameTaken(db: Kysely<DB>, companyId: number, type: GridTemplateType, name: string) {
-    const row = await db
-      .selectFrom('grid_templates')
-      .select('id')
-      .where('company_id', '=', companyId)
-      .where('template_type', '=', type)
-      .where(sql<string>`lower(template_name)`, '=', name.toLowerCase())
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    return row !== undefined;
-  },
 };

@@ -7,7 +7,7 @@ import { gridTemplateMessages as m } from '../../../common/messages/grid-templat
 import { createGridTemplateBody, deleteGridTemplateQuery, gridTemplatesQuery, submitGridTemplateBody } from '../../../common/schemas/grid-templates';
 import type { App } from '../../app';
 import { writer } from '../../db/writes';
-import { badRequest, conflict, notFound } from '../../http/errors';
+import { badRequest, conflictOnUnique, notFound } from '../../http/errors';
 import { assertCaller, caller } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
 import { actorOf, recordAudit } from '../audit/record';
@@ -32,9 +32,8 @@ async function createGridTemplate(request: RequestOf<typeof createSchema>) {
   const { template_name, template_type, rows, columns, description, company_id, user_id } = request.body;
   const auth = assertCaller(request, user_id);
   const actor = actorOf(auth, company_id);
-  // Two templates of one type with one name could not be told apart in a picker.
-  if (await gridTemplateQueries.nameTaken(request.db, company_id, template_type, template_name)) throw conflict(m.nameTaken(template_name, template_type));
-  const { id } = await writer(request.db, actor).insert('grid_templates', {
+  const { id } = await writer(request.db, actor)
+    .insert('grid_templates', {
     company_id,
     template_name,
     template_type,
@@ -42,7 +41,9 @@ async function createGridTemplate(request: RequestOf<typeof createSchema>) {
     columns,
     description: description ?? null,
     user_id: auth.user_id,
-  });
+  })
+    // Two templates of one type with one name could not be told apart in a picker (migration 0003).
+    .catch(conflictOnUnique('grid_templates_name', m.nameTaken(template_name, template_type)));
   await recordAudit(request.db, actor, { title: `Created ${template_type} template ${template_name} (${rows} × ${columns})`, details: { template_id: id } });
   return success({ template: gridTemplateJson(await gridTemplateQueries.byId(request.db, id)), template_id: id }, m.created);
 }

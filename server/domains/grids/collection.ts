@@ -1,6 +1,7 @@
 /** The `grids` and `grid_boxes` collections. */
 import type { Grid, GridBox } from '../../db/schema';
 import type { SyncCollection } from '../replication/collections';
+import { batchQueries } from '../batches/queries';
 import { subGridboxJson, subGridboxQueries } from '../subgrids/queries';
 import { gridBoxJson, gridJson } from './queries';
 
@@ -19,8 +20,9 @@ export const gridsCollection: SyncCollection = {
 };
 
 /**
- * Grid boxes with their live sub-gridboxes inside (`sub_gridboxes`, shaped as the API shows them).
- * Every sub-gridbox write touches its parent box (subgrids/queries.ts), so the box is pulled again.
+ * Grid boxes with their live sub-gridboxes inside (`sub_gridboxes`, shaped as the API shows them) and
+ * the ids of their live batches (`BatchIDs`). Every sub-gridbox write and every batch link change
+ * touches the box (subgrids/queries.ts, batches/queries.ts), so the box is pulled again.
  */
 export const gridBoxesCollection: SyncCollection = {
   name: 'grid_boxes',
@@ -42,7 +44,22 @@ export const gridBoxesCollection: SyncCollection = {
           list.push(subGridboxJson(sub));
           subsByBox.set(sub.parent_gridbox_id, list);
         }
-        return boxes.map((box) => ({ ...gridBoxJson(box), sub_gridboxes: subsByBox.get(box.id) ?? [], id: String(box.id), _deleted: box.deleted_at !== null }));
+        const batchesByBox = new Map<number, number[]>();
+        for (const link of await batchQueries.liveLinksOfBoxes(
+          db,
+          boxes.map((box) => box.id),
+        )) {
+          const list = batchesByBox.get(link.grid_box_id) ?? [];
+          list.push(link.batch_id);
+          batchesByBox.set(link.grid_box_id, list);
+        }
+        return boxes.map((box) => ({
+          ...gridBoxJson(box),
+          BatchIDs: batchesByBox.get(box.id) ?? [],
+          sub_gridboxes: subsByBox.get(box.id) ?? [],
+          id: String(box.id),
+          _deleted: box.deleted_at !== null,
+        }));
       },
     },
   ],

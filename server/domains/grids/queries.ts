@@ -35,9 +35,6 @@ export const gridBoxJson = (box: GridBox) => ({
   CulledDateTime: box.culled_at,
 });
 
-/** Boxes are written in slices: PGlite has one connection, and one huge statement holds it long. */
-const BOX_INSERT_BATCH = 1000;
-
 export const gridQueries = {
   /**
    * A grid of nx × ny boxes in a room, at positions X = 1…nx, Y = 1…ny (spec: Create_grid; also used
@@ -58,13 +55,9 @@ export const gridQueries = {
     });
     const boxes = [];
     for (let y = 1; y <= grid.ny; y += 1) {
-      for (let x = 1; x <= grid.nx; x += 1) {
-        boxes.push({ company_id: actor.companyId, grid_id: id, x, y, created_by: actor.userId, updated_by: actor.userId });
-      }
+      for (let x = 1; x <= grid.nx; x += 1) boxes.push({ company_id: actor.companyId, grid_id: id, x, y });
     }
-    for (let start = 0; start < boxes.length; start += BOX_INSERT_BATCH) {
-      await db.insertInto('grid_boxes').values(boxes.slice(start, start + BOX_INSERT_BATCH)).execute();
-    }
+    await write.insertMany('grid_boxes', boxes);
     return id;
   },
 
@@ -75,8 +68,13 @@ export const gridQueries = {
 
   boxById: (db: Kysely<DB>, id: number) => db.selectFrom('grid_boxes').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
 
-  /** Tombstones a grid's boxes in one statement. */
-  softDeleteBoxes: (db: Kysely<DB>, actor: Actor, gridId: number) => writer(db, actor).softDeleteWhere('grid_boxes', 'grid_id', [gridId]),
+  /** Tombstones the grids' boxes and the sub-gridboxes in them, two statements whatever their number. */
+  async softDeleteBoxes(db: Kysely<DB>, actor: Actor, gridIds: number[]) {
+    const write = writer(db, actor);
+    const boxIds = await write.softDeleteWhere('grid_boxes', 'grid_id', gridIds);
+    await write.softDeleteWhere('sub_gridboxes', 'parent_gridbox_id', boxIds);
+    return boxIds;
+  },
 
   culledBoxes: (db: Kysely<DB>, gridId: number) =>
     db.selectFrom('grid_boxes').selectAll().where('grid_id', '=', gridId).where('culled', '=', true).where('deleted_at', 'is', null).orderBy('y').orderBy('x').execute(),

@@ -32,7 +32,7 @@ async function createGrid(request: RequestOf<typeof createGridSchema>) {
 async function deleteGrid(request: RequestOf<typeof deleteGridSchema>) {
   const grid = await gridQueries.byId(request.db, request.query.grid_id);
   const actor = actorOf(caller(request), grid.company_id);
-  await gridQueries.softDeleteBoxes(request.db, actor, grid.id);
+  await gridQueries.softDeleteBoxes(request.db, actor, [grid.id]);
   await writer(request.db, actor).softDelete('grids', grid.id);
   await recordAudit(request.db, actor, { title: `Deleted grid ${grid.name}`, roomId: grid.room_id, details: { grid_id: grid.id } });
   return success({ GridID: grid.id }, m.gridDeleted);

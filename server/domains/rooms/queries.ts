@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, Room } from '../../db/schema';
 import { type Actor, writer } from '../../db/writes';
+import { gridQueries } from '../grids/queries';
 
 /** A room as the API and the synced `rooms` collection show it. */
 export const roomJson = (room: Room) => ({
@@ -34,11 +35,10 @@ export const roomQueries = {
   gridsOfRooms: (db: Kysely<DB>, roomIds: number[]) =>
     db.selectFrom('grids').selectAll().where('room_id', 'in', roomIds.concat(-1)).where('deleted_at', 'is', null).orderBy('room_id').orderBy('id').execute(),
 
-  /** Tombstones a room's grids and their boxes, two statements whatever their number; returns how many grids. */
+  /** Tombstones a room's grids, their boxes and sub-gridboxes, three statements whatever their number; returns how many grids. */
   async softDeleteContents(db: Kysely<DB>, actor: Actor, roomId: number) {
-    const write = writer(db, actor);
-    const gridIds = await write.softDeleteWhere('grids', 'room_id', [roomId]);
-    await write.softDeleteWhere('grid_boxes', 'grid_id', gridIds);
+    const gridIds = await writer(db, actor).softDeleteWhere('grids', 'room_id', [roomId]);
+    await gridQueries.softDeleteBoxes(db, actor, gridIds);
     return gridIds.length;
   },
 

@@ -235,22 +235,17 @@ export const subGridboxQueries = {
     if (clashes.length > 0) throw conflict(m.positionsOccupied(clashes), counts);
 
     const plantIds = autoInitializePlants ? await subGridboxQueries.newPlantIds(db, parent.company_id, positions.length) : [];
-    // One statement, like gridQueries.createWithBoxes (writes.ts has no bulk insert); stamped the same way.
-    const created = await db
-      .insertInto('sub_gridboxes')
-      .values(
+    const created = await writer(db, actor)
+      .insertMany(
+        'sub_gridboxes',
         positions.map((position, index) => ({
           company_id: parent.company_id,
           parent_gridbox_id: parent.id,
           subx: position.subx,
           suby: position.suby,
           plant_id: plantIds[index] ?? null,
-          created_by: actor.userId,
-          updated_by: actor.userId,
         })),
       )
-      .returningAll()
-      .execute()
       .catch(conflictOnUnique(POSITION_INDEX, m.positionTaken));
     await writer(db, actor).touch('grid_boxes', parent.id);
     created.sort((a, b) => a.suby - b.suby || a.subx - b.subx);
