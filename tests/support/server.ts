@@ -43,6 +43,10 @@ export interface TestServer {
   /** Waits until a mail to `to` has arrived (mail goes out after the request's commit). */
   mailTo(to: string, timeoutMs?: number): Promise<CaughtMail>;
   request<T = Record<string, unknown>>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** Stops the HTTP server as a shutdown does (requests in flight finish; new connections are refused); the database stays. */
+  stop(): Promise<void>;
+  /** Starts the server again on the same port and database. */
+  resume(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -115,10 +119,12 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   };
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: postgres ? dataDir : 'memory://' });
   await migrate(database.db as never);
-  const app = await buildApp(config, database, false);
+  let app = await buildApp(config, database, false);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
-  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  let running = true;
 
   async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const target = new URL(`${url}/api${path}`);
@@ -149,7 +155,9 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
 
   return {
     url,
-    app,
+    get app() {
+      return app;
+    },
     database,
     config,
     mail,
@@ -163,8 +171,17 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
-    async close() {
+    async stop() {
+      running = false;
       await app.close();
+    },
+    async resume() {
+      app = await buildApp(config, database, false);
+      await app.listen({ port, host: '127.0.0.1' });
+      running = true;
+    },
+    async close() {
+      if (running) await app.close();
       await database.close();
       await postgres?.drop();
       await catcher.close();

@@ -1,0 +1,161 @@
+/**
+ * The one HTTP client (spec part 1 §1, §4): an axios instance on the backend address, sending the
+ * access token as a bearer credential. On a 401 or 403 it refreshes the access token once and retries;
+ * when the refresh token is no longer accepted, the session ends and the app goes to /signIn.
+ *
+ * The sync worker builds its own instance of this client (a worker is another JavaScript realm) over
+ * the page's session, so both use the same rules; `transportOf` adapts it to the sync engine.
+ */
+import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
+import type { ApiCall, ApiTransport } from '../../sync/replay';
+import type { EntryBody } from '../../sync/types';
+
+export interface Session {
+  access_token: string;
+  refresh_token: string;
+  user_id: number;
+  user_role: string;
+  company_id: number;
+}
+
+/** Where the session is kept: localStorage in the page; in the worker, the page's (over comlink). */
+export interface SessionStore {
+  get(): Promise<Session | null>;
+  set(session: Session): Promise<void>;
+  clear(): Promise<void>;
+}
+
+/**
+ * The backend address for the page's host (spec part 1 §1): production host names (build setting
+ * VITE_PRODUCTION_HOSTS, comma-separated) use VITE_PRODUCTION_API_URL, any other host
+ * VITE_DEVELOPMENT_API_URL; both default to this origin's /api, where `npm start` serves the API.
+ */
+export function backendUrl(host: string, env: { VITE_PRODUCTION_HOSTS?: string; VITE_PRODUCTION_API_URL?: string; VITE_DEVELOPMENT_API_URL?: string }): string {
+  const productionHosts = (env.VITE_PRODUCTION_HOSTS ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  const isProduction = productionHosts.includes(host.toLowerCase());
+  return (isProduction ? env.VITE_PRODUCTION_API_URL : env.VITE_DEVELOPMENT_API_URL) || '/api';
+}
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** Already retried after a refresh: a second 401/403 stands. */
+    refreshed?: boolean;
+    /** The refresh call itself, and sign-in calls: never refreshed. */
+    skipRefresh?: boolean;
+  }
+}
+
+export interface ApiClient {
+  http: AxiosInstance;
+  session: SessionStore;
+  baseURL: string;
+  /** Refreshes the access token (one refresh at a time); false when the session has ended. */
+  refresh(): Promise<boolean>;
+}
+
+export function createApiClient(options: { baseURL: string; session: SessionStore; onSignedOut?: () => void }): ApiClient {
+  const { session } = options;
+  const http = axios.create({ baseURL: options.baseURL, timeout: 30_000 });
+  let refreshing: Promise<boolean> | null = null;
+
+  async function refreshOnce(): Promise<boolean> {
+    const current = await session.get();
+    if (!current?.refresh_token) return false;
+    const response = await http.post<{ access_token: string; refresh_token: string }>('/refresh_token', null, {
+      headers: { Authorization: `Bearer ${current.refresh_token}` },
+      skipRefresh: true,
+      validateStatus: () => true,
+    });
+    if (response.status === 200) {
+      await session.set({ ...current, access_token: response.data.access_token, refresh_token: response.data.refresh_token });
+      return true;
+    }
+    if (response.status === 401) {
+      await session.clear();
+      options.onSignedOut?.();
+      return false;
+    }
+    // Rate limited or the server failing: not the end of the session, just not now.
+    throw new Error(`Refreshing the session failed (${response.status}).`);
+  }
+
+  function refresh(): Promise<boolean> {
+    refreshing ??= refreshOnce().finally(() => {
+      refreshing = null;
+    });
+    return refreshing;
+  }
+
+  http.interceptors.request.use(async (config) => {
+    if (!config.skipRefresh && !config.headers.Authorization) {
+      const current = await session.get();
+      if (current?.access_token) config.headers.Authorization = `Bearer ${current.access_token}`;
+    }
+    return config;
+  });
+
+  async function retryAfterRefresh(response: AxiosResponse): Promise<AxiosResponse | null> {
+    const config = response.config;
+    if ((response.status !== 401 && response.status !== 403) || config.refreshed || config.skipRefresh) return null;
+    if (!(await refresh())) return null;
+    config.refreshed = true;
+    const current = await session.get();
+    config.headers.Authorization = `Bearer ${current?.access_token ?? ''}`;
+    return http.request(config);
+  }
+
+  http.interceptors.response.use(
+    async (response) => (await retryAfterRefresh(response)) ?? response,
+    async (error: unknown) => {
+      if (axios.isAxiosError(error) && error.response) {
+        const retried = await retryAfterRefresh(error.response);
+        if (retried) return retried;
+      }
+      throw error;
+    },
+  );
+
+  return { http, session, baseURL: options.baseURL, refresh };
+}
+
+/** A multipart body as FormData; files stay Blobs. */
+function formDataOf(body: Extract<EntryBody, { kind: 'multipart' }>): FormData {
+  const form = new FormData();
+  for (const part of body.parts) {
+    if ('blob' in part) form.append(part.name, part.blob, part.fileName);
+    else form.append(part.name, String(part.value));
+  }
+  return form;
+}
+
+/** The sync engine's transport over the client: every HTTP answer resolves; only a missing answer rejects. */
+export function transportOf(client: ApiClient): ApiTransport {
+  return {
+    async send(call: ApiCall) {
+      const body = call.body ?? { kind: 'none' };
+      const response = await client.http.request({
+        method: call.method,
+        url: call.path,
+        params: call.query,
+        data: body.kind === 'json' ? body.data : body.kind === 'multipart' ? formDataOf(body) : undefined,
+        headers: call.idempotencyKey ? { 'Idempotency-Key': call.idempotencyKey } : {},
+        validateStatus: () => true,
+      });
+      return { status: response.status, data: response.data as unknown };
+    },
+    // axios cannot hand over a streaming body in every environment; the event stream uses fetch with
+    // the same session, and refreshes once through the client on a 401.
+    async openStream(signal) {
+      const open = async () => {
+        const current = await client.session.get();
+        return fetch(`${client.baseURL}/sync/stream`, { signal, headers: current ? { Authorization: `Bearer ${current.access_token}` } : {} });
+      };
+      let response = await open();
+      if ((response.status === 401 || response.status === 403) && (await client.refresh())) response = await open();
+      return { status: response.status, body: response.body };
+    },
+  };
+}

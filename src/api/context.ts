@@ -1,0 +1,64 @@
+/**
+ * What every domain function works with: the HTTP client for reads that need the server, the local
+ * store for reads that work offline, and `record` for every change (sync/record.ts: outbox entry
+ * first, then the optimistic local write; then the sync worker is told).
+ */
+import type { z } from 'zod';
+import type { EntryDraft, Outbox } from '../../sync/outbox';
+import { recordChange } from '../../sync/record';
+import type { LocalStore } from '../../sync/store';
+import { isTempId, type OutboxEntry } from '../../sync/types';
+import type { ApiClient } from './client';
+
+export interface ApiContext {
+  client: ApiClient;
+  outbox: Outbox;
+  store: LocalStore;
+  /** Tells the sync engine an entry is waiting (the worker's `changed`). */
+  notify(): void;
+}
+
+export async function record(context: ApiContext, draft: EntryDraft): Promise<OutboxEntry> {
+  const entry = await recordChange(context.outbox, context.store, draft);
+  context.notify();
+  return entry;
+}
+
+/** A rule of the spec's client side failed: the message is the spec's own (spec part 1 §5, part 2 §5). */
+export class ValidationError extends Error {
+  override readonly name = 'ValidationError';
+}
+
+/** Stands in for a temporary id while checking: a record made offline is a valid reference. */
+const TEMP_ID_STAND_IN = Number.MAX_SAFE_INTEGER;
+const standIns = (values: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(values).map(([key, value]) => [key, isTempId(value) ? TEMP_ID_STAND_IN : Array.isArray(value) ? value.map((item) => (isTempId(item) ? TEMP_ID_STAND_IN : item)) : value]));
+
+/**
+ * Checks input with the schema the server uses (common/schemas), so both sides give the same message;
+ * throws the first rule's message. Returns the checked values, with temporary ids kept as they were.
+ */
+export function check<S extends z.ZodType>(schema: S, values: Record<string, unknown>): z.output<S> {
+  const parsed = schema.safeParse(standIns(values));
+  if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? 'Invalid input.');
+  const output = parsed.data as Record<string, unknown>;
+  for (const [key, value] of Object.entries(values)) {
+    if (isTempId(value)) output[key] = value;
+    else if (Array.isArray(value) && value.some(isTempId)) output[key] = value;
+  }
+  return output as z.output<S>;
+}
+
+/** A multipart body from fields (undefined ones left out). */
+export function multipart(fields: Record<string, string | number | boolean | null | undefined>): EntryDraft['body'] {
+  return {
+    kind: 'multipart',
+    parts: Object.entries(fields)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => ({ name, value: value === null ? 'null' : String(value) })),
+  };
+}
+
+export const json = (data: unknown): EntryDraft['body'] => ({ kind: 'json', data });
+
+export const now = () => new Date().toISOString();

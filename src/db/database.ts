@@ -1,0 +1,34 @@
+/**
+ * The local store: one RxDB database of the collections in schemas.ts. The page opens it once
+ * (`localDatabase()`, a module-level promise: StrictMode renders twice and must not open two); the
+ * sync worker opens its own instance of the same database, and RxDB's multi-instance channel keeps
+ * them in step. Tests open one on the memory storage.
+ */
+import { createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { COLLECTION_NAMES, type CollectionName, type LocalDocument, SCHEMAS } from './schemas';
+
+export type GrowCollections = Record<CollectionName, RxCollection<LocalDocument>>;
+export type GrowDatabase = RxDatabase<GrowCollections>;
+
+export const DATABASE_NAME = 'growroom';
+
+export async function openGrowDatabase(options: { storage: RxStorage<unknown, unknown>; name?: string; multiInstance?: boolean }): Promise<GrowDatabase> {
+  const database = await createRxDatabase<GrowCollections>({
+    name: options.name ?? DATABASE_NAME,
+    storage: options.storage,
+    multiInstance: options.multiInstance ?? true,
+    eventReduce: true,
+    closeDuplicates: true,
+  });
+  await database.addCollections(Object.fromEntries(COLLECTION_NAMES.map((name) => [name, { schema: SCHEMAS[name] }])));
+  return database;
+}
+
+let opened: Promise<GrowDatabase> | undefined;
+
+/** The browser's local database (IndexedDB through Dexie), opened once per page or worker. */
+export function localDatabase(): Promise<GrowDatabase> {
+  opened ??= openGrowDatabase({ storage: getRxStorageDexie() as RxStorage<unknown, unknown> });
+  return opened;
+}

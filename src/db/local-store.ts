@@ -1,0 +1,47 @@
+/** The sync engine's view of the local database (sync/store.ts), over RxDB. */
+import type { LocalStore } from '../../sync/store';
+import type { TempId } from '../../sync/types';
+import type { GrowDatabase } from './database';
+import { type CollectionName, type LocalDocument, REFERENCES, withLinkKeys } from './schemas';
+
+/** The field a record's own numeric id is shown in, besides the document id. */
+const OWN_ID_FIELDS: Partial<Record<CollectionName, string>> = { rooms: 'RoomID', batches: 'BatchID' };
+
+export function rxLocalStore(database: GrowDatabase): LocalStore {
+  const collectionOf = (name: string) => {
+    const collection = database.collections[name as CollectionName];
+    if (!collection) throw new Error(`No local collection ${name}`);
+    return collection;
+  };
+
+  return {
+    async get(collection, id) {
+      const document = await collectionOf(collection).findOne(id).exec();
+      return document ? (document.toMutableJSON() as LocalDocument) : null;
+    },
+    async upsert(collection, document) {
+      await collectionOf(collection).upsert(withLinkKeys(collection as CollectionName, document));
+    },
+    async remove(collection, id) {
+      await collectionOf(collection).findOne(id).remove();
+    },
+    async replaceId(collection, tempId: TempId, serverId) {
+      const name = collection as CollectionName;
+      const target = collectionOf(name);
+      const temporary = await target.findOne(tempId).exec();
+      if (temporary) {
+        const data = temporary.toMutableJSON() as LocalDocument;
+        await temporary.remove();
+        // The pull may have brought the server's document already; it wins.
+        if (!(await target.findOne(String(serverId)).exec())) {
+          const ownIdField = OWN_ID_FIELDS[name];
+          await target.insert(withLinkKeys(name, { ...data, id: String(serverId), ...(ownIdField ? { [ownIdField]: serverId } : {}) }));
+        }
+      }
+      for (const reference of REFERENCES[name] ?? []) {
+        const referring = await database.collections[reference.collection].find({ selector: { [reference.key]: tempId } }).exec();
+        for (const document of referring) await document.incrementalPatch({ [reference.key]: String(serverId), [reference.field]: serverId });
+      }
+    },
+  };
+}

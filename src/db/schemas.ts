@@ -1,0 +1,177 @@
+/**
+ * The local store's collections (ARCHITECTURE.md "The local store"): aggregates, each child inside its
+ * parent's document, at most 12 collections (the open-source RxDB refuses a 14th in one process).
+ *
+ * The spec's offline store (part 1 §3, part 2 §3) maps onto them as follows:
+ * - `rooms` → rooms; `grids` → grids (the room link is the grid's `RoomID`, so `room_grid` needs no
+ *   table of its own); `grid_boxes` → grid_boxes (culled flag, batch links and sub-gridboxes inside);
+ * - `formTemplates` and `formFields` → form_templates (fields inside the template);
+ * - `offlineFormResponses` and `offlineFieldResponses` → form_responses (field responses inside);
+ * - `problemColorMapping` → company (with the settings, users and custom batch statuses);
+ * - `createRoomQueue` (and every other queued write) → the outbox (sync/outbox.ts), not a collection.
+ *
+ * Documents are the server's (GET /api/sync/pull) plus string link keys (`roomId`, `gridId`, …) that
+ * the screens query by: the server's ids are numbers, a record made offline has a `tmp-…` id until its
+ * create answers, and an index needs one type. Form templates, form responses, plant problems, reports
+ * and automations are added with their areas; their names are reserved below.
+ */
+import type { RxJsonSchema } from 'rxdb';
+
+type FieldType = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'any';
+
+/** Declared fields are nullable unless they are keys: the server sends null for what is not set. */
+function properties(fields: Record<string, FieldType>) {
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, type]) => [name, type === 'any' ? {} : { type: [type, 'null'] }]),
+  );
+}
+
+const key = { type: 'string', maxLength: 100 } as const;
+
+export type LocalDocument = Record<string, unknown> & { id: string };
+
+function schema(title: string, fields: Record<string, FieldType>, keys: string[] = [], indexes: string[][] = []): RxJsonSchema<LocalDocument> {
+  return {
+    title,
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: { id: key, ...properties(fields), ...Object.fromEntries(keys.map((name) => [name, key])) },
+    required: ['id', ...keys],
+    indexes,
+  } as RxJsonSchema<LocalDocument>;
+}
+
+export const SCHEMAS = {
+  company: schema('company', {
+    company_id: 'number',
+    company_name: 'string',
+    contact_name: 'string',
+    contact_email: 'string',
+    contact_phone: 'string',
+    company_type: 'string',
+    settings: 'object',
+    users: 'array',
+    custom_batch_statuses: 'array',
+    created_at: 'string',
+  }),
+  rooms: schema('rooms', {
+    RoomID: 'any',
+    CompanyID: 'number',
+    Name: 'string',
+    Description: 'string',
+    CreatedDateTime: 'string',
+    UpdatedDateTime: 'string',
+    Scanned: 'boolean',
+    ScannedDateTime: 'string',
+    LastScannedBy: 'number',
+    WhiteboardImage: 'string',
+    StartScroll: 'number',
+  }),
+  grids: schema(
+    'grids',
+    {
+      Name: 'string',
+      CompanyID: 'number',
+      RoomID: 'any',
+      CreatedDateTime: 'string',
+      UpdatedDateTime: 'string',
+      Description: 'string',
+      ImageName: 'string',
+      Scanned: 'boolean',
+      ScannedDateTime: 'string',
+      LastScannedBy: 'number',
+      nx: 'number',
+      ny: 'number',
+    },
+    ['roomId'],
+    [['roomId']],
+  ),
+  grid_boxes: schema(
+    'grid_boxes',
+    {
+      GridID: 'any',
+      CompanyID: 'number',
+      X: 'number',
+      Y: 'number',
+      Color: 'string',
+      Status: 'string',
+      Content: 'string',
+      ImageName: 'string',
+      CustomName: 'string',
+      culled: 'boolean',
+      CulledBy: 'number',
+      CulledDateTime: 'string',
+      BatchIDs: 'array',
+      sub_gridboxes: 'array',
+    },
+    ['gridId'],
+    [['gridId']],
+  ),
+  batches: schema('batches', {
+    BatchID: 'any',
+    CompanyID: 'number',
+    BatchNumber: 'string',
+    NumberOfPlants: 'number',
+    StrainName: 'string',
+    BatchStatus: 'string',
+    Color: 'string',
+    StartDate: 'string',
+    EndDate: 'string',
+    HarvestedAt: 'string',
+    HarvestedBy: 'number',
+    CreatedDateTime: 'string',
+    UpdatedDateTime: 'string',
+    RoomIDs: 'array',
+    GridIDs: 'array',
+    GridBoxIDs: 'array',
+    open_problems: 'number',
+    problems: 'array',
+    history: 'array',
+  }),
+  /** Several small kinds (trays, tray templates, grid templates, plant moves; treatments later): `kind` tells which. */
+  operations: schema('operations', { company_id: 'number', created_at: 'string', updated_at: 'string' }, ['kind'], [['kind']]),
+  audit_events: schema('audit_events', {
+    EventID: 'number',
+    CompanyID: 'number',
+    UserID: 'number',
+    UserName: 'string',
+    EventTitle: 'string',
+    RoomID: 'number',
+    BatchID: 'number',
+    response_id: 'number',
+    GridBoxID: 'number',
+    Details: 'any',
+    CreatedAt: 'string',
+    UpdatedAt: 'string',
+  }),
+} satisfies Record<string, RxJsonSchema<LocalDocument>>;
+
+export type CollectionName = keyof typeof SCHEMAS;
+export const COLLECTION_NAMES = Object.keys(SCHEMAS) as CollectionName[];
+
+/** Collections the later areas add, counted now so the limit holds: 7 above + these 5 = 12. */
+export const RESERVED_COLLECTIONS = ['form_templates', 'form_responses', 'plant_problems', 'reports', 'automations'] as const;
+
+/**
+ * The string link keys of a document, from its numeric (or temporary) references. Applied to every
+ * pulled document and every optimistic write, so the screens' indexed queries see both alike.
+ */
+export function withLinkKeys(collection: CollectionName, document: LocalDocument): LocalDocument {
+  switch (collection) {
+    case 'grids':
+      return { ...document, roomId: String(document.RoomID ?? '') };
+    case 'grid_boxes':
+      return { ...document, gridId: String(document.GridID ?? '') };
+    case 'operations':
+      return { ...document, kind: String(document.kind ?? '') };
+    default:
+      return document;
+  }
+}
+
+/** Which link keys of which collections refer to records of a collection (for moving a temporary id). */
+export const REFERENCES: Partial<Record<CollectionName, Array<{ collection: CollectionName; key: string; field: string }>>> = {
+  rooms: [{ collection: 'grids', key: 'roomId', field: 'RoomID' }],
+  grids: [{ collection: 'grid_boxes', key: 'gridId', field: 'GridID' }],
+};

@@ -1,0 +1,221 @@
+/**
+ * The sync engine: replays the outbox, pulls the server's changes and reports its state. It runs in
+ * the sync worker (workers/sync.worker.ts) in the browser and in-process in tests; it knows nothing of
+ * React or the DOM. One engine per page; only the tab holding the replay lock sends entries.
+ */
+import { ChangeStream } from './events';
+import type { Outbox } from './outbox';
+import { PullReplications, type PullTarget } from './pull';
+import { type ApiTransport, Replayer } from './replay';
+import { applyEffects, type LocalStore } from './store';
+import type { OutboxEntry, SyncStatus } from './types';
+
+export interface SyncEngineOptions {
+  outbox: Outbox;
+  store: LocalStore;
+  transport: ApiTransport;
+  pullTargets: PullTarget[];
+  /** Names this device's pull checkpoints (one set per server and company). */
+  replicationIdentifier: string;
+  /**
+   * Runs the replay while holding an exclusive lock across tabs (Web Locks in the browser), so two tabs
+   * never send the same entry. Without one (tests, one process), replays are serialised in-process.
+   */
+  withReplayLock?: (task: () => Promise<void>) => Promise<void>;
+  /** The network as the platform sees it; the engine also learns from every request it makes. */
+  isOnline?: () => boolean;
+}
+
+type Listener = (status: SyncStatus) => void;
+
+export class SyncEngine {
+  private readonly replayer: Replayer;
+  private readonly pulls: PullReplications;
+  private readonly stream: ChangeStream;
+  private readonly listeners = new Set<Listener>();
+  private status: SyncStatus = { online: true, pending: 0, failed: [], lastSyncedAt: null, lastError: null };
+  private replaying: Promise<void> | null = null;
+  private replayAgain = false;
+  private ignoreBackoff = false;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private started = false;
+  private stopped = false;
+
+  constructor(private readonly options: SyncEngineOptions) {
+    this.replayer = new Replayer(options.outbox, options.transport, options.store);
+    this.pulls = new PullReplications(options.pullTargets, options.transport, options.outbox, options.replicationIdentifier);
+    this.stream = new ChangeStream(options.transport, {
+      onConnected: () => {
+        this.setStatus({ online: true });
+        this.pulls.resync();
+        this.kick();
+      },
+      onChange: (collections) => this.pulls.resync(collections),
+      onDisconnected: (reason) => this.setStatus({ online: false, lastError: reason }),
+    });
+    this.pulls.errors.subscribe((message) => this.setStatus({ lastError: message }));
+  }
+
+  /**
+   * Resumes after a reload or a crash: re-applies the stored entries' effects (the write-ahead rule of
+   * sync/record.ts) and the id mappings already made, then starts pulling, listening and replaying.
+   */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    for (const mapping of await this.options.outbox.mappings()) await this.options.store.replaceId(mapping.collection, mapping.tempId, mapping.serverId);
+    for (const entry of await this.options.outbox.all()) await applyEffects(this.options.store, entry.effects);
+    await this.refreshCounts();
+    this.pulls.start();
+    this.stream.start();
+    this.kick();
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    listener(this.status);
+    return () => this.listeners.delete(listener);
+  }
+
+  current(): SyncStatus {
+    return this.status;
+  }
+
+  /** Replays now and pulls every collection again (the page's "sync now", the browser's `online` event). */
+  syncNow(): Promise<void> {
+    this.stream.reconnect();
+    this.pulls.resync();
+    return this.kick({ now: true });
+  }
+
+  /** A new entry was recorded (by the page): send it. */
+  changed(): Promise<void> {
+    return this.kick();
+  }
+
+  async retry(id: string): Promise<void> {
+    await this.options.outbox.retry(id);
+    await this.kick({ now: true });
+  }
+
+  /**
+   * Gives up a failed entry and, with it, the entries that use a record it was to create (they could
+   * never be applied). Their optimistic effects are undone, latest first; pending effects of other
+   * entries on the same documents are applied again. Returns how many entries were discarded.
+   */
+  async discard(id: string): Promise<number> {
+    const all = await this.options.outbox.all();
+    const first = all.find((entry) => entry.id === id);
+    if (!first) return 0;
+    const dropped: OutboxEntry[] = [first];
+    const orphaned = new Set(first.creates.map((source) => source.tempId));
+    for (const entry of all) {
+      if (entry.seq <= first.seq || !entry.tempIds.some((tempId) => orphaned.has(tempId))) continue;
+      dropped.push(entry);
+      for (const source of entry.creates) orphaned.add(source.tempId);
+    }
+    for (const entry of dropped) await this.options.outbox.discard(entry.id);
+    const touched = new Set<string>();
+    for (const entry of [...dropped].reverse()) {
+      for (const effect of [...entry.effects].reverse()) {
+        touched.add(`${effect.collection}\u0000${effect.id}`);
+        if (effect.before) await this.options.store.upsert(effect.collection, effect.before);
+        else if (effect.before === null) await this.options.store.remove(effect.collection, effect.id);
+      }
+    }
+    for (const entry of await this.options.outbox.all()) {
+      await applyEffects(
+        this.options.store,
+        entry.effects.filter((effect) => touched.has(`${effect.collection}\u0000${effect.id}`)),
+      );
+    }
+    await this.refreshCounts();
+    return dropped.length;
+  }
+
+  /** Resolves once the outbox is empty of sendable entries and every collection has pulled what it can see. */
+  async settle(): Promise<void> {
+    await this.kick({ now: true });
+    this.pulls.resync();
+    await this.pulls.awaitInSync();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.stream.stop();
+    await this.replaying;
+    await this.pulls.stop();
+  }
+
+  /** Starts a replay run, or asks the running one to go round again. */
+  private kick(options: { now?: boolean } = {}): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (options.now) {
+      this.ignoreBackoff = true;
+      if (this.retryTimer) clearTimeout(this.retryTimer);
+      this.retryTimer = null;
+    }
+    if (this.replaying) {
+      this.replayAgain = true;
+      return this.replaying;
+    }
+    this.replaying = this.replayRuns().finally(() => {
+      this.replaying = null;
+    });
+    return this.replaying;
+  }
+
+  private async replayRuns(): Promise<void> {
+    const lock = this.options.withReplayLock ?? ((task: () => Promise<void>) => task());
+    do {
+      this.replayAgain = false;
+      await lock(() => this.replayOnce());
+    } while (this.replayAgain && !this.stopped);
+  }
+
+  private async replayOnce(): Promise<void> {
+    if (this.retryTimer) return;
+    let outcome;
+    const ignoreBackoff = this.ignoreBackoff;
+    this.ignoreBackoff = false;
+    try {
+      outcome = await this.replayer.runOnce({ ignoreBackoff });
+    } catch (error) {
+      this.setStatus({ lastError: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    await this.refreshCounts();
+    // What the server just applied comes back through the pull; the change stream would say so too,
+    // but it is best effort (a reconnecting stream misses events), so ask now.
+    if (outcome.sent > 0) this.pulls.resync();
+    if (outcome.state === 'idle') {
+      this.setStatus({ online: true, lastError: null, lastSyncedAt: Date.now() });
+    } else if (outcome.state === 'waiting') {
+      this.setStatus({ online: outcome.network ? false : this.status.online, lastError: outcome.error });
+      this.retryTimer = setTimeout(
+        () => {
+          this.retryTimer = null;
+          void this.kick();
+        },
+        Math.max(0, outcome.until - Date.now()),
+      );
+    } else {
+      this.setStatus({ lastError: 'Signed out: sign in again to send the waiting changes.' });
+    }
+  }
+
+  private async refreshCounts() {
+    const entries = await this.options.outbox.all();
+    this.setStatus({
+      pending: entries.length,
+      failed: entries.filter((entry) => entry.state === 'failed').map((entry) => ({ id: entry.id, label: entry.label, error: entry.error ?? '', createdAt: entry.createdAt })),
+    });
+  }
+
+  private setStatus(change: Partial<SyncStatus>) {
+    const online = this.options.isOnline ? this.options.isOnline() && (change.online ?? this.status.online) : (change.online ?? this.status.online);
+    this.status = { ...this.status, ...change, online };
+    for (const listener of this.listeners) listener(this.status);
+  }
+}

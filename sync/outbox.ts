@@ -1,0 +1,205 @@
+/**
+ * The outbox: the grower's changes waiting to reach the server, in a small Dexie database of its own
+ * (they are not entities). It replaces the spec's `createRoomQueue`, `offlineFormResponses` and
+ * `offlineFieldResponses` tables (spec part 1 §3, part 2 §3) with one ordered queue of API calls.
+ *
+ * Writes ahead: an entry is stored before its optimistic effects reach the local store, and the
+ * engine re-applies the effects of every stored entry when it starts. The two live in separate
+ * IndexedDB databases, so this order is what makes "either both or neither" hold after a crash.
+ *
+ * `idMap` remembers which server id each temporary id became. A remap rewrites every later entry in
+ * the same transaction that removes the create, and `enqueue` translates known temporary ids in that
+ * transaction too, so an entry made just after its create answered still reaches the server right.
+ */
+import { Dexie, type Table } from 'dexie';
+import { type Effect, type EntryBody, type IdSource, type OutboxEntry, type TempId, isTempId } from './types';
+
+export interface IdMapping {
+  tempId: TempId;
+  serverId: number;
+  collection: string;
+  mappedAt: number;
+}
+
+/** What a caller supplies for a new entry; the outbox adds the id, order and bookkeeping. */
+export interface EntryDraft {
+  method: OutboxEntry['method'];
+  path: string;
+  query?: OutboxEntry['query'];
+  body?: EntryBody;
+  creates?: IdSource[];
+  effects?: Effect[];
+  label: string;
+}
+
+class OutboxDatabase extends Dexie {
+  entries!: Table<OutboxEntry, string>;
+  idMap!: Table<IdMapping, string>;
+
+  constructor(name: string) {
+    super(name);
+    this.version(1).stores({ entries: 'id, &seq, state', idMap: 'tempId, mappedAt' });
+  }
+}
+
+/** Every temporary id in a value (query, body, effects), found by walking it. */
+export function tempIdsIn(value: unknown, found = new Set<TempId>()): Set<TempId> {
+  if (isTempId(value)) found.add(value);
+  else if (Array.isArray(value)) for (const item of value) tempIdsIn(item, found);
+  else if (value && typeof value === 'object' && !(value instanceof Blob)) for (const item of Object.values(value)) tempIdsIn(item, found);
+  return found;
+}
+
+/**
+ * A copy of `value` with each temporary id that has a server id replaced by it: a number where the
+ * value stood alone, inside text where it was part of one (a comma-joined list, a path).
+ */
+export function replaceTempIds<T>(value: T, ids: ReadonlyMap<string, number>): T {
+  if (ids.size === 0) return value;
+  if (typeof value === 'string') {
+    if (ids.has(value)) return ids.get(value) as T;
+    if (!value.includes('tmp-')) return value;
+    return value.replace(/tmp-[0-9a-f-]{36}/g, (tempId) => (ids.has(tempId) ? String(ids.get(tempId)) : tempId)) as T;
+  }
+  if (Array.isArray(value)) return value.map((item) => replaceTempIds(item, ids)) as T;
+  if (value && typeof value === 'object' && !(value instanceof Blob)) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceTempIds(item, ids)])) as T;
+  }
+  return value;
+}
+
+/** Document ids in the local store stay strings: a server id replaces a temporary one as its text. */
+const replaceInEffects = (effects: Effect[], ids: ReadonlyMap<string, number>): Effect[] =>
+  effects.map((effect) => {
+    const id = ids.has(effect.id) ? String(ids.get(effect.id)) : effect.id;
+    return effect.op === 'remove' ? { ...effect, id } : { ...effect, id, data: replaceTempIds(effect.data, ids) };
+  });
+
+export class Outbox {
+  private readonly db: OutboxDatabase;
+
+  constructor(name = 'growroom-outbox') {
+    this.db = new OutboxDatabase(name);
+  }
+
+  /** Stores a new entry last in line (temporary ids already mapped are translated first). */
+  async enqueue(draft: EntryDraft): Promise<OutboxEntry> {
+    return this.db.transaction('rw', this.db.entries, this.db.idMap, async () => {
+      const known = await this.knownIds(tempIdsIn([draft.path, draft.query, draft.body, draft.effects]));
+      const last = await this.db.entries.orderBy('seq').last();
+      const query = replaceTempIds(draft.query ?? {}, known);
+      const body = replaceTempIds<EntryBody>(draft.body ?? { kind: 'none' }, known);
+      const path = replaceTempIds(draft.path, known);
+      const effects = replaceInEffects(draft.effects ?? [], known);
+      const creates = draft.creates ?? [];
+      const entry: OutboxEntry = {
+        id: crypto.randomUUID(),
+        seq: (last?.seq ?? 0) + 1,
+        method: draft.method,
+        path,
+        query,
+        body,
+        tempIds: [...new Set([...tempIdsIn([path, query, body]), ...creates.map((source) => source.tempId)])],
+        creates,
+        effects,
+        label: draft.label,
+        attempts: 0,
+        state: 'pending',
+        error: null,
+        createdAt: Date.now(),
+        nextAttemptAt: 0,
+      };
+      await this.db.entries.add(entry);
+      return entry;
+    });
+  }
+
+  /** Every entry still to send (failed ones included), in order. */
+  all(): Promise<OutboxEntry[]> {
+    return this.db.entries.orderBy('seq').toArray();
+  }
+
+  count(): Promise<number> {
+    return this.db.entries.count();
+  }
+
+  get(id: string): Promise<OutboxEntry | undefined> {
+    return this.db.entries.get(id);
+  }
+
+  /**
+   * The entry reached the server: it leaves the queue, and the server ids its create answered replace
+   * their temporary ids in every later entry, in one transaction.
+   */
+  async complete(entry: OutboxEntry, created: ReadonlyMap<TempId, number>): Promise<void> {
+    await this.db.transaction('rw', this.db.entries, this.db.idMap, async () => {
+      await this.db.entries.delete(entry.id);
+      if (created.size === 0) return;
+      const mappedAt = Date.now();
+      await this.db.idMap.bulkPut(
+        [...created].map(([tempId, serverId]) => ({ tempId, serverId, mappedAt, collection: entry.creates.find((source) => source.tempId === tempId)?.collection ?? '' })),
+      );
+      const later = await this.db.entries.where('seq').above(entry.seq).toArray();
+      const rewritten = later
+        .filter((other) => other.tempIds.some((tempId) => created.has(tempId)))
+        .map((other) => ({
+          ...other,
+          path: replaceTempIds(other.path, created),
+          query: replaceTempIds(other.query, created),
+          body: replaceTempIds(other.body, created),
+          effects: replaceInEffects(other.effects, created),
+          tempIds: other.tempIds.filter((tempId) => !created.has(tempId)),
+        }));
+      await this.db.entries.bulkPut(rewritten);
+    });
+  }
+
+  /** A retryable failure (network, 5xx, 429): the entry waits until `nextAttemptAt`, keeping its place. */
+  async postpone(entry: OutboxEntry, error: string, nextAttemptAt: number): Promise<void> {
+    await this.db.entries.update(entry.id, { attempts: entry.attempts + 1, error, nextAttemptAt });
+  }
+
+  /** The server refused the entry: it stays, marked failed with the server's message, until retried or discarded. */
+  async fail(entry: OutboxEntry, error: string): Promise<void> {
+    await this.db.entries.update(entry.id, { attempts: entry.attempts + 1, error, state: 'failed' });
+  }
+
+  /** The grower asks to send a failed entry again. */
+  async retry(id: string): Promise<void> {
+    await this.db.entries.update(id, { state: 'pending', error: null, nextAttemptAt: 0 });
+  }
+
+  /** The grower gives up a failed entry; returns it (its effects are to be undone by the caller). */
+  async discard(id: string): Promise<OutboxEntry | undefined> {
+    return this.db.transaction('rw', this.db.entries, async () => {
+      const entry = await this.db.entries.get(id);
+      if (entry) await this.db.entries.delete(id);
+      return entry;
+    });
+  }
+
+  /** Server ids of temporary ids already mapped. */
+  async knownIds(tempIds: Iterable<TempId>): Promise<Map<TempId, number>> {
+    const list = [...tempIds];
+    if (list.length === 0) return new Map();
+    const rows = await this.db.idMap.bulkGet(list);
+    return new Map(rows.filter((row): row is IdMapping => row !== undefined).map((row) => [row.tempId, row.serverId]));
+  }
+
+  mappings(): Promise<IdMapping[]> {
+    return this.db.idMap.toArray();
+  }
+
+  /** Forgets mappings older than `maxAgeMs` (kept a while so a screen open on a temporary id can follow it). */
+  async pruneMappings(maxAgeMs: number): Promise<void> {
+    await this.db.idMap.where('mappedAt').below(Date.now() - maxAgeMs).delete();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  async delete(): Promise<void> {
+    await this.db.delete();
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The sync engine's vocabulary: outbox entries, the optimistic effects they carry, and what the
+ * engine tells the page. Plain data only: entries live in IndexedDB and cross the worker boundary.
+ */
+
+/** A record created on the tablet before the server knows it: `tmp-<uuid>` until its create answers. */
+export type TempId = `tmp-${string}`;
+
+export const TEMP_ID_PREFIX = 'tmp-';
+export const isTempId = (value: unknown): value is TempId => typeof value === 'string' && value.startsWith(TEMP_ID_PREFIX);
+
+/** One part of a multipart body: text, or a file kept as a Blob (IndexedDB stores Blobs as they are). */
+export type MultipartPart = { name: string; value: string } | { name: string; blob: Blob; fileName: string };
+
+export type EntryBody = { kind: 'json'; data: unknown } | { kind: 'multipart'; parts: MultipartPart[] } | { kind: 'none' };
+
+/**
+ * The optimistic change an entry made to the local store, kept so it can be re-applied: after a crash
+ * between writing the entry and the store (the entry is written first), and over every pulled server
+ * document while the entry is still pending (so a pending edit never flickers back).
+ */
+export type Effect = (
+  | { op: 'upsert'; collection: string; id: string; data: Record<string, unknown> }
+  | { op: 'patch'; collection: string; id: string; data: Record<string, unknown> }
+  | { op: 'remove'; collection: string; id: string }
+) & {
+  /** The document as it was before the effect (null: there was none), to undo it on discard. */
+  before?: (Record<string, unknown> & { id: string }) | null;
+};
+
+/**
+ * Where a create's answer holds the server id of a record the entry created under a temporary id:
+ * `path` walks the JSON answer; at an array, `match` picks the element (e.g. a box by X and Y).
+ */
+export interface IdSource {
+  tempId: TempId;
+  collection: string;
+  path: string[];
+  match?: Record<string, unknown>;
+  /** The field of the matched element holding the id (default: the value at `path` itself). */
+  field?: string;
+}
+
+export type EntryState = 'pending' | 'failed';
+
+export interface OutboxEntry {
+  /** uuid; also the Idempotency-Key, so a replay after a lost answer has no second effect. */
+  id: string;
+  /** Order of replay: strictly increasing in the order entries were made. */
+  seq: number;
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The API path under /api, e.g. `/create_room`. */
+  path: string;
+  query: Record<string, string | number | boolean>;
+  body: EntryBody;
+  /** Temporary ids this entry uses (its dependencies) or creates (see `creates`). */
+  tempIds: TempId[];
+  creates: IdSource[];
+  effects: Effect[];
+  /** What the grower sees in the pending list, e.g. "Create room Flower 1". */
+  label: string;
+  attempts: number;
+  state: EntryState;
+  /** The server's message (or the network's) from the last failed attempt. */
+  error: string | null;
+  createdAt: number;
+  /** Not before this time (ms), after a retryable failure. */
+  nextAttemptAt: number;
+}
+
+export interface FailedEntry {
+  id: string;
+  label: string;
+  error: string;
+  createdAt: number;
+}
+
+export interface SyncStatus {
+  online: boolean;
+  /** Entries waiting to reach the server (failed ones included). */
+  pending: number;
+  failed: FailedEntry[];
+  lastSyncedAt: number | null;
+  /** The last transient problem (network, 5xx), for the status line; null when all is well. */
+  lastError: string | null;
+}
