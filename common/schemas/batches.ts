@@ -81,12 +81,11 @@ export const assignStatusBody = formBody({
   batch_ids: idList(m.statusBatchIdsRequired).refine((ids) => ids.length > 0, { error: m.statusBatchIdsRequired }),
 });
 
-/** Custom statuses take company_id and status_name from the query or the body. */
-export const customStatusFields = z.object({
+/** Custom statuses take company_id and status_name from the query or the body (route hook fieldsFromQueryAndBody). */
+export const customStatusFields = formBody({
   company_id: requiredId(m.customStatusInvalid),
   status_name: z.string({ error: m.customStatusInvalid }).trim().min(1, { error: m.customStatusInvalid }).max(60, { error: m.statusNameTooLong }),
 });
-export const looseFields = z.preprocess((value) => value ?? {}, z.record(z.string(), z.unknown()));
 export const filterByStatusQuery = z.object({ company_id: requiredId(m.companyIdRequired), status_name: statusName });
 
 /** grid/create_batch_problem (spec part 1 §5: every field non-zero, severity finite). */

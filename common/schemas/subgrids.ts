@@ -82,9 +82,9 @@ const settableText = (field: string, max: number) =>
     .transform((value) => (value === '' ? null : value))
     .optional();
 
-/** update_sub_gridbox reads its fields from the query or the JSON body (the body wins where both are set). */
+/** update_sub_gridbox reads its fields from the query or the JSON body (route hook fieldsFromQueryAndBody). */
 const updateFields = {
-  sub_gridbox_id: optionalId(m.subGridboxIdRequired),
+  sub_gridbox_id: requiredId(m.subGridboxIdRequired),
   custom_name: settableText('custom_name', 200),
   plant_id: settableText('plant_id', 100),
   color: settableText('color', 50),
@@ -93,7 +93,6 @@ const updateFields = {
   image_name: settableText('image_name', 500),
 };
 export const UPDATABLE_SUB_GRIDBOX_FIELDS = ['custom_name', 'plant_id', 'color', 'status', 'content', 'image_name'] as const;
-export const updateSubGridboxQuery = z.object(updateFields);
 export const updateSubGridboxBody = formBody(updateFields);
 
 export const movePlantBody = formBody({

@@ -1,8 +1,6 @@
 /** Typing for named route handlers, and the success envelope. */
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { httpMessages } from '../../common/messages/http';
-import { badRequest } from './errors';
 
 export interface RouteSchema {
   body?: z.ZodType;
@@ -25,17 +23,12 @@ export function success<T extends object>(payload: T, message?: string): { statu
 }
 
 /**
- * For the few calls whose fields may come in the query or the body (the spec does not say which):
- * merges the sources (later ones win where set) and checks them with `schema`, failing as a schema
- * failure does, with the first rule's message.
+ * For calls whose fields may come in the query or the body (the spec does not say which): a
+ * `preValidation` hook that puts the query's fields under the body's (the body wins), so the route's
+ * body schema checks them all, with the usual messages. The tenancy guard reads both either way.
  */
-export function parseFields<S extends z.ZodType>(schema: S, ...sources: unknown[]): z.output<S> {
-  const merged: Record<string, unknown> = {};
-  for (const source of sources) {
-    if (!source || typeof source !== 'object') continue;
-    for (const [key, value] of Object.entries(source)) if (value !== undefined && value !== '') merged[key] = value;
-  }
-  const parsed = schema.safeParse(merged);
-  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? httpMessages.invalidRequest);
-  return parsed.data;
+export async function fieldsFromQueryAndBody(request: FastifyRequest) {
+  const query = request.query && typeof request.query === 'object' ? request.query : {};
+  const body = request.body && typeof request.body === 'object' && !Buffer.isBuffer(request.body) ? request.body : {};
+  request.body = { ...query, ...body };
 }

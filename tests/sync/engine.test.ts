@@ -6,6 +6,7 @@ import { startTablet, type Tablet } from '../support/client';
 import { createGrid, updateCullingStatus } from '../../src/api/grids';
 import { createRoom } from '../../src/api/rooms';
 import { linkGridboxBatch } from '../../src/api/batches';
+import type { TempId } from '../../sync/types';
 
 let server: TestServer;
 let proxy: NetworkProxy;
@@ -51,8 +52,8 @@ describe('offline work reaches the server once, under server ids', () => {
     const name = `Offline room ${Date.now()}`;
     const { RoomID } = await createRoom(device.context, { companyId: farm.companyId, name, description: 'Made without signal' });
     const { GridID, boxIds } = await createGrid(device.context, { companyId: farm.companyId, roomId: RoomID, name: 'Bench A', nx: 3, ny: 2 });
-    await updateCullingStatus(device.context, { gridBoxId: boxIds[4] as string, userId: farm.regular.id, culled: true });
-    await linkGridboxBatch(device.context, { batchId, gridBoxIds: [boxIds[0] as string, boxIds[1] as string] });
+    await updateCullingStatus(device.context, { gridBoxId: boxIds[4] as TempId, userId: farm.regular.id, culled: true });
+    await linkGridboxBatch(device.context, { batchId, gridBoxIds: [boxIds[0] as TempId, boxIds[1] as TempId] });
 
     // The screens see it all at once, offline.
     const offlineGrids = await device.database.grids.find({ selector: { roomId: RoomID } }).exec();

@@ -30,7 +30,6 @@ import {
   linkGridBoxesBody,
   linkGridQuery,
   linkRoomQuery,
-  looseFields,
   movePlantsQuery,
   optionalRoomQuery,
   qrParams,
@@ -46,7 +45,7 @@ import type { DB } from '../../db/schema';
 import { writer } from '../../db/writes';
 import { badRequest, conflict, conflictOnUnique, notFound } from '../../http/errors';
 import { assertCaller, caller } from '../../http/guards';
-import { parseFields, type RequestOf, success } from '../../http/route';
+import { fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
 import { actorOf, recordAudit } from '../audit/record';
 import { gridQueries } from '../grids/queries';
 import { roomJson, roomQueries } from '../rooms/queries';
@@ -71,7 +70,7 @@ const harvestSchema = { querystring: harvestQuery };
 const movePlantsSchema = { querystring: movePlantsQuery };
 const historySchema = { querystring: optionalRoomQuery, body: roomBody };
 const assignStatusSchema = { querystring: assignStatusQuery, body: assignStatusBody };
-const customStatusSchema = { querystring: looseFields, body: looseFields };
+const customStatusSchema = { body: customStatusFields };
 const filterSchema = { querystring: filterByStatusQuery };
 const createProblemSchema = { body: createBatchProblemBody };
 const resolveProblemSchema = { body: resolveBatchProblemBody };
@@ -268,9 +267,9 @@ export async function batchRoutes(app: App) {
   app.post('/move_plants', { schema: movePlantsSchema }, movePlants);
   app.post('/get_batch_history_by_room', { schema: historySchema }, getBatchHistoryByRoom);
   app.post('/assign_status_to_batches', { schema: assignStatusSchema }, assignStatusToBatches);
-  app.post('/create_custom_batch_status', { schema: customStatusSchema, config: { access: 'admin' } }, createCustomStatus);
+  app.post('/create_custom_batch_status', { schema: customStatusSchema, config: { access: 'admin' }, preValidation: fieldsFromQueryAndBody }, createCustomStatus);
   app.get('/get_custom_batch_statuses', { schema: companySchema }, getCustomStatuses);
-  app.delete('/delete_custom_batch_status', { schema: customStatusSchema, config: { access: 'admin' } }, deleteCustomStatus);
+  app.delete('/delete_custom_batch_status', { schema: customStatusSchema, config: { access: 'admin' }, preValidation: fieldsFromQueryAndBody }, deleteCustomStatus);
   app.get('/filter_batches_by_status', { schema: filterSchema }, filterBatchesByStatus);
   app.post('/grid/create_batch_problem', { schema: createProblemSchema }, createBatchProblem);
   app.post('/grid/resolve_batch_problem', { schema: resolveProblemSchema }, resolveBatchProblem);
@@ -383,7 +382,7 @@ async function assignStatusToBatches(request: RequestOf<typeof assignStatusSchem
 const customStatusJson = (status: { id: number; name: string; created_at: Date | string }) => ({ id: status.id, status_name: status.name, created_at: status.created_at });
 
 async function createCustomStatus(request: RequestOf<typeof customStatusSchema>) {
-  const fields = parseFields(customStatusFields, request.query, request.body);
+  const fields = request.body;
   const actor = actorOf(caller(request), fields.company_id);
   if (isBuiltInBatchStatus(fields.status_name)) throw conflict(m.customStatusExists(fields.status_name));
   const { id } = await writer(request.db, actor)
@@ -401,7 +400,7 @@ async function getCustomStatuses(request: RequestOf<typeof companySchema>) {
 
 /** Batches that carry a deleted status keep it (it is their history); it just cannot be assigned again. */
 async function deleteCustomStatus(request: RequestOf<typeof customStatusSchema>) {
-  const fields = parseFields(customStatusFields, request.query, request.body);
+  const fields = request.body;
   const actor = actorOf(caller(request), fields.company_id);
   const status = await batchQueries.customStatusNamed(request.db, actor.companyId, fields.status_name);
   if (!status) throw notFound(m.customStatusNotFound(fields.status_name));

@@ -19,7 +19,11 @@ export const gridJson = (grid: Grid) => ({
   ny: grid.ny,
 });
 
-export const gridBoxJson = (box: GridBox) => ({
+/** The columns a box's JSON shows: loading 10,000 boxes moves only these (the rest is bookkeeping). */
+const GRID_BOX_COLUMNS = ['id', 'grid_id', 'company_id', 'x', 'y', 'color', 'status', 'content', 'image_name', 'custom_name', 'culled', 'culled_by', 'culled_at'] as const;
+type GridBoxShown = Pick<GridBox, (typeof GRID_BOX_COLUMNS)[number]>;
+
+export const gridBoxJson = (box: GridBoxShown) => ({
   id: box.id,
   GridID: box.grid_id,
   CompanyID: box.company_id,
@@ -62,7 +66,7 @@ export const gridQueries = {
   },
 
   boxesOfGrids: (db: Kysely<DB>, gridIds: number[]) =>
-    db.selectFrom('grid_boxes').selectAll().where('grid_id', 'in', gridIds.concat(-1)).where('deleted_at', 'is', null).orderBy('grid_id').orderBy('y').orderBy('x').execute(),
+    db.selectFrom('grid_boxes').select(GRID_BOX_COLUMNS).where('grid_id', 'in', gridIds.concat(-1)).where('deleted_at', 'is', null).orderBy('grid_id').orderBy('y').orderBy('x').execute(),
 
   byId: (db: Kysely<DB>, id: number) => db.selectFrom('grids').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
 

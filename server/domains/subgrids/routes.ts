@@ -14,12 +14,11 @@ import {
   movePlantBody,
   movementHistoryQuery,
   updateSubGridboxBody,
-  updateSubGridboxQuery,
 } from '../../../common/schemas/subgrids';
 import type { App } from '../../app';
 import { badRequest, notFound } from '../../http/errors';
 import { assertCaller, caller } from '../../http/guards';
-import { type RequestOf, success } from '../../http/route';
+import { fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
 import { actorOf, recordAudit } from '../audit/record';
 import { gridBoxJson, gridQueries } from '../grids/queries';
 import { type Layout, plantMoveJson, plantMoveQueries, subGridboxDisplayName, subGridboxJson, subGridboxQueries } from './queries';
@@ -27,7 +26,7 @@ import { type Layout, plantMoveJson, plantMoveQueries, subGridboxDisplayName, su
 const createSchema = { querystring: createSubGridboxesQuery, body: createSubGridboxesBody };
 const listSchema = { querystring: getSubGridboxesQuery };
 const deleteSchema = { querystring: deleteSubGridboxQuery };
-const updateSchema = { querystring: updateSubGridboxQuery, body: updateSubGridboxBody };
+const updateSchema = { body: updateSubGridboxBody };
 const moveSchema = { body: movePlantBody };
 const historySchema = { querystring: movementHistoryQuery };
 
@@ -96,8 +95,7 @@ async function deleteSubGridbox(request: RequestOf<typeof deleteSchema>) {
 
 /** Fields come from the query or the JSON body (the body wins); only those sent are changed (spec §4). */
 async function updateSubGridbox(request: RequestOf<typeof updateSchema>) {
-  const sent = { ...request.query, ...Object.fromEntries(Object.entries(request.body).filter(([, value]) => value !== undefined)) };
-  if (sent.sub_gridbox_id === undefined) throw badRequest(m.subGridboxIdRequired);
+  const sent = request.body;
   const changes = Object.fromEntries(UPDATABLE_SUB_GRIDBOX_FIELDS.filter((field) => sent[field] !== undefined).map((field) => [field, sent[field] ?? null]));
   if (Object.keys(changes).length === 0) throw badRequest(m.nothingToUpdate);
   const sub = await subGridboxQueries.byId(request.db, sent.sub_gridbox_id);
@@ -155,7 +153,7 @@ export async function subgridRoutes(app: App) {
   app.post('/create_sub_gridboxes', { schema: createSchema }, createSubGridboxes);
   app.get('/get_sub_gridboxes', { schema: listSchema }, getSubGridboxes);
   app.delete('/delete_sub_gridbox', { schema: deleteSchema, config: { access: 'admin' } }, deleteSubGridbox);
-  app.put('/update_sub_gridbox', { schema: updateSchema }, updateSubGridbox);
+  app.put('/update_sub_gridbox', { schema: updateSchema, preValidation: fieldsFromQueryAndBody }, updateSubGridbox);
   app.post('/move_plant', { schema: moveSchema }, movePlant);
   app.get('/get_company_movement_history', { schema: historySchema }, companyMovementHistory);
 }

@@ -21,7 +21,7 @@ import type { TraysTable } from '../../db/schema';
 import { writer } from '../../db/writes';
 import { notFound } from '../../http/errors';
 import { assertCaller, caller } from '../../http/guards';
-import { type RequestOf, success } from '../../http/route';
+import { fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
 import type { Updateable } from 'kysely';
 import { actorOf, recordAudit } from '../audit/record';
 import { trayJson, trayQueries, trayTemplateJson } from './queries';
@@ -40,11 +40,6 @@ const deleteTraySchema = { body: deleteTrayBody };
  * body, a form body or the query alike: the query's fields are merged under the body's before
  * validation (a field in both: the body's wins). The guard still checks every id wherever it came from.
  */
-async function queryUnderBody(request: FastifyRequest) {
-  const query = request.query && typeof request.query === 'object' ? request.query : {};
-  const body = request.body && typeof request.body === 'object' && !Buffer.isBuffer(request.body) ? request.body : {};
-  request.body = { ...query, ...body };
-}
 
 const notFoundHere = (kind: string, id: number) => notFound(httpMessages.recordNotFound(`${kind} ${id}`));
 
@@ -172,7 +167,7 @@ async function deleteTray(request: RequestOf<typeof deleteTraySchema>) {
 
 export async function trayRoutes(app: App) {
   const ownsTemplate = { template_id: 'tray_template' as const };
-  const fields = { preValidation: queryUnderBody };
+  const fields = { preValidation: fieldsFromQueryAndBody };
   app.get('/get_tray_templates', { schema: listTemplatesSchema }, getTrayTemplates);
   app.post('/create_tray_template', { schema: createTemplateSchema, config: { access: 'admin' }, ...fields }, createTrayTemplate);
   app.delete('/delete_tray_template', { schema: deleteTemplateSchema, config: { access: 'admin', owns: ownsTemplate }, ...fields }, deleteTrayTemplate);
