@@ -63,7 +63,7 @@ export class SyncEngine {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    for (const mapping of await this.options.outbox.mappings()) await this.options.store.replaceId(mapping.collection, mapping.tempId, mapping.serverId);
+    for (const mapping of await this.options.outbox.mappings()) await this.options.store.replaceId(mapping.collection, mapping.tempId, mapping.serverId, mapping.documentId);
     for (const entry of await this.options.outbox.all()) await applyEffects(this.options.store, entry.effects);
     await this.refreshCounts();
     this.pulls.start();
@@ -175,10 +175,14 @@ export class SyncEngine {
   }
 
   private async replayOnce(): Promise<void> {
-    if (this.retryTimer) return;
-    let outcome;
     const ignoreBackoff = this.ignoreBackoff;
     this.ignoreBackoff = false;
+    if (this.retryTimer) {
+      if (!ignoreBackoff) return;
+      clearTimeout(this.retryTimer);
+      this.retryTimer = null;
+    }
+    let outcome;
     try {
       outcome = await this.replayer.runOnce({ ignoreBackoff });
     } catch (error) {

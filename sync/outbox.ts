@@ -18,6 +18,8 @@ export interface IdMapping {
   tempId: TempId;
   serverId: number;
   collection: string;
+  /** The temporary document's id, when not the temporary id itself (see IdSource.documentId). */
+  documentId: string;
   mappedAt: number;
 }
 
@@ -71,7 +73,7 @@ export function replaceTempIds<T>(value: T, ids: ReadonlyMap<string, number>): T
 /** Document ids in the local store stay strings: a server id replaces a temporary one as its text. */
 const replaceInEffects = (effects: Effect[], ids: ReadonlyMap<string, number>): Effect[] =>
   effects.map((effect) => {
-    const id = ids.has(effect.id) ? String(ids.get(effect.id)) : effect.id;
+    const id = String(replaceTempIds(effect.id, ids));
     return effect.op === 'remove' ? { ...effect, id } : { ...effect, id, data: replaceTempIds(effect.data, ids) };
   });
 
@@ -137,7 +139,9 @@ export class Outbox {
       if (created.size === 0) return;
       const mappedAt = Date.now();
       await this.db.idMap.bulkPut(
-        [...created].map(([tempId, serverId]) => ({ tempId, serverId, mappedAt, collection: entry.creates.find((source) => source.tempId === tempId)?.collection ?? '' })),
+        entry.creates
+          .filter((source) => created.has(source.tempId))
+          .map((source) => ({ tempId: source.tempId, serverId: created.get(source.tempId) as number, collection: source.collection, documentId: source.documentId ?? source.tempId, mappedAt })),
       );
       const later = await this.db.entries.where('seq').above(entry.seq).toArray();
       const rewritten = later

@@ -145,6 +145,6 @@ export class Replayer {
       created.set(source.tempId, serverId);
     }
     await this.outbox.complete(entry, created);
-    for (const source of entry.creates) await this.store.replaceId(source.collection, source.tempId, created.get(source.tempId) as number);
+    for (const source of entry.creates) await this.store.replaceId(source.collection, source.tempId, created.get(source.tempId) as number, source.documentId);
   }
 }

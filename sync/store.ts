@@ -11,10 +11,11 @@ export interface LocalStore {
   upsert(collection: string, document: LocalDocument): Promise<void>;
   remove(collection: string, id: string): Promise<void>;
   /**
-   * A temporary id became a server id: the document under the temporary id moves to the server id,
-   * and every document field that referred to it (a grid's room, a box's grid) follows.
+   * A temporary id became a server id: the document `documentId` (by default the temporary id itself)
+   * moves to the id with the server's id in its place, and every document field that referred to it
+   * (a grid's room, a box's grid) follows.
    */
-  replaceId(collection: string, tempId: TempId, serverId: number): Promise<void>;
+  replaceId(collection: string, tempId: TempId, serverId: number, documentId?: string): Promise<void>;
 }
 
 /** One effect applied to one document (or to nothing): the pure part, shared by the store and the pull overlay. */

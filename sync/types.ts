@@ -35,6 +35,11 @@ export type Effect = (
 export interface IdSource {
   tempId: TempId;
   collection: string;
+  /**
+   * The local document's id when it is not the temporary id itself: documents of several kinds in one
+   * collection are `<kind>:<id>` (operations: `tray:tmp-…` becomes `tray:42`).
+   */
+  documentId?: string;
   path: string[];
   match?: Record<string, unknown>;
   /** The field of the matched element holding the id (default: the value at `path` itself). */

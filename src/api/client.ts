@@ -100,7 +100,12 @@ export function createApiClient(options: { baseURL: string; session: SessionStor
   async function retryAfterRefresh(response: AxiosResponse): Promise<AxiosResponse | null> {
     const config = response.config;
     if ((response.status !== 401 && response.status !== 403) || config.refreshed || config.skipRefresh) return null;
-    if (!(await refresh())) return null;
+    // Sent with a token another request has replaced since: retry with the new one, no second refresh.
+    const sentWith = String(config.headers.Authorization ?? '');
+    const latest = await session.get();
+    if (!latest?.access_token || sentWith === `Bearer ${latest.access_token}`) {
+      if (!(await refresh())) return null;
+    }
     config.refreshed = true;
     const current = await session.get();
     config.headers.Authorization = `Bearer ${current?.access_token ?? ''}`;
@@ -153,8 +158,12 @@ export function transportOf(client: ApiClient): ApiTransport {
         const current = await client.session.get();
         return fetch(`${client.baseURL}/sync/stream`, { signal, headers: current ? { Authorization: `Bearer ${current.access_token}` } : {} });
       };
+      const sentWith = (await client.session.get())?.access_token;
       let response = await open();
-      if ((response.status === 401 || response.status === 403) && (await client.refresh())) response = await open();
+      if (response.status === 401 || response.status === 403) {
+        const latest = (await client.session.get())?.access_token;
+        if (latest !== sentWith || (await client.refresh())) response = await open();
+      }
       return { status: response.status, body: response.body };
     },
   };

@@ -3,6 +3,7 @@
  * store for reads that work offline, and `record` for every change (sync/record.ts: outbox entry
  * first, then the optimistic local write; then the sync worker is told).
  */
+import axios from 'axios';
 import type { z } from 'zod';
 import type { EntryDraft, Outbox } from '../../sync/outbox';
 import { recordChange } from '../../sync/record';
@@ -62,3 +63,38 @@ export function multipart(fields: Record<string, string | number | boolean | nul
 export const json = (data: unknown): EntryDraft['body'] => ({ kind: 'json', data });
 
 export const now = () => new Date().toISOString();
+
+/** A call the server refused or that could not reach it: the server's message, or the spec's fallback (spec §8). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    message: string,
+    readonly status: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** The server's message from a failed call, if it sent one. */
+export function serverMessage(error: unknown): string | null {
+  if (!axios.isAxiosError(error)) return null;
+  const data = error.response?.data as { message?: unknown } | undefined;
+  return typeof data?.message === 'string' && data.message ? data.message : null;
+}
+
+/**
+ * A call that needs the server's answer now (reads, and the session calls): the answer's data, or an
+ * ApiError with the server's message, else `fallback` (the spec's default message for that call).
+ */
+export async function online<T>(
+  context: Pick<ApiContext, 'client'>,
+  request: { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string> },
+  fallback: string,
+): Promise<T> {
+  try {
+    const response = await context.client.http.request<T>({ method: request.method ?? 'GET', url: request.path, params: request.query, data: request.body, headers: request.headers });
+    return response.data;
+  } catch (error) {
+    throw new ApiError(serverMessage(error) ?? fallback, axios.isAxiosError(error) ? (error.response?.status ?? null) : null);
+  }
+}

@@ -25,17 +25,18 @@ export function rxLocalStore(database: GrowDatabase): LocalStore {
     async remove(collection, id) {
       await collectionOf(collection).findOne(id).remove();
     },
-    async replaceId(collection, tempId: TempId, serverId) {
+    async replaceId(collection, tempId: TempId, serverId, documentId = tempId) {
       const name = collection as CollectionName;
       const target = collectionOf(name);
-      const temporary = await target.findOne(tempId).exec();
+      const temporary = await target.findOne(documentId).exec();
       if (temporary) {
         const data = temporary.toMutableJSON() as LocalDocument;
+        const id = documentId.replace(tempId, String(serverId));
         await temporary.remove();
         // The pull may have brought the server's document already; it wins.
-        if (!(await target.findOne(String(serverId)).exec())) {
+        if (!(await target.findOne(id).exec())) {
           const ownIdField = OWN_ID_FIELDS[name];
-          await target.insert(withLinkKeys(name, { ...data, id: String(serverId), ...(ownIdField ? { [ownIdField]: serverId } : {}) }));
+          await target.insert(withLinkKeys(name, { ...data, id, ...(ownIdField ? { [ownIdField]: serverId } : {}) }));
         }
       }
       for (const reference of REFERENCES[name] ?? []) {

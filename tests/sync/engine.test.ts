@@ -1,5 +1,6 @@
+import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBatch, createTenant, type Tenant } from '../support/factories';
+import { createBatch, createGrid as createServerGrid, createRoom as createServerRoom, createTenant, type Tenant } from '../support/factories';
 import { startProxy, type NetworkProxy } from '../support/proxy';
 import { startServer, type TestServer } from '../support/server';
 import { startTablet, type Tablet } from '../support/client';
@@ -8,13 +9,14 @@ import { createRoom } from '../../src/api/rooms';
 import { linkGridboxBatch } from '../../src/api/batches';
 import type { TempId } from '../../sync/types';
 
+const JWT_SECRET = 'engine-test-secret-that-is-long-enough';
 let server: TestServer;
 let proxy: NetworkProxy;
 let farm: Tenant;
 const tablets: Tablet[] = [];
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ jwtSecret: JWT_SECRET });
   proxy = await startProxy(server.url);
   farm = await createTenant(server);
 });
@@ -84,5 +86,114 @@ describe('offline work reaches the server once, under server ids', () => {
     const localBoxes = await device.database.grid_boxes.find({ selector: { gridId: String(grid.id) } }).exec();
     expect(localBoxes).toHaveLength(6);
     expect(localBoxes.find((box) => box.get('X') === 2 && box.get('Y') === 2)?.get('culled')).toBe(true);
+  });
+});
+
+const roomsNamed = (prefix: string) =>
+  server.database.db.selectFrom('rooms').select(['id', 'name']).where('name', 'like', `${prefix}%`).orderBy('id').execute();
+
+describe('answers lost and servers stopped', () => {
+  it('a create whose answer is lost after the server committed makes one room', async () => {
+    const device = await tablet();
+    const name = `Lost answer ${Date.now()}`;
+    const lost = proxy.loseAnswerOnce((request) => request.url?.startsWith('/api/create_room') ?? false);
+    const { RoomID } = await createRoom(device.context, { companyId: farm.companyId, name, description: 'The answer never came back' });
+    await lost;
+    // The server has it; the tablet does not know and keeps the entry.
+    expect(await roomsNamed(name)).toHaveLength(1);
+    expect(await device.outbox.count()).toBe(1);
+
+    await device.engine.settle();
+    const rooms = await roomsNamed(name);
+    expect(rooms).toHaveLength(1);
+    expect(await device.outbox.count()).toBe(0);
+    expect(await device.database.rooms.findOne(RoomID).exec()).toBeNull();
+    expect((await device.database.rooms.findOne(String(rooms[0]?.id)).exec())?.get('Name')).toBe(name);
+    expect(proxy.sent.filter((request) => request.url.startsWith('/api/create_room')).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('200 entries replayed while the server is stopped and started again arrive once each, in order', async () => {
+    const device = await tablet();
+    await device.engine.settle();
+    proxy.setOnline(false);
+    const prefix = `Restart ${Date.now()} #`;
+    for (let index = 0; index < 200; index += 1) {
+      await createRoom(device.context, { companyId: farm.companyId, name: `${prefix}${String(index).padStart(3, '0')}`, description: 'Queued' });
+    }
+    expect(await device.outbox.count()).toBe(200);
+
+    proxy.setOnline(true);
+    void device.engine.syncNow();
+    await expect.poll(async () => (await roomsNamed(prefix)).length, { timeout: 20_000, interval: 5 }).toBeGreaterThanOrEqual(20);
+    await server.stop();
+    const arrivedBeforeStop = (await roomsNamed(prefix)).length;
+    expect(arrivedBeforeStop).toBeLessThan(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await server.resume();
+    await device.engine.settle();
+
+    const rooms = await roomsNamed(prefix);
+    expect(rooms.map((room) => room.name)).toEqual(Array.from({ length: 200 }, (_, index) => `${prefix}${String(index).padStart(3, '0')}`));
+    expect(await device.outbox.count()).toBe(0);
+  });
+});
+
+describe('sessions', () => {
+  it('an access token that expired while offline is refreshed once on reconnect, and the replay goes on', async () => {
+    const device = await tablet();
+    await device.engine.settle();
+    proxy.setOnline(false);
+    const name = `After expiry ${Date.now()}`;
+    await createRoom(device.context, { companyId: farm.companyId, name, description: 'Queued while the token expired' });
+    const expired = await new SignJWT({ user_id: farm.regular.id, user_role: 'Regular', company_id: farm.companyId })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 1800)
+      .sign(new TextEncoder().encode(JWT_SECRET));
+    const before = device.session.current;
+    device.session.current = { ...(before as NonNullable<typeof before>), access_token: expired };
+    const refreshesBefore = proxy.sent.filter((request) => request.url.startsWith('/api/refresh_token')).length;
+
+    proxy.setOnline(true);
+    await device.engine.syncNow();
+    await device.engine.settle();
+    expect(await roomsNamed(name)).toHaveLength(1);
+    expect(device.session.current?.access_token).not.toBe(expired);
+    expect(device.session.current?.refresh_token).not.toBe(before?.refresh_token);
+    expect(proxy.sent.filter((request) => request.url.startsWith('/api/refresh_token')).length - refreshesBefore).toBe(1);
+    expect(device.signedOut).toBe(0);
+  });
+});
+
+describe('two tablets change the same grid box offline', () => {
+  it('both end with the state of the change that reached the server last', async () => {
+    const roomId = await createServerRoom(server, farm.companyId);
+    const grid = await createServerGrid(server, farm.companyId, roomId, 2, 1);
+    const boxId = grid.boxIds[0] as number;
+    const first = await tablet(farm.regular);
+    const second = await tablet(farm.admin);
+    await first.engine.settle();
+    await second.engine.settle();
+    expect((await first.database.grid_boxes.findOne(String(boxId)).exec())?.get('culled')).toBe(false);
+
+    proxy.setOnline(false);
+    await updateCullingStatus(first.context, { gridBoxId: boxId, userId: farm.regular.id, culled: true });
+    await updateCullingStatus(second.context, { gridBoxId: boxId, userId: farm.admin.id, culled: true });
+    await updateCullingStatus(second.context, { gridBoxId: boxId, userId: farm.admin.id, culled: false });
+    // Each tablet shows its own pending change meanwhile.
+    expect((await first.database.grid_boxes.findOne(String(boxId)).exec())?.get('culled')).toBe(true);
+    expect((await second.database.grid_boxes.findOne(String(boxId)).exec())?.get('culled')).toBe(false);
+
+    proxy.setOnline(true);
+    await first.engine.settle();
+    await second.engine.settle();
+    await first.engine.settle();
+
+    const row = await server.database.db.selectFrom('grid_boxes').select(['culled', 'culled_by']).where('id', '=', boxId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ culled: false, culled_by: null });
+    for (const device of [first, second]) {
+      const box = await device.database.grid_boxes.findOne(String(boxId)).exec();
+      expect(box?.get('culled')).toBe(false);
+    }
   });
 });
