@@ -21,5 +21,5 @@ export default tseslint.config(
   { files: ['src/**'], rules: { 'no-restricted-imports': restrict('**/server/**', '**/server') } },
   { files: ['server/**'], rules: { 'no-restricted-imports': restrict('**/src/**', '**/sync/**', '**/workers/**') } },
   { files: ['common/**'], rules: { 'no-restricted-imports': restrict('**/src/**', '**/sync/**', '**/server/**', '**/workers/**', 'react', 'fastify', 'kysely') } },
-  { files: ['server/cli.ts', 'server/main.ts', 'bench/**', 'tests/**'], rules: { 'no-console': 'off' } },
+  { files: ['server/cli.ts', 'server/main.ts', 'bench/**', 'tests/**', 'scripts/**'], rules: { 'no-console': 'off' } },
 );

@@ -2,6 +2,7 @@
 // the API is, so `npm start` serves something a person can open.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { registerServiceWorker } from './register-service-worker';
 
 function Placeholder() {
   return (
@@ -18,3 +19,4 @@ function Placeholder() {
 
 const root = document.getElementById('root');
 if (root) createRoot(root).render(<StrictMode><Placeholder /></StrictMode>);
+registerServiceWorker();

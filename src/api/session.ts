@@ -1,0 +1,193 @@
+/**
+ * The session of spec part 1 §3, §4, §5 and §7: where the page keeps it, and the calls that open it
+ * (login, sign-up), end it (logout) and recover a password. All of them need the server's answer now,
+ * so none is queued in the outbox; the token refresh itself lives in the client (client.ts).
+ *
+ * Where it is kept: the spec keeps the access token in local storage and the role, user id, refresh
+ * token and company in cookies. Here all five (and the isLoggedIn flag) sit in local storage under the
+ * spec's names: the API takes bearer tokens only and never reads a cookie, and the sync worker reads
+ * the session through the page (comlink), so a cookie would add nothing but a copy that travels with
+ * every request to the server's origin.
+ */
+import { sessionClientMessages as cm } from '../../common/messages/session';
+import { isRole } from '../../common/roles';
+import { loginBody, passwordResetRequestBody, resetPasswordBody, resetPasswordQuery, signUpBody } from '../../common/schemas/session';
+import type { Session, SessionStore } from './client';
+import { type ApiContext, ApiError, check, online } from './context';
+
+/** The local storage keys: the spec's five items, its isLoggedIn flag, and when the refresh token expires. */
+export const SESSION_KEYS = {
+  accessToken: 'accessToken',
+  userRole: 'userRole',
+  userId: 'userID',
+  refreshToken: 'refreshToken',
+  companyId: 'companyID',
+  isLoggedIn: 'isLoggedIn',
+  refreshTokenExpiresAt: 'refreshTokenExpiresAt',
+} as const;
+
+/**
+ * How long a refresh token lasts from its last use (README "Sessions": 30 days, renewed on every
+ * refresh). The server's REFRESH_TOKEN_DAYS (server/domains/auth/tokens.ts) says the same; the browser
+ * may not import it, so it is repeated here.
+ */
+export const REFRESH_TOKEN_LIFETIME_MS = 30 * 86_400_000;
+
+/** What the session store needs of `localStorage`; a `Map` does too (tests). */
+export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+function storageArea(storage: KeyValueStorage | Map<string, string> | undefined): KeyValueStorage {
+  if (storage instanceof Map) {
+    return {
+      getItem: (key) => storage.get(key) ?? null,
+      setItem: (key, value) => void storage.set(key, value),
+      removeItem: (key) => void storage.delete(key),
+    };
+  }
+  // `localStorage` is missing outside the browser (Node), and throws in some private modes.
+  const area = storage ?? (globalThis as { localStorage?: Storage }).localStorage;
+  if (!area) throw new Error(cm.noStorage);
+  return area;
+}
+
+export interface PageSessionStore extends SessionStore {
+  /** The spec's local isLoggedIn flag: set by a sign-in, removed by logout (spec part 1 §2, §4). */
+  isLoggedIn(): boolean;
+  /** When the refresh token expires (ms since the epoch), or null when not known. */
+  refreshTokenExpiresAt(): number | null;
+}
+
+/**
+ * The page's session store over `localStorage` (or `storage`). `set` marks the user logged in and,
+ * whenever the refresh token changes (a sign-in, or a refresh rotating it), notes its expiry;
+ * `clear` removes all five items, the flag and the expiry (spec part 1 §4, logout).
+ */
+export function localSessionStore(storage?: KeyValueStorage | Map<string, string>, options: { now?: () => number } = {}): PageSessionStore {
+  const area = storageArea(storage);
+  const now = options.now ?? Date.now;
+  const K = SESSION_KEYS;
+  return {
+    async get() {
+      const access_token = area.getItem(K.accessToken);
+      const refresh_token = area.getItem(K.refreshToken);
+      const user_role = area.getItem(K.userRole);
+      const user_id = Number(area.getItem(K.userId));
+      const company_id = Number(area.getItem(K.companyId));
+      if (!access_token || !refresh_token || !isRole(user_role) || !(user_id > 0) || !(company_id > 0)) return null;
+      return { access_token, refresh_token, user_id, user_role, company_id };
+    },
+    async set(session: Session) {
+      if (area.getItem(K.refreshToken) !== session.refresh_token || area.getItem(K.refreshTokenExpiresAt) === null) {
+        area.setItem(K.refreshTokenExpiresAt, String(now() + REFRESH_TOKEN_LIFETIME_MS));
+      }
+      area.setItem(K.accessToken, session.access_token);
+      area.setItem(K.userRole, session.user_role);
+      area.setItem(K.userId, String(session.user_id));
+      area.setItem(K.refreshToken, session.refresh_token);
+      area.setItem(K.companyId, String(session.company_id));
+      area.setItem(K.isLoggedIn, 'true');
+    },
+    async clear() {
+      for (const key of Object.values(K)) area.removeItem(key);
+    },
+    isLoggedIn: () => area.getItem(K.isLoggedIn) === 'true',
+    refreshTokenExpiresAt() {
+      const at = Number(area.getItem(K.refreshTokenExpiresAt) ?? Number.NaN);
+      return Number.isFinite(at) && at > 0 ? at : null;
+    },
+  };
+}
+
+/**
+ * Spec part 1 §5 "Session": the only check is whether the refresh token's expiry has passed. The
+ * refresh token is opaque, so the browser knows its expiry in two ways: the store notes it (its last
+ * issue plus REFRESH_TOKEN_LIFETIME_MS), which this checks without a request; and the server is the
+ * authority: a 401 from /refresh_token ends the session in the client (client.ts), whatever the
+ * local clock says. Unknown expiry counts as not expired (the server decides at the next refresh).
+ * When this is true, the app calls `logout` and goes to /signIn (spec part 1 §4).
+ */
+export function refreshTokenExpired(store: Pick<PageSessionStore, 'refreshTokenExpiresAt'>, at: number = Date.now()): boolean {
+  const expiresAt = store.refreshTokenExpiresAt();
+  return expiresAt !== null && expiresAt <= at;
+}
+
+/**
+ * A multipart form for a call sent now (queued calls use `multipart` of context.ts, a body the outbox
+ * can store). Undefined fields are left out.
+ */
+export function formData(fields: Record<string, string | number | undefined>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.append(name, String(value));
+  return form;
+}
+
+type Online = Pick<ApiContext, 'client'>;
+
+/**
+ * POST /login (spec part 1 §4, §7): multipart email and password, online. The answer must carry both
+ * tokens (else 'Invalid API response format.'); the session is stored (and isLoggedIn set) at once.
+ * A wrong password fails with the server's 'Invalid email or password.'.
+ */
+export async function login(context: Online, input: { email: string; password: string }): Promise<Session> {
+  const values = check(loginBody, { email: input.email, password: input.password });
+  const answer = await online<Partial<Session> | null>(context, { method: 'POST', path: '/login', body: formData(values) }, cm.loginFailed);
+  const { access_token, refresh_token, user_id, user_role, company_id } = answer ?? {};
+  if (typeof access_token !== 'string' || !access_token || typeof refresh_token !== 'string' || !refresh_token || typeof user_id !== 'number' || typeof company_id !== 'number' || !isRole(user_role)) {
+    throw new ApiError(cm.invalidResponse);
+  }
+  const session: Session = { access_token, refresh_token, user_id, user_role, company_id };
+  await context.client.session.set(session);
+  return session;
+}
+
+/**
+ * POST /logout with the refresh token as the bearer credential (it ends that sign-in's refresh tokens
+ * on the server), then clears all five items and the isLoggedIn flag (spec part 1 §4). The device's
+ * session ends even when the server cannot be reached: that failure is only warned about.
+ *
+ * WARNING: the outbox is not touched. Entries still waiting are sent after the next sign-in, with that
+ * user's token; the screen that offers logout should show the pending count first.
+ */
+export async function logout(context: Online): Promise<void> {
+  try {
+    const current = await context.client.session.get();
+    if (current?.refresh_token) {
+      await online(context, { method: 'POST', path: '/logout', headers: { Authorization: `Bearer ${current.refresh_token}` } }, cm.logoutFailed);
+    }
+  } catch (error) {
+    console.warn(cm.logoutFailed, error);
+  } finally {
+    await context.client.session.clear();
+  }
+}
+
+/**
+ * POST /Create_new_user (spec part 1 §3, §7): sign-up by invitation, multipart first_name, last_name,
+ * email, password, invite_token. Returns the answer body (`user_id`, `company_id`, `user_role`,
+ * `message`); the new user then signs in.
+ */
+export async function createNewUser(context: Online, input: { firstName: string; lastName: string; email: string; password: string; inviteToken: string }) {
+  const values = check(signUpBody, { first_name: input.firstName, last_name: input.lastName, email: input.email, password: input.password, invite_token: input.inviteToken });
+  return online<{ status: 'success'; message: string; user_id: number; company_id: number; user_role: string }>(
+    context,
+    { method: 'POST', path: '/Create_new_user', body: formData(values) },
+    cm.signUpFailed,
+  );
+}
+
+/** POST /request_password_reset (spec part 1 §7): multipart email. The answer is the same whether or not the address has an account. */
+export async function requestPasswordReset(context: Online, input: { email: string }) {
+  const values = check(passwordResetRequestBody, { email: input.email });
+  return online<{ status: 'success'; message: string }>(context, { method: 'POST', path: '/request_password_reset', body: formData(values) }, cm.resetRequestFailed);
+}
+
+/** POST /reset_password (spec part 1 §7): the token from the /NewPassword link as query `token`, multipart new_password. */
+export async function resetPassword(context: Online, input: { token: string; newPassword: string }) {
+  const { token } = check(resetPasswordQuery, { token: input.token });
+  const { new_password } = check(resetPasswordBody, { new_password: input.newPassword });
+  return online<{ status: 'success'; message: string }>(
+    context,
+    { method: 'POST', path: '/reset_password', query: { token }, body: formData({ new_password }) },
+    cm.resetFailed,
+  );
+}
