@@ -28,6 +28,9 @@ export interface SyncEngineOptions {
 
 type Listener = (status: SyncStatus) => void;
 
+/** How long a temporary id's server id is remembered, so a screen open on the temporary id can follow it. */
+const ID_MAPPING_DAYS = 7;
+
 export class SyncEngine {
   private readonly replayer: Replayer;
   private readonly pulls: PullReplications;
@@ -63,6 +66,7 @@ export class SyncEngine {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    await this.options.outbox.pruneMappings(ID_MAPPING_DAYS * 86_400_000);
     for (const mapping of await this.options.outbox.mappings()) await this.options.store.replaceId(mapping.collection, mapping.tempId, mapping.serverId, mapping.documentId);
     for (const entry of await this.options.outbox.all()) await applyEffects(this.options.store, entry.effects);
     await this.refreshCounts();

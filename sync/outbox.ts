@@ -39,7 +39,8 @@ class OutboxDatabase extends Dexie {
   idMap!: Table<IdMapping, string>;
 
   constructor(name: string) {
-    super(name);
+    // IndexedDB as it is when the outbox opens (Dexie would otherwise take the one present when it loaded).
+    super(name, { indexedDB: globalThis.indexedDB, IDBKeyRange: globalThis.IDBKeyRange });
     this.version(1).stores({ entries: 'id, &seq, state', idMap: 'tempId, mappedAt' });
   }
 }

@@ -58,7 +58,7 @@ export interface ApiClient {
 
 export function createApiClient(options: { baseURL: string; session: SessionStore; onSignedOut?: () => void }): ApiClient {
   const { session } = options;
-  const http = axios.create({ baseURL: options.baseURL, timeout: 30_000 });
+  const http = axios.create({ baseURL: options.baseURL, timeout: 60_000 });
   let refreshing: Promise<boolean> | null = null;
 
   async function refreshOnce(): Promise<boolean> {

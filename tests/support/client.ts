@@ -41,7 +41,7 @@ export function memorySession(initial: Session | null): SessionStore & { current
   return store;
 }
 
-export async function startTablet(apiUrl: string, user: SignedInUser, options: { start?: boolean } = {}): Promise<Tablet> {
+export async function startTablet(apiUrl: string, user: SignedInUser, options: { start?: boolean; withReplayLock?: (task: () => Promise<void>) => Promise<void> } = {}): Promise<Tablet> {
   const session = memorySession({ access_token: user.token, refresh_token: user.refreshToken, user_id: user.id, user_role: user.role, company_id: user.companyId });
   const tablet = { signedOut: 0 } as Tablet;
   const client = createApiClient({ baseURL: apiUrl, session, onSignedOut: () => (tablet.signedOut += 1) });
@@ -53,6 +53,7 @@ export async function startTablet(apiUrl: string, user: SignedInUser, options: {
     store,
     transport: transportOf(client),
     replicationIdentifier: `test-${user.companyId}`,
+    withReplayLock: options.withReplayLock,
     pullTargets: COLLECTION_NAMES.map((name) => ({ name, collection: database.collections[name], toLocal: (document) => withLinkKeys(name, document) })),
   });
   const context: ApiContext = { client, outbox, store, notify: () => void engine.changed() };

@@ -29,8 +29,8 @@ afterAll(async () => {
   await server.close();
 });
 
-async function tablet(user = farm.regular) {
-  const started = await startTablet(`${proxy.url}/api`, user);
+async function tablet(user = farm.regular, options: Parameters<typeof startTablet>[2] = {}) {
+  const started = await startTablet(`${proxy.url}/api`, user, options);
   tablets.push(started);
   return started;
 }
@@ -195,5 +195,31 @@ describe('two tablets change the same grid box offline', () => {
       const box = await device.database.grid_boxes.findOne(String(boxId)).exec();
       expect(box?.get('culled')).toBe(false);
     }
+  });
+});
+
+describe('pulled documents and pending changes', () => {
+  it('a pending change stays shown over what the pull brings, until the server has applied it', async () => {
+    const grid = await createServerGrid(server, farm.companyId, await createServerRoom(server, farm.companyId), 1, 1);
+    const boxId = grid.boxIds[0] as number;
+    // Another tab holds the replay lock: this tablet pulls but does not send.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const device = await tablet(farm.regular, { withReplayLock: async (task) => held.then(task) });
+    await expect.poll(async () => (await device.database.grid_boxes.findOne(String(boxId)).exec()) !== null).toBe(true);
+
+    await updateCullingStatus(device.context, { gridBoxId: boxId, userId: farm.regular.id, culled: true });
+    const renamed = await server.request('POST', '/update_grid_box_name', { token: farm.admin.token, form: { GridBoxID: boxId, custom_name: 'Mother plant' } });
+    expect(renamed.status).toBe(200);
+
+    await expect.poll(async () => (await device.database.grid_boxes.findOne(String(boxId)).exec())?.get('CustomName'), { timeout: 10_000 }).toBe('Mother plant');
+    expect((await device.database.grid_boxes.findOne(String(boxId)).exec())?.get('culled')).toBe(true);
+    expect((await server.database.db.selectFrom('grid_boxes').select('culled').where('id', '=', boxId).executeTakeFirstOrThrow()).culled).toBe(false);
+
+    release();
+    await device.engine.settle();
+    expect(await server.database.db.selectFrom('grid_boxes').select(['culled', 'custom_name']).where('id', '=', boxId).executeTakeFirstOrThrow()).toEqual({ culled: true, custom_name: 'Mother plant' });
+    const box = await device.database.grid_boxes.findOne(String(boxId)).exec();
+    expect({ culled: box?.get('culled'), name: box?.get('CustomName') }).toEqual({ culled: true, name: 'Mother plant' });
   });
 });
