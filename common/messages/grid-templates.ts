@@ -37,3 +37,11 @@ export const gridTemplateMessages = {
   gridSubmitted: 'Grid created from the template.',
   subGridSubmitted: 'Sub gridboxes created from the template.',
 } as const;
+
+/** The browser's defaults when a call fails without a message of the server's (spec §8). */
+export const gridTemplateClientMessages = {
+  createFailed: 'Failed to Create Template.',
+  fetchFailed: 'Failed to fetch templates',
+  deleteFailed: 'Failed to delete template',
+  submitFailed: 'Failed to submit template',
+} as const;

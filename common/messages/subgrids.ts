@@ -47,3 +47,18 @@ export const subgridMessages = {
   updated: 'Sub gridbox updated successfully.',
   moved: 'Plant moved successfully.',
 } as const;
+
+/**
+ * The browser's messages (spec §8 defaults): shown when a call fails without a message of the
+ * server's, and where the local store cannot answer.
+ */
+export const subgridClientMessages = {
+  createFailed: 'Failed to Create Sub Gridbox.',
+  getFailed: 'Failed to Get Sub Gridboxes.',
+  deleteFailed: 'Failed to Delete Sub Gridbox.',
+  updateFailed: 'Failed to Update Sub Gridbox.',
+  moveFailed: 'Failed to move plant',
+  historyFailed: 'Failed to fetch company movement history',
+  // Ours, in the words of spec part 1 §8 ('Room data not found in local database').
+  boxNotLocal: 'Grid box data not found in local database',
+} as const;

@@ -231,6 +231,7 @@ export async function createSubGridboxes(
 }
 
 export interface SubGridboxesAnswer {
+  status: 'success';
   sub_gridboxes: SubGridbox[];
   parent_gridbox: Record<string, unknown>;
   total_count: number;
@@ -248,6 +249,7 @@ async function localAnswer(context: ApiContext, parentId: Id): Promise<SubGridbo
   const { sub_gridboxes: subs, gridId: _gridId, ...shown } = box;
   const live = sorted(subGridboxesOf({ id: box.id, sub_gridboxes: subs }));
   return {
+    status: 'success',
     sub_gridboxes: live,
     parent_gridbox: { ...shown, id: isTempId(box.id) ? box.id : Number(box.id), GridName: grid?.Name ?? null, RoomID: grid?.RoomID ?? null },
     total_count: live.length,
