@@ -11,3 +11,8 @@ export const auditMessages = {
 
 /** Spec part 2 §3: the title recorded after a multi-select form submission. */
 export const multiSelectAuditTitle = (room: string) => `Submitted MultiSelect Template in room ${room}`;
+
+/** The browser's fallbacks for the audit calls, used when the server gives no message of its own. */
+export const auditClientMessages = {
+  fetchFailed: 'Failed to fetch audit events.',
+} as const;

@@ -45,3 +45,26 @@ export const sessionMessages = {
   companyNotFound: 'Company not found.',
   companyIdInvalid: 'Company id must be a positive whole number.',
 } as const;
+
+/**
+ * The browser's fallbacks for the session, users and company calls (spec part 1 §8, part 2 §8): shown
+ * when the server gives no message of its own (no answer at all, or an answer without one).
+ */
+export const sessionClientMessages = {
+  loginFailed: 'Failed to sign in.',
+  /** Spec part 2 §8's generic fallback: a sign-in answer must carry both tokens (spec part 1 §7). */
+  invalidResponse: 'Invalid API response format.',
+  signUpFailed: 'Failed to create account.',
+  resetRequestFailed: 'Failed to request a password reset.',
+  resetFailed: 'Failed to set the new password.',
+  /** Only warned about: the device's session ends anyway (spec part 1 §4). */
+  logoutFailed: 'Could not end the session on the server; it ends on this device.',
+  noStorage: 'No local storage is available to keep the session.',
+  /** Spec part 1 §8: a failed threshold save is only logged, with this text before the error. */
+  thresholdUpdateFailed: 'An error occurred while updating the threshold:',
+  thresholdFetchFailed: 'Failed to fetch threshold.',
+  usersFetchFailed: 'Failed to load users.',
+  invitationFailed: 'Failed to send invitation.',
+  invitationDeleteFailed: 'Failed to withdraw invitation.',
+  companyFetchFailed: 'Failed to load company.',
+} as const;

@@ -39,3 +39,18 @@ export const SETTINGS_DEFAULTS = {
   stickytrap_render: 1,
   language: 'en',
 } as const;
+
+/**
+ * The browser's fallbacks for the settings calls (spec part 1 §8, part 2 §8), used when the server
+ * gives no message of its own.
+ */
+export const settingsClientMessages = {
+  /** Spec part 2 §8: no answer from the server at all. */
+  noResponse: 'Network error or server did not respond',
+  thresholdsFetchFailed: 'Failed to fetch company thresholds.',
+  gridOrderFetchFailed: 'Failed to get company grid order.',
+  gridOpacityFetchFailed: 'Failed to get grid opacity.',
+  aiModelFetchFailed: 'Failed to get the company AI model.',
+  autoRefreshFetchFailed: 'Failed to get the auto refresh mode.',
+  stickyTrapFetchFailed: 'Failed to get the sticky-trap render value.',
+} as const;

@@ -1,0 +1,78 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fileClientMessages as cm, fileMessages as m } from '../../../common/messages/files';
+import { httpMessages } from '../../../common/messages/http';
+import { fileIdOf, fileObjectUrl, getFile } from '../../../src/api/files';
+import { createApiClient } from '../../../src/api/client';
+import { memorySession, startTablet, type Tablet } from '../../support/client';
+import { createRoom, createTenant, type Tenant } from '../../support/factories';
+import { startProxy, type NetworkProxy } from '../../support/proxy';
+import { startServer, type TestServer } from '../../support/server';
+
+let server: TestServer;
+let proxy: NetworkProxy;
+let farm: Tenant;
+let other: Tenant;
+let device: Tablet;
+let imagePath: string;
+
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+
+beforeAll(async () => {
+  server = await startServer();
+  proxy = await startProxy(server.url);
+  farm = await createTenant(server);
+  other = await createTenant(server);
+  const roomId = await createRoom(server, farm.companyId);
+  const uploaded = await server.request<{ WhiteboardImage: string }>('POST', '/upload_whiteboard_image', {
+    token: farm.regular.token,
+    form: { room_id: roomId, imageFile: new Blob([PNG], { type: 'image/png' }) },
+  });
+  imagePath = uploaded.body.WhiteboardImage;
+  device = await startTablet(`${proxy.url}/api`, farm.regular, { start: false });
+});
+afterEach(() => proxy.setOnline(true));
+afterAll(async () => {
+  await device.close();
+  await proxy.close();
+  await server.close();
+});
+
+describe('fileIdOf', () => {
+  it('reads the id from an id, a stored path or a full address; null for anything else', () => {
+    const id = '0b6f3c1e-4a2d-4c5b-9e7f-123456789abc';
+    expect(fileIdOf(id)).toBe(id);
+    expect(fileIdOf(`/api/files/${id}`)).toBe(id);
+    expect(fileIdOf(`https://grow.example/api/files/${id.toUpperCase()}?v=2`)).toBe(id);
+    expect(fileIdOf('/api/files/not-an-id')).toBeNull();
+    expect(fileIdOf('picture.png')).toBeNull();
+  });
+});
+
+describe('getFile', () => {
+  it('answers the stored file as a Blob of its type, with the bearer token', async () => {
+    const blob = await getFile(device.context, { file: imagePath });
+    expect(blob.type).toBe('image/png');
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(PNG);
+    const url = await fileObjectUrl(device.context, { file: imagePath });
+    expect(url).toMatch(/^blob:/);
+    URL.revokeObjectURL(url);
+  });
+
+  it("fails with 'Not a stored file.' before any request for a reference that is no file", async () => {
+    await expect(getFile(device.context, { file: 'picture.png' })).rejects.toThrow(cm.referenceInvalid);
+  });
+
+  it("keeps the server's message: 'File not found.', another company's file", async () => {
+    await expect(getFile(device.context, { file: '/api/files/00000000-0000-4000-8000-000000000000' })).rejects.toThrow(m.notFound);
+    // Only the client is needed: a second tablet's local store would be a 14th RxDB collection.
+    const user = other.regular;
+    const session = memorySession({ access_token: user.token, refresh_token: user.refreshToken, user_id: user.id, user_role: user.role, company_id: user.companyId });
+    const client = createApiClient({ baseURL: `${proxy.url}/api`, session });
+    await expect(getFile({ client }, { file: imagePath })).rejects.toThrow(httpMessages.otherCompany);
+  });
+
+  it("fails with 'Failed to load file.' without an answer", async () => {
+    proxy.setOnline(false);
+    await expect(getFile(device.context, { file: imagePath })).rejects.toThrow(cm.fetchFailed);
+  });
+});

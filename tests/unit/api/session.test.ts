@@ -1,0 +1,224 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sessionClientMessages as cm, sessionMessages as m } from '../../../common/messages/session';
+import { createApiClient } from '../../../src/api/client';
+import type { ApiContext } from '../../../src/api/context';
+import {
+  createNewUser,
+  localSessionStore,
+  login,
+  logout,
+  REFRESH_TOKEN_LIFETIME_MS,
+  refreshTokenExpired,
+  requestPasswordReset,
+  resetPassword,
+  SESSION_KEYS,
+} from '../../../src/api/session';
+import { createInvitation, loadUsers } from '../../../src/api/users';
+import { startTablet, type Tablet } from '../../support/client';
+import { createTenant, createUser, type Tenant } from '../../support/factories';
+import { startProxy, type NetworkProxy } from '../../support/proxy';
+import { startServer, type TestServer } from '../../support/server';
+
+let server: TestServer;
+let proxy: NetworkProxy;
+let farm: Tenant;
+let tablet: Tablet;
+
+beforeAll(async () => {
+  server = await startServer();
+  proxy = await startProxy(server.url);
+  farm = await createTenant(server);
+  tablet = await startTablet(`${server.url}/api`, farm.admin, { start: false });
+});
+afterEach(() => {
+  proxy.setOnline(true);
+  vi.restoreAllMocks();
+});
+afterAll(async () => {
+  await tablet.close();
+  await proxy.close();
+  await server.close();
+});
+
+/** The tablet's context with a client over a page session store kept in `storage` (through `via`, the server or the proxy). */
+function pageContext(storage = new Map<string, string>(), via = server.url) {
+  const session = localSessionStore(storage);
+  const client = createApiClient({ baseURL: `${via}/api`, session });
+  const context: ApiContext = { ...tablet.context, client };
+  return { storage, session, client, context };
+}
+
+const FIVE_ITEMS = [SESSION_KEYS.accessToken, SESSION_KEYS.userRole, SESSION_KEYS.userId, SESSION_KEYS.refreshToken, SESSION_KEYS.companyId];
+const sample = { access_token: 'access', refresh_token: 'refresh-1', user_id: 7, user_role: 'Admin', company_id: 3 };
+
+describe('localSessionStore', () => {
+  it('keeps the five items and the isLoggedIn flag, and clear removes them all', async () => {
+    const storage = new Map<string, string>();
+    const store = localSessionStore(storage);
+    expect(await store.get()).toBeNull();
+    expect(store.isLoggedIn()).toBe(false);
+
+    await store.set(sample);
+    expect(Object.fromEntries(FIVE_ITEMS.map((key) => [key, storage.get(key)]))).toEqual({ accessToken: 'access', userRole: 'Admin', userID: '7', refreshToken: 'refresh-1', companyID: '3' });
+    expect(storage.get(SESSION_KEYS.isLoggedIn)).toBe('true');
+    expect(store.isLoggedIn()).toBe(true);
+    expect(await store.get()).toEqual(sample);
+
+    await store.clear();
+    expect([...storage.keys()]).toEqual([]);
+    expect(store.isLoggedIn()).toBe(false);
+    expect(await store.get()).toBeNull();
+  });
+
+  it('works over a Storage-like object and defaults to globalThis.localStorage', async () => {
+    const items = new Map<string, string>();
+    const storageLike = { getItem: (key: string) => items.get(key) ?? null, setItem: (key: string, value: string) => void items.set(key, value), removeItem: (key: string) => void items.delete(key) };
+    await localSessionStore(storageLike).set(sample);
+    expect(items.get(SESSION_KEYS.accessToken)).toBe('access');
+
+    expect(() => localSessionStore()).toThrow(cm.noStorage);
+    vi.stubGlobal('localStorage', storageLike);
+    try {
+      expect(await localSessionStore().get()).toEqual(sample);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('notes when the refresh token expires; a rotated token gets a new expiry, the same one keeps it', async () => {
+    let clock = 1_000_000;
+    const store = localSessionStore(new Map(), { now: () => clock });
+    expect(refreshTokenExpired(store, clock)).toBe(false);
+    await store.set(sample);
+    const expiresAt = 1_000_000 + REFRESH_TOKEN_LIFETIME_MS;
+    expect(store.refreshTokenExpiresAt()).toBe(expiresAt);
+    expect(refreshTokenExpired(store, expiresAt - 1)).toBe(false);
+    expect(refreshTokenExpired(store, expiresAt)).toBe(true);
+
+    clock += 5_000;
+    await store.set({ ...sample, access_token: 'access-2' });
+    expect(store.refreshTokenExpiresAt()).toBe(expiresAt);
+    await store.set({ ...sample, refresh_token: 'refresh-2' });
+    expect(store.refreshTokenExpiresAt()).toBe(expiresAt + 5_000);
+
+    await store.clear();
+    expect(store.refreshTokenExpiresAt()).toBeNull();
+  });
+});
+
+describe('login', () => {
+  it('stores the session from the server and sets isLoggedIn; the tokens work', async () => {
+    const { storage, session, context } = pageContext();
+    const user = await createUser(server, farm.companyId, 'Regular');
+    const signedIn = await login(context, { email: user.email.toUpperCase(), password: user.password });
+    expect(signedIn).toMatchObject({ user_id: user.id, user_role: 'Regular', company_id: farm.companyId });
+    expect(storage.get(SESSION_KEYS.accessToken)).toBe(signedIn.access_token);
+    expect(storage.get(SESSION_KEYS.refreshToken)).toBe(signedIn.refresh_token);
+    expect(storage.get(SESSION_KEYS.userId)).toBe(String(user.id));
+    expect(session.isLoggedIn()).toBe(true);
+    expect(refreshTokenExpired(session)).toBe(false);
+    const users = await loadUsers(context, { companyId: farm.companyId, userId: user.id });
+    expect(users.map((item) => item.email)).toEqual([user.email]);
+  });
+
+  it("fails with the server's 'Invalid email or password.' and stores nothing", async () => {
+    const { storage, context } = pageContext();
+    await expect(login(context, { email: farm.regular.email, password: 'not-the-password' })).rejects.toThrow(m.invalidCredentials);
+    expect(storage.size).toBe(0);
+  });
+
+  it('checks the form with the server’s rules before any request', async () => {
+    const { context } = pageContext();
+    await expect(login(context, { email: ' ', password: 'x' })).rejects.toThrow(m.emailRequired);
+    await expect(login(context, { email: 'not-an-address', password: 'x' })).rejects.toThrow(m.emailInvalid);
+    await expect(login(context, { email: farm.regular.email, password: '' })).rejects.toThrow(m.passwordRequired);
+  });
+
+  it("fails with 'Failed to sign in.' when the server cannot be reached", async () => {
+    const { storage, context } = pageContext(new Map(), proxy.url);
+    proxy.setOnline(false);
+    await expect(login(context, { email: farm.regular.email, password: farm.regular.password })).rejects.toThrow(cm.loginFailed);
+    expect(storage.size).toBe(0);
+  });
+});
+
+describe('logout', () => {
+  it('ends the refresh token on the server and clears all five items and the flag', async () => {
+    const { storage, session, context } = pageContext();
+    const user = await createUser(server, farm.companyId, 'Regular');
+    const signedIn = await login(context, { email: user.email, password: user.password });
+    await logout(context);
+    expect(storage.size).toBe(0);
+    expect(session.isLoggedIn()).toBe(false);
+    const refreshed = await server.request('POST', '/refresh_token', { token: signedIn.refresh_token });
+    expect(refreshed.status).toBe(401);
+  });
+
+  it('clears everything even when the server cannot be reached, and only warns', async () => {
+    const { storage, context } = pageContext(new Map(), proxy.url);
+    const user = await createUser(server, farm.companyId, 'Regular');
+    await login(context, { email: user.email, password: user.password });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    proxy.setOnline(false);
+    await logout(context);
+    expect(storage.size).toBe(0);
+    expect(warn).toHaveBeenCalledWith(cm.logoutFailed, expect.anything());
+  });
+
+  it('a refresh token the server no longer accepts ends the session on the next refresh (expired for the client)', async () => {
+    const user = await createUser(server, farm.companyId, 'Regular');
+    const { session, context } = pageContext();
+    await session.set({ access_token: 'no-longer-valid', refresh_token: user.refreshToken, user_id: user.id, user_role: 'Regular', company_id: farm.companyId });
+    await server.request('POST', '/logout', { token: user.refreshToken });
+    await expect(loadUsers({ ...context, store: tablet.context.store }, { companyId: farm.companyId })).rejects.toThrow();
+    expect(session.isLoggedIn()).toBe(false);
+    expect(await session.get()).toBeNull();
+  });
+});
+
+describe('createNewUser', () => {
+  it('signs up with an invitation; the new user can then sign in', async () => {
+    const email = `new-${Date.now()}@example.test`;
+    const { invite_token } = await createInvitation(tablet.context, { email, role: 'Regular' });
+    const { context } = pageContext();
+    const answer = await createNewUser(context, { firstName: 'Nia', lastName: 'Grower', email, password: 'long-enough', inviteToken: invite_token });
+    expect(answer).toMatchObject({ status: 'success', message: m.userCreated, company_id: farm.companyId, user_role: 'Regular' });
+    const rows = await server.database.db.selectFrom('users').select(['id', 'first_name']).where('email', '=', email).execute();
+    expect(rows).toEqual([{ id: answer.user_id, first_name: 'Nia' }]);
+    expect((await login(context, { email, password: 'long-enough' })).user_id).toBe(answer.user_id);
+  });
+
+  it("fails with the spec's field messages before any request, and with the server's for a bad invitation", async () => {
+    const { context } = pageContext();
+    const input = { firstName: 'A', lastName: 'B', email: 'someone@example.test', password: 'long-enough', inviteToken: 'unknown-token' };
+    await expect(createNewUser(context, { ...input, firstName: ' ' })).rejects.toThrow(m.firstNameRequired);
+    await expect(createNewUser(context, { ...input, password: 'short' })).rejects.toThrow(m.passwordTooShort);
+    await expect(createNewUser(context, { ...input, inviteToken: '' })).rejects.toThrow(m.inviteTokenRequired);
+    await expect(createNewUser(context, input)).rejects.toThrow(m.inviteInvalid);
+  });
+});
+
+describe('requestPasswordReset and resetPassword', () => {
+  it('mails a link whose token sets a new password', async () => {
+    const user = await createUser(server, farm.companyId, 'Regular');
+    const { context } = pageContext();
+    expect(await requestPasswordReset(context, { email: user.email })).toEqual({ status: 'success', message: m.resetRequested });
+    const token = decodeURIComponent(/NewPassword\?token=([A-Za-z0-9_%-]+)/.exec((await server.mailTo(user.email)).text)?.[1] ?? '');
+    expect(await resetPassword(context, { token, newPassword: 'a-new-password' })).toEqual({ status: 'success', message: m.passwordUpdated });
+    expect((await login(context, { email: user.email, password: 'a-new-password' })).user_id).toBe(user.id);
+  });
+
+  it('checks the email, token and new password, and keeps the server’s message for a bad token', async () => {
+    const { context } = pageContext();
+    await expect(requestPasswordReset(context, { email: '' })).rejects.toThrow(m.emailRequired);
+    await expect(resetPassword(context, { token: '', newPassword: 'a-new-password' })).rejects.toThrow(m.resetTokenRequired);
+    await expect(resetPassword(context, { token: 'whatever', newPassword: 'short' })).rejects.toThrow(m.passwordTooShort);
+    await expect(resetPassword(context, { token: 'not-a-reset-token', newPassword: 'a-new-password' })).rejects.toThrow(m.resetTokenInvalid);
+  });
+
+  it("fails with 'Failed to request a password reset.' when the server cannot be reached", async () => {
+    const { context } = pageContext(new Map(), proxy.url);
+    proxy.setOnline(false);
+    await expect(requestPasswordReset(context, { email: farm.regular.email })).rejects.toThrow(cm.resetRequestFailed);
+  });
+});
