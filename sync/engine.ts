@@ -24,6 +24,8 @@ export interface SyncEngineOptions {
   withReplayLock?: (task: () => Promise<void>) => Promise<void>;
   /** The network as the platform sees it; the engine also learns from every request it makes. */
   isOnline?: () => boolean;
+  /** The signed-in user, whose entries are sent (see OutboxEntry.userId). */
+  currentUserId?: () => Promise<number | null>;
 }
 
 type Listener = (status: SyncStatus) => void;
@@ -36,7 +38,7 @@ export class SyncEngine {
   private readonly pulls: PullReplications;
   private readonly stream: ChangeStream;
   private readonly listeners = new Set<Listener>();
-  private status: SyncStatus = { online: true, pending: 0, failed: [], lastSyncedAt: null, lastError: null };
+  private status: SyncStatus = { online: true, pending: 0, otherUsers: 0, failed: [], lastSyncedAt: null, lastError: null };
   private replaying: Promise<void> | null = null;
   private replayAgain = false;
   private ignoreBackoff = false;
@@ -45,7 +47,7 @@ export class SyncEngine {
   private stopped = false;
 
   constructor(private readonly options: SyncEngineOptions) {
-    this.replayer = new Replayer(options.outbox, options.transport, options.store);
+    this.replayer = new Replayer(options.outbox, options.transport, options.store, options.currentUserId);
     this.pulls = new PullReplications(options.pullTargets, options.transport, options.outbox, options.replicationIdentifier);
     this.stream = new ChangeStream(options.transport, {
       onConnected: () => {
@@ -215,8 +217,10 @@ export class SyncEngine {
 
   private async refreshCounts() {
     const entries = await this.options.outbox.all();
+    const userId = (await this.options.currentUserId?.()) ?? null;
     this.setStatus({
       pending: entries.length,
+      otherUsers: entries.filter((entry) => entry.userId !== null && userId !== null && entry.userId !== userId).length,
       failed: entries.filter((entry) => entry.state === 'failed').map((entry) => ({ id: entry.id, label: entry.label, error: entry.error ?? '', createdAt: entry.createdAt })),
     });
   }

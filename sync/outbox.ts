@@ -32,6 +32,8 @@ export interface EntryDraft {
   creates?: IdSource[];
   effects?: Effect[];
   label: string;
+  userId?: number | null;
+  fallbackMessage?: string;
 }
 
 class OutboxDatabase extends Dexie {
@@ -106,6 +108,8 @@ export class Outbox {
         creates,
         effects,
         label: draft.label,
+        userId: draft.userId ?? null,
+        fallbackMessage: draft.fallbackMessage ?? null,
         attempts: 0,
         state: 'pending',
         error: null,

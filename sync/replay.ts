@@ -54,11 +54,11 @@ export function backoffMs(attempts: number, random = Math.random): number {
   return Math.round(base * (0.8 + 0.4 * random()));
 }
 
-/** The server's message from an answer body, else a generic one with the status. */
-export function messageOf(answer: ApiAnswer): string {
+/** The server's message from an answer body, else the call's own fallback, else a generic one with the status. */
+export function messageOf(answer: ApiAnswer, fallback?: string | null): string {
   const data = answer.data as { message?: unknown } | null;
   if (data && typeof data === 'object' && typeof data.message === 'string' && data.message) return data.message;
-  return `The server answered ${answer.status}.`;
+  return fallback ?? `The server answered ${answer.status}.`;
 }
 
 const isRetryable = (answer: ApiAnswer) =>
@@ -86,6 +86,8 @@ export class Replayer {
     private readonly outbox: Outbox,
     private readonly transport: ApiTransport,
     private readonly store: LocalStore,
+    /** The signed-in user: only their entries are sent (an entry without a user goes with anyone's). */
+    private readonly currentUserId: () => Promise<number | null> = async () => null,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -95,6 +97,7 @@ export class Replayer {
    */
   async runOnce(options: { ignoreBackoff?: boolean } = {}): Promise<ReplayOutcome> {
     let sent = 0;
+    const userId = await this.currentUserId();
     let queue = await this.outbox.all();
     for (let index = 0; index < queue.length; index += 1) {
       const entry = queue[index] as OutboxEntry;
@@ -103,6 +106,8 @@ export class Replayer {
       // Failed, or using a record whose create has not reached the server (it failed or waits): skip.
       // Its dependents skip too, since they use its temporary ids, which stay unmapped.
       if (entry.state === 'failed' || needs.length > 0) continue;
+      // Another user's change on a shared tablet: it waits for them (their next session sends it).
+      if (entry.userId !== null && userId !== null && entry.userId !== userId) continue;
       if (!options.ignoreBackoff && entry.nextAttemptAt > this.now()) return { state: 'waiting', sent, until: entry.nextAttemptAt, error: entry.error ?? '', network: false };
 
       let answer: ApiAnswer;
@@ -130,7 +135,7 @@ export class Replayer {
       } else if (answer.status === 401) {
         return { state: 'signed-out', sent };
       } else {
-        await this.outbox.fail(entry, messageOf(answer));
+        await this.outbox.fail(entry, messageOf(answer, entry.fallbackMessage));
       }
     }
     return { state: 'idle', sent };

@@ -64,6 +64,13 @@ export interface OutboxEntry {
   effects: Effect[];
   /** What the grower sees in the pending list, e.g. "Create room Flower 1". */
   label: string;
+  /**
+   * Who made the change. Only that user's session sends it: on a shared tablet, the next person to
+   * sign in must not send the previous one's changes under their own name.
+   */
+  userId: number | null;
+  /** The spec's message for this call's failure (spec §8), shown when the server sends none. */
+  fallbackMessage: string | null;
   attempts: number;
   state: EntryState;
   /** The server's message (or the network's) from the last failed attempt. */
@@ -84,8 +91,11 @@ export interface SyncStatus {
   online: boolean;
   /** Entries waiting to reach the server (failed ones included). */
   pending: number;
+  /** Of those, entries another user made on this tablet: they wait for that user to sign in again. */
+  otherUsers: number;
   failed: FailedEntry[];
   lastSyncedAt: number | null;
   /** The last transient problem (network, 5xx), for the status line; null when all is well. */
   lastError: string | null;
 }
+

@@ -35,6 +35,7 @@ const api = {
       pullTargets: COLLECTION_NAMES.map((name) => ({ name, collection: database.collections[name], toLocal: (document) => withLinkKeys(name, document) })),
       withReplayLock: (task) => navigator.locks.request('growroom-outbox-replay', task),
       isOnline: () => navigator.onLine,
+      currentUserId: async () => (await session.get())?.user_id ?? null,
     });
     engine.subscribe((status) => onStatus(status));
     await engine.start();

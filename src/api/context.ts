@@ -19,8 +19,10 @@ export interface ApiContext {
   notify(): void;
 }
 
+/** Records a change as the signed-in user's (see OutboxEntry.userId). */
 export async function record(context: ApiContext, draft: EntryDraft): Promise<OutboxEntry> {
-  const entry = await recordChange(context.outbox, context.store, draft);
+  const session = await context.client.session.get();
+  const entry = await recordChange(context.outbox, context.store, { ...draft, userId: session?.user_id ?? null });
   context.notify();
   return entry;
 }

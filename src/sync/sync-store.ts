@@ -9,7 +9,7 @@ import type { SessionStore } from '../api/client';
 import type { SyncStatus } from '../../sync/types';
 import type { SyncWorkerApi, SyncWorkerConfig } from '../../workers/sync.worker';
 
-export const useSyncStatus = create<SyncStatus>(() => ({ online: typeof navigator === 'undefined' ? true : navigator.onLine, pending: 0, failed: [], lastSyncedAt: null, lastError: null }));
+export const useSyncStatus = create<SyncStatus>(() => ({ online: typeof navigator === 'undefined' ? true : navigator.onLine, pending: 0, otherUsers: 0, failed: [], lastSyncedAt: null, lastError: null }));
 
 let worker: Comlink.Remote<SyncWorkerApi> | null = null;
 

@@ -54,6 +54,7 @@ export async function startTablet(apiUrl: string, user: SignedInUser, options: {
     transport: transportOf(client),
     replicationIdentifier: `test-${user.companyId}`,
     withReplayLock: options.withReplayLock,
+    currentUserId: async () => session.current?.user_id ?? null,
     pullTargets: COLLECTION_NAMES.map((name) => ({ name, collection: database.collections[name], toLocal: (document) => withLinkKeys(name, document) })),
   });
   const context: ApiContext = { client, outbox, store, notify: () => void engine.changed() };

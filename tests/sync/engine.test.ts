@@ -223,3 +223,33 @@ describe('pulled documents and pending changes', () => {
     expect({ culled: box?.get('culled'), name: box?.get('CustomName') }).toEqual({ culled: true, name: 'Mother plant' });
   });
 });
+
+describe('a shared tablet', () => {
+  it('sends each user’s changes only in their own session', async () => {
+    const device = await tablet(farm.regular);
+    await device.engine.settle();
+    proxy.setOnline(false);
+    const mine = `Grower's room ${Date.now()}`;
+    await createRoom(device.context, { companyId: farm.companyId, name: mine, description: 'Made by the grower' });
+    // The grower signs out; the manager signs in on the same tablet.
+    const manager = farm.admin;
+    device.session.current = { access_token: manager.token, refresh_token: manager.refreshToken, user_id: manager.id, user_role: manager.role, company_id: manager.companyId };
+    const theirs = `Manager's room ${Date.now()}`;
+    await createRoom(device.context, { companyId: farm.companyId, name: theirs, description: 'Made by the manager' });
+
+    proxy.setOnline(true);
+    await device.engine.settle();
+    expect(await roomsNamed(theirs)).toHaveLength(1);
+    expect(await roomsNamed(mine)).toHaveLength(0);
+    expect(device.engine.current()).toMatchObject({ pending: 1, otherUsers: 1 });
+
+    const grower = await server.request<{ access_token: string; refresh_token: string }>('POST', '/login', { form: { email: farm.regular.email, password: farm.regular.password } });
+    device.session.current = { access_token: grower.body.access_token, refresh_token: grower.body.refresh_token, user_id: farm.regular.id, user_role: 'Regular', company_id: farm.companyId };
+    await device.engine.settle();
+    const rooms = await roomsNamed(mine);
+    expect(rooms).toHaveLength(1);
+    const audit = await server.database.db.selectFrom('audit_events').select('user_id').where('room_id', '=', rooms[0]?.id as number).executeTakeFirstOrThrow();
+    expect(audit.user_id).toBe(farm.regular.id);
+    expect(device.engine.current()).toMatchObject({ pending: 0, otherUsers: 0 });
+  });
+});
