@@ -3,6 +3,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { registerServiceWorker } from './register-service-worker';
+import { startSyncForSession } from './sync/start';
 
 function Placeholder() {
   return (
@@ -20,3 +21,4 @@ function Placeholder() {
 const root = document.getElementById('root');
 if (root) createRoot(root).render(<StrictMode><Placeholder /></StrictMode>);
 registerServiceWorker();
+void startSyncForSession(() => window.location.assign('/signIn'));
