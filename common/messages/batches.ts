@@ -51,3 +51,30 @@ export const batchMessages = {
   problemCreated: 'Batch problem recorded.',
   problemsResolved: 'Batch problems resolved.',
 } as const;
+
+/**
+ * The browser's own messages for batches (spec part 1 §8, part 2 §8): the spec's fallbacks for a failed
+ * call, and ours for calls the spec gives none.
+ */
+export const batchClientMessages = {
+  // spec part 1 §8, part 2 §8
+  fetchFailed: 'Failed to fetch batches',
+  unknownError: 'Unknown error',
+  qrDownloadFailed: 'Failed to download QR code',
+  qrUrlFailed: 'Failed to generate QR code',
+  qrInfoFailed: 'Failed to fetch batch information',
+  roomsByBatchFailed: 'Failed to fetch rooms by batch.',
+  harvestFailed: 'Failed to Harvest Batch',
+  moveFailed: 'Failed to Move Plant',
+  // our own
+  linkedRoomsFailed: 'Failed to fetch linked rooms.',
+  linkedGridsFailed: 'Failed to fetch linked grids.',
+  linkedGridBoxesFailed: 'Failed to fetch linked grid boxes.',
+  batchesByRoomFailed: 'Failed to fetch the batches of the room.',
+  dashboardFailed: 'Failed to fetch the batch dashboard.',
+  historyByRoomFailed: 'Failed to fetch the batch history of the room.',
+  customStatusesFailed: 'Failed to fetch custom batch statuses.',
+  filterFailed: 'Failed to filter batches by status.',
+  problemsFailed: 'Failed to fetch batch problems.',
+  gridBoxBatchesFailed: 'Failed to fetch the batches of the grid boxes.',
+} as const;

@@ -18,3 +18,11 @@ export const gridMessages = {
   cullingUpdated: 'Culling status updated.',
   nameUpdated: 'Grid box name updated.',
 } as const;
+
+/** The browser's own messages for grids and grid boxes (spec part 1 §8): fallbacks when the server sent none. */
+export const gridClientMessages = {
+  culledFailed: 'Failed to fetch culled grid boxes.',
+  namesFailed: 'Failed to fetch grid box names.',
+  historyFailed: 'Failed to fetch plant history.',
+  backgroundFailed: 'Failed to fetch grid backgrounds.',
+} as const;

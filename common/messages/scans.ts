@@ -14,3 +14,12 @@ export const scanMessages = {
   whiteboardUploaded: 'Whiteboard image uploaded.',
   gridImageUploaded: 'Grid image uploaded.',
 } as const;
+
+/** The browser's own messages for scans and images (spec part 1 §5, §8). */
+export const scanClientMessages = {
+  // spec part 1 §5, part 2 §5
+  deleteScanFieldsRequired: 'Delete scan needs scan id and company id',
+  // our own
+  scanDetailsFailed: 'Failed to fetch scan details.',
+  whiteboardHistoryFailed: 'Failed to fetch the whiteboard history.',
+} as const;

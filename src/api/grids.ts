@@ -1,8 +1,13 @@
 /** Domain functions of grids and grid boxes (spec part 1 §3, §5, §7, §8). */
-import { createGridBody, updateCullingBody } from '../../common/schemas/grids';
+import { fileMessages } from '../../common/messages/files';
+import { gridClientMessages } from '../../common/messages/grids';
+import { roomClientMessages } from '../../common/messages/rooms';
+import { createGridBody, deleteGridQuery, gridIdQuery, plantHistoryQuery, updateCullingBody, updateGridBoxNameBody } from '../../common/schemas/grids';
+import { gridBackgroundQuery, uploadGridImageQuery } from '../../common/schemas/scans';
 import { newTempId } from '../../sync/record';
 import type { Effect, IdSource, TempId } from '../../sync/types';
-import { type ApiContext, check, multipart, now, record } from './context';
+import { ApiError, type ApiContext, check, multipart, now, online, record, ValidationError } from './context';
+import { batchLinkRemovals, filePart, findLocal, type GridBoxJson, type LocalContext, multipartWithFile } from './rooms';
 
 /**
  * Create_grid: the grid and its nx × ny boxes appear at once under temporary ids; the server's answer
@@ -57,4 +62,133 @@ export async function updateCullingStatus(context: ApiContext, input: { gridBoxI
     effects: [{ op: 'patch', collection: 'grid_boxes', id: String(values.GridBoxID), data: { culled, CulledBy: culled ? values.user_id : null, CulledDateTime: culled ? now() : null } }],
     label: culled ? 'Cull plant' : 'Un-cull plant',
   });
+}
+
+/**
+ * delete_grid (Admin): queued. The grid and its boxes leave the local store at once, and the batches'
+ * links to them with them.
+ */
+export async function deleteGrid(context: LocalContext, input: { gridId: number | TempId }) {
+  const { grid_id } = check(deleteGridQuery, { grid_id: input.gridId });
+  const gridKey = String(grid_id);
+  const boxes = await findLocal(context, 'grid_boxes', { gridId: gridKey });
+  const grid = await context.store.get('grids', gridKey);
+  await record(context, {
+    method: 'PUT',
+    path: '/delete_grid',
+    query: { grid_id },
+    effects: [
+      ...boxes.map((box): Effect => ({ op: 'remove', collection: 'grid_boxes', id: box.id })),
+      { op: 'remove', collection: 'grids', id: gridKey },
+      ...(await batchLinkRemovals(context, { gridIds: [grid_id], boxIds: boxes.map((box) => box.id) })),
+    ],
+    label: grid ? `Delete grid ${String(grid.Name)}` : 'Delete a grid',
+  });
+}
+
+/** A list the answer must carry, else 'Unexpected response structure' (spec part 1 §8). */
+function listOf<T>(answer: unknown, key: string): T[] {
+  const list = answer && typeof answer === 'object' ? (answer as Record<string, unknown>)[key] : undefined;
+  if (!Array.isArray(list)) throw new ApiError(roomClientMessages.unexpectedResponse, 200);
+  return list as T[];
+}
+
+/** get_culled_gridboxes: the grid's culled boxes (`grid_boxes`). */
+export async function getCulledGridboxes(context: ApiContext, input: { gridId: number }): Promise<GridBoxJson[]> {
+  const query = check(gridIdQuery, { GridID: input.gridId });
+  return listOf<GridBoxJson>(await online(context, { path: '/get_culled_gridboxes', query }, gridClientMessages.culledFailed), 'grid_boxes');
+}
+
+/**
+ * update_grid_box_name: queued. Needs GridBoxID; the custom name may be empty (spec part 1 §5), which
+ * clears it (the server keeps null, as it then sends it).
+ */
+export async function updateGridBoxName(context: ApiContext, input: { gridBoxId: number | TempId; customName: string | null }) {
+  const values = check(updateGridBoxNameBody, { GridBoxID: input.gridBoxId, custom_name: input.customName ?? '' });
+  const name = values.custom_name === '' ? null : values.custom_name;
+  await record(context, {
+    method: 'POST',
+    path: '/update_grid_box_name',
+    body: multipart({ GridBoxID: values.GridBoxID, custom_name: values.custom_name }),
+    effects: [{ op: 'patch', collection: 'grid_boxes', id: String(values.GridBoxID), data: { CustomName: name } }],
+    label: name === null ? 'Clear plant name' : `Rename plant to ${name}`,
+  });
+}
+
+export interface GridBoxName {
+  id: number;
+  CustomName: string | null;
+  X: number;
+  Y: number;
+}
+
+/** get_gridboxes_names: the grid's boxes with their custom names (`grid_boxes`). */
+export async function getGridboxesNames(context: ApiContext, input: { gridId: number }): Promise<GridBoxName[]> {
+  const query = check(gridIdQuery, { GridID: input.gridId });
+  return listOf<GridBoxName>(await online(context, { path: '/get_gridboxes_names', query }, gridClientMessages.namesFailed), 'grid_boxes');
+}
+
+/** One day of a plant position's history: the audit events about it that day (UTC). */
+export interface PlantHistoryDay {
+  date: string;
+  events: Array<Record<string, unknown>>;
+}
+
+/** get_plant_history_date: the plant position's history by day; a 404 means an empty list (spec part 1 §7, part 2 §8). */
+export async function getPlantHistoryDate(context: ApiContext, input: { companyId: number; gridBoxId: number }): Promise<PlantHistoryDay[]> {
+  const query = check(plantHistoryQuery, { company_id: input.companyId, Grid_boxID: input.gridBoxId });
+  try {
+    return listOf<PlantHistoryDay>(await online(context, { path: '/get_plant_history_date', query }, gridClientMessages.historyFailed), 'history');
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return [];
+    throw error;
+  }
+}
+
+/** The image file of an upload, or the message of its absence (spec part 1 §5: "needs … an image file"). */
+export function assertImage(image: unknown): asserts image is Blob {
+  if (!(image instanceof Blob) || image.size === 0) throw new ValidationError(fileMessages.imageRequired);
+}
+
+/**
+ * upload_grid_image: needs GridID and an image file (spec part 1 §5). Queued, the file kept as a Blob
+ * part of the entry. "Success requires status success": the entry counts as done only when the server
+ * answered 2xx, which always carries `status: 'success'`; a refusal (e.g. 415 for a file that is not an
+ * image) shows in the sync status's failed list.
+ * Decision: no optimistic change. The grid's `ImageName` is the path the server gives the stored file,
+ * which the tablet cannot know; a local object URL would die with the page while the entry (and its
+ * effects, re-applied at every start) lives on. The screen shows its own preview of the picked file
+ * until the pull brings the new `ImageName`.
+ */
+export async function uploadGridImage(context: ApiContext, input: { gridId: number | TempId; image: Blob; fileName?: string }) {
+  const { GridID } = check(uploadGridImageQuery, { GridID: input.gridId });
+  assertImage(input.image);
+  const grid = await context.store.get('grids', String(GridID));
+  await record(context, {
+    method: 'POST',
+    path: '/upload_grid_image',
+    query: { GridID },
+    body: multipartWithFile({}, filePart('image', input.image, input.fileName)),
+    label: grid ? `Upload background image of grid ${String(grid.Name)}` : 'Upload a grid background image',
+  });
+}
+
+export interface GridBackground {
+  id: number;
+  Name: string;
+  ImageName: string | null;
+}
+
+/**
+ * get_grid_background: the room's grids with their background images (`grids`). One of the grid
+ * helpers that swallow errors (spec part 1 §8): a failure is warned about and answers null.
+ */
+export async function getGridBackground(context: ApiContext, input: { roomId: number }): Promise<GridBackground[] | null> {
+  try {
+    const query = check(gridBackgroundQuery, { RoomID: input.roomId });
+    return listOf<GridBackground>(await online(context, { path: '/get_grid_background', query }, gridClientMessages.backgroundFailed), 'grids');
+  } catch (error) {
+    console.warn('get_grid_background failed:', error instanceof Error ? error.message : error);
+    return null;
+  }
 }

@@ -1,7 +1,157 @@
-/** Domain functions of rooms (spec part 1 §3, §5, §7, §8). */
-import { createRoomBody, roomCompanyQuery } from '../../common/schemas/rooms';
+/**
+ * Domain functions of rooms (spec part 1 §3, §5, §7, §8; part 2 §3 room scroll), and the helpers the
+ * grow-model domain files (grids, scans, batches) share: the local database for queries, file parts,
+ * the signed-in user, and telling "no answer" from "the server said no".
+ */
+import { z } from 'zod';
+import { roomClientMessages } from '../../common/messages/rooms';
+import { createRoomBody, deleteRoomQuery, loadRoomGridsBoxesQuery, roomCompanyQuery, roomScrollQuery, scrollNumber, updateAllRoomScrollQuery } from '../../common/schemas/rooms';
+import type { EntryDraft } from '../../sync/outbox';
 import { newTempId } from '../../sync/record';
-import { type ApiContext, check, multipart, now, record } from './context';
+import type { LocalDocument } from '../../sync/store';
+import { type Effect, isTempId, type MultipartPart, type TempId } from '../../sync/types';
+import { type GrowDatabase, localDatabase } from '../db/database';
+import { ApiError, type ApiContext, check, multipart, now, online, record } from './context';
+
+// ——— Shared by the grow-model domain files ———
+
+/**
+ * The domain functions' context plus the local database, for what `LocalStore` cannot do (it reads by
+ * id only): queries such as "the grids of this room", for offline reads and for effects that touch
+ * every child of a record.
+ * WARNING: without `database`, the page's own database (`localDatabase()`) is used; tests and any
+ * other realm must pass theirs.
+ */
+export type LocalContext = ApiContext & { database?: GrowDatabase };
+
+export const localDatabaseOf = (context: LocalContext): Promise<GrowDatabase> => (context.database ? Promise.resolve(context.database) : localDatabase());
+
+/** Documents of a local collection matching a selector, as plain data (no RxDB meta fields). */
+export async function findLocal(context: LocalContext, collection: keyof GrowDatabase['collections'], selector: Record<string, unknown> = {}): Promise<LocalDocument[]> {
+  const database = await localDatabaseOf(context);
+  const documents = await database.collections[collection].find({ selector }).exec();
+  return documents.map((document) => document.toMutableJSON() as LocalDocument);
+}
+
+/** True when a call got no answer at all (no network, server unreachable): the offline case of spec §8. */
+export const unanswered = (error: unknown): error is ApiError => error instanceof ApiError && error.status === null;
+
+/** The signed-in user's id and company, for what the server will stamp (scanner, history entries). */
+export async function signedIn(context: ApiContext): Promise<{ userId: number | null; companyId: number | null }> {
+  const session = await context.client.session.get();
+  return { userId: session?.user_id ?? null, companyId: session?.company_id ?? null };
+}
+
+/** A file to upload: kept as a Blob in the outbox entry (IndexedDB stores Blobs as they are). */
+export const filePart = (name: string, image: Blob, fileName?: string): MultipartPart => ({
+  name,
+  blob: image,
+  fileName: fileName ?? (typeof File !== 'undefined' && image instanceof File && image.name ? image.name : 'image'),
+});
+
+/** A multipart body of text fields and one file part. */
+export function multipartWithFile(fields: Parameters<typeof multipart>[0], file: MultipartPart): EntryDraft['body'] {
+  const body = multipart(fields);
+  return { kind: 'multipart', parts: [...(body?.kind === 'multipart' ? body.parts : []), file] };
+}
+
+/** An id as the server shows it: a number, or the temporary id of a record made offline. */
+export const idValue = (id: unknown): number | TempId => (isTempId(id) ? id : Number(id));
+
+export const sameId = (a: unknown, b: unknown) => a !== null && a !== undefined && String(a) === String(b);
+
+/** Server order of documents by id: server ids ascending, then records made offline in the order made. */
+export function byServerId(a: LocalDocument, b: LocalDocument): number {
+  const [ta, tb] = [isTempId(a.id), isTempId(b.id)];
+  if (ta !== tb) return ta ? 1 : -1;
+  if (!ta) return Number(a.id) - Number(b.id);
+  return String(a.CreatedDateTime ?? '').localeCompare(String(b.CreatedDateTime ?? ''));
+}
+
+const without = (list: unknown, ids: ReadonlySet<string>) => (Array.isArray(list) ? list.filter((id) => !ids.has(String(id))) : []);
+
+/**
+ * Effects that take deleted rooms, grids and boxes out of the batches' links (their documents list
+ * live links only, so the server's next copy of each batch will not show them either).
+ */
+export async function batchLinkRemovals(context: LocalContext, removed: { roomIds?: unknown[]; gridIds?: unknown[]; boxIds?: unknown[] }): Promise<Effect[]> {
+  const rooms = new Set((removed.roomIds ?? []).map(String));
+  const grids = new Set((removed.gridIds ?? []).map(String));
+  const boxes = new Set((removed.boxIds ?? []).map(String));
+  const at = now();
+  const effects: Effect[] = [];
+  for (const batch of await findLocal(context, 'batches')) {
+    const next = { RoomIDs: without(batch.RoomIDs, rooms), GridIDs: without(batch.GridIDs, grids), GridBoxIDs: without(batch.GridBoxIDs, boxes) };
+    const changed = (['RoomIDs', 'GridIDs', 'GridBoxIDs'] as const).some((key) => next[key].length !== (Array.isArray(batch[key]) ? batch[key].length : 0));
+    if (changed) effects.push({ op: 'patch', collection: 'batches', id: batch.id, data: { ...next, UpdatedDateTime: at } });
+  }
+  return effects;
+}
+
+// ——— Rooms ———
+
+/** A room as the server shows it (server/domains/rooms/queries.ts `roomJson`). */
+export interface RoomJson {
+  RoomID: number | TempId;
+  CompanyID: number;
+  Name: string;
+  Description: string;
+  CreatedDateTime: string;
+  UpdatedDateTime: string;
+  Scanned: boolean;
+  ScannedDateTime: string | null;
+  LastScannedBy: number | null;
+  WhiteboardImage: string | null;
+  StartScroll: number;
+}
+
+/** A grid as the server shows it (`gridJson`). */
+export interface GridJson {
+  id: number | TempId;
+  Name: string;
+  CompanyID: number;
+  RoomID: number | TempId;
+  CreatedDateTime: string;
+  UpdatedDateTime: string;
+  Description: string | null;
+  ImageName: string | null;
+  Scanned: boolean;
+  ScannedDateTime: string | null;
+  LastScannedBy: number | null;
+  nx: number;
+  ny: number;
+}
+
+/** A grid box as the server shows it (`gridBoxJson`); the local copy also carries `BatchIDs` and `sub_gridboxes`. */
+export interface GridBoxJson {
+  id: number | TempId;
+  GridID: number | TempId;
+  CompanyID: number;
+  X: number;
+  Y: number;
+  Color: string | null;
+  Status: string | null;
+  Content: string | null;
+  ImageName: string | null;
+  CustomName: string | null;
+  culled: boolean;
+  CulledBy: number | null;
+  CulledDateTime: string | null;
+  BatchIDs?: Array<number | TempId>;
+  sub_gridboxes?: unknown[];
+}
+
+export interface RoomWithGrids extends RoomJson {
+  grids: Array<GridJson & { boxes: GridBoxJson[] }>;
+}
+
+export interface LoadedRooms {
+  status: 'success';
+  message?: string;
+  rooms: RoomWithGrids[];
+  /** Read from the local store because the server could not be reached. */
+  offline?: true;
+}
 
 /** create_room: the room appears at once under a temporary id (spec's `createRoomQueue`). */
 export async function createRoom(context: ApiContext, input: { companyId: number; name: string; description: string }) {
@@ -26,4 +176,137 @@ export async function createRoom(context: ApiContext, input: { companyId: number
     label: `Create room ${name}`,
   });
   return { RoomID: roomId };
+}
+
+/** A local document without its string link keys, shaped as the server's JSON. */
+function serverShape(document: LocalDocument): Record<string, unknown> {
+  const { roomId: _roomId, gridId: _gridId, ...rest } = document;
+  return rest;
+}
+
+/** load_room_grids_boxes from the local store (spec part 1 §7: "Offline, it reads the local store"). */
+async function loadRoomsLocally(context: LocalContext, companyId: number, roomId: number | TempId | undefined): Promise<LoadedRooms> {
+  let rooms: LocalDocument[];
+  if (roomId === undefined) {
+    rooms = await findLocal(context, 'rooms', { CompanyID: companyId });
+  } else {
+    const room = await context.store.get('rooms', String(roomId));
+    if (!room || room.CompanyID !== companyId) throw new ApiError(roomClientMessages.roomDataNotFound);
+    rooms = [room];
+  }
+  rooms.sort(byServerId);
+  const grids = rooms.length ? (await findLocal(context, 'grids', { roomId: { $in: rooms.map((room) => room.id) } })).sort(byServerId) : [];
+  const boxes = grids.length ? await findLocal(context, 'grid_boxes', { gridId: { $in: grids.map((grid) => grid.id) } }) : [];
+  boxes.sort((a, b) => Number(a.Y) - Number(b.Y) || Number(a.X) - Number(b.X));
+  const boxesOf = new Map<string, GridBoxJson[]>();
+  for (const box of boxes) {
+    const list = boxesOf.get(String(box.gridId)) ?? [];
+    list.push({ ...serverShape(box), id: idValue(box.id) } as unknown as GridBoxJson);
+    boxesOf.set(String(box.gridId), list);
+  }
+  const gridsOf = new Map<string, RoomWithGrids['grids']>();
+  for (const grid of grids) {
+    const list = gridsOf.get(String(grid.roomId)) ?? [];
+    list.push({ ...serverShape(grid), id: idValue(grid.id), boxes: boxesOf.get(grid.id) ?? [] } as unknown as RoomWithGrids['grids'][number]);
+    gridsOf.set(String(grid.roomId), list);
+  }
+  return {
+    status: 'success',
+    offline: true,
+    rooms: rooms.map((room) => {
+      const { id, ...fields } = serverShape(room);
+      return { ...fields, RoomID: idValue(room.RoomID ?? id), grids: gridsOf.get(room.id) ?? [] } as unknown as RoomWithGrids;
+    }),
+  };
+}
+
+/**
+ * load_room_grids_boxes: the company's rooms (or the one named) with their grids and boxes. Online it
+ * asks the server; when no answer comes (offline, spec part 1 §8: "a network error while offline is
+ * only warned about") it reads the local store, and fails with 'Room data not found in local database'
+ * when the room asked for is not there. A room made offline (temporary id) is read locally only.
+ */
+export async function loadRoomGridsBoxes(context: LocalContext, input: { companyId: number; roomId?: number | TempId | null }): Promise<LoadedRooms> {
+  const values = check(loadRoomGridsBoxesQuery, { company_id: input.companyId, room_id: input.roomId ?? undefined });
+  const roomId = values.room_id as number | TempId | undefined;
+  if (isTempId(roomId)) return loadRoomsLocally(context, values.company_id, roomId);
+  let answer: LoadedRooms;
+  try {
+    answer = await online<LoadedRooms>(context, { path: '/load_room_grids_boxes', query: { company_id: values.company_id, room_id: roomId } }, roomClientMessages.loadFailed);
+  } catch (error) {
+    if (!unanswered(error)) throw error;
+    console.warn(`load_room_grids_boxes: no answer from the server (${error.message}); reading the local store.`);
+    return loadRoomsLocally(context, values.company_id, roomId);
+  }
+  if (answer?.status !== 'success' || !Array.isArray(answer.rooms)) throw new ApiError(roomClientMessages.unexpectedResponse, 200);
+  return answer;
+}
+
+/**
+ * delete_room (Admin): queued. The room, its grids and their boxes leave the local store at once, and
+ * the batches' links to them with them (the server tombstones all of them in one transaction).
+ */
+export async function deleteRoom(context: LocalContext, input: { roomId: number | TempId }) {
+  const { room_id } = check(deleteRoomQuery, { room_id: input.roomId });
+  const roomKey = String(room_id);
+  const grids = await findLocal(context, 'grids', { roomId: roomKey });
+  const boxes = grids.length ? await findLocal(context, 'grid_boxes', { gridId: { $in: grids.map((grid) => grid.id) } }) : [];
+  const room = await context.store.get('rooms', roomKey);
+  await record(context, {
+    method: 'DELETE',
+    path: '/delete_room',
+    query: { room_id },
+    effects: [
+      ...boxes.map((box): Effect => ({ op: 'remove', collection: 'grid_boxes', id: box.id })),
+      ...grids.map((grid): Effect => ({ op: 'remove', collection: 'grids', id: grid.id })),
+      { op: 'remove', collection: 'rooms', id: roomKey },
+      ...(await batchLinkRemovals(context, { roomIds: [room_id], gridIds: grids.map((grid) => grid.id), boxIds: boxes.map((box) => box.id) })),
+    ],
+    label: room ? `Delete room ${String(room.Name)}` : 'Delete a room',
+  });
+}
+
+/**
+ * get_room_scroll: `{status, StartScroll}`. One of the room helpers that swallow errors (spec part 1
+ * §8): on any failure it warns and answers from the local room, or null when that is not there either.
+ */
+export async function getRoomScroll(context: ApiContext, input: { companyId: number; roomId: number }): Promise<{ status: 'success'; StartScroll: number } | null> {
+  try {
+    const query = check(roomScrollQuery, { company_id: input.companyId, room_id: input.roomId });
+    return await online<{ status: 'success'; StartScroll: number }>(context, { path: '/get_room_scroll', query }, roomClientMessages.scrollFailed);
+  } catch (error) {
+    console.warn('get_room_scroll failed:', error instanceof Error ? error.message : error);
+    const room = input.roomId ? await context.store.get('rooms', String(input.roomId)) : null;
+    return typeof room?.StartScroll === 'number' ? { status: 'success', StartScroll: room.StartScroll } : null;
+  }
+}
+
+const scrollValue = z.object({ setValue: scrollNumber });
+
+/** update_room_scroll: queued; the value goes as `setValue` in the query, like update_all_room_scroll's. */
+export async function updateRoomScroll(context: ApiContext, input: { companyId: number; roomId: number | TempId; value: number }) {
+  const { company_id, room_id } = check(roomScrollQuery, { company_id: input.companyId, room_id: input.roomId });
+  const { setValue } = check(scrollValue, { setValue: input.value });
+  await record(context, {
+    method: 'PUT',
+    path: '/update_room_scroll',
+    query: { company_id, room_id, setValue },
+    effects: [{ op: 'patch', collection: 'rooms', id: String(room_id), data: { StartScroll: setValue, UpdatedDateTime: now() } }],
+    label: `Set room scroll to ${setValue}`,
+  });
+}
+
+/** update_all_room_scroll (Admin): queued; every room of the company takes the value at once. */
+export async function updateAllRoomScroll(context: LocalContext, input: { companyId: number; value: number }) {
+  const { company_id } = check(updateAllRoomScrollQuery, { company_id: input.companyId });
+  const { setValue } = check(scrollValue, { setValue: input.value });
+  const at = now();
+  const rooms = await findLocal(context, 'rooms', { CompanyID: company_id });
+  await record(context, {
+    method: 'PUT',
+    path: '/update_all_room_scroll',
+    query: { company_id, setValue },
+    effects: rooms.map((room): Effect => ({ op: 'patch', collection: 'rooms', id: room.id, data: { StartScroll: setValue, UpdatedDateTime: at } })),
+    label: `Set every room's scroll to ${setValue}`,
+  });
 }

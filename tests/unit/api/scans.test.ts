@@ -1,0 +1,200 @@
+/**
+ * Scans' domain functions (src/api/scans.ts) on a real tablet (outbox, RxDB, sync engine) against the
+ * real server, behind a proxy that can cut the network.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fileMessages } from '../../../common/messages/files';
+import { scanClientMessages, scanMessages } from '../../../common/messages/scans';
+import { systemActor, writer } from '../../../server/db/writes';
+import { ValidationError } from '../../../src/api/context';
+import {
+  deleteScan,
+  getGridScanDetails,
+  getRoomScanDetails,
+  getWhiteboardHistory,
+  markGridScanned,
+  markRoomScanned,
+  resetScannedStatus,
+  uploadWhiteboardImage,
+} from '../../../src/api/scans';
+import { startTablet, type Tablet } from '../../support/client';
+import { createGrid, createRoom, createTenant, type SignedInUser, type Tenant } from '../../support/factories';
+import { startProxy, type NetworkProxy } from '../../support/proxy';
+import { startServer, type TestServer } from '../../support/server';
+
+let server: TestServer;
+let proxy: NetworkProxy;
+let farm: Tenant;
+const tablets: Tablet[] = [];
+
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+
+beforeAll(async () => {
+  server = await startServer();
+  proxy = await startProxy(server.url);
+  farm = await createTenant(server);
+});
+afterEach(async () => {
+  proxy.setOnline(true);
+  while (tablets.length) await tablets.pop()?.close();
+});
+afterAll(async () => {
+  await proxy.close();
+  await server.close();
+});
+
+async function tablet(user: SignedInUser = farm.regular) {
+  const device = await startTablet(`${proxy.url}/api`, user);
+  tablets.push(device);
+  await device.engine.settle();
+  return { device, context: { ...device.context, database: device.database } };
+}
+
+async function reconnect(device: Tablet) {
+  proxy.setOnline(true);
+  await device.engine.syncNow();
+  await device.engine.settle();
+}
+
+async function localJson(device: Tablet) {
+  const all: unknown[] = [];
+  for (const collection of Object.values(device.database.collections)) for (const document of await collection.find().exec()) all.push(document.toMutableJSON());
+  return JSON.stringify(all);
+}
+
+describe('marking scanned', () => {
+  it('markRoomScanned is queued; the room shows scanned by the user at once, then on the server', async () => {
+    const roomId = await createRoom(server, farm.companyId);
+    const { device, context } = await tablet();
+    proxy.setOnline(false);
+    await markRoomScanned(context, { roomId, userId: farm.regular.id });
+    expect((await device.outbox.all()).map((entry) => [entry.path, entry.query])).toEqual([['/mark_room_scanned', { room_id: roomId, user_id: farm.regular.id }]]);
+    const local = await device.database.rooms.findOne(String(roomId)).exec();
+    expect([local?.get('Scanned'), local?.get('LastScannedBy'), typeof local?.get('ScannedDateTime')]).toEqual([true, farm.regular.id, 'string']);
+
+    await reconnect(device);
+    expect(await localJson(device)).not.toContain('tmp-');
+    const row = await server.database.db.selectFrom('rooms').select(['scanned', 'last_scanned_by']).where('id', '=', roomId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ scanned: true, last_scanned_by: farm.regular.id });
+    expect(await getRoomScanDetails(context, { roomId })).toMatchObject({ status: 'success', Scanned: true, LastScannedBy: farm.regular.id, LastScannedByName: expect.any(String) });
+  });
+
+  it('markGridScanned is queued; the grid shows scanned at once, then on the server', async () => {
+    const grid = await createGrid(server, farm.companyId, await createRoom(server, farm.companyId), 1, 1);
+    const { device, context } = await tablet();
+    proxy.setOnline(false);
+    await markGridScanned(context, { gridId: grid.id, userId: farm.regular.id });
+    expect((await device.outbox.all()).map((entry) => entry.path)).toEqual(['/mark_grid_scanned']);
+    expect((await device.database.grids.findOne(String(grid.id)).exec())?.get('Scanned')).toBe(true);
+
+    await reconnect(device);
+    expect(await localJson(device)).not.toContain('tmp-');
+    const row = await server.database.db.selectFrom('grids').select(['scanned', 'last_scanned_by']).where('id', '=', grid.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ scanned: true, last_scanned_by: farm.regular.id });
+    expect(await getGridScanDetails(context, { gridId: grid.id })).toMatchObject({ status: 'success', Scanned: true, LastScannedBy: farm.regular.id });
+  });
+
+  it('marking needs the record and the user', async () => {
+    const { context } = await tablet();
+    await expect(markRoomScanned(context, { roomId: 0, userId: farm.regular.id })).rejects.toThrow(new ValidationError(scanMessages.roomIdRequired));
+    await expect(markGridScanned(context, { gridId: 1, userId: 0 })).rejects.toThrow(new ValidationError(scanMessages.userIdRequired));
+  });
+
+  it('resetScannedStatus (Admin) is queued; every room and grid of the company is cleared at once, then on the server', async () => {
+    const roomId = await createRoom(server, farm.companyId);
+    const grid = await createGrid(server, farm.companyId, roomId, 1, 1);
+    const { device, context } = await tablet(farm.admin);
+    await markRoomScanned(context, { roomId, userId: farm.admin.id });
+    await markGridScanned(context, { gridId: grid.id, userId: farm.admin.id });
+    await device.engine.settle();
+
+    proxy.setOnline(false);
+    await resetScannedStatus(context, { companyId: farm.companyId });
+    expect((await device.outbox.all()).map((entry) => entry.path)).toEqual(['/reset_scanned_status']);
+    expect((await device.database.rooms.find({ selector: { Scanned: true } }).exec()).length).toBe(0);
+    expect((await device.database.grids.findOne(String(grid.id)).exec())?.get('LastScannedBy')).toBeNull();
+
+    await reconnect(device);
+    expect(await localJson(device)).not.toContain('tmp-');
+    const rooms = await server.database.db.selectFrom('rooms').select('id').where('company_id', '=', farm.companyId).where('scanned', '=', true).execute();
+    expect(rooms).toEqual([]);
+    expect((await device.database.rooms.findOne(String(roomId)).exec())?.get('Scanned')).toBe(false);
+  });
+});
+
+describe('scan details', () => {
+  it('swallow failures and answer null', async () => {
+    const { context } = await tablet();
+    expect(await getRoomScanDetails(context, { roomId: 987654 })).toBeNull();
+    expect(await getGridScanDetails(context, { gridId: 987654 })).toBeNull();
+    expect(await getRoomScanDetails(context, { roomId: 0 })).toBeNull();
+  });
+});
+
+describe('whiteboard', () => {
+  it('uploadWhiteboardImage is queued with the file as a Blob part; the history and the room show it from the server', async () => {
+    const roomId = await createRoom(server, farm.companyId);
+    const { device, context } = await tablet();
+    proxy.setOnline(false);
+    await uploadWhiteboardImage(context, { roomId, image: new File([PNG], 'board.png', { type: 'image/png' }) });
+    const [entry] = await device.outbox.all();
+    expect(entry).toMatchObject({ method: 'POST', path: '/upload_whiteboard_image' });
+    const parts = entry?.body.kind === 'multipart' ? entry.body.parts : [];
+    expect(parts.map((part) => ('blob' in part ? [part.name, part.fileName] : [part.name, part.value]))).toEqual([
+      ['room_id', String(roomId)],
+      ['imageFile', 'board.png'],
+    ]);
+    // Decision: nothing changes locally until the server names the stored file.
+    expect((await device.database.rooms.findOne(String(roomId)).exec())?.get('WhiteboardImage')).toBeNull();
+
+    await reconnect(device);
+    expect(await localJson(device)).not.toContain('tmp-');
+    const history = await getWhiteboardHistory(context, { roomId });
+    expect(history.history).toHaveLength(1);
+    expect(history.history[0]).toMatchObject({ ImagePath: expect.stringMatching(/^\/api\/files\//), UploadedBy: farm.regular.id });
+    expect((await device.database.rooms.findOne(String(roomId)).exec())?.get('WhiteboardImage')).toBe(history.history[0]?.ImagePath);
+  });
+
+  it('uploadWhiteboardImage needs a room id and an image file', async () => {
+    const { context } = await tablet();
+    await expect(uploadWhiteboardImage(context, { roomId: 0, image: new Blob([PNG]) })).rejects.toThrow(new ValidationError(scanMessages.roomIdRequired));
+    await expect(uploadWhiteboardImage(context, { roomId: 1, image: new Blob([]) })).rejects.toThrow(new ValidationError(fileMessages.imageRequired));
+  });
+
+  it('getWhiteboardHistory needs a room id', async () => {
+    const { context } = await tablet();
+    await expect(getWhiteboardHistory(context, { roomId: 0 })).rejects.toThrow(new ValidationError(scanMessages.roomIdRequired));
+  });
+});
+
+describe('deleteScan', () => {
+  it('needs scan id and company id: "Delete scan needs scan id and company id"', async () => {
+    const { context } = await tablet(farm.admin);
+    const message = new ValidationError(scanClientMessages.deleteScanFieldsRequired);
+    await expect(deleteScan(context, { companyId: farm.companyId, scanId: 0 })).rejects.toThrow(message);
+    await expect(deleteScan(context, { companyId: 0, scanId: 5 })).rejects.toThrow(message);
+  });
+
+  it('is queued and tombstones the scan on the server', async () => {
+    const { id: scanId } = await writer(server.database.db, systemActor(farm.companyId)).insert('scans', {
+      company_id: farm.companyId,
+      room_id: null,
+      grid_id: null,
+      grid_box_id: null,
+      file_id: null,
+      model: 'plantDiseaseRecognition',
+      result: null,
+      user_id: null,
+    });
+    const { device, context } = await tablet(farm.admin);
+    proxy.setOnline(false);
+    await deleteScan(context, { companyId: farm.companyId, scanId });
+    expect((await device.outbox.all()).map((entry) => [entry.method, entry.path, entry.query])).toEqual([['DELETE', '/delete_scan', { company_id: farm.companyId, scan_id: scanId }]]);
+
+    await reconnect(device);
+    expect(await localJson(device)).not.toContain('tmp-');
+    expect(await device.outbox.count()).toBe(0);
+    const row = await server.database.db.selectFrom('scans').select('deleted_at').where('id', '=', scanId).executeTakeFirstOrThrow();
+    expect(row.deleted_at).not.toBeNull();
+  });
+});
