@@ -4,7 +4,7 @@
  * BENCH_DATABASE_URL=postgres://… also on a fresh database created on that server and dropped after),
  * and a bare Fastify route is measured in the same run as the baseline. Figures depend on the machine; nothing here asserts them.
  *
- * Settings: BENCH_SECONDS (default 10 per target), BENCH_CONNECTIONS (default 50). The
+ * Settings: BENCH_SECONDS (default 10 per target), BENCH_CONNECTIONS (default 50), BENCH_ONLY (server or sync). The
  * load_room_grids_boxes targets always use LOAD_CONNECTIONS: a company's tablets opening the floor
  * plan at once, not a flood of small calls.
  */
@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { measureSync } from './sync';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -144,7 +145,14 @@ async function seedFloor(base: string, session: Session): Promise<number[]> {
   return roomIds;
 }
 
-async function measureServer(database: string, databaseUrl: string | undefined): Promise<Row[]> {
+interface SignedIn extends Session {
+  refresh_token: string;
+  user_id: number;
+  user_role: string;
+}
+
+/** Runs `run` against the server started as `npm start` starts it, on a fresh database, signed in as the demo Admin. */
+async function withServer<T>(databaseUrl: string | undefined, run: (base: string, session: SignedIn, form: string) => Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'grow-bench-'));
   const port = await freePort();
   const server = await start(
@@ -167,7 +175,15 @@ async function measureServer(database: string, databaseUrl: string | undefined):
     const base = `http://127.0.0.1:${port}/api`;
     const form = new URLSearchParams({ email, password }).toString();
     const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
-    const session = (await login.json()) as Session;
+    return await run(base, (await login.json()) as SignedIn, form);
+  } finally {
+    await stop(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function measureServer(database: string, databaseUrl: string | undefined): Promise<Row[]> {
+  return withServer(databaseUrl, async (base, session, form) => {
     const authorization = { authorization: `Bearer ${session.access_token}` };
     const roomIds = await seedFloor(base, session);
     const floor = `${FLOOR.gridsPerRoom} grids × ${FLOOR.nx * FLOOR.ny} boxes`;
@@ -193,10 +209,7 @@ async function measureServer(database: string, databaseUrl: string | undefined):
         body: form,
       }),
     ];
-  } finally {
-    await stop(server);
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function measureBare(): Promise<Row> {
@@ -235,7 +248,18 @@ async function withFreshPostgres<T>(adminUrl: string, run: (url: string) => Prom
   }
 }
 
-const rows: Row[] = [await measureBare(), ...(await measureServer('pglite', undefined))];
-const postgresUrl = process.env.BENCH_DATABASE_URL;
-if (postgresUrl) rows.push(...(await withFreshPostgres(postgresUrl, (url) => measureServer('postgres', url))));
-print(rows);
+// BENCH_ONLY=server or BENCH_ONLY=sync runs one part.
+const only = process.env.BENCH_ONLY;
+if (only !== 'sync') {
+  const rows: Row[] = [await measureBare(), ...(await measureServer('pglite', undefined))];
+  const postgresUrl = process.env.BENCH_DATABASE_URL;
+  if (postgresUrl) rows.push(...(await withFreshPostgres(postgresUrl, (url) => measureServer('postgres', url))));
+  print(rows);
+}
+if (only !== 'server') {
+  // The sync engine in Node against the real server on PGlite (bench/sync.ts).
+  console.log('\nSync engine (Node, RxDB memory storage, outbox on fake-indexeddb; server on PGlite)\n');
+  await withServer(undefined, (base, session) =>
+    measureSync(base, session, (method, path, query, body) => call(base, session, method, path, query, body), (line) => console.log(line)),
+  );
+}

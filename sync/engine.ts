@@ -156,7 +156,8 @@ export class SyncEngine {
 
   /** Starts a replay run, or asks the running one to go round again. */
   private kick(options: { now?: boolean } = {}): Promise<void> {
-    if (this.stopped) return Promise.resolve();
+    // Entries recorded before the engine starts wait for it (start() replays them).
+    if (this.stopped || !this.started) return Promise.resolve();
     if (options.now) {
       this.ignoreBackoff = true;
       if (this.retryTimer) clearTimeout(this.retryTimer);

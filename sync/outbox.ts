@@ -12,7 +12,7 @@
  * transaction too, so an entry made just after its create answered still reaches the server right.
  */
 import { Dexie, type Table } from 'dexie';
-import { type Effect, type EntryBody, type IdSource, type OutboxEntry, type TempId, isTempId } from './types';
+import type { Effect, EntryBody, IdSource, OutboxEntry, TempId } from './types';
 
 export interface IdMapping {
   tempId: TempId;
@@ -47,9 +47,12 @@ class OutboxDatabase extends Dexie {
   }
 }
 
+const TEMP_ID_PATTERN = /tmp-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
 /** Every temporary id in a value (query, body, effects), found by walking it. */
 export function tempIdsIn(value: unknown, found = new Set<TempId>()): Set<TempId> {
-  if (isTempId(value)) found.add(value);
+  // Also inside text: comma-joined id lists ("5,tmp-…") and paths.
+  if (typeof value === 'string') for (const match of value.matchAll(TEMP_ID_PATTERN)) found.add(match[0] as TempId);
   else if (Array.isArray(value)) for (const item of value) tempIdsIn(item, found);
   else if (value && typeof value === 'object' && !(value instanceof Blob)) for (const item of Object.values(value)) tempIdsIn(item, found);
   return found;
@@ -64,7 +67,7 @@ export function replaceTempIds<T>(value: T, ids: ReadonlyMap<string, number>): T
   if (typeof value === 'string') {
     if (ids.has(value)) return ids.get(value) as T;
     if (!value.includes('tmp-')) return value;
-    return value.replace(/tmp-[0-9a-f-]{36}/g, (tempId) => (ids.has(tempId) ? String(ids.get(tempId)) : tempId)) as T;
+    return value.replace(TEMP_ID_PATTERN, (tempId) => (ids.has(tempId) ? String(ids.get(tempId)) : tempId)) as T;
   }
   if (Array.isArray(value)) return value.map((item) => replaceTempIds(item, ids)) as T;
   if (value && typeof value === 'object' && !(value instanceof Blob)) {

@@ -43,8 +43,8 @@ import type { EntryDraft } from '../../sync/outbox';
 import { newTempId } from '../../sync/record';
 import type { LocalDocument } from '../../sync/store';
 import { type Effect, isTempId, type TempId } from '../../sync/types';
-import { ApiError, type ApiContext, check, json, multipart, now, online, record, ValidationError } from './context';
-import { findLocal, idValue, type LocalContext, type RoomJson, sameId, signedIn, unanswered } from './rooms';
+import { ApiError, type ApiContext, check, json, multipart, now, online, record, ValidationError, findLocal } from './context';
+import { idValue, type RoomJson, sameId, signedIn, unanswered } from './rooms';
 
 type Id = number | TempId;
 
@@ -132,7 +132,7 @@ async function statusOrRefuse(context: ApiContext, companyId: number, name: stri
 }
 
 /** The server's 409 on a batch number already used by another live batch of the company (any case). */
-async function assertNumberFree(context: LocalContext, companyId: number, batchNumber: string, except?: Id) {
+async function assertNumberFree(context: ApiContext, companyId: number, batchNumber: string, except?: Id) {
   const taken = (await findLocal(context, 'batches', { CompanyID: companyId })).some(
     (batch) => String(batch.BatchNumber).toLowerCase() === batchNumber.toLowerCase() && !sameId(batch.id, except),
   );
@@ -196,7 +196,7 @@ export interface CreateBatchInput {
  * number, dates in order) is logged and answers null. Otherwise it answers what it wrote locally; a
  * refusal by the server later shows in the sync status's failed list.
  */
-export function createBatch(context: LocalContext, input: CreateBatchInput): Promise<{ BatchID: TempId; batch: BatchDocument } | null> {
+export function createBatch(context: ApiContext, input: CreateBatchInput): Promise<{ BatchID: TempId; batch: BatchDocument } | null> {
   return loggedOrNull('create_batch', async () => {
     const values = check(createBatchBody, {
       BatchNumber: input.batchNumber,
@@ -261,7 +261,7 @@ export function createBatch(context: LocalContext, input: CreateBatchInput): Pro
  * §5); a failure: the server's message or 'Failed to fetch batches'. When no answer comes (offline)
  * the local store answers, as it holds the same documents.
  */
-export async function getBatches(context: LocalContext, input: { companyId?: number | null }): Promise<BatchDocument[]> {
+export async function getBatches(context: ApiContext, input: { companyId?: number | null }): Promise<BatchDocument[]> {
   if (!input.companyId) return [];
   const query = check(companyQuery, { company_id: input.companyId });
   try {
@@ -297,7 +297,7 @@ export interface UpdateBatchInput {
  * Like create_batch, a broken rule is logged and answers null (spec part 1 §8); otherwise it answers
  * the batch's local document as changed (or just the changes, when the batch is not local).
  */
-export function updateBatches(context: LocalContext, input: UpdateBatchInput): Promise<(Partial<BatchDocument> & { BatchID: Id }) | null> {
+export function updateBatches(context: ApiContext, input: UpdateBatchInput): Promise<(Partial<BatchDocument> & { BatchID: Id }) | null> {
   return loggedOrNull('update_batches', async () => {
     const { batch_id, company_id } = check(batchCompanyQuery, { batch_id: input.batchId, company_id: input.companyId });
     const given = Object.fromEntries(
@@ -549,7 +549,7 @@ export async function batchQr(context: ApiContext, input: { batchId?: number | n
   if (!input.batchId || !input.companyId) return null;
   const { batchId } = check(qrParams, { batchId: input.batchId });
   const query = check(qrQuery, { company_id: input.companyId });
-  // `online` reads JSON; an image needs the bytes. An array buffer works in the browser and in Node alike.
+  // `online` answers the body only; an image needs its content type too. An array buffer works in the browser and in Node alike.
   try {
     const response = await context.client.http.get<ArrayBuffer>(`/batch_qr/${batchId}`, { params: query, responseType: 'arraybuffer' });
     const type = String(response.headers['content-type'] ?? 'image/png');
@@ -633,7 +633,7 @@ export async function harvestBatch(context: ApiContext, input: { batchId: Id; co
  * batch is local). 'Failed to Move Plant' (spec part 1 §8) when it cannot be recorded, and as the
  * entry's message when the server refuses it without one of its own.
  */
-export async function movePlants(context: LocalContext, input: { batchId: Id; oldRoomId: Id; newRoomId: Id }) {
+export async function movePlants(context: ApiContext, input: { batchId: Id; oldRoomId: Id; newRoomId: Id }) {
   const { batch_id, old_room_id, new_room_id } = check(movePlantsQuery, { batch_id: input.batchId, old_room_id: input.oldRoomId, new_room_id: input.newRoomId });
   if (sameId(old_room_id, new_room_id)) throw new ValidationError(batchMessages.sameRoom);
   const batch = await localBatch(context, batch_id);

@@ -7,8 +7,7 @@ import { sessionClientMessages as cm, sessionMessages as m } from '../../common/
 import { companyIdPath, createCompanyBody } from '../../common/schemas/session';
 import type { LocalDocument } from '../../sync/store';
 import type { CompanySettings } from './settings';
-import { type ApiContext, check, online } from './context';
-import { formData } from './session';
+import { type ApiContext, check, online, formData } from './context';
 
 /** A company as GET /Load_company_by_id answers it (server/domains/companies/queries.ts `companyJson`). */
 export interface Company {

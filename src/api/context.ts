@@ -9,12 +9,16 @@ import type { EntryDraft, Outbox } from '../../sync/outbox';
 import { recordChange } from '../../sync/record';
 import type { LocalStore } from '../../sync/store';
 import { isTempId, type OutboxEntry } from '../../sync/types';
+import type { GrowDatabase } from '../db/database';
+import type { LocalDocument } from '../db/schemas';
 import type { ApiClient } from './client';
 
 export interface ApiContext {
   client: ApiClient;
   outbox: Outbox;
   store: LocalStore;
+  /** The local database itself, for queries the store cannot answer (the grids of a room, offline lists). */
+  database: GrowDatabase;
   /** Tells the sync engine an entry is waiting (the worker's `changed`). */
   notify(): void;
 }
@@ -50,6 +54,19 @@ export function check<S extends z.ZodType>(schema: S, values: Record<string, unk
     else if (Array.isArray(value) && value.some(isTempId)) output[key] = value;
   }
   return output as z.output<S>;
+}
+
+/** Documents of a local collection matching a selector, as plain data (no RxDB meta fields). */
+export async function findLocal(context: Pick<ApiContext, 'database'>, collection: keyof GrowDatabase['collections'], selector: Record<string, unknown> = {}): Promise<LocalDocument[]> {
+  const documents = await context.database.collections[collection].find({ selector }).exec();
+  return documents.map((document) => document.toMutableJSON() as LocalDocument);
+}
+
+/** A multipart form for a call sent now (queued calls use `multipart`, a body the outbox can store). Undefined fields are left out. */
+export function formData(fields: Record<string, string | number | undefined>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.append(name, String(value));
+  return form;
 }
 
 /** A multipart body from fields (undefined ones left out). */
@@ -90,11 +107,29 @@ export function serverMessage(error: unknown): string | null {
  */
 export async function online<T>(
   context: Pick<ApiContext, 'client'>,
-  request: { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string> },
+  request: {
+    method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    path: string;
+    query?: Record<string, unknown>;
+    body?: unknown;
+    headers?: Record<string, string>;
+    /** 'arraybuffer' for files and images. */
+    responseType?: 'json' | 'arraybuffer';
+    /** Session calls (sign-in, sign-out): a 401 is their answer, not a reason to refresh. */
+    skipRefresh?: boolean;
+  },
   fallback: string,
 ): Promise<T> {
   try {
-    const response = await context.client.http.request<T>({ method: request.method ?? 'GET', url: request.path, params: request.query, data: request.body, headers: request.headers });
+    const response = await context.client.http.request<T>({
+      method: request.method ?? 'GET',
+      url: request.path,
+      params: request.query,
+      data: request.body,
+      headers: request.headers,
+      responseType: request.responseType ?? 'json',
+      skipRefresh: request.skipRefresh,
+    });
     return response.data;
   } catch (error) {
     throw new ApiError(serverMessage(error) ?? fallback, axios.isAxiosError(error) ? (error.response?.status ?? null) : null);

@@ -32,8 +32,8 @@ function binaryAnswerMessage(data: unknown): string | null {
  * stored file.'; a failed fetch with the server's message ('File not found.', or the access error) or
  * 'Failed to load file.'.
  *
- * It uses the client's axios instance directly: `online` (context.ts) parses answers as JSON and has no
- * binary response type.
+ * It uses the client's axios instance directly: `online` (context.ts) answers the body only, and a file
+ * needs its content type too.
  */
 export async function getFile(context: Pick<ApiContext, 'client'>, input: { file: string }): Promise<Blob> {
   const id = fileIdOf(input.file);

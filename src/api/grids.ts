@@ -6,8 +6,8 @@ import { createGridBody, deleteGridQuery, gridIdQuery, plantHistoryQuery, update
 import { gridBackgroundQuery, uploadGridImageQuery } from '../../common/schemas/scans';
 import { newTempId } from '../../sync/record';
 import type { Effect, IdSource, TempId } from '../../sync/types';
-import { ApiError, type ApiContext, check, multipart, now, online, record, ValidationError } from './context';
-import { batchLinkRemovals, filePart, findLocal, type GridBoxJson, type LocalContext, multipartWithFile } from './rooms';
+import { ApiError, type ApiContext, check, multipart, now, online, record, ValidationError, findLocal } from './context';
+import { batchLinkRemovals, filePart, type GridBoxJson, multipartWithFile } from './rooms';
 
 /**
  * Create_grid: the grid and its nx × ny boxes appear at once under temporary ids; the server's answer
@@ -68,7 +68,7 @@ export async function updateCullingStatus(context: ApiContext, input: { gridBoxI
  * delete_grid (Admin): queued. The grid and its boxes leave the local store at once, and the batches'
  * links to them with them.
  */
-export async function deleteGrid(context: LocalContext, input: { gridId: number | TempId }) {
+export async function deleteGrid(context: ApiContext, input: { gridId: number | TempId }) {
   const { grid_id } = check(deleteGridQuery, { grid_id: input.gridId });
   const gridKey = String(grid_id);
   const boxes = await findLocal(context, 'grid_boxes', { gridId: gridKey });

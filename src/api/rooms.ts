@@ -10,28 +10,9 @@ import type { EntryDraft } from '../../sync/outbox';
 import { newTempId } from '../../sync/record';
 import type { LocalDocument } from '../../sync/store';
 import { type Effect, isTempId, type MultipartPart, type TempId } from '../../sync/types';
-import { type GrowDatabase, localDatabase } from '../db/database';
-import { ApiError, type ApiContext, check, multipart, now, online, record } from './context';
+import { ApiError, type ApiContext, check, multipart, now, online, record, findLocal } from './context';
 
 // ——— Shared by the grow-model domain files ———
-
-/**
- * The domain functions' context plus the local database, for what `LocalStore` cannot do (it reads by
- * id only): queries such as "the grids of this room", for offline reads and for effects that touch
- * every child of a record.
- * WARNING: without `database`, the page's own database (`localDatabase()`) is used; tests and any
- * other realm must pass theirs.
- */
-export type LocalContext = ApiContext & { database?: GrowDatabase };
-
-export const localDatabaseOf = (context: LocalContext): Promise<GrowDatabase> => (context.database ? Promise.resolve(context.database) : localDatabase());
-
-/** Documents of a local collection matching a selector, as plain data (no RxDB meta fields). */
-export async function findLocal(context: LocalContext, collection: keyof GrowDatabase['collections'], selector: Record<string, unknown> = {}): Promise<LocalDocument[]> {
-  const database = await localDatabaseOf(context);
-  const documents = await database.collections[collection].find({ selector }).exec();
-  return documents.map((document) => document.toMutableJSON() as LocalDocument);
-}
 
 /** True when a call got no answer at all (no network, server unreachable): the offline case of spec §8. */
 export const unanswered = (error: unknown): error is ApiError => error instanceof ApiError && error.status === null;
@@ -74,7 +55,7 @@ const without = (list: unknown, ids: ReadonlySet<string>) => (Array.isArray(list
  * Effects that take deleted rooms, grids and boxes out of the batches' links (their documents list
  * live links only, so the server's next copy of each batch will not show them either).
  */
-export async function batchLinkRemovals(context: LocalContext, removed: { roomIds?: unknown[]; gridIds?: unknown[]; boxIds?: unknown[] }): Promise<Effect[]> {
+export async function batchLinkRemovals(context: ApiContext, removed: { roomIds?: unknown[]; gridIds?: unknown[]; boxIds?: unknown[] }): Promise<Effect[]> {
   const rooms = new Set((removed.roomIds ?? []).map(String));
   const grids = new Set((removed.gridIds ?? []).map(String));
   const boxes = new Set((removed.boxIds ?? []).map(String));
@@ -185,7 +166,7 @@ function serverShape(document: LocalDocument): Record<string, unknown> {
 }
 
 /** load_room_grids_boxes from the local store (spec part 1 §7: "Offline, it reads the local store"). */
-async function loadRoomsLocally(context: LocalContext, companyId: number, roomId: number | TempId | undefined): Promise<LoadedRooms> {
+async function loadRoomsLocally(context: ApiContext, companyId: number, roomId: number | TempId | undefined): Promise<LoadedRooms> {
   let rooms: LocalDocument[];
   if (roomId === undefined) {
     rooms = await findLocal(context, 'rooms', { CompanyID: companyId });
@@ -226,7 +207,7 @@ async function loadRoomsLocally(context: LocalContext, companyId: number, roomId
  * only warned about") it reads the local store, and fails with 'Room data not found in local database'
  * when the room asked for is not there. A room made offline (temporary id) is read locally only.
  */
-export async function loadRoomGridsBoxes(context: LocalContext, input: { companyId: number; roomId?: number | TempId | null }): Promise<LoadedRooms> {
+export async function loadRoomGridsBoxes(context: ApiContext, input: { companyId: number; roomId?: number | TempId | null }): Promise<LoadedRooms> {
   const values = check(loadRoomGridsBoxesQuery, { company_id: input.companyId, room_id: input.roomId ?? undefined });
   const roomId = values.room_id as number | TempId | undefined;
   if (isTempId(roomId)) return loadRoomsLocally(context, values.company_id, roomId);
@@ -246,7 +227,7 @@ export async function loadRoomGridsBoxes(context: LocalContext, input: { company
  * delete_room (Admin): queued. The room, its grids and their boxes leave the local store at once, and
  * the batches' links to them with them (the server tombstones all of them in one transaction).
  */
-export async function deleteRoom(context: LocalContext, input: { roomId: number | TempId }) {
+export async function deleteRoom(context: ApiContext, input: { roomId: number | TempId }) {
   const { room_id } = check(deleteRoomQuery, { room_id: input.roomId });
   const roomKey = String(room_id);
   const grids = await findLocal(context, 'grids', { roomId: roomKey });
@@ -297,7 +278,7 @@ export async function updateRoomScroll(context: ApiContext, input: { companyId: 
 }
 
 /** update_all_room_scroll (Admin): queued; every room of the company takes the value at once. */
-export async function updateAllRoomScroll(context: LocalContext, input: { companyId: number; value: number }) {
+export async function updateAllRoomScroll(context: ApiContext, input: { companyId: number; value: number }) {
   const { company_id } = check(updateAllRoomScrollQuery, { company_id: input.companyId });
   const { setValue } = check(scrollValue, { setValue: input.value });
   const at = now();

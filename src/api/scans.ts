@@ -3,9 +3,9 @@ import { scanClientMessages } from '../../common/messages/scans';
 import { deleteScanQuery, gridIdQuery, markGridScannedQuery, markRoomScannedQuery, resetScannedQuery, roomIdQuery, uploadWhiteboardBody } from '../../common/schemas/scans';
 import type { LocalDocument } from '../../sync/store';
 import type { Effect, TempId } from '../../sync/types';
-import { type ApiContext, check, now, online, record, ValidationError } from './context';
+import { type ApiContext, check, now, online, record, ValidationError, findLocal } from './context';
 import { assertImage } from './grids';
-import { filePart, findLocal, type LocalContext, multipartWithFile, signedIn } from './rooms';
+import { filePart, multipartWithFile, signedIn } from './rooms';
 
 /** mark_room_scanned: queued; the room shows scanned by the signed-in user at once (the server requires user_id to be the caller). */
 export async function markRoomScanned(context: ApiContext, input: { roomId: number | TempId; userId: number }) {
@@ -42,7 +42,7 @@ const hasScanState = (document: LocalDocument) => document.Scanned === true || d
  * (spec part 1 §4: "a reset call clears all scanned statuses"). Without companyId it is the caller's
  * company, as on the server.
  */
-export async function resetScannedStatus(context: LocalContext, input: { companyId?: number } = {}) {
+export async function resetScannedStatus(context: ApiContext, input: { companyId?: number } = {}) {
   const { company_id } = check(resetScannedQuery, { company_id: input.companyId });
   const companyId = company_id ?? (await signedIn(context)).companyId;
   const cleared = { Scanned: false, ScannedDateTime: null, LastScannedBy: null, UpdatedDateTime: now() };

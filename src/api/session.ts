@@ -13,7 +13,7 @@ import { sessionClientMessages as cm } from '../../common/messages/session';
 import { isRole } from '../../common/roles';
 import { loginBody, passwordResetRequestBody, resetPasswordBody, resetPasswordQuery, signUpBody } from '../../common/schemas/session';
 import type { Session, SessionStore } from './client';
-import { type ApiContext, ApiError, check, online } from './context';
+import { type ApiContext, ApiError, check, online, formData } from './context';
 
 /** The local storage keys: the spec's five items, its isLoggedIn flag, and when the refresh token expires. */
 export const SESSION_KEYS = {
@@ -111,15 +111,6 @@ export function refreshTokenExpired(store: Pick<PageSessionStore, 'refreshTokenE
   return expiresAt !== null && expiresAt <= at;
 }
 
-/**
- * A multipart form for a call sent now (queued calls use `multipart` of context.ts, a body the outbox
- * can store). Undefined fields are left out.
- */
-export function formData(fields: Record<string, string | number | undefined>): FormData {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.append(name, String(value));
-  return form;
-}
 
 type Online = Pick<ApiContext, 'client'>;
 

@@ -11,8 +11,7 @@ import type { Role } from '../../common/roles';
 import { createInvitationBody, deleteInvitationQuery, loadUsersQuery, pendingInvitationsQuery, thresholdBody, thresholdQuery, updateLocationBody } from '../../common/schemas/session';
 import type { Effect } from '../../sync/types';
 import { localCompany, sessionCompanyId } from './companies';
-import { type ApiContext, check, json, online, record } from './context';
-import { formData } from './session';
+import { type ApiContext, check, json, online, record, formData } from './context';
 
 /** A user as the server shows one (server/domains/users/queries.ts `userJson`): never a password. */
 export interface CompanyUser {

@@ -57,7 +57,7 @@ export async function startTablet(apiUrl: string, user: SignedInUser, options: {
     currentUserId: async () => session.current?.user_id ?? null,
     pullTargets: COLLECTION_NAMES.map((name) => ({ name, collection: database.collections[name], toLocal: (document) => withLinkKeys(name, document) })),
   });
-  const context: ApiContext = { client, outbox, store, notify: () => void engine.changed() };
+  const context: ApiContext = { client, outbox, store, database, notify: () => void engine.changed() };
   Object.assign(tablet, {
     client,
     session,

@@ -47,7 +47,7 @@ async function tablet(user: SignedInUser = farm.regular) {
   const device = await startTablet(`${proxy.url}/api`, user);
   tablets.push(device);
   await device.engine.settle();
-  return { device, context: { ...device.context, database: device.database } };
+  return { device, context: device.context };
 }
 
 async function reconnect(device: Tablet) {

@@ -1,0 +1,65 @@
+/**
+ * Sync figures for `npm run bench`: how fast a tablet's outbox drains (5,000 queued changes) and how
+ * long a new tablet's first full pull of 100,000 grid boxes takes. The engine runs in Node as in the
+ * sync tests (RxDB memory storage, the outbox on fake-indexeddb), against the real server over HTTP.
+ */
+// First: IndexedDB for the outbox in Node.
+import 'fake-indexeddb/auto';
+import { updateCullingStatus } from '../src/api/grids';
+import { startTablet } from '../tests/support/client';
+
+export type Call = <T>(method: string, path: string, query: Record<string, string | number>, body?: object) => Promise<T>;
+
+interface SignedIn {
+  access_token: string;
+  refresh_token: string;
+  user_id: number;
+  user_role: string;
+  company_id: number;
+}
+
+const QUEUED = Number(process.env.BENCH_QUEUED ?? 5_000);
+const PULLED = { grids: 10, nx: 100, ny: 100 };
+
+async function until(condition: () => Promise<boolean>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export async function measureSync(base: string, session: SignedIn, call: Call, report: (line: string) => void): Promise<void> {
+  const user = { id: session.user_id, email: '', password: '', role: session.user_role as 'Admin', companyId: session.company_id, token: session.access_token, refreshToken: session.refresh_token };
+
+  // Replay: 5,000 culls and un-culls queued offline on 100 plants, then the engine starts.
+  const room = await call<{ RoomID: number }>('POST', '/create_room', { company_id: session.company_id }, { name: 'Sync bench', description: 'npm run bench' });
+  const grid = await call<{ grid: { boxes: Array<{ id: number }> } }>('POST', '/Create_grid', {}, { ncompany_id: session.company_id, nroom_id: room.RoomID, ngrid_name: 'Replay', nx: 10, ny: 10 });
+  const boxIds = grid.grid.boxes.map((box) => box.id);
+  const writer = await startTablet(base, user, { start: false });
+  const queueStart = performance.now();
+  for (let index = 0; index < QUEUED; index += 1) {
+    await updateCullingStatus(writer.context, { gridBoxId: boxIds[index % boxIds.length] as number, userId: session.user_id, culled: index % 2 === 0 });
+  }
+  report(`recording ${QUEUED.toLocaleString('en')} changes offline: ${((performance.now() - queueStart) / 1000).toFixed(1)} s`);
+  const replayStart = performance.now();
+  await writer.engine.start();
+  await writer.engine.settle();
+  await until(async () => (await writer.outbox.count()) === 0, 600_000);
+  const replaySeconds = (performance.now() - replayStart) / 1000;
+  await writer.close();
+  report(`replay of ${QUEUED.toLocaleString('en')} queued changes: ${replaySeconds.toFixed(1)} s, ${Math.round(QUEUED / replaySeconds)} changes/s`);
+
+  // First full pull: 100,000 grid boxes (10 grids of 100 × 100) into a new tablet.
+  for (let index = 1; index <= PULLED.grids; index += 1) {
+    await call('POST', '/Create_grid', {}, { ncompany_id: session.company_id, nroom_id: room.RoomID, ngrid_name: `Pull ${index}`, nx: PULLED.nx, ny: PULLED.ny });
+  }
+  const expected = PULLED.grids * PULLED.nx * PULLED.ny + boxIds.length;
+  const reader = await startTablet(base, user, { start: false });
+  const pullStart = performance.now();
+  await reader.engine.start();
+  await until(async () => (await reader.database.grid_boxes.count().exec()) >= expected, 1_800_000);
+  const pullSeconds = (performance.now() - pullStart) / 1000;
+  await reader.close();
+  report(`first full pull of ${expected.toLocaleString('en')} grid boxes: ${pullSeconds.toFixed(1)} s, ${Math.round(expected / pullSeconds)} documents/s`);
+}
