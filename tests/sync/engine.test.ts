@@ -1,10 +1,10 @@
 import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBatch, createGrid as createServerGrid, createRoom as createServerRoom, createTenant, type Tenant } from '../support/factories';
+import { createBatch, createGrid as createServerGrid, createRoom as createServerRoom, createTenant, createUser, type Tenant } from '../support/factories';
 import { startProxy, type NetworkProxy } from '../support/proxy';
 import { startServer, type TestServer } from '../support/server';
 import { startTablet, type Tablet } from '../support/client';
-import { createGrid, updateCullingStatus } from '../../src/api/grids';
+import { createGrid, deleteGrid, updateCullingStatus } from '../../src/api/grids';
 import { createRoom } from '../../src/api/rooms';
 import { linkGridboxBatch } from '../../src/api/batches';
 import type { TempId } from '../../sync/types';
@@ -251,5 +251,54 @@ describe('a shared tablet', () => {
     const audit = await server.database.db.selectFrom('audit_events').select('user_id').where('room_id', '=', rooms[0]?.id as number).executeTakeFirstOrThrow();
     expect(audit.user_id).toBe(farm.regular.id);
     expect(device.engine.current()).toMatchObject({ pending: 0, otherUsers: 0 });
+  });
+});
+
+describe('entries the server refuses', () => {
+  it('are kept as failed with its message; their dependents wait, others pass; retry and discard', async () => {
+    const grower = await createUser(server, farm.companyId, 'Regular');
+    const doomedRoom = await createServerRoom(server, farm.companyId);
+    const otherGrid = await createServerGrid(server, farm.companyId, await createServerRoom(server, farm.companyId), 1, 1);
+    const device = await tablet(grower);
+    await device.engine.settle();
+    proxy.setOnline(false);
+
+    const stamp = Date.now();
+    await createRoom(device.context, { companyId: farm.companyId, name: `Before ${stamp}`, description: 'Independent' });
+    const doomed = await createGrid(device.context, { companyId: farm.companyId, roomId: doomedRoom, name: 'In a room about to go', nx: 2, ny: 1 });
+    await updateCullingStatus(device.context, { gridBoxId: doomed.boxIds[0] as TempId, userId: grower.id, culled: true });
+    await deleteGrid(device.context, { gridId: otherGrid.id });
+    await createRoom(device.context, { companyId: farm.companyId, name: `After ${stamp}`, description: 'Independent' });
+    // Meanwhile a manager deletes the room the grid was meant for.
+    expect((await server.request('DELETE', '/delete_room', { token: farm.admin.token, query: { room_id: doomedRoom } })).status).toBe(200);
+
+    proxy.setOnline(true);
+    await device.engine.settle();
+    expect(await roomsNamed(`Before ${stamp}`)).toHaveLength(1);
+    expect(await roomsNamed(`After ${stamp}`)).toHaveLength(1);
+    const entries = await device.outbox.all();
+    expect(entries.map((entry) => [entry.path, entry.state])).toEqual([
+      ['/Create_grid', 'failed'],
+      ['/update_culling_status', 'pending'],
+      ['/delete_grid', 'failed'],
+    ]);
+    expect(entries[0]?.error).toBe(`No record found for room ${doomedRoom}.`);
+    expect(entries[2]?.error).toBe('Your role does not allow this action.');
+    expect(device.engine.current().failed.map((failed) => failed.error)).toEqual([entries[0]?.error, entries[2]?.error]);
+    // The grower still sees the grid they made, with the cull, until they decide.
+    expect((await device.database.grid_boxes.findOne(doomed.boxIds[0] as string).exec())?.get('culled')).toBe(true);
+
+    // The manager makes the grower an Admin; the retry refreshes the session and goes through.
+    await server.database.db.updateTable('users').set({ role: 'Admin' }).where('id', '=', grower.id).execute();
+    await device.engine.retry(entries[2]?.id as string);
+    await device.engine.settle();
+    expect((await server.database.db.selectFrom('grids').select('deleted_at').where('id', '=', otherGrid.id).executeTakeFirstOrThrow()).deleted_at).not.toBeNull();
+
+    // Discarding the grid's create discards the cull that needs it, and undoes both locally.
+    expect(await device.engine.discard(entries[0]?.id as string)).toBe(2);
+    expect(await device.outbox.count()).toBe(0);
+    expect(await device.database.grids.findOne(doomed.GridID).exec()).toBeNull();
+    expect(await device.database.grid_boxes.find({ selector: { gridId: doomed.GridID } }).exec()).toHaveLength(0);
+    expect(device.engine.current()).toMatchObject({ pending: 0, failed: [] });
   });
 });
