@@ -55,11 +55,16 @@ export function overlay(collection: string, document: LocalDocument & { _deleted
 }
 
 export const PULL_BATCH_SIZE = 500;
+
+/** RxDB keeps checkpoints as objects (it merges them); the server's `<xid>:<seq>` travels inside. */
+export interface PullCheckpoint {
+  position: string;
+}
 const HELD_BACK_RETRY_MS = 500;
 
 export class PullReplications {
-  private readonly streams = new Map<string, Subject<RxReplicationPullStreamItem<LocalDocument, string>>>();
-  private readonly states: Array<RxReplicationState<LocalDocument, string>> = [];
+  private readonly streams = new Map<string, Subject<RxReplicationPullStreamItem<LocalDocument, PullCheckpoint>>>();
+  private readonly states: Array<RxReplicationState<LocalDocument, PullCheckpoint>> = [];
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   readonly errors = new Subject<string>();
   readonly pulled = new Subject<string>();
@@ -73,9 +78,9 @@ export class PullReplications {
 
   start() {
     for (const target of this.targets) {
-      const stream = new Subject<RxReplicationPullStreamItem<LocalDocument, string>>();
+      const stream = new Subject<RxReplicationPullStreamItem<LocalDocument, PullCheckpoint>>();
       this.streams.set(target.name, stream);
-      const state = replicateRxCollection<LocalDocument, string>({
+      const state = replicateRxCollection<LocalDocument, PullCheckpoint>({
         collection: target.collection,
         replicationIdentifier: `${this.identifier}-${target.name}`,
         live: true,
@@ -88,13 +93,13 @@ export class PullReplications {
           stream$: stream.asObservable(),
           handler: async (checkpoint, batchSize) => {
             const pending = await pendingEffects(this.outbox);
-            const answer = await this.transport.send({ method: 'GET', path: '/sync/pull', query: { collection: target.name, checkpoint: checkpoint ?? '', limit: batchSize } });
+            const answer = await this.transport.send({ method: 'GET', path: '/sync/pull', query: { collection: target.name, checkpoint: checkpoint?.position ?? '', limit: batchSize } });
             if (answer.status !== 200) throw new Error(`Pull of ${target.name} answered ${answer.status}`);
             const page = answer.data as PulledPage;
             if (page.held_back) this.resyncLater(target.name);
             this.pulled.next(target.name);
             return {
-              checkpoint: page.checkpoint,
+              checkpoint: { position: page.checkpoint },
               documents: page.documents.map((document) => overlay(target.name, { ...target.toLocal(document), _deleted: document._deleted }, pending)),
             };
           },

@@ -302,3 +302,16 @@ describe('entries the server refuses', () => {
     expect(device.engine.current()).toMatchObject({ pending: 0, failed: [] });
   });
 });
+
+describe('the first pull', () => {
+  it('brings every document of a collection larger than one page, with its link keys', async () => {
+    const company = await createTenant(server);
+    const roomId = await createServerRoom(server, company.companyId);
+    const grid = await createServerGrid(server, company.companyId, roomId, 40, 30);
+    const device = await tablet(company.regular);
+    await device.engine.settle();
+    expect(await device.database.grid_boxes.count().exec()).toBe(1200);
+    expect(await device.database.grid_boxes.count({ selector: { gridId: String(grid.id) } }).exec()).toBe(1200);
+    expect((await device.database.grids.findOne(String(grid.id)).exec())?.get('roomId')).toBe(String(roomId));
+  });
+});
