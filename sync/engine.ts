@@ -26,6 +26,8 @@ export interface SyncEngineOptions {
   isOnline?: () => boolean;
   /** The signed-in user, whose entries are sent (see OutboxEntry.userId). */
   currentUserId?: () => Promise<number | null>;
+  /** How long a failed pull waits before trying again (default 5 s; the browser's `online` event cuts it short). */
+  pullRetryMs?: number;
 }
 
 type Listener = (status: SyncStatus) => void;
@@ -48,7 +50,7 @@ export class SyncEngine {
 
   constructor(private readonly options: SyncEngineOptions) {
     this.replayer = new Replayer(options.outbox, options.transport, options.store, options.currentUserId);
-    this.pulls = new PullReplications(options.pullTargets, options.transport, options.outbox, options.replicationIdentifier);
+    this.pulls = new PullReplications(options.pullTargets, options.transport, options.outbox, options.replicationIdentifier, options.pullRetryMs);
     this.stream = new ChangeStream(options.transport, {
       onConnected: () => {
         this.setStatus({ online: true });
@@ -139,11 +141,10 @@ export class SyncEngine {
     return dropped.length;
   }
 
-  /** Resolves once the outbox is empty of sendable entries and every collection has pulled what it can see. */
+  /** Resolves once the outbox has sent what it can and every collection has pulled what the server shows. */
   async settle(): Promise<void> {
     await this.kick({ now: true });
-    this.pulls.resync();
-    await this.pulls.awaitInSync();
+    await this.pulls.caughtUp();
   }
 
   async stop(): Promise<void> {
@@ -197,9 +198,16 @@ export class SyncEngine {
       return;
     }
     await this.refreshCounts();
-    // What the server just applied comes back through the pull; the change stream would say so too,
-    // but it is best effort (a reconnecting stream misses events), so ask now.
-    if (outcome.sent > 0) this.pulls.resync();
+    // What the server made of the applied entries replaces the optimistic documents now; the rest
+    // comes with the pull (the change stream would ask for it too, but it is best effort).
+    if (outcome.sent > 0) {
+      this.pulls.resync();
+      try {
+        await this.pulls.refresh(outcome.touched, this.options.store);
+      } catch (error) {
+        this.setStatus({ lastError: error instanceof Error ? error.message : String(error) });
+      }
+    }
     if (outcome.state === 'idle') {
       this.setStatus({ online: true, lastError: null, lastSyncedAt: Date.now() });
     } else if (outcome.state === 'waiting') {

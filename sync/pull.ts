@@ -12,8 +12,8 @@ import { Subject } from 'rxjs';
 import type { RxCollection, RxReplicationPullStreamItem } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { Outbox } from './outbox';
-import type { ApiTransport } from './replay';
-import { applyEffect, type LocalDocument } from './store';
+import type { ApiTransport, TouchedDocument } from './replay';
+import { applyEffect, type LocalDocument, type LocalStore } from './store';
 import type { Effect } from './types';
 
 export interface PulledPage {
@@ -55,6 +55,7 @@ export function overlay(collection: string, document: LocalDocument & { _deleted
 }
 
 export const PULL_BATCH_SIZE = 500;
+const REFRESH_BATCH = 500;
 
 /** RxDB keeps checkpoints as objects (it merges them); the server's `<xid>:<seq>` travels inside. */
 export interface PullCheckpoint {
@@ -67,13 +68,16 @@ export class PullReplications {
   private readonly states: Array<RxReplicationState<LocalDocument, PullCheckpoint>> = [];
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   readonly errors = new Subject<string>();
-  readonly pulled = new Subject<string>();
+  /** When each collection last pulled everything the server showed (no more pages, nothing held back). */
+  private readonly caughtUpAt = new Map<string, number>();
 
   constructor(
     private readonly targets: PullTarget[],
     private readonly transport: ApiTransport,
     private readonly outbox: Outbox,
     private readonly identifier: string,
+    /** How long a failed pull waits before it tries again (the browser's `online` event cuts it short). */
+    private readonly retryMs = 5_000,
   ) {}
 
   start() {
@@ -84,7 +88,7 @@ export class PullReplications {
         collection: target.collection,
         replicationIdentifier: `${this.identifier}-${target.name}`,
         live: true,
-        retryTime: 5_000,
+        retryTime: this.retryMs,
         // One replicating instance per browser: the tab holding the leadership.
         waitForLeadership: true,
         autoStart: true,
@@ -97,7 +101,7 @@ export class PullReplications {
             if (answer.status !== 200) throw new Error(`Pull of ${target.name} answered ${answer.status}`);
             const page = answer.data as PulledPage;
             if (page.held_back) this.resyncLater(target.name);
-            this.pulled.next(target.name);
+            else if (!page.has_more) this.caughtUpAt.set(target.name, Date.now());
             return {
               checkpoint: { position: page.checkpoint },
               documents: page.documents.map((document) => overlay(target.name, { ...target.toLocal(document), _deleted: document._deleted }, pending)),
@@ -107,6 +111,33 @@ export class PullReplications {
       });
       state.error$.subscribe((error) => this.errors.next(error.message));
       this.states.push(state);
+    }
+  }
+
+  /**
+   * Reads back documents an applied entry changed and stores the server's version (with the effects
+   * still pending over it). A pull may already have gone past them while the entry was in flight,
+   * with the entry's optimistic effects laid over: this is what replaces them with the server's
+   * result (its ids, plant ids, computed fields).
+   */
+  async refresh(documents: TouchedDocument[], store: LocalStore) {
+    const byCollection = new Map<string, Set<string>>();
+    for (const document of documents) byCollection.set(document.collection, (byCollection.get(document.collection) ?? new Set()).add(document.id));
+    for (const [name, ids] of byCollection) {
+      const target = this.targets.find((candidate) => candidate.name === name);
+      if (!target) continue;
+      const list = [...ids];
+      for (let start = 0; start < list.length; start += REFRESH_BATCH) {
+        const answer = await this.transport.send({ method: 'GET', path: '/sync/documents', query: { collection: name, ids: list.slice(start, start + REFRESH_BATCH).join(',') } });
+        if (answer.status !== 200) throw new Error(`Reading back ${name} answered ${answer.status}`);
+        const pending = await pendingEffects(this.outbox);
+        for (const document of (answer.data as { documents: PulledPage['documents'] }).documents) {
+          const local = overlay(name, { ...target.toLocal(document), _deleted: document._deleted }, pending);
+          const { _deleted: deleted, ...data } = local;
+          if (deleted) await store.remove(name, data.id);
+          else await store.upsert(name, data);
+        }
+      }
     }
   }
 
@@ -123,8 +154,18 @@ export class PullReplications {
     this.timers.add(timer);
   }
 
-  /** Resolves when every collection has pulled all it can see now. */
-  async awaitInSync() {
+  /**
+   * Resolves when every collection has pulled, after this call, all the server showed it, and stored
+   * it. A collection whose pull is failing keeps it waiting (up to `timeoutMs`).
+   */
+  async caughtUp(timeoutMs = 60_000) {
+    const since = Date.now();
+    this.resync();
+    const deadline = since + timeoutMs;
+    while (this.targets.some((target) => (this.caughtUpAt.get(target.name) ?? 0) < since)) {
+      if (Date.now() > deadline) throw new Error('The pull did not catch up in time.');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     await Promise.all(this.states.map((state) => state.awaitInSync()));
   }
 

@@ -13,7 +13,7 @@
  *   the local store moves the documents (`LocalStore.replaceId`).
  */
 import { httpMessages } from '../common/messages/http';
-import type { Outbox } from './outbox';
+import { type Outbox, replaceTempIds, tempIdsIn } from './outbox';
 import type { LocalStore } from './store';
 import type { EntryBody, IdSource, OutboxEntry, TempId } from './types';
 
@@ -40,10 +40,17 @@ export interface ApiTransport {
   openStream(signal: AbortSignal): Promise<{ status: number; body: ReadableStream<Uint8Array> | null }>;
 }
 
-export type ReplayOutcome =
-  | { state: 'idle'; sent: number }
-  | { state: 'waiting'; sent: number; until: number; error: string; network: boolean }
-  | { state: 'signed-out'; sent: number };
+/** A local document an applied entry changed: read back from the server after the replay. */
+export interface TouchedDocument {
+  collection: string;
+  id: string;
+}
+
+export type ReplayOutcome = { sent: number; touched: TouchedDocument[] } & (
+  | { state: 'idle' }
+  | { state: 'waiting'; until: number; error: string; network: boolean }
+  | { state: 'signed-out' }
+);
 
 const MIN_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -97,6 +104,7 @@ export class Replayer {
    */
   async runOnce(options: { ignoreBackoff?: boolean } = {}): Promise<ReplayOutcome> {
     let sent = 0;
+    const touched: TouchedDocument[] = [];
     const userId = await this.currentUserId();
     let queue = await this.outbox.all();
     for (let index = 0; index < queue.length; index += 1) {
@@ -108,7 +116,7 @@ export class Replayer {
       if (entry.state === 'failed' || needs.length > 0) continue;
       // Another user's change on a shared tablet: it waits for them (their next session sends it).
       if (entry.userId !== null && userId !== null && entry.userId !== userId) continue;
-      if (!options.ignoreBackoff && entry.nextAttemptAt > this.now()) return { state: 'waiting', sent, until: entry.nextAttemptAt, error: entry.error ?? '', network: false };
+      if (!options.ignoreBackoff && entry.nextAttemptAt > this.now()) return { state: 'waiting', sent, touched, until: entry.nextAttemptAt, error: entry.error ?? '', network: false };
 
       let answer: ApiAnswer;
       try {
@@ -117,11 +125,11 @@ export class Replayer {
         const message = error instanceof Error && error.message ? error.message : 'No connection to the server.';
         const until = this.now() + backoffMs(entry.attempts);
         await this.outbox.postpone(entry, message, until);
-        return { state: 'waiting', sent, until, error: message, network: true };
+        return { state: 'waiting', sent, touched, until, error: message, network: true };
       }
 
       if (answer.status >= 200 && answer.status < 300) {
-        await this.acknowledge(entry, answer.data);
+        touched.push(...(await this.acknowledge(entry, answer.data)));
         sent += 1;
         // Later entries that used this create's temporary ids now carry its server ids: read them again.
         if (entry.creates.length > 0) {
@@ -131,17 +139,17 @@ export class Replayer {
       } else if (isRetryable(answer)) {
         const until = this.now() + backoffMs(entry.attempts);
         await this.outbox.postpone(entry, messageOf(answer), until);
-        return { state: 'waiting', sent, until, error: messageOf(answer), network: false };
+        return { state: 'waiting', sent, touched, until, error: messageOf(answer), network: false };
       } else if (answer.status === 401) {
-        return { state: 'signed-out', sent };
+        return { state: 'signed-out', sent, touched };
       } else {
         await this.outbox.fail(entry, messageOf(answer, entry.fallbackMessage));
       }
     }
-    return { state: 'idle', sent };
+    return { state: 'idle', sent, touched };
   }
 
-  private async acknowledge(entry: OutboxEntry, data: unknown) {
+  private async acknowledge(entry: OutboxEntry, data: unknown): Promise<TouchedDocument[]> {
     const created = new Map<TempId, number>();
     for (const source of entry.creates) {
       const serverId = serverIdFrom(data, source);
@@ -151,5 +159,9 @@ export class Replayer {
     }
     await this.outbox.complete(entry, created);
     for (const source of entry.creates) await this.store.replaceId(source.collection, source.tempId, created.get(source.tempId) as number, source.documentId);
+    // The documents it changed, under their server ids (still-temporary ids cannot be read back).
+    return entry.effects
+      .map((effect) => ({ collection: effect.collection, id: String(replaceTempIds(effect.id, created)) }))
+      .filter((document) => tempIdsIn(document.id).size === 0);
   }
 }

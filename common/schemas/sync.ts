@@ -13,3 +13,13 @@ export const pullQuery = z.object({
 });
 
 export const streamQuery = z.object({ company_id: optionalId() });
+
+/** Document ids as the pull gives them (`12`, or `<kind>:12` in a collection of several kinds), comma-joined. */
+export const documentsQuery = z.object({
+  collection: z.string({ error: m.collectionUnknown('') }).min(1, { error: m.collectionUnknown('') }),
+  ids: z
+    .string({ error: m.idsInvalid })
+    .transform((value) => value.split(',').map((id) => id.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^([a-z_]+:)?\d{1,10}$/, { error: m.idsInvalid }), { error: m.idsInvalid }).min(1, { error: m.idsInvalid }).max(1000, { error: m.idsInvalid })),
+  company_id: optionalId(),
+});

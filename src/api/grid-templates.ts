@@ -6,7 +6,8 @@
 import { type GridTemplateType, gridTemplateClientMessages, gridTemplateMessages } from '../../common/messages/grid-templates';
 import { createGridTemplateBody, deleteGridTemplateQuery, gridTemplatesQuery, submitGridTemplateBody } from '../../common/schemas/grid-templates';
 import { newTempId } from '../../sync/record';
-import type { Effect, IdSource, TempId } from '../../sync/types';
+import type { TempId } from '../../sync/types';
+import { gridCreation } from './grids';
 import { type ApiContext, ValidationError, check, json, now, online, record } from './context';
 import { type SubGridbox, gridPositions, subGridboxCreation } from './subgrids';
 
@@ -111,33 +112,6 @@ export async function deleteGridTemplates(context: ApiContext, input: { template
     label: `Delete grid template ${typeof template?.template_name === 'string' ? template.template_name : ''}`.trim(),
   });
   return { template_id: templateId };
-}
-
-/** A grid of nx × ny boxes under temporary ids, as Create_grid lays it out (src/api/grids.ts `createGrid`). */
-function gridCreation(grid: { gridId: TempId; name: string; companyId: number; roomId: Id; nx: number; ny: number }) {
-  const at = now();
-  const creates: IdSource[] = [{ tempId: grid.gridId, collection: 'grids', path: ['GridID'] }];
-  const effects: Effect[] = [
-    {
-      op: 'upsert',
-      collection: 'grids',
-      id: grid.gridId,
-      data: { Name: grid.name, CompanyID: grid.companyId, RoomID: grid.roomId, CreatedDateTime: at, UpdatedDateTime: at, Description: null, ImageName: null, Scanned: false, ScannedDateTime: null, LastScannedBy: null, nx: grid.nx, ny: grid.ny },
-    },
-  ];
-  const boxIds: TempId[] = [];
-  for (const { subx: x, suby: y } of gridPositions(grid.nx, grid.ny)) {
-    const boxId = newTempId();
-    boxIds.push(boxId);
-    creates.push({ tempId: boxId, collection: 'grid_boxes', path: ['grid', 'boxes'], match: { X: x, Y: y }, field: 'id' });
-    effects.push({
-      op: 'upsert',
-      collection: 'grid_boxes',
-      id: boxId,
-      data: { GridID: grid.gridId, CompanyID: grid.companyId, X: x, Y: y, Color: null, Status: null, Content: null, ImageName: null, CustomName: null, culled: false, CulledBy: null, CulledDateTime: null, BatchIDs: [], sub_gridboxes: [] },
-    });
-  }
-  return { creates, effects, boxIds };
 }
 
 export type SubmittedGridTemplate =

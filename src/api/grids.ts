@@ -16,30 +16,7 @@ import { batchLinkRemovals, filePart, type GridBoxJson, multipartWithFile } from
 export async function createGrid(context: ApiContext, input: { companyId: number; roomId: number | TempId; name: string; nx: number; ny: number }) {
   const values = check(createGridBody, { ncompany_id: input.companyId, nroom_id: input.roomId, ngrid_name: input.name, nx: input.nx, ny: input.ny });
   const gridId = newTempId();
-  const at = now();
-  const creates: IdSource[] = [{ tempId: gridId, collection: 'grids', path: ['GridID'] }];
-  const effects: Effect[] = [
-    {
-      op: 'upsert',
-      collection: 'grids',
-      id: gridId,
-      data: { Name: values.ngrid_name, CompanyID: values.ncompany_id, RoomID: values.nroom_id, CreatedDateTime: at, UpdatedDateTime: at, Description: null, ImageName: null, Scanned: false, ScannedDateTime: null, LastScannedBy: null, nx: values.nx, ny: values.ny },
-    },
-  ];
-  const boxIds: TempId[] = [];
-  for (let y = 1; y <= values.ny; y += 1) {
-    for (let x = 1; x <= values.nx; x += 1) {
-      const boxId = newTempId();
-      boxIds.push(boxId);
-      creates.push({ tempId: boxId, collection: 'grid_boxes', path: ['grid', 'boxes'], match: { X: x, Y: y }, field: 'id' });
-      effects.push({
-        op: 'upsert',
-        collection: 'grid_boxes',
-        id: boxId,
-        data: { GridID: gridId, CompanyID: values.ncompany_id, X: x, Y: y, Color: null, Status: null, Content: null, ImageName: null, CustomName: null, culled: false, CulledBy: null, CulledDateTime: null, BatchIDs: [], sub_gridboxes: [] },
-      });
-    }
-  }
+  const { creates, effects, boxIds } = gridCreation({ gridId, name: values.ngrid_name, companyId: values.ncompany_id, roomId: values.nroom_id, nx: values.nx, ny: values.ny });
   await record(context, {
     method: 'POST',
     path: '/Create_grid',
@@ -49,6 +26,39 @@ export async function createGrid(context: ApiContext, input: { companyId: number
     label: `Create grid ${values.ngrid_name} (${values.nx} × ${values.ny})`,
   });
   return { GridID: gridId, boxIds };
+}
+
+/**
+ * A grid of nx × ny boxes under temporary ids, laid out as the server does (X = 1…nx, Y = 1…ny, row by
+ * row): the optimistic documents, and where the answer gives each id (`grid.boxes` matched by X and Y).
+ * Create_grid and submit_grid_template both answer so.
+ */
+export function gridCreation(grid: { gridId: TempId; name: string; companyId: number; roomId: number | TempId; nx: number; ny: number }) {
+  const at = now();
+  const creates: IdSource[] = [{ tempId: grid.gridId, collection: 'grids', path: ['GridID'] }];
+  const effects: Effect[] = [
+    {
+      op: 'upsert',
+      collection: 'grids',
+      id: grid.gridId,
+      data: { Name: grid.name, CompanyID: grid.companyId, RoomID: grid.roomId, CreatedDateTime: at, UpdatedDateTime: at, Description: null, ImageName: null, Scanned: false, ScannedDateTime: null, LastScannedBy: null, nx: grid.nx, ny: grid.ny },
+    },
+  ];
+  const boxIds: TempId[] = [];
+  for (let y = 1; y <= grid.ny; y += 1) {
+    for (let x = 1; x <= grid.nx; x += 1) {
+      const boxId = newTempId();
+      boxIds.push(boxId);
+      creates.push({ tempId: boxId, collection: 'grid_boxes', path: ['grid', 'boxes'], match: { X: x, Y: y }, field: 'id' });
+      effects.push({
+        op: 'upsert',
+        collection: 'grid_boxes',
+        id: boxId,
+        data: { GridID: grid.gridId, CompanyID: grid.companyId, X: x, Y: y, Color: null, Status: null, Content: null, ImageName: null, CustomName: null, culled: false, CulledBy: null, CulledDateTime: null, BatchIDs: [], sub_gridboxes: [] },
+      });
+    }
+  }
+  return { creates, effects, boxIds };
 }
 
 /** update_culling_status: culled or not, by the signed-in user. */

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpMessages } from '../../common/messages/http';
 import { syncMessages as m } from '../../common/messages/sync';
-import { createTenant, type Tenant } from '../support/factories';
+import { createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
 import { databaseKind, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -376,5 +376,42 @@ describe('the change stream', () => {
     const deadline = Date.now() + 5000;
     while (server.app.deps.changes.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(server.app.deps.changes.size).toBe(0);
+  });
+});
+
+describe('GET /api/sync/documents', () => {
+  it('answers the current documents named, whatever the checkpoint, and only the caller’s company’s', async () => {
+    const roomId = await createRoom(server, farm.companyId);
+    const grid = await createGrid(server, farm.companyId, roomId, 2, 1);
+    const theirs = await createGrid(server, other.companyId, await createRoom(server, other.companyId), 1, 1);
+    const [kept, removed] = grid.boxIds as [number, number];
+    await server.database.db.updateTable('grid_boxes').set({ deleted_at: new Date() }).where('id', '=', removed).execute();
+
+    const response = await server.request<{ documents: SyncDocument[] }>('GET', '/sync/documents', {
+      token: farm.regular.token,
+      query: { collection: 'grid_boxes', ids: `${kept},${removed},${theirs.boxIds[0]},999999` },
+    });
+    expect(response.status).toBe(200);
+    const byId = new Map(response.body.documents.map((document) => [document.id, document]));
+    expect([...byId.keys()].sort()).toEqual([String(kept), String(removed)].sort());
+    expect(byId.get(String(kept))).toMatchObject({ _deleted: false, GridID: grid.id, X: 1, Y: 1, sub_gridboxes: [] });
+    expect(byId.get(String(removed))?._deleted).toBe(true);
+  });
+
+  it('reads documents of several kinds by `<kind>:<id>`, and refuses bad ids', async () => {
+    const created = await server.request<{ tray_id: number }>('POST', '/create_tray', {
+      token: farm.regular.token,
+      json: { tray_name: 'Clones A', company_id: farm.companyId, user_id: farm.regular.id, number_of_plants: 12 },
+    });
+    expect(created.status).toBe(200);
+    const response = await server.request<{ documents: SyncDocument[] }>('GET', '/sync/documents', {
+      token: farm.regular.token,
+      query: { collection: 'operations', ids: `tray:${created.body.tray_id}` },
+    });
+    expect(response.body.documents).toMatchObject([{ id: `tray:${created.body.tray_id}`, kind: 'tray', tray_name: 'Clones A' }]);
+    const bad = await server.request('GET', '/sync/documents', { token: farm.regular.token, query: { collection: 'operations', ids: 'tray:x' } });
+    expect(bad.body).toEqual({ status: 'error', message: m.idsInvalid });
+    const unknown = await server.request('GET', '/sync/documents', { token: farm.regular.token, query: { collection: 'nope', ids: '1' } });
+    expect(unknown.body).toEqual({ status: 'error', message: m.collectionUnknown('nope') });
   });
 });

@@ -54,6 +54,7 @@ export async function startTablet(apiUrl: string, user: SignedInUser, options: {
     transport: transportOf(client),
     replicationIdentifier: `test-${user.companyId}`,
     withReplayLock: options.withReplayLock,
+    pullRetryMs: 500,
     currentUserId: async () => session.current?.user_id ?? null,
     pullTargets: COLLECTION_NAMES.map((name) => ({ name, collection: database.collections[name], toLocal: (document) => withLinkKeys(name, document) })),
   });

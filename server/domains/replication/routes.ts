@@ -15,7 +15,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { sql } from 'kysely';
 import { syncMessages as m } from '../../../common/messages/sync';
-import { CHECKPOINT_PATTERN, pullQuery, streamQuery } from '../../../common/schemas/sync';
+import { CHECKPOINT_PATTERN, documentsQuery, pullQuery, streamQuery } from '../../../common/schemas/sync';
 import type { App } from '../../app';
 import { badRequest } from '../../http/errors';
 import { actingCompany } from '../../http/guards';
@@ -23,6 +23,7 @@ import { type RequestOf, success } from '../../http/route';
 import { type SyncCollection, type SyncDocument, collectionNamed } from './collections';
 
 const pullSchema = { querystring: pullQuery };
+const documentsSchema = { querystring: documentsQuery };
 const streamSchema = { querystring: streamQuery };
 const HEARTBEAT_MS = 25_000;
 /** Changes arriving within this window go out as one event. */
@@ -86,6 +87,30 @@ async function pull(request: RequestOf<typeof pullSchema>) {
   });
 }
 
+/**
+ * The current state of named documents, whatever the checkpoint: after the client's change is applied,
+ * it reads back the documents it touched, so what the server made of them (ids, plant ids, computed
+ * fields) replaces the optimistic version even when a pull already went past them. Missing ids are
+ * left out; tombstoned ones come with `_deleted: true`.
+ */
+async function documents(request: RequestOf<typeof documentsSchema>) {
+  const collection = collectionNamed(request.query.collection);
+  if (!collection) throw badRequest(m.collectionUnknown(request.query.collection));
+  const companyId = actingCompany(request, request.query.company_id);
+  const found: SyncDocument[] = [];
+  for (const source of collection.sources) {
+    const prefix = source.kind ? `${source.kind}:` : '';
+    const ids = request.query.ids.filter((id) => (prefix ? id.startsWith(prefix) : !id.includes(':'))).map((id) => Number(id.slice(prefix.length)));
+    if (ids.length === 0) continue;
+    const rows = await sql<Record<string, unknown> & { id: number }>`
+      SELECT * FROM ${sql.table(source.table)} WHERE id = ANY(${ids}::integer[]) AND ${sql.ref(source.companyColumn)} = ${companyId}`.execute(request.db);
+    for (const document of await source.toDocuments(request.db, rows.rows)) {
+      found.push(source.kind ? { ...document, id: `${source.kind}:${document.id}`, kind: source.kind } : document);
+    }
+  }
+  return success({ documents: found });
+}
+
 export async function syncRoutes(app: App) {
   const open = new Set<ServerResponse>();
 
@@ -128,5 +153,6 @@ export async function syncRoutes(app: App) {
   });
 
   app.get('/pull', { schema: pullSchema }, pull);
+  app.get('/documents', { schema: documentsSchema }, documents);
   app.get('/stream', { schema: streamSchema }, stream);
 }
