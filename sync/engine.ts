@@ -96,8 +96,9 @@ export class SyncEngine {
     return this.kick({ now: true });
   }
 
-  /** A new entry was recorded (by the page): send it. */
+  /** A new entry was recorded (by the page, in another realm): send it. */
   changed(): Promise<void> {
+    this.options.outbox.announce();
     return this.kick();
   }
 

@@ -85,13 +85,29 @@ const replaceInEffects = (effects: Effect[], ids: ReadonlyMap<string, number>): 
 
 export class Outbox {
   private readonly db: OutboxDatabase;
+  private changes = 0;
 
   constructor(name = 'growroom-outbox') {
     this.db = new OutboxDatabase(name);
   }
 
+  /**
+   * Counts the writes made through this instance, and the ones another realm announced
+   * (`announce`): readers cache what they derive from the entries (the pull's pending effects) until
+   * it moves.
+   */
+  get revision(): number {
+    return this.changes;
+  }
+
+  /** Another realm (the page) wrote entries: caches of this instance's readers are stale. */
+  announce(): void {
+    this.changes += 1;
+  }
+
   /** Stores a new entry last in line (temporary ids already mapped are translated first). */
   async enqueue(draft: EntryDraft): Promise<OutboxEntry> {
+    this.changes += 1;
     return this.db.transaction('rw', this.db.entries, this.db.idMap, async () => {
       const known = await this.knownIds(tempIdsIn([draft.path, draft.query, draft.body, draft.effects]));
       const last = await this.db.entries.orderBy('seq').last();
@@ -142,6 +158,7 @@ export class Outbox {
    * their temporary ids in every later entry, in one transaction.
    */
   async complete(entry: OutboxEntry, created: ReadonlyMap<TempId, number>): Promise<void> {
+    this.changes += 1;
     await this.db.transaction('rw', this.db.entries, this.db.idMap, async () => {
       await this.db.entries.delete(entry.id);
       if (created.size === 0) return;
@@ -168,21 +185,25 @@ export class Outbox {
 
   /** A retryable failure (network, 5xx, 429): the entry waits until `nextAttemptAt`, keeping its place. */
   async postpone(entry: OutboxEntry, error: string, nextAttemptAt: number): Promise<void> {
+    this.changes += 1;
     await this.db.entries.update(entry.id, { attempts: entry.attempts + 1, error, nextAttemptAt });
   }
 
   /** The server refused the entry: it stays, marked failed with the server's message, until retried or discarded. */
   async fail(entry: OutboxEntry, error: string): Promise<void> {
+    this.changes += 1;
     await this.db.entries.update(entry.id, { attempts: entry.attempts + 1, error, state: 'failed' });
   }
 
   /** The grower asks to send a failed entry again. */
   async retry(id: string): Promise<void> {
+    this.changes += 1;
     await this.db.entries.update(id, { state: 'pending', error: null, nextAttemptAt: 0 });
   }
 
   /** The grower gives up a failed entry; returns it (its effects are to be undone by the caller). */
   async discard(id: string): Promise<OutboxEntry | undefined> {
+    this.changes += 1;
     return this.db.transaction('rw', this.db.entries, async () => {
       const entry = await this.db.entries.get(id);
       if (entry) await this.db.entries.delete(id);

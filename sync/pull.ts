@@ -70,6 +70,8 @@ export class PullReplications {
   readonly errors = new Subject<string>();
   /** When each collection last pulled everything the server showed (no more pages, nothing held back). */
   private readonly caughtUpAt = new Map<string, number>();
+  /** The pending effects, read once per outbox revision (pulls run often while a long queue drains). */
+  private pending: { revision: number; effects: Promise<Map<string, Effect[]>> } | null = null;
 
   constructor(
     private readonly targets: PullTarget[],
@@ -96,7 +98,7 @@ export class PullReplications {
           batchSize: PULL_BATCH_SIZE,
           stream$: stream.asObservable(),
           handler: async (checkpoint, batchSize) => {
-            const pending = await pendingEffects(this.outbox);
+            const pending = await this.pendingEffects();
             const answer = await this.transport.send({ method: 'GET', path: '/sync/pull', query: { collection: target.name, checkpoint: checkpoint?.position ?? '', limit: batchSize } });
             if (answer.status !== 200) throw new Error(`Pull of ${target.name} answered ${answer.status}`);
             const page = answer.data as PulledPage;
@@ -130,7 +132,7 @@ export class PullReplications {
       for (let start = 0; start < list.length; start += REFRESH_BATCH) {
         const answer = await this.transport.send({ method: 'GET', path: '/sync/documents', query: { collection: name, ids: list.slice(start, start + REFRESH_BATCH).join(',') } });
         if (answer.status !== 200) throw new Error(`Reading back ${name} answered ${answer.status}`);
-        const pending = await pendingEffects(this.outbox);
+        const pending = await this.pendingEffects();
         for (const document of (answer.data as { documents: PulledPage['documents'] }).documents) {
           const local = overlay(name, { ...target.toLocal(document), _deleted: document._deleted }, pending);
           const { _deleted: deleted, ...data } = local;
@@ -139,6 +141,12 @@ export class PullReplications {
         }
       }
     }
+  }
+
+  private pendingEffects(): Promise<Map<string, Effect[]>> {
+    const revision = this.outbox.revision;
+    if (this.pending?.revision !== revision) this.pending = { revision, effects: pendingEffects(this.outbox) };
+    return this.pending.effects;
   }
 
   /** Pull the named collections again from their checkpoints (the change stream named them). */
