@@ -202,6 +202,7 @@ export class SyncEngine {
     // What the server made of the applied entries replaces the optimistic documents now; the rest
     // comes with the pull (the change stream would ask for it too, but it is best effort).
     if (outcome.sent > 0) {
+      this.options.outbox.announce();
       this.pulls.resync();
       try {
         await this.pulls.refresh(outcome.touched, this.options.store);

@@ -92,9 +92,12 @@ export class Outbox {
   }
 
   /**
-   * Counts the writes made through this instance, and the ones another realm announced
-   * (`announce`): readers cache what they derive from the entries (the pull's pending effects) until
-   * it moves.
+   * Counts the changes that add or alter entries' effects (made through this instance, or announced by
+   * another realm with `announce`): readers cache what they derive from the entries (the pull's
+   * pending effects) until it moves. Completing and postponing entries do not count: while a long
+   * queue drains, a cache still holding applied entries' effects lays them over pulled documents
+   * again, which is harmless because the engine reads those documents back after the run, with the
+   * cache renewed (`announce`).
    */
   get revision(): number {
     return this.changes;
@@ -158,7 +161,6 @@ export class Outbox {
    * their temporary ids in every later entry, in one transaction.
    */
   async complete(entry: OutboxEntry, created: ReadonlyMap<TempId, number>): Promise<void> {
-    this.changes += 1;
     await this.db.transaction('rw', this.db.entries, this.db.idMap, async () => {
       await this.db.entries.delete(entry.id);
       if (created.size === 0) return;
@@ -185,7 +187,6 @@ export class Outbox {
 
   /** A retryable failure (network, 5xx, 429): the entry waits until `nextAttemptAt`, keeping its place. */
   async postpone(entry: OutboxEntry, error: string, nextAttemptAt: number): Promise<void> {
-    this.changes += 1;
     await this.db.entries.update(entry.id, { attempts: entry.attempts + 1, error, nextAttemptAt });
   }
 
