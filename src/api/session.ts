@@ -121,7 +121,8 @@ type Online = Pick<ApiContext, 'client'>;
  */
 export async function login(context: Online, input: { email: string; password: string }): Promise<Session> {
   const values = check(loginBody, { email: input.email, password: input.password });
-  const answer = await online<Partial<Session> | null>(context, { method: 'POST', path: '/login', body: formData(values) }, cm.loginFailed);
+  // A 401 here is a wrong password, not an expired token: no refresh.
+  const answer = await online<Partial<Session> | null>(context, { method: 'POST', path: '/login', body: formData(values), skipRefresh: true }, cm.loginFailed);
   const { access_token, refresh_token, user_id, user_role, company_id } = answer ?? {};
   if (typeof access_token !== 'string' || !access_token || typeof refresh_token !== 'string' || !refresh_token || typeof user_id !== 'number' || typeof company_id !== 'number' || !isRole(user_role)) {
     throw new ApiError(cm.invalidResponse);
@@ -143,7 +144,7 @@ export async function logout(context: Online): Promise<void> {
   try {
     const current = await context.client.session.get();
     if (current?.refresh_token) {
-      await online(context, { method: 'POST', path: '/logout', headers: { Authorization: `Bearer ${current.refresh_token}` } }, cm.logoutFailed);
+      await online(context, { method: 'POST', path: '/logout', headers: { Authorization: `Bearer ${current.refresh_token}` }, skipRefresh: true }, cm.logoutFailed);
     }
   } catch (error) {
     console.warn(cm.logoutFailed, error);
