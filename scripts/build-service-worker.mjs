@@ -2,13 +2,19 @@
 // and answers navigations with index.html, so the app opens with no network (spec part 2 §2: a
 // service worker registered from a root-level file after page load). /api is never cached: the
 // local store and the outbox are the offline data, not the HTTP cache.
+//
+// Usage: node scripts/build-service-worker.mjs [outDir]; outDir is where `vite build` wrote the app
+// (default dist; the end-to-end tests build into a directory of their own).
+import { join } from 'node:path';
 import { generateSW } from 'workbox-build';
 
+const outDir = process.argv[2] ?? 'dist';
+
 const { count, size, warnings } = await generateSW({
-  globDirectory: 'dist',
+  globDirectory: outDir,
   globPatterns: ['**/*.{html,js,css,svg,png,webmanifest,woff2}'],
   globIgnores: ['sw.js', 'workbox-*.js', '**/*.map'],
-  swDest: 'dist/sw.js',
+  swDest: join(outDir, 'sw.js'),
   navigateFallback: '/index.html',
   navigateFallbackDenylist: [/^\/api\//],
   cleanupOutdatedCaches: true,

@@ -1,0 +1,95 @@
+/**
+ * Page model of the web app for the end-to-end tests: what a test does with the app and reads from
+ * it, named once. The app is still its stand-in page (src/main.tsx); screens get their own models as
+ * they land.
+ */
+import type { Page, Response } from 'playwright-core';
+
+/** A local document as IndexedDB holds it (RxDB's Dexie storage: the document plus RxDB's own fields). */
+export type StoredDocument = Record<string, unknown> & { id: string; _deleted?: boolean | string };
+
+export class AppPage {
+  constructor(readonly page: Page) {}
+
+  /** Opens a path of the app (relative to the test server) and waits for it to load. */
+  async open(path = '/'): Promise<Response | null> {
+    return this.page.goto(path, { waitUntil: 'load' });
+  }
+
+  async reload(): Promise<Response | null> {
+    return this.page.reload({ waitUntil: 'load' });
+  }
+
+  /** The app's heading: rendered by React, so it is there only when the app's script ran. */
+  heading() {
+    return this.page.getByRole('heading', { level: 1, name: 'Grow Room' });
+  }
+
+  /** Waits until the app has rendered (its heading is visible); fails after `timeout` ms. */
+  async rendered(timeout = 15_000): Promise<void> {
+    await this.heading().waitFor({ state: 'visible', timeout });
+  }
+
+  /** Waits (up to `timeout` ms) until a service worker is active for the page's scope; returns its script URL, or null. */
+  async activeServiceWorker(timeout = 15_000): Promise<string | null> {
+    return this.page.evaluate(async (ms) => {
+      const none = new Promise<null>((resolve) => setTimeout(() => resolve(null), ms));
+      const registration = await Promise.race([navigator.serviceWorker.ready, none]);
+      return registration?.active?.scriptURL ?? null;
+    }, timeout);
+  }
+
+  /** The script URL of the service worker controlling the page, or null when none does. */
+  async controller(): Promise<string | null> {
+    return this.page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null);
+  }
+
+  /**
+   * Puts a session into the page's localStorage: `entries` are what the app's own session store
+   * (src/api/session.ts `localSessionStore().set`) wrote, so the keys and values are the app's.
+   */
+  async storeSession(entries: Iterable<[string, string]>): Promise<void> {
+    await this.page.evaluate((items) => {
+      for (const [key, value] of items) localStorage.setItem(key, value);
+    }, [...entries]);
+  }
+
+  /**
+   * The documents of a local collection, read from IndexedDB directly (RxDB's Dexie storage keeps one
+   * database per collection, named `rxdb-dexie-growroom--<schema version>--<collection>`, documents in
+   * its `docs` store). Only databases that exist are opened: opening a missing one would create it.
+   * Deleted documents (RxDB tombstones) are left out.
+   */
+  async localDocuments(collection: string): Promise<StoredDocument[]> {
+    return this.page.evaluate(async (suffix) => {
+      const names = (await indexedDB.databases()).map((info) => info.name ?? '').filter((name) => name.startsWith('rxdb-dexie-growroom') && name.endsWith(suffix));
+      const found: StoredDocument[] = [];
+      for (const name of names) {
+        const database = await new Promise<IDBDatabase | null>((resolve, reject) => {
+          const request = indexedDB.open(name);
+          // Deleted since it was listed: do not create it in its place.
+          request.onupgradeneeded = () => request.transaction?.abort();
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => (request.error?.name === 'AbortError' ? resolve(null) : reject(request.error));
+        });
+        if (!database) continue;
+        try {
+          if (!database.objectStoreNames.contains('docs')) continue;
+          const rows = await new Promise<StoredDocument[]>((resolve, reject) => {
+            const request = database.transaction('docs', 'readonly').objectStore('docs').getAll();
+            request.onsuccess = () => resolve(request.result as StoredDocument[]);
+            request.onerror = () => reject(request.error);
+          });
+          // The Dexie storage keeps `_deleted` as '0' / '1' (it indexes it, and IndexedDB cannot index booleans).
+          for (const row of rows) {
+            const deleted = row._deleted === true || row._deleted === '1';
+            if (!deleted) found.push({ ...row, _deleted: false });
+          }
+        } finally {
+          database.close();
+        }
+      }
+      return found;
+    }, `--${collection}`);
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The app shell offline, and the sync worker filling the local database, in a real Chromium against
+ * the real server serving the production build (tests/support/browser.ts). Nothing is mocked.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/api/client';
+import { localSessionStore, login, SESSION_KEYS } from '../../src/api/session';
+import { type E2E, skipBrowser, startE2E } from '../support/browser';
+import { createRoom, createTenant, type SignedInUser } from '../support/factories';
+import { AppPage } from './app-page';
+
+let e2e: E2E;
+
+/**
+ * Signs in through the app's own `login` (POST /api/login) with the app's own session store over a
+ * Map, and returns what that store wrote, for the page's localStorage.
+ */
+async function sessionEntries(user: SignedInUser): Promise<Map<string, string>> {
+  const storage = new Map<string, string>();
+  const client = createApiClient({ baseURL: `${e2e.server.url}/api`, session: localSessionStore(storage) });
+  await login({ client }, { email: user.email, password: user.password });
+  return storage;
+}
+
+describe.skipIf(skipBrowser)('the web app in Chromium', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    e2e = await startE2E();
+  }, 300_000);
+  afterAll(async () => {
+    await e2e?.close();
+  });
+
+  it('registers its service worker, which then serves the app with no network, deep links included', async () => {
+    const { context, page, errors, console: messages } = await e2e.newPage();
+    const app = new AppPage(page);
+
+    await app.open('/');
+    await app.rendered();
+    expect(await app.activeServiceWorker()).toBe(`${e2e.server.url}/sw.js`);
+
+    await app.reload();
+    expect(await app.controller()).toBe(`${e2e.server.url}/sw.js`);
+
+    await context.setOffline(true);
+    const reloaded = await app.reload();
+    expect(reloaded?.fromServiceWorker()).toBe(true);
+    await app.rendered();
+    expect(await app.controller()).toBe(`${e2e.server.url}/sw.js`);
+
+    const deepLink = await app.open('/dashboard/rooms');
+    expect(deepLink?.fromServiceWorker()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/dashboard/rooms');
+    await app.rendered();
+
+    expect(errors, messages.join('\n')).toEqual([]);
+  });
+
+  it('with a session, starts the sync worker, which pulls the company\'s rooms into the local database', async () => {
+    const farm = await createTenant(e2e.server);
+    const neighbour = await createTenant(e2e.server);
+    const theirRoom = `Their room ${Date.now()}`;
+    await createRoom(e2e.server, neighbour.companyId, theirRoom);
+    const firstRoom = `Flower room ${Date.now()}`;
+    const firstRoomId = await createRoom(e2e.server, farm.companyId, firstRoom);
+
+    const { page, errors, console: messages } = await e2e.newPage();
+    const app = new AppPage(page);
+    await app.open('/');
+    // No session: nothing is synced.
+    expect(await app.localDocuments('rooms')).toEqual([]);
+
+    const session = await sessionEntries(farm.regular);
+    expect(session.get(SESSION_KEYS.companyId)).toBe(String(farm.companyId));
+    await app.storeSession(session);
+    await app.reload();
+    await app.rendered();
+
+    const roomNames = async () => (await app.localDocuments('rooms')).map((room) => room.Name);
+    await expect.poll(roomNames, { timeout: 30_000 }).toContain(firstRoom);
+    const pulled = (await app.localDocuments('rooms')).find((room) => room.Name === firstRoom);
+    expect(pulled).toMatchObject({ RoomID: firstRoomId, CompanyID: farm.companyId });
+    // Another company's room, created before this one, never reaches this tablet.
+    expect(await roomNames()).not.toContain(theirRoom);
+
+    // A room created while the app is open arrives too (the change stream tells the worker to pull).
+    const laterRoom = `Veg room ${Date.now()}`;
+    await createRoom(e2e.server, farm.companyId, laterRoom);
+    await expect.poll(roomNames, { timeout: 30_000 }).toContain(laterRoom);
+
+    expect(errors, messages.join('\n')).toEqual([]);
+  });
+});
