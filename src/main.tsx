@@ -1,24 +1,36 @@
-// Stand-in page until the web app lands (issue "The web app"): says what the product is and where
-// the API is, so `npm start` serves something a person can open.
+/**
+ * The web app: routes (src/routes, file-based, one chunk per screen), toasts, and the app's services.
+ * The service worker is registered after load; the sync worker starts when the page opens with a
+ * session (and after a sign-in).
+ */
+import { RouterProvider, createRouter } from '@tanstack/react-router';
+import { SnackbarProvider } from 'notistack';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './app/app.css';
+import { startSync } from './app/services';
+import { Loading } from './features/shell/Loading';
 import { registerServiceWorker } from './register-service-worker';
-import { startSyncForSession } from './sync/start';
+import { routeTree } from './routeTree.gen';
 
-function Placeholder() {
-  return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 640, margin: '10vh auto', padding: 24, fontSize: 18, lineHeight: 1.5 }}>
-      <h1 style={{ color: '#1f5f3f' }}>Grow Room</h1>
-      <p>Cultivation management for grow rooms: rooms, grids, batches, scouting and treatments, on tablets that work offline.</p>
-      <p>
-        The server and its API are running. The screens are being built; until then, the API answers at <code>/api</code> (for
-        example <a href="/api/health">/api/health</a>).
-      </p>
-    </main>
-  );
+const router = createRouter({ routeTree, defaultPendingComponent: Loading, defaultPreload: 'intent' });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
 }
 
 const root = document.getElementById('root');
-if (root) createRoot(root).render(<StrictMode><Placeholder /></StrictMode>);
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      {/* Spec part 1 §2, §9: toasts at the top centre, 3000 ms, at most 360 px wide. */}
+      <SnackbarProvider anchorOrigin={{ vertical: 'top', horizontal: 'center' }} autoHideDuration={3000} maxSnack={3} style={{ maxWidth: 360 }}>
+        <RouterProvider router={router} />
+      </SnackbarProvider>
+    </StrictMode>,
+  );
+}
 registerServiceWorker();
-void startSyncForSession(() => window.location.assign('/signIn'));
+void startSync();

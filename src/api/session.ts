@@ -10,7 +10,7 @@
  * every request to the server's origin.
  */
 import { sessionClientMessages as cm } from '../../common/messages/session';
-import { isRole } from '../../common/roles';
+import { type Role, isRole } from '../../common/roles';
 import { loginBody, passwordResetRequestBody, resetPasswordBody, resetPasswordQuery, signUpBody } from '../../common/schemas/session';
 import type { Session, SessionStore } from './client';
 import { type ApiContext, ApiError, check, online, formData } from './context';
@@ -55,6 +55,8 @@ export interface PageSessionStore extends SessionStore {
   isLoggedIn(): boolean;
   /** When the refresh token expires (ms since the epoch), or null when not known. */
   refreshTokenExpiresAt(): number | null;
+  /** The signed-in user's role, read at once (routes decide where to go before anything loads). */
+  role(): Role | null;
 }
 
 /**
@@ -91,6 +93,10 @@ export function localSessionStore(storage?: KeyValueStorage | Map<string, string
       for (const key of Object.values(K)) area.removeItem(key);
     },
     isLoggedIn: () => area.getItem(K.isLoggedIn) === 'true',
+    role() {
+      const role = area.getItem(K.userRole);
+      return isRole(role) ? role : null;
+    },
     refreshTokenExpiresAt() {
       const at = Number(area.getItem(K.refreshTokenExpiresAt) ?? Number.NaN);
       return Number.isFinite(at) && at > 0 ? at : null;

@@ -20,14 +20,14 @@ export class AppPage {
     return this.page.reload({ waitUntil: 'load' });
   }
 
-  /** The app's heading: rendered by React, so it is there only when the app's script ran. */
-  heading() {
-    return this.page.getByRole('heading', { level: 1, name: 'Grow Room' });
+  /** A screen's heading: rendered by React, so it is there only when the app's script ran. */
+  heading(name = 'Grow Room') {
+    return this.page.getByRole('heading', { level: 1, name });
   }
 
-  /** Waits until the app has rendered (its heading is visible); fails after `timeout` ms. */
-  async rendered(timeout = 15_000): Promise<void> {
-    await this.heading().waitFor({ state: 'visible', timeout });
+  /** Waits until the app has rendered the screen headed `name` (the home page by default); fails after `timeout` ms. */
+  async rendered(name = 'Grow Room', timeout = 15_000): Promise<void> {
+    await this.heading(name).waitFor({ state: 'visible', timeout });
   }
 
   /** Waits (up to `timeout` ms) until a service worker is active for the page's scope; returns its script URL, or null. */

@@ -47,10 +47,11 @@ describe.skipIf(skipBrowser)('the web app in Chromium', { timeout: 60_000 }, () 
     await app.rendered();
     expect(await app.controller()).toBe(`${e2e.server.url}/sw.js`);
 
-    const deepLink = await app.open('/dashboard/rooms');
+    // A deep link into a client-side route (signed out, the dashboard sends you to /signIn).
+    const deepLink = await app.open('/signIn');
     expect(deepLink?.fromServiceWorker()).toBe(true);
-    expect(new URL(page.url()).pathname).toBe('/dashboard/rooms');
-    await app.rendered();
+    expect(new URL(page.url()).pathname).toBe('/signIn');
+    await app.rendered('Sign in');
 
     expect(errors, messages.join('\n')).toEqual([]);
   });

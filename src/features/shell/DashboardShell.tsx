@@ -1,0 +1,52 @@
+/** The protected area's frame: navigation, the sync indicator and sign-out, around the screen. */
+import { Link, Outlet, useNavigate } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { logout } from '../../api/session';
+import { client, session, startSync } from '../../app/services';
+import { SyncIndicator } from './SyncIndicator';
+
+const NAVIGATION = [
+  { to: '/dashboard/quickview', label: 'Quick view' },
+  { to: '/dashboard/rooms', label: 'Rooms' },
+  { to: '/dashboard/batches', label: 'Batches' },
+  { to: '/dashboard/trays', label: 'Trays' },
+  { to: '/dashboard/scanNow', label: 'Scan' },
+  { to: '/dashboard/tasks', label: 'Tasks' },
+  { to: '/dashboard/reports', label: 'Reports' },
+  { to: '/dashboard/audittrail', label: 'Audit trail' },
+  { to: '/dashboard/settings', label: 'Settings' },
+] as const;
+
+export function DashboardShell() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    void startSync();
+  }, []);
+  async function signOut() {
+    await logout({ client });
+    await navigate({ to: '/signIn', replace: true });
+  }
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <Link to={session.role() === 'Admin' ? '/dashboard' : '/dashboard/quickview'} className="brand">
+          Grow Room
+        </Link>
+        <SyncIndicator />
+        <button type="button" className="button" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </header>
+      <nav className="sidenav" aria-label="Main">
+        {NAVIGATION.map((item) => (
+          <Link key={item.to} to={item.to} activeProps={{ className: 'active' }}>
+            {item.label}
+          </Link>
+        ))}
+      </nav>
+      <main className="content">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+/**
+ * An unmatched path (spec part 1 §2): signed in, the redirect screen sends Admin users to /dashboard
+ * and others to /dashboard/quickview; signed out, the not-found text.
+ */
+import { Navigate } from '@tanstack/react-router';
+import { session } from '../../app/services';
+import { homeOf } from '../../app/home';
+
+export function NotFound() {
+  if (session.isLoggedIn()) return <Navigate to={homeOf(session.role())} replace />;
+  return (
+    <main className="page narrow">
+      <p className="not-found">Page Not Found: The page you are looking for does not exist.</p>
+    </main>
+  );
+}
