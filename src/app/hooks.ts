@@ -1,0 +1,99 @@
+/**
+ * How screens read and write: the domain functions' context, local collections as live lists (the
+ * screens re-render from the local store at once, online or offline), and one way to run an action
+ * with its loading state, a toast on success and the error kept on failure (spec: every data action
+ * moves loading → success or failed, and keeps the error text).
+ */
+import { useSnackbar } from 'notistack';
+import { useCallback, useEffect, useState } from 'react';
+import type { ApiContext } from '../api/context';
+import type { CollectionName, LocalDocument } from '../db/schemas';
+import { apiContext } from './services';
+
+/** The context of the domain functions (the local database opens once per page). */
+export function useApiContext(): ApiContext | null {
+  const [context, setContext] = useState<ApiContext | null>(null);
+  useEffect(() => {
+    let alive = true;
+    void apiContext().then((value) => alive && setContext(value));
+    return () => {
+      alive = false;
+    };
+  }, []);
+  return context;
+}
+
+export interface LiveList<T> {
+  documents: T[];
+  loading: boolean;
+}
+
+/**
+ * The documents of a local collection matching `selector`, kept current as the store changes (the
+ * sync worker's pulls, this page's optimistic writes). `selectorKey` must change when the selector does.
+ */
+export function useLocalQuery<T extends LocalDocument = LocalDocument>(collection: CollectionName, selector: Record<string, unknown>, selectorKey: string, sort?: Array<Record<string, 'asc' | 'desc'>>): LiveList<T> {
+  const context = useApiContext();
+  const [state, setState] = useState<LiveList<T>>({ documents: [], loading: true });
+  useEffect(() => {
+    if (!context) return undefined;
+    const query = context.database.collections[collection].find({ selector, ...(sort ? { sort } : {}) });
+    const subscription = query.$.subscribe((documents) => setState({ documents: documents.map((document) => document.toMutableJSON() as T), loading: false }));
+    return () => subscription.unsubscribe();
+    // The selector is described by selectorKey; depending on the object itself would re-subscribe on every render.
+  }, [context, collection, selectorKey]);
+  return state;
+}
+
+/** One local document by id, kept current (null while missing). */
+export function useLocalDocument<T extends LocalDocument = LocalDocument>(collection: CollectionName, id: string | undefined): { document: T | null; loading: boolean } {
+  const { documents, loading } = useLocalQuery<T>(collection, id ? { id } : { id: '\u0000' }, id ?? '');
+  return { document: documents[0] ?? null, loading };
+}
+
+export type ToastType = 'success' | 'danger' | 'warning' | 'info';
+
+/** Toasts of the spec's four types (notistack calls "danger" "error"). */
+export function useToast() {
+  const { enqueueSnackbar } = useSnackbar();
+  return useCallback((message: string, type: ToastType = 'info') => enqueueSnackbar(message, { variant: type === 'danger' ? 'error' : type }), [enqueueSnackbar]);
+}
+
+export interface Action<Args extends unknown[]> {
+  run: (...args: Args) => Promise<boolean>;
+  busy: boolean;
+  error: string | null;
+}
+
+/**
+ * Runs a domain function with the context: busy while it runs, its error kept (and toasted) when it
+ * fails, `success` toasted when it passes. Resolves true on success. Queued writes pass at once: their
+ * later refusal by the server shows in the sync indicator.
+ */
+export function useAction<Args extends unknown[]>(action: (context: ApiContext, ...args: Args) => Promise<unknown>, success?: string): Action<Args> {
+  const context = useApiContext();
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = useCallback(
+    async (...args: Args) => {
+      if (!context) return false;
+      setBusy(true);
+      setError(null);
+      try {
+        await action(context, ...args);
+        if (success) toast(success, 'success');
+        return true;
+      } catch (caught) {
+        const message = caught instanceof Error ? caught.message : String(caught);
+        setError(message);
+        toast(message, 'danger');
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [action, context, success, toast],
+  );
+  return { run, busy, error };
+}
