@@ -1,9 +1,13 @@
 /**
  * Page model of the web app for the end-to-end tests: what a test does with the app and reads from
- * it, named once. The app is still its stand-in page (src/main.tsx); screens get their own models as
- * they land.
+ * it, named once. Screens add their own models beside it.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
+
+/** Where screenshots of the screens go (not committed: test-output/ is ignored). */
+export const SCREENSHOT_DIR = join(process.cwd(), 'test-output', 'screenshots');
 
 /** A local document as IndexedDB holds it (RxDB's Dexie storage: the document plus RxDB's own fields). */
 export type StoredDocument = Record<string, unknown> & { id: string; _deleted?: boolean | string };
@@ -14,6 +18,23 @@ export class AppPage {
   /** Opens a path of the app (relative to the test server) and waits for it to load. */
   async open(path = '/'): Promise<Response | null> {
     return this.page.goto(path, { waitUntil: 'load' });
+  }
+
+  /** Signs in through the sign-in screen (from /login, which sends there) and waits until the app has landed. */
+  async signIn(user: { email: string; password: string }): Promise<void> {
+    await this.open('/login');
+    await this.page.waitForURL((url) => url.pathname === '/signIn');
+    await this.rendered('Sign in');
+    await this.page.getByLabel('Email').fill(user.email);
+    await this.page.getByLabel('Password').fill(user.password);
+    await this.page.getByRole('button', { name: 'Sign in' }).click();
+    await this.page.waitForURL((url) => url.pathname.startsWith('/dashboard'));
+  }
+
+  /** A full-page screenshot of the current screen, named `name`, in SCREENSHOT_DIR. */
+  async screenshot(name: string): Promise<void> {
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await this.page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
   }
 
   async reload(): Promise<Response | null> {

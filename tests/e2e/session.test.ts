@@ -18,6 +18,7 @@ describe.skipIf(skipBrowser)('signing in and out', { timeout: 60_000 }, () => {
     await e2e?.close();
   });
 
+  /** Opens a new page and signs in through the screens; a wrong password stays on /signIn. */
   async function signIn(user: SignedInUser) {
     const { page, errors } = await e2e.newPage();
     const app = new AppPage(page);

@@ -220,7 +220,8 @@ export async function startE2E(overrides: Partial<ServerConfig> = {}): Promise<E
     server,
     browser,
     async newPage() {
-      const context = await browser.newContext({ baseURL: server.url, serviceWorkers: 'allow' });
+      // A portrait tablet, the size growers hold (spec: right at 768×1024 and 1280×800).
+      const context = await browser.newContext({ baseURL: server.url, serviceWorkers: 'allow', viewport: { width: 768, height: 1024 } });
       contexts.push(context);
       const page = await context.newPage();
       const errors: Error[] = [];
