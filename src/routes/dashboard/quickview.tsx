@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../features/shell/Upcoming';
+import { QuickviewScreen } from '../../features/overview/Dashboards';
 
+/** Where Regular users land (spec part 1 §2). */
 export const Route = createFileRoute('/dashboard/quickview')({
-  component: () => <Upcoming title="Quick view" what="Today at a glance: rooms to scout, open problems and pending changes." />,
+  component: QuickviewScreen,
 });

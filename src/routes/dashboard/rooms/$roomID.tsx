@@ -1,6 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../../features/shell/Upcoming';
+import { RoomScreen } from '../../../features/rooms/RoomScreen';
 
 export const Route = createFileRoute('/dashboard/rooms/$roomID')({
-  component: () => <Upcoming title="Room" what="A room with its grids drawn as their boxes: cull, rename, link to batches, scan." />,
+  component: RoomRoute,
 });
+
+function RoomRoute() {
+  const { roomID } = Route.useParams();
+  // Keyed by the room: another room's screen starts fresh (no panel or form left open).
+  return <RoomScreen key={roomID} roomId={roomID} />;
+}

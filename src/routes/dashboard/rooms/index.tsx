@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../../features/shell/Upcoming';
+import { RoomsScreen } from '../../../features/rooms/RoomsScreen';
 
 export const Route = createFileRoute('/dashboard/rooms/')({
-  component: () => <Upcoming title="Rooms" what="Your grow rooms: create, open and delete them." />,
+  component: RoomsScreen,
 });

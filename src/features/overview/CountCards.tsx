@@ -1,0 +1,45 @@
+/** The dashboards' counts as cards: each a number growers read from across the bench, and where it leads. */
+import { Link } from '@tanstack/react-router';
+import { useSyncStatus } from '../../sync/sync-store';
+import type { FarmCounts } from './useFarmCounts';
+
+type Destination = '/dashboard/rooms' | '/dashboard/batches';
+
+export function CountCards({ counts }: { counts: FarmCounts }) {
+  const pending = useSyncStatus((status) => status.pending);
+  const failed = useSyncStatus((status) => status.failed.length);
+  const cards: Array<{ key: string; label: string; value: number; to?: Destination; tone?: 'warn' | 'danger' }> = [
+    { key: 'rooms', label: 'Rooms', value: counts.rooms, to: '/dashboard/rooms' },
+    { key: 'grids', label: 'Grids', value: counts.grids, to: '/dashboard/rooms' },
+    { key: 'plants', label: 'Plants', value: counts.plants, to: '/dashboard/rooms' },
+    { key: 'culled', label: 'Culled', value: counts.culled, tone: counts.culled > 0 ? 'danger' : undefined },
+    { key: 'batches', label: 'Batches', value: counts.batches, to: '/dashboard/batches' },
+    { key: 'problems', label: 'Open batch problems', value: counts.openProblems, to: '/dashboard/batches', tone: counts.openProblems > 0 ? 'warn' : undefined },
+    { key: 'pending', label: failed > 0 ? `Pending changes (${failed} failed)` : 'Pending changes', value: pending, tone: failed > 0 ? 'danger' : pending > 0 ? 'warn' : undefined },
+  ];
+  return (
+    <ul className="count-cards" aria-label="Counts">
+      {cards.map((card) => {
+        const body = (
+          <>
+            <span className="count-value">{card.value.toLocaleString()}</span>
+            <span className="count-label">{card.label}</span>
+          </>
+        );
+        return (
+          <li key={card.key} className={`card count-card${card.tone ? ` ${card.tone}` : ''}`} data-count={card.key} data-value={card.value}>
+            {card.to ? (
+              <Link to={card.to} className="count-link" aria-label={`${card.label}: ${card.value}`}>
+                {body}
+              </Link>
+            ) : (
+              <div className="count-link" role="group" aria-label={`${card.label}: ${card.value}`}>
+                {body}
+              </div>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,236 @@
+/**
+ * The panel of one grid box (a plant position), opened by tapping it: rename, cull or un-cull (as the
+ * signed-in user), link to a batch from this tablet's batches, its batches, and its sub-gridboxes
+ * (list, and divide it into nx × ny). Every change is queued and shows at once.
+ */
+import { Link } from '@tanstack/react-router';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { batchMessages } from '../../../common/messages/batches';
+import { gridMessages } from '../../../common/messages/grids';
+import { subgridMessages } from '../../../common/messages/subgrids';
+import { linkGridboxBatch } from '../../api/batches';
+import { updateCullingStatus, updateGridBoxName } from '../../api/grids';
+import { idValue } from '../../api/rooms';
+import { createSubGridboxes, gridPositions, subGridboxesOf } from '../../api/subgrids';
+import { useAction } from '../../app/hooks';
+import { isTempId } from '../../../sync/types';
+import type { SignedInUser } from './hooks';
+import { type BatchDoc, type BoxDoc, byName, type CompanyDoc, type GridDoc, userName, when } from './model';
+
+export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; label: string; batches: BatchDoc[]; company: CompanyDoc | null; user: SignedInUser; onClose: () => void }) {
+  const { box, grid, user } = props;
+  const boxId = idValue(box.id);
+
+  // Escape closes the panel, as growers with a keyboard case expect.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && props.onClose();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [props.onClose]);
+
+  return (
+    <div className="panel-backdrop" onClick={props.onClose}>
+      <aside className="box-panel" role="dialog" aria-modal="true" aria-labelledby="box-panel-title" onClick={(event) => event.stopPropagation()}>
+        <div className="panel-head">
+          <h2 id="box-panel-title">{props.label}</h2>
+          <button type="button" className="button" onClick={props.onClose}>
+            Close
+          </button>
+        </div>
+        <p className="muted">
+          {grid.Name} · box {props.number} · column {box.X}, row {box.Y}
+        </p>
+        <CullSection box={box} boxId={boxId} user={user} company={props.company} />
+        <RenameSection box={box} boxId={boxId} />
+        <BatchSection box={box} boxId={boxId} batches={props.batches} />
+        <SubGridboxSection box={box} boxId={boxId} user={user} />
+      </aside>
+    </div>
+  );
+}
+
+type BoxId = ReturnType<typeof idValue>;
+
+function CullSection({ box, boxId, user, company }: { box: BoxDoc; boxId: BoxId; user: SignedInUser; company: CompanyDoc | null }) {
+  const cull = useAction(updateCullingStatus, gridMessages.cullingUpdated);
+  const culled = box.culled === true;
+  const by = userName(company, box.CulledBy);
+  return (
+    <section className="panel-section" aria-label="Culling">
+      <h3>Culling</h3>
+      <p className={culled ? 'culled-text' : ''}>{culled ? ['Culled', when(box.CulledDateTime), by ? `by ${by}` : ''].filter(Boolean).join(' ') : 'Not culled'}</p>
+      <button type="button" className={`button ${culled ? '' : 'danger'}`} disabled={cull.busy} onClick={() => void cull.run({ gridBoxId: boxId, userId: user.userId, culled: !culled })}>
+        {culled ? 'Un-cull plant' : 'Cull plant'}
+      </button>
+    </section>
+  );
+}
+
+function RenameSection({ box, boxId }: { box: BoxDoc; boxId: BoxId }) {
+  const [name, setName] = useState(box.CustomName ?? '');
+  const rename = useAction(updateGridBoxName, gridMessages.nameUpdated);
+  // Another box opened in the same panel, or the name changed from elsewhere: show the current one.
+  useEffect(() => setName(box.CustomName ?? ''), [box.id, box.CustomName]);
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    // An empty name clears it (spec part 1 §5: the custom name may be empty); the box shows its number again.
+    await rename.run({ gridBoxId: boxId, customName: name.trim() });
+  }
+  return (
+    <section className="panel-section" aria-label="Name">
+      <h3>Name</h3>
+      <form className="form inline-form" onSubmit={(event) => void submit(event)}>
+        <label>
+          Custom name
+          <input name="customName" value={name} onChange={(event) => setName(event.target.value)} placeholder="e.g. Mother 1" autoComplete="off" />
+        </label>
+        <button type="submit" className="button primary" disabled={rename.busy || name.trim() === (box.CustomName ?? '')}>
+          Save name
+        </button>
+      </form>
+      {rename.error && (
+        <p className="error-text" role="alert">
+          {rename.error}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function BatchSection({ box, boxId, batches }: { box: BoxDoc; boxId: BoxId; batches: BatchDoc[] }) {
+  const linkedIds = useMemo(() => new Set((box.BatchIDs ?? []).map(String)), [box.BatchIDs]);
+  const linked = batches.filter((batch) => linkedIds.has(batch.id));
+  // Linked ids this tablet has no batch for (e.g. not pulled yet) still count, shown plainly.
+  const unknown = [...linkedIds].filter((id) => !batches.some((batch) => batch.id === id));
+  const choices = useMemo(() => batches.filter((batch) => !linkedIds.has(batch.id)).sort((a, b) => byName({ Name: a.BatchNumber }, { Name: b.BatchNumber })), [batches, linkedIds]);
+  const [chosen, setChosen] = useState('');
+  const link = useAction(linkGridboxBatch, batchMessages.linkedToBoxes);
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const batch = batches.find((candidate) => candidate.id === chosen);
+    if (!batch) return;
+    if (await link.run({ batchId: idValue(batch.BatchID ?? batch.id), gridBoxIds: [boxId] })) setChosen('');
+  }
+  return (
+    <section className="panel-section" aria-label="Batches">
+      <h3>Batches</h3>
+      {linked.length === 0 && unknown.length === 0 ? (
+        <p className="muted">Not in a batch.</p>
+      ) : (
+        <ul className="plain-list" aria-label="Linked batches">
+          {linked.map((batch) => (
+            <li key={batch.id}>
+              <span className="swatch" style={{ backgroundColor: batch.Color || 'transparent' }} aria-hidden="true" />
+              {isTempId(batch.id) ? (
+                <strong>{batch.BatchNumber}</strong>
+              ) : (
+                <Link to="/dashboard/batch-info/$batchId" params={{ batchId: batch.id }}>
+                  {batch.BatchNumber}
+                </Link>
+              )}{' '}
+              <span className="muted">
+                {[batch.StrainName, batch.BatchStatus].filter(Boolean).join(' · ')}
+              </span>
+            </li>
+          ))}
+          {unknown.map((id) => (
+            <li key={id} className="muted">
+              A batch not yet on this tablet
+            </li>
+          ))}
+        </ul>
+      )}
+      {choices.length > 0 ? (
+        <form className="form inline-form" onSubmit={(event) => void submit(event)}>
+          <label>
+            Batch
+            <select name="batch" value={chosen} onChange={(event) => setChosen(event.target.value)}>
+              <option value="">Choose a batch…</option>
+              {choices.map((batch) => (
+                <option key={batch.id} value={batch.id}>
+                  {[batch.BatchNumber, batch.StrainName].filter(Boolean).join(' — ')}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="button primary" disabled={!chosen || link.busy}>
+            Link to batch
+          </button>
+        </form>
+      ) : (
+        <p className="muted">{batches.length === 0 ? 'No batches on this tablet yet: create one under Batches.' : 'Linked to every batch there is.'}</p>
+      )}
+      {link.error && (
+        <p className="error-text" role="alert">
+          {link.error}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** A whole number typed in a field, or undefined when blank (createSubGridboxes then gives the spec's message). */
+const wholeOrUndefined = (value: string) => (value.trim() === '' ? undefined : Number(value));
+
+function SubGridboxSection({ box, boxId, user }: { box: BoxDoc; boxId: BoxId; user: SignedInUser }) {
+  const subs = subGridboxesOf(box);
+  const [nx, setNx] = useState('2');
+  const [ny, setNy] = useState('2');
+  const create = useAction(createSubGridboxes, subgridMessages.created);
+  const [notice, setNotice] = useState<string | null>(null);
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setNotice(null);
+    const columns = wholeOrUndefined(nx);
+    const rows = wholeOrUndefined(ny);
+    if (subs.length > 0 && columns !== undefined && rows !== undefined && Number.isInteger(columns) && Number.isInteger(rows) && columns > 0 && rows > 0) {
+      // Decision: a box already divided grows to the nx × ny layout asked for: only the positions it
+      // lacks are created (as custom positions), since asking again for taken ones would be refused.
+      const missing = gridPositions(columns, rows).filter((position) => !subs.some((sub) => sub.SubX === position.subx && sub.SubY === position.suby));
+      if (missing.length === 0) {
+        setNotice(`Every position of a ${columns} × ${rows} layout exists already.`);
+        return;
+      }
+      await create.run({ parentGridboxId: boxId, userId: user.userId, customPositions: missing });
+      return;
+    }
+    await create.run({ parentGridboxId: boxId, userId: user.userId, nx: columns, ny: rows });
+  }
+  return (
+    <section className="panel-section" aria-label="Sub-gridboxes">
+      <h3>Sub-gridboxes</h3>
+      {subs.length === 0 ? (
+        <p className="muted">Not divided.</p>
+      ) : (
+        <ul className="sub-list" aria-label="Sub-gridboxes of this box">
+          {subs.map((sub) => (
+            <li key={String(sub.Sub_gridboxID)}>
+              <strong>{sub.CustomName}</strong>
+              {/* The server gives plant ids; a sub-gridbox made on this tablet gets its id when it syncs. */}
+              <span className="muted">{sub.PlantID ?? 'plant id after sync'}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="form inline-form" onSubmit={(event) => void submit(event)} noValidate>
+        <label>
+          Columns
+          <input name="subNx" type="number" inputMode="numeric" min={1} value={nx} onChange={(event) => setNx(event.target.value)} />
+        </label>
+        <label>
+          Rows
+          <input name="subNy" type="number" inputMode="numeric" min={1} value={ny} onChange={(event) => setNy(event.target.value)} />
+        </label>
+        <button type="submit" className="button" disabled={create.busy}>
+          {subs.length ? 'Grow to this layout' : 'Divide box'}
+        </button>
+      </form>
+      {notice && <p className="muted">{notice}</p>}
+      {create.error && (
+        <p className="error-text" role="alert">
+          {create.error}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,284 @@
+/**
+ * A room (spec part 1 §2 `rooms/{roomID}`): its grids drawn as their boxes, with the company's grid
+ * order and opacity; a tapped box opens its panel. Room actions: add a grid, mark the room or a grid
+ * scanned (as the signed-in user), reset every scanned status (Admin), grid background images and the
+ * whiteboard with its history. All from the local store: a room made offline opens under its
+ * temporary id, and the screen follows it to its server id once it syncs.
+ */
+import { Link, useNavigate } from '@tanstack/react-router';
+import { type FormEvent, useMemo, useState } from 'react';
+import { gridMessages } from '../../../common/messages/grids';
+import { scanMessages } from '../../../common/messages/scans';
+import { createGrid, deleteGrid, uploadGridImage } from '../../api/grids';
+import { byServerId, idValue } from '../../api/rooms';
+import { markGridScanned, markRoomScanned, resetScannedStatus } from '../../api/scans';
+import { useAction, useLocalDocument, useLocalQuery } from '../../app/hooks';
+import { Screen } from '../shell/Screen';
+import { BoxPanel } from './BoxPanel';
+import { GridView } from './GridView';
+import { type SignedInUser, useFollowTempId, usePreview, useSignedInUser } from './hooks';
+import { type BatchDoc, type BoxDoc, boxLabel, boxNumber, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, type RoomDoc, scanText } from './model';
+import { Whiteboard } from './Whiteboard';
+import './rooms.css';
+
+export function RoomScreen({ roomId }: { roomId: string }) {
+  const navigate = useNavigate();
+  const user = useSignedInUser();
+  const companyKey = user ? String(user.companyId) : '';
+  const room = useLocalDocument<RoomDoc>('rooms', roomId);
+  const gridList = useLocalQuery<GridDoc>('grids', { roomId }, roomId);
+  const grids = useMemo(() => [...gridList.documents].sort(byServerId), [gridList.documents]);
+  const gridKey = grids.map((grid) => grid.id).join(',');
+  const boxList = useLocalQuery<BoxDoc>('grid_boxes', { gridId: { $in: grids.map((grid) => grid.id) } }, gridKey);
+  const batchList = useLocalQuery<BatchDoc>('batches', { CompanyID: user?.companyId ?? -1 }, companyKey);
+  const company = useLocalDocument<CompanyDoc>('company', companyKey || undefined).document;
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [addingGrid, setAddingGrid] = useState(false);
+  const [confirmReset, setConfirmReset] = useState(false);
+
+  const boxesByGrid = useMemo(() => {
+    const map = new Map<string, BoxDoc[]>();
+    for (const box of boxList.documents) map.set(box.gridId, [...(map.get(box.gridId) ?? []), box]);
+    return map;
+  }, [boxList.documents]);
+  const batches = useMemo(() => new Map(batchList.documents.map((batch) => [batch.id, batch])), [batchList.documents]);
+  const selectedBox = selectedId ? (boxList.documents.find((box) => box.id === selectedId) ?? null) : null;
+
+  // A room made offline: once it syncs its document takes the server's id, and so does this screen's address.
+  const followingRoom = useFollowTempId(roomId, !room.loading && !room.document, (serverId) => void navigate({ to: '/dashboard/rooms/$roomID', params: { roomID: serverId }, replace: true }));
+  // The same for an open panel of a box made offline.
+  useFollowTempId(selectedId, selectedId !== null && !boxList.loading && !selectedBox, setSelectedId);
+
+  const markRoom = useAction(markRoomScanned, scanMessages.roomScanned);
+  const reset = useAction(resetScannedStatus, scanMessages.statusReset);
+
+  const order = gridOrderOf(company);
+  const opacity = gridOpacityOf(company);
+  const document = room.document;
+  const roomRef = document ? idValue(document.RoomID ?? document.id) : null;
+  const plants = boxList.documents.length;
+  const culled = boxList.documents.filter((box) => box.culled === true).length;
+
+  return (
+    <Screen
+      title={document?.Name ?? 'Room'}
+      loading={!user || room.loading || followingRoom}
+      empty={!document ? 'This room is not on this tablet: it was deleted, or it has not synced here yet.' : null}
+      actions={
+        document &&
+        user &&
+        roomRef !== null && (
+          <>
+            <Link className="button" to="/dashboard/rooms">
+              All rooms
+            </Link>
+            <button type="button" className="button primary" disabled={markRoom.busy} onClick={() => void markRoom.run({ roomId: roomRef, userId: user.userId })}>
+              Mark room scanned
+            </button>
+            {!addingGrid && (
+              <button type="button" className="button" onClick={() => setAddingGrid(true)}>
+                Add grid
+              </button>
+            )}
+            {/* Resetting is Admin-only on the server (README "Roles"): other roles do not see it. */}
+            {user.isAdmin && !confirmReset && (
+              <button type="button" className="button danger" onClick={() => setConfirmReset(true)}>
+                Reset scanned status
+              </button>
+            )}
+          </>
+        )
+      }
+    >
+      {document && user && roomRef !== null && (
+        <>
+          <div className="room-summary">
+            {document.Description && <p>{document.Description}</p>}
+            <p className="room-facts">
+              <span className={`scan-state ${document.Scanned ? 'scanned' : 'not-scanned'}`}>{scanText(document, company)}</span>
+              <span>
+                {grids.length} grid{grids.length === 1 ? '' : 's'} · {plants} plant position{plants === 1 ? '' : 's'} · {culled} culled
+              </span>
+            </p>
+          </div>
+          {confirmReset && (
+            <div className="card confirm" role="group" aria-label="Reset scanned status?">
+              <p>Reset the scanned status of every room and grid of the company?</p>
+              <div className="form-actions">
+                <button type="button" className="button danger" disabled={reset.busy} onClick={() => void reset.run({}).then((done) => done && setConfirmReset(false))}>
+                  Reset all
+                </button>
+                <button type="button" className="button" onClick={() => setConfirmReset(false)}>
+                  Cancel
+                </button>
+              </div>
+            </div>
+          )}
+          {addingGrid && <CreateGridForm companyId={user.companyId} roomId={roomRef} onDone={() => setAddingGrid(false)} />}
+          {gridList.loading ? null : grids.length === 0 ? (
+            <p className="empty">No grids in this room yet. Add one with “Add grid”: columns × rows of plant positions.</p>
+          ) : (
+            grids.map((grid) => (
+              <GridSection
+                key={grid.id}
+                grid={grid}
+                boxes={boxesByGrid.get(grid.id) ?? []}
+                user={user}
+                company={company}
+                order={order}
+                opacity={opacity}
+                batches={batches}
+                selectedId={selectedId}
+                onSelect={(box) => setSelectedId(box.id)}
+              />
+            ))
+          )}
+          <Whiteboard room={document} roomId={roomRef} company={company} />
+          {selectedBox &&
+            (() => {
+              const grid = grids.find((candidate) => candidate.id === selectedBox.gridId);
+              if (!grid) return null;
+              const { nx, ny } = gridSize(grid, boxesByGrid.get(grid.id) ?? []);
+              const number = boxNumber(order, Number(selectedBox.X) || 1, Number(selectedBox.Y) || 1, nx, ny);
+              return (
+                <BoxPanel
+                  box={selectedBox}
+                  grid={grid}
+                  number={number}
+                  label={boxLabel(selectedBox, number)}
+                  batches={batchList.documents}
+                  company={company}
+                  user={user}
+                  onClose={() => setSelectedId(null)}
+                />
+              );
+            })()}
+        </>
+      )}
+    </Screen>
+  );
+}
+
+function CreateGridForm({ companyId, roomId, onDone }: { companyId: number; roomId: ReturnType<typeof idValue>; onDone: () => void }) {
+  const [name, setName] = useState('');
+  const [nx, setNx] = useState('4');
+  const [ny, setNy] = useState('6');
+  const create = useAction(createGrid, gridMessages.gridCreated);
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    // createGrid checks with the spec's messages ('Grid name is required.', the size's bounds).
+    if (await create.run({ companyId, roomId, name, nx: Number(nx), ny: Number(ny) })) onDone();
+  }
+  return (
+    <form className="form card grid-form" onSubmit={(event) => void submit(event)} noValidate aria-label="New grid">
+      <h2>New grid</h2>
+      <label>
+        Grid name
+        <input name="gridName" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus />
+      </label>
+      <div className="form-row">
+        <label>
+          Columns (X)
+          <input name="nx" type="number" inputMode="numeric" min={1} max={100} value={nx} onChange={(event) => setNx(event.target.value)} />
+        </label>
+        <label>
+          Rows (Y)
+          <input name="ny" type="number" inputMode="numeric" min={1} max={100} value={ny} onChange={(event) => setNy(event.target.value)} />
+        </label>
+      </div>
+      {create.error && (
+        <p className="error-text" role="alert">
+          {create.error}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={create.busy}>
+          Create grid
+        </button>
+        <button type="button" className="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function GridSection(props: {
+  grid: GridDoc;
+  boxes: BoxDoc[];
+  user: SignedInUser;
+  company: CompanyDoc | null;
+  order: ReturnType<typeof gridOrderOf>;
+  opacity: number;
+  batches: Map<string, BatchDoc>;
+  selectedId: string | null;
+  onSelect: (box: BoxDoc) => void;
+}) {
+  const { grid, boxes, user } = props;
+  const gridRef = idValue(grid.id);
+  const { nx, ny } = gridSize(grid, boxes);
+  const markGrid = useAction(markGridScanned, scanMessages.gridScanned);
+  const upload = useAction(uploadGridImage, scanMessages.gridImageUploaded);
+  const remove = useAction(deleteGrid, gridMessages.gridDeleted);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  // A picked background shows until the server's copy arrives with the grid (its ImageName changes).
+  const [picked, setPicked] = useState<{ file: File; over: string | null } | null>(null);
+  const stale = picked !== null && (grid.ImageName ?? null) !== picked.over;
+  const preview = usePreview(picked && !stale ? picked.file : null);
+  const culled = boxes.filter((box) => box.culled === true).length;
+
+  async function choose(file: File | undefined) {
+    if (!file) return;
+    if (await upload.run({ gridId: gridRef, image: file, fileName: file.name })) setPicked({ file, over: grid.ImageName ?? null });
+  }
+
+  return (
+    <section className="card grid-section" aria-label={`Grid ${grid.Name ?? ''}`.trim()}>
+      <div className="section-head">
+        <div>
+          <h2>{grid.Name}</h2>
+          <p className="muted">
+            {nx} × {ny} · {culled} culled · <span className={`scan-state ${grid.Scanned ? 'scanned' : 'not-scanned'}`}>{scanText(grid, props.company)}</span>
+          </p>
+        </div>
+        <div className="section-actions">
+          <button type="button" className="button" disabled={markGrid.busy} onClick={() => void markGrid.run({ gridId: gridRef, userId: user.userId })}>
+            Mark grid scanned
+          </button>
+          <label className="button file-button">
+            Background image
+            <input type="file" accept="image/*" aria-label={`Background image file of ${grid.Name ?? 'the grid'}`} onChange={(event) => void choose(event.target.files?.[0]).then(() => (event.target.value = ''))} />
+          </label>
+          {user.isAdmin && !confirmDelete && (
+            <button type="button" className="button danger" onClick={() => setConfirmDelete(true)}>
+              Delete grid
+            </button>
+          )}
+        </div>
+      </div>
+      {confirmDelete && (
+        <div className="confirm" role="group" aria-label={`Delete grid ${grid.Name ?? ''}?`}>
+          <p>Delete {grid.Name} and its {boxes.length} plant positions? This cannot be undone.</p>
+          <div className="form-actions">
+            <button type="button" className="button danger" disabled={remove.busy} onClick={() => void remove.run({ gridId: gridRef })}>
+              Delete grid
+            </button>
+            <button type="button" className="button" onClick={() => setConfirmDelete(false)}>
+              Keep it
+            </button>
+          </div>
+        </div>
+      )}
+      {upload.error && (
+        <p className="error-text" role="alert">
+          {upload.error}
+        </p>
+      )}
+      {boxes.length === 0 ? (
+        <p className="muted">Loading the grid’s boxes…</p>
+      ) : (
+        <GridView grid={grid} boxes={boxes} order={props.order} opacity={props.opacity} batches={props.batches} previewImage={preview} selectedId={props.selectedId} onSelect={props.onSelect} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,144 @@
+/**
+ * The rooms list (spec part 1 §2 `rooms`): the company's rooms from the local store with their grid
+ * count and scan state; create a room (name and description, both required: createRoom's messages);
+ * open one; delete one (Admin, after a confirmation). Works the same offline: a room made offline shows
+ * at once and opens under its temporary id.
+ */
+import { Link } from '@tanstack/react-router';
+import { type FormEvent, useMemo, useState } from 'react';
+import { roomMessages } from '../../../common/messages/rooms';
+import { createRoom, deleteRoom, idValue } from '../../api/rooms';
+import { useAction, useLocalDocument, useLocalQuery } from '../../app/hooks';
+import { Screen } from '../shell/Screen';
+import { useSignedInUser } from './hooks';
+import { byName, type CompanyDoc, type GridDoc, type RoomDoc, scanText } from './model';
+import './rooms.css';
+
+export function RoomsScreen() {
+  const user = useSignedInUser();
+  const companyKey = user ? String(user.companyId) : '';
+  const rooms = useLocalQuery<RoomDoc>('rooms', { CompanyID: user?.companyId ?? -1 }, companyKey);
+  const grids = useLocalQuery<GridDoc>('grids', { CompanyID: user?.companyId ?? -1 }, companyKey);
+  const company = useLocalDocument<CompanyDoc>('company', companyKey || undefined).document;
+  const [creating, setCreating] = useState(false);
+
+  const gridCount = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const grid of grids.documents) counts.set(grid.roomId, (counts.get(grid.roomId) ?? 0) + 1);
+    return counts;
+  }, [grids.documents]);
+  const sorted = useMemo(() => [...rooms.documents].sort(byName), [rooms.documents]);
+
+  return (
+    <Screen
+      title="Rooms"
+      loading={!user || rooms.loading}
+      actions={
+        !creating && (
+          <button type="button" className="button primary" onClick={() => setCreating(true)}>
+            New room
+          </button>
+        )
+      }
+    >
+      {creating && user && <CreateRoomForm companyId={user.companyId} onDone={() => setCreating(false)} />}
+      {sorted.length === 0 ? (
+        <p className="empty">No rooms yet. Create the first one with “New room”.</p>
+      ) : (
+        <ul className="room-list" aria-label="Rooms">
+          {sorted.map((room) => (
+            <RoomCard key={room.id} room={room} grids={gridCount.get(room.id) ?? 0} company={company} canDelete={Boolean(user?.isAdmin)} />
+          ))}
+        </ul>
+      )}
+    </Screen>
+  );
+}
+
+function CreateRoomForm({ companyId, onDone }: { companyId: number; onDone: () => void }) {
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const create = useAction(createRoom, roomMessages.created);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    // The spec's rules and messages are createRoom's own ('Room name is required.', …), so the form does not pre-empt them.
+    if (await create.run({ companyId, name, description })) onDone();
+  }
+
+  return (
+    <form className="form card room-form" onSubmit={(event) => void submit(event)} noValidate aria-label="New room">
+      <h2>New room</h2>
+      <label>
+        Name
+        <input name="name" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus />
+      </label>
+      <label>
+        Description
+        <textarea name="description" rows={2} value={description} onChange={(event) => setDescription(event.target.value)} />
+      </label>
+      {create.error && (
+        <p className="error-text" role="alert">
+          {create.error}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={create.busy}>
+          {create.busy ? 'Creating…' : 'Create room'}
+        </button>
+        <button type="button" className="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function RoomCard({ room, grids, company, canDelete }: { room: RoomDoc; grids: number; company: CompanyDoc | null; canDelete: boolean }) {
+  const [confirming, setConfirming] = useState(false);
+  const remove = useAction(deleteRoom, roomMessages.deleted);
+  const name = room.Name ?? 'Room';
+  return (
+    <li className="card room-card" aria-label={name}>
+      <div className="room-card-main">
+        <h2>
+          <Link to="/dashboard/rooms/$roomID" params={{ roomID: room.id }}>
+            {name}
+          </Link>
+        </h2>
+        {room.Description && <p className="muted">{room.Description}</p>}
+        <p className="room-facts">
+          <span>
+            {grids} grid{grids === 1 ? '' : 's'}
+          </span>
+          <span className={`scan-state ${room.Scanned ? 'scanned' : 'not-scanned'}`}>{scanText(room, company)}</span>
+        </p>
+      </div>
+      {confirming ? (
+        <div className="confirm" role="group" aria-label={`Delete ${name}?`}>
+          <p>Delete {name} with its grids and plant positions? This cannot be undone.</p>
+          <div className="form-actions">
+            <button type="button" className="button danger" disabled={remove.busy} onClick={() => void remove.run({ roomId: idValue(room.RoomID ?? room.id) })}>
+              Delete room
+            </button>
+            <button type="button" className="button" onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="room-card-actions">
+          <Link className="button primary" to="/dashboard/rooms/$roomID" params={{ roomID: room.id }}>
+            Open
+          </Link>
+          {/* Deleting is Admin-only on the server (README "Roles"): other roles do not see it. */}
+          {canDelete && (
+            <button type="button" className="button danger" onClick={() => setConfirming(true)}>
+              Delete
+            </button>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}

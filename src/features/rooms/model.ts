@@ -1,0 +1,104 @@
+/**
+ * The rooms area's view of the local store: the document shapes the screens read (the server's JSON of
+ * src/api/rooms.ts plus the string link keys), and pure helpers for what the screens show (box
+ * numbers by the company's grid order, names, times).
+ */
+import { type GridOrder, GRID_ORDERS, SETTINGS_DEFAULTS } from '../../../common/messages/settings';
+import type { BatchDocument } from '../../api/batches';
+import type { GridBoxJson, GridJson, RoomJson } from '../../api/rooms';
+import type { SubGridbox } from '../../api/subgrids';
+import type { LocalDocument } from '../../db/schemas';
+
+export type RoomDoc = LocalDocument & Partial<RoomJson>;
+export type GridDoc = LocalDocument & Partial<Omit<GridJson, 'id'>> & { roomId: string };
+export type BoxDoc = LocalDocument & Partial<Omit<GridBoxJson, 'id' | 'sub_gridboxes'>> & { gridId: string; sub_gridboxes?: SubGridbox[] | null };
+export type BatchDoc = LocalDocument & Partial<Omit<BatchDocument, 'problems'>> & { problems?: BatchDocument['problems'] | null };
+
+export interface CompanyUserJson {
+  user_id: number;
+  first_name: string | null;
+  last_name: string | null;
+  email: string;
+}
+
+export type CompanyDoc = LocalDocument & {
+  settings?: { grid_order?: string | null; grid_opacity?: number | null } | null;
+  users?: CompanyUserJson[] | null;
+};
+
+/** The company's grid order, or the default (`row`) when the company's document has not arrived yet. */
+export function gridOrderOf(company: CompanyDoc | null): GridOrder {
+  const order = company?.settings?.grid_order;
+  return (GRID_ORDERS as readonly string[]).includes(order ?? '') ? (order as GridOrder) : SETTINGS_DEFAULTS.grid_order;
+}
+
+/** The company's grid opacity, 0–1 (default 1). */
+export function gridOpacityOf(company: CompanyDoc | null): number {
+  const opacity = Number(company?.settings?.grid_opacity);
+  return company?.settings?.grid_opacity != null && Number.isFinite(opacity) ? Math.min(1, Math.max(0, opacity)) : SETTINGS_DEFAULTS.grid_opacity;
+}
+
+/**
+ * The number of the box at column x, row y (both from 1) of an nx × ny grid, by the company's grid
+ * order (README "Company settings"): `row` left to right, row by row; `column` top to bottom, column
+ * by column; the snake orders turn back at every other row (or column), as a grower walks the bench.
+ */
+export function boxNumber(order: GridOrder, x: number, y: number, nx: number, ny: number): number {
+  switch (order) {
+    case 'column':
+      return (x - 1) * ny + y;
+    case 'snake_row':
+      return (y - 1) * nx + (y % 2 === 1 ? x : nx - x + 1);
+    case 'snake_column':
+      return (x - 1) * ny + (x % 2 === 1 ? y : ny - y + 1);
+    case 'row':
+    default:
+      return (y - 1) * nx + x;
+  }
+}
+
+/** The grid's size: its own nx × ny, or what its boxes span when a document lacks them. */
+export function gridSize(grid: GridDoc, boxes: BoxDoc[]): { nx: number; ny: number } {
+  const nx = Number(grid.nx) || Math.max(1, ...boxes.map((box) => Number(box.X) || 1));
+  const ny = Number(grid.ny) || Math.max(1, ...boxes.map((box) => Number(box.Y) || 1));
+  return { nx, ny };
+}
+
+/** What a box is called on screen: its custom name, else its number. */
+export function boxLabel(box: BoxDoc, number: number): string {
+  const custom = box.CustomName?.trim();
+  return custom ? custom : `Box ${number}`;
+}
+
+/** A user's name from the company's document, for "scanned by"; null when unknown. */
+export function userName(company: CompanyDoc | null, userId: number | null | undefined): string | null {
+  if (userId == null) return null;
+  const user = company?.users?.find((candidate) => candidate.user_id === userId);
+  if (!user) return null;
+  const name = [user.first_name, user.last_name].filter(Boolean).join(' ').trim();
+  return name || user.email;
+}
+
+/** A date and time as the tablet's locale writes it (empty for none). */
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** "Scanned 3 May 2025, 10:12 by Ana Silva" / "Not scanned". */
+export function scanText(document: { Scanned?: boolean | null; ScannedDateTime?: string | null; LastScannedBy?: number | null }, company: CompanyDoc | null): string {
+  if (!document.Scanned) return 'Not scanned';
+  const by = userName(company, document.LastScannedBy);
+  const at = when(document.ScannedDateTime);
+  return ['Scanned', at, by ? `by ${by}` : ''].filter(Boolean).join(' ');
+}
+
+/** Names sort as growers number rooms: "Room 2" before "Room 10". */
+export const byName = (a: { Name?: string | null }, b: { Name?: string | null }) => String(a.Name ?? '').localeCompare(String(b.Name ?? ''), undefined, { numeric: true, sensitivity: 'base' });
+
+/** The open problems of a batch (its problem list when present, else the server's count). */
+export function openProblems(batch: BatchDoc): number {
+  if (Array.isArray(batch.problems)) return batch.problems.filter((problem) => !problem.resolved).length;
+  return Number(batch.open_problems) || 0;
+}
