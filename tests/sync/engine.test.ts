@@ -1,60 +1,27 @@
 import { SignJWT } from 'jose';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBatch, createGrid as createServerGrid, createRoom as createServerRoom, createTenant, createUser, type Tenant } from '../support/factories';
-import { startProxy, type NetworkProxy } from '../support/proxy';
-import { startServer, type TestServer } from '../support/server';
-import { startTablet, type Tablet } from '../support/client';
+import { describe, expect, it } from 'vitest';
+import { createBatch, createGrid as createServerGrid, createRoom as createServerRoom, createTenant, createUser } from '../support/factories';
+import { useFleet } from '../support/fleet';
 import { createGrid, deleteGrid, updateCullingStatus } from '../../src/api/grids';
 import { createRoom } from '../../src/api/rooms';
 import { linkGridboxBatch } from '../../src/api/batches';
 import type { TempId } from '../../sync/types';
 
 const JWT_SECRET = 'engine-test-secret-that-is-long-enough';
-let server: TestServer;
-let proxy: NetworkProxy;
-let farm: Tenant;
-const tablets: Tablet[] = [];
-
-beforeAll(async () => {
-  server = await startServer({ jwtSecret: JWT_SECRET });
-  proxy = await startProxy(server.url);
-  farm = await createTenant(server);
-});
-afterEach(async () => {
-  proxy.setOnline(true);
-  while (tablets.length) await tablets.pop()?.close();
-});
-afterAll(async () => {
-  await proxy.close();
-  await server.close();
-});
-
-async function tablet(user = farm.regular, options: Parameters<typeof startTablet>[2] = {}) {
-  const started = await startTablet(`${proxy.url}/api`, user, options);
-  tablets.push(started);
-  return started;
-}
-
-/** Every document of every local collection, as plain data. */
-async function localDocuments(device: Tablet) {
-  const all: Array<Record<string, unknown>> = [];
-  for (const collection of Object.values(device.database.collections)) {
-    for (const document of await collection.find().exec()) all.push(document.toMutableJSON());
-  }
-  return all;
-}
+const fleet = useFleet({ server: { jwtSecret: JWT_SECRET }, settle: false });
+const { tablet, localDocuments } = fleet;
 
 describe('offline work reaches the server once, under server ids', () => {
   it('a room, a grid in it, a cull of one of its boxes and a batch link, made offline', async () => {
-    const batchId = await createBatch(server, farm.companyId);
+    const batchId = await createBatch(fleet.server, fleet.farm.companyId);
     const device = await tablet();
     await device.engine.settle();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
 
     const name = `Offline room ${Date.now()}`;
-    const { RoomID } = await createRoom(device.context, { companyId: farm.companyId, name, description: 'Made without signal' });
-    const { GridID, boxIds } = await createGrid(device.context, { companyId: farm.companyId, roomId: RoomID, name: 'Bench A', nx: 3, ny: 2 });
-    await updateCullingStatus(device.context, { gridBoxId: boxIds[4] as TempId, userId: farm.regular.id, culled: true });
+    const { RoomID } = await createRoom(device.context, { companyId: fleet.farm.companyId, name, description: 'Made without signal' });
+    const { GridID, boxIds } = await createGrid(device.context, { companyId: fleet.farm.companyId, roomId: RoomID, name: 'Bench A', nx: 3, ny: 2 });
+    await updateCullingStatus(device.context, { gridBoxId: boxIds[4] as TempId, userId: fleet.farm.regular.id, culled: true });
     await linkGridboxBatch(device.context, { batchId, gridBoxIds: [boxIds[0] as TempId, boxIds[1] as TempId] });
 
     // The screens see it all at once, offline.
@@ -63,19 +30,19 @@ describe('offline work reaches the server once, under server ids', () => {
     expect((await device.database.grid_boxes.find({ selector: { gridId: GridID } }).exec()).length).toBe(6);
     expect(await device.outbox.count()).toBe(4);
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
 
-    const rooms = await server.database.db.selectFrom('rooms').selectAll().where('name', '=', name).execute();
+    const rooms = await fleet.server.database.db.selectFrom('rooms').selectAll().where('name', '=', name).execute();
     expect(rooms).toHaveLength(1);
     const room = rooms[0] as (typeof rooms)[number];
-    const grids = await server.database.db.selectFrom('grids').selectAll().where('room_id', '=', room.id).execute();
+    const grids = await fleet.server.database.db.selectFrom('grids').selectAll().where('room_id', '=', room.id).execute();
     expect(grids).toHaveLength(1);
     const grid = grids[0] as (typeof grids)[number];
-    const boxes = await server.database.db.selectFrom('grid_boxes').selectAll().where('grid_id', '=', grid.id).orderBy('y').orderBy('x').execute();
+    const boxes = await fleet.server.database.db.selectFrom('grid_boxes').selectAll().where('grid_id', '=', grid.id).orderBy('y').orderBy('x').execute();
     expect(boxes.map((box) => box.culled)).toEqual([false, false, false, false, true, false]);
-    const links = await server.database.db.selectFrom('batch_grid_boxes').select('grid_box_id').where('batch_id', '=', batchId).orderBy('grid_box_id').execute();
+    const links = await fleet.server.database.db.selectFrom('batch_grid_boxes').select('grid_box_id').where('batch_id', '=', batchId).orderBy('grid_box_id').execute();
     expect(links.map((link) => link.grid_box_id)).toEqual([boxes[0]?.id, boxes[1]?.id]);
 
     expect(await device.outbox.count()).toBe(0);
@@ -90,14 +57,14 @@ describe('offline work reaches the server once, under server ids', () => {
 });
 
 const roomsNamed = (prefix: string) =>
-  server.database.db.selectFrom('rooms').select(['id', 'name']).where('name', 'like', `${prefix}%`).orderBy('id').execute();
+  fleet.server.database.db.selectFrom('rooms').select(['id', 'name']).where('name', 'like', `${prefix}%`).orderBy('id').execute();
 
 describe('answers lost and servers stopped', () => {
   it('a create whose answer is lost after the server committed makes one room', async () => {
     const device = await tablet();
     const name = `Lost answer ${Date.now()}`;
-    const lost = proxy.loseAnswerOnce((request) => request.url?.startsWith('/api/create_room') ?? false);
-    const { RoomID } = await createRoom(device.context, { companyId: farm.companyId, name, description: 'The answer never came back' });
+    const lost = fleet.proxy.loseAnswerOnce((request) => request.url?.startsWith('/api/create_room') ?? false);
+    const { RoomID } = await createRoom(device.context, { companyId: fleet.farm.companyId, name, description: 'The answer never came back' });
     await lost;
     // The server has it; the tablet does not know and keeps the entry.
     expect(await roomsNamed(name)).toHaveLength(1);
@@ -109,27 +76,27 @@ describe('answers lost and servers stopped', () => {
     expect(await device.outbox.count()).toBe(0);
     expect(await device.database.rooms.findOne(RoomID).exec()).toBeNull();
     expect((await device.database.rooms.findOne(String(rooms[0]?.id)).exec())?.get('Name')).toBe(name);
-    expect(proxy.sent.filter((request) => request.url.startsWith('/api/create_room')).length).toBeGreaterThanOrEqual(2);
+    expect(fleet.proxy.sent.filter((request) => request.url.startsWith('/api/create_room')).length).toBeGreaterThanOrEqual(2);
   });
 
   it('200 entries replayed while the server is stopped and started again arrive once each, in order', async () => {
     const device = await tablet();
     await device.engine.settle();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     const prefix = `Restart ${Date.now()} #`;
     for (let index = 0; index < 200; index += 1) {
-      await createRoom(device.context, { companyId: farm.companyId, name: `${prefix}${String(index).padStart(3, '0')}`, description: 'Queued' });
+      await createRoom(device.context, { companyId: fleet.farm.companyId, name: `${prefix}${String(index).padStart(3, '0')}`, description: 'Queued' });
     }
     expect(await device.outbox.count()).toBe(200);
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     void device.engine.syncNow();
     await expect.poll(async () => (await roomsNamed(prefix)).length, { timeout: 20_000, interval: 5 }).toBeGreaterThanOrEqual(20);
-    await server.stop();
+    await fleet.server.stop();
     const arrivedBeforeStop = (await roomsNamed(prefix)).length;
     expect(arrivedBeforeStop).toBeLessThan(200);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await server.resume();
+    await fleet.server.resume();
     await device.engine.settle();
 
     const rooms = await roomsNamed(prefix);
@@ -142,54 +109,54 @@ describe('sessions', () => {
   it('an access token that expired while offline is refreshed once on reconnect, and the replay goes on', async () => {
     const device = await tablet();
     await device.engine.settle();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     const name = `After expiry ${Date.now()}`;
-    await createRoom(device.context, { companyId: farm.companyId, name, description: 'Queued while the token expired' });
-    const expired = await new SignJWT({ user_id: farm.regular.id, user_role: 'Regular', company_id: farm.companyId })
+    await createRoom(device.context, { companyId: fleet.farm.companyId, name, description: 'Queued while the token expired' });
+    const expired = await new SignJWT({ user_id: fleet.farm.regular.id, user_role: 'Regular', company_id: fleet.farm.companyId })
       .setProtectedHeader({ alg: 'HS256' })
       .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
       .setExpirationTime(Math.floor(Date.now() / 1000) - 1800)
       .sign(new TextEncoder().encode(JWT_SECRET));
     const before = device.session.current;
     device.session.current = { ...(before as NonNullable<typeof before>), access_token: expired };
-    const refreshesBefore = proxy.sent.filter((request) => request.url.startsWith('/api/refresh_token')).length;
+    const refreshesBefore = fleet.proxy.sent.filter((request) => request.url.startsWith('/api/refresh_token')).length;
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
     expect(await roomsNamed(name)).toHaveLength(1);
     expect(device.session.current?.access_token).not.toBe(expired);
     expect(device.session.current?.refresh_token).not.toBe(before?.refresh_token);
-    expect(proxy.sent.filter((request) => request.url.startsWith('/api/refresh_token')).length - refreshesBefore).toBe(1);
+    expect(fleet.proxy.sent.filter((request) => request.url.startsWith('/api/refresh_token')).length - refreshesBefore).toBe(1);
     expect(device.signedOut).toBe(0);
   });
 });
 
 describe('two tablets change the same grid box offline', () => {
   it('both end with the state of the change that reached the server last', async () => {
-    const roomId = await createServerRoom(server, farm.companyId);
-    const grid = await createServerGrid(server, farm.companyId, roomId, 2, 1);
+    const roomId = await createServerRoom(fleet.server, fleet.farm.companyId);
+    const grid = await createServerGrid(fleet.server, fleet.farm.companyId, roomId, 2, 1);
     const boxId = grid.boxIds[0] as number;
-    const first = await tablet(farm.regular);
-    const second = await tablet(farm.admin);
+    const first = await tablet(fleet.farm.regular);
+    const second = await tablet(fleet.farm.admin);
     await first.engine.settle();
     await second.engine.settle();
     expect((await first.database.grid_boxes.findOne(String(boxId)).exec())?.get('culled')).toBe(false);
 
-    proxy.setOnline(false);
-    await updateCullingStatus(first.context, { gridBoxId: boxId, userId: farm.regular.id, culled: true });
-    await updateCullingStatus(second.context, { gridBoxId: boxId, userId: farm.admin.id, culled: true });
-    await updateCullingStatus(second.context, { gridBoxId: boxId, userId: farm.admin.id, culled: false });
+    fleet.proxy.setOnline(false);
+    await updateCullingStatus(first.context, { gridBoxId: boxId, userId: fleet.farm.regular.id, culled: true });
+    await updateCullingStatus(second.context, { gridBoxId: boxId, userId: fleet.farm.admin.id, culled: true });
+    await updateCullingStatus(second.context, { gridBoxId: boxId, userId: fleet.farm.admin.id, culled: false });
     // Each tablet shows its own pending change meanwhile.
     expect((await first.database.grid_boxes.findOne(String(boxId)).exec())?.get('culled')).toBe(true);
     expect((await second.database.grid_boxes.findOne(String(boxId)).exec())?.get('culled')).toBe(false);
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await first.engine.settle();
     await second.engine.settle();
     await first.engine.settle();
 
-    const row = await server.database.db.selectFrom('grid_boxes').select(['culled', 'culled_by']).where('id', '=', boxId).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('grid_boxes').select(['culled', 'culled_by']).where('id', '=', boxId).executeTakeFirstOrThrow();
     expect(row).toEqual({ culled: false, culled_by: null });
     for (const device of [first, second]) {
       const box = await device.database.grid_boxes.findOne(String(boxId)).exec();
@@ -200,25 +167,25 @@ describe('two tablets change the same grid box offline', () => {
 
 describe('pulled documents and pending changes', () => {
   it('a pending change stays shown over what the pull brings, until the server has applied it', async () => {
-    const grid = await createServerGrid(server, farm.companyId, await createServerRoom(server, farm.companyId), 1, 1);
+    const grid = await createServerGrid(fleet.server, fleet.farm.companyId, await createServerRoom(fleet.server, fleet.farm.companyId), 1, 1);
     const boxId = grid.boxIds[0] as number;
     // Another tab holds the replay lock: this tablet pulls but does not send.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    const device = await tablet(farm.regular, { withReplayLock: async (task) => held.then(task) });
+    const device = await tablet(fleet.farm.regular, { withReplayLock: async (task) => held.then(task) });
     await expect.poll(async () => (await device.database.grid_boxes.findOne(String(boxId)).exec()) !== null).toBe(true);
 
-    await updateCullingStatus(device.context, { gridBoxId: boxId, userId: farm.regular.id, culled: true });
-    const renamed = await server.request('POST', '/update_grid_box_name', { token: farm.admin.token, form: { GridBoxID: boxId, custom_name: 'Mother plant' } });
+    await updateCullingStatus(device.context, { gridBoxId: boxId, userId: fleet.farm.regular.id, culled: true });
+    const renamed = await fleet.server.request('POST', '/update_grid_box_name', { token: fleet.farm.admin.token, form: { GridBoxID: boxId, custom_name: 'Mother plant' } });
     expect(renamed.status).toBe(200);
 
     await expect.poll(async () => (await device.database.grid_boxes.findOne(String(boxId)).exec())?.get('CustomName'), { timeout: 10_000 }).toBe('Mother plant');
     expect((await device.database.grid_boxes.findOne(String(boxId)).exec())?.get('culled')).toBe(true);
-    expect((await server.database.db.selectFrom('grid_boxes').select('culled').where('id', '=', boxId).executeTakeFirstOrThrow()).culled).toBe(false);
+    expect((await fleet.server.database.db.selectFrom('grid_boxes').select('culled').where('id', '=', boxId).executeTakeFirstOrThrow()).culled).toBe(false);
 
     release();
     await device.engine.settle();
-    expect(await server.database.db.selectFrom('grid_boxes').select(['culled', 'custom_name']).where('id', '=', boxId).executeTakeFirstOrThrow()).toEqual({ culled: true, custom_name: 'Mother plant' });
+    expect(await fleet.server.database.db.selectFrom('grid_boxes').select(['culled', 'custom_name']).where('id', '=', boxId).executeTakeFirstOrThrow()).toEqual({ culled: true, custom_name: 'Mother plant' });
     const box = await device.database.grid_boxes.findOne(String(boxId)).exec();
     expect({ culled: box?.get('culled'), name: box?.get('CustomName') }).toEqual({ culled: true, name: 'Mother plant' });
   });
@@ -226,53 +193,53 @@ describe('pulled documents and pending changes', () => {
 
 describe('a shared tablet', () => {
   it('sends each user’s changes only in their own session', async () => {
-    const device = await tablet(farm.regular);
+    const device = await tablet(fleet.farm.regular);
     await device.engine.settle();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     const mine = `Grower's room ${Date.now()}`;
-    await createRoom(device.context, { companyId: farm.companyId, name: mine, description: 'Made by the grower' });
+    await createRoom(device.context, { companyId: fleet.farm.companyId, name: mine, description: 'Made by the grower' });
     // The grower signs out; the manager signs in on the same tablet.
-    const manager = farm.admin;
+    const manager = fleet.farm.admin;
     device.session.current = { access_token: manager.token, refresh_token: manager.refreshToken, user_id: manager.id, user_role: manager.role, company_id: manager.companyId };
     const theirs = `Manager's room ${Date.now()}`;
-    await createRoom(device.context, { companyId: farm.companyId, name: theirs, description: 'Made by the manager' });
+    await createRoom(device.context, { companyId: fleet.farm.companyId, name: theirs, description: 'Made by the manager' });
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.settle();
     expect(await roomsNamed(theirs)).toHaveLength(1);
     expect(await roomsNamed(mine)).toHaveLength(0);
     expect(device.engine.current()).toMatchObject({ pending: 1, otherUsers: 1 });
 
-    const grower = await server.request<{ access_token: string; refresh_token: string }>('POST', '/login', { form: { email: farm.regular.email, password: farm.regular.password } });
-    device.session.current = { access_token: grower.body.access_token, refresh_token: grower.body.refresh_token, user_id: farm.regular.id, user_role: 'Regular', company_id: farm.companyId };
+    const grower = await fleet.server.request<{ access_token: string; refresh_token: string }>('POST', '/login', { form: { email: fleet.farm.regular.email, password: fleet.farm.regular.password } });
+    device.session.current = { access_token: grower.body.access_token, refresh_token: grower.body.refresh_token, user_id: fleet.farm.regular.id, user_role: 'Regular', company_id: fleet.farm.companyId };
     await device.engine.settle();
     const rooms = await roomsNamed(mine);
     expect(rooms).toHaveLength(1);
-    const audit = await server.database.db.selectFrom('audit_events').select('user_id').where('room_id', '=', rooms[0]?.id as number).executeTakeFirstOrThrow();
-    expect(audit.user_id).toBe(farm.regular.id);
+    const audit = await fleet.server.database.db.selectFrom('audit_events').select('user_id').where('room_id', '=', rooms[0]?.id as number).executeTakeFirstOrThrow();
+    expect(audit.user_id).toBe(fleet.farm.regular.id);
     expect(device.engine.current()).toMatchObject({ pending: 0, otherUsers: 0 });
   });
 });
 
 describe('entries the server refuses', () => {
   it('are kept as failed with its message; their dependents wait, others pass; retry and discard', async () => {
-    const grower = await createUser(server, farm.companyId, 'Regular');
-    const doomedRoom = await createServerRoom(server, farm.companyId);
-    const otherGrid = await createServerGrid(server, farm.companyId, await createServerRoom(server, farm.companyId), 1, 1);
+    const grower = await createUser(fleet.server, fleet.farm.companyId, 'Regular');
+    const doomedRoom = await createServerRoom(fleet.server, fleet.farm.companyId);
+    const otherGrid = await createServerGrid(fleet.server, fleet.farm.companyId, await createServerRoom(fleet.server, fleet.farm.companyId), 1, 1);
     const device = await tablet(grower);
     await device.engine.settle();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
 
     const stamp = Date.now();
-    await createRoom(device.context, { companyId: farm.companyId, name: `Before ${stamp}`, description: 'Independent' });
-    const doomed = await createGrid(device.context, { companyId: farm.companyId, roomId: doomedRoom, name: 'In a room about to go', nx: 2, ny: 1 });
+    await createRoom(device.context, { companyId: fleet.farm.companyId, name: `Before ${stamp}`, description: 'Independent' });
+    const doomed = await createGrid(device.context, { companyId: fleet.farm.companyId, roomId: doomedRoom, name: 'In a room about to go', nx: 2, ny: 1 });
     await updateCullingStatus(device.context, { gridBoxId: doomed.boxIds[0] as TempId, userId: grower.id, culled: true });
     await deleteGrid(device.context, { gridId: otherGrid.id });
-    await createRoom(device.context, { companyId: farm.companyId, name: `After ${stamp}`, description: 'Independent' });
+    await createRoom(device.context, { companyId: fleet.farm.companyId, name: `After ${stamp}`, description: 'Independent' });
     // Meanwhile a manager deletes the room the grid was meant for.
-    expect((await server.request('DELETE', '/delete_room', { token: farm.admin.token, query: { room_id: doomedRoom } })).status).toBe(200);
+    expect((await fleet.server.request('DELETE', '/delete_room', { token: fleet.farm.admin.token, query: { room_id: doomedRoom } })).status).toBe(200);
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.settle();
     expect(await roomsNamed(`Before ${stamp}`)).toHaveLength(1);
     expect(await roomsNamed(`After ${stamp}`)).toHaveLength(1);
@@ -289,10 +256,10 @@ describe('entries the server refuses', () => {
     expect((await device.database.grid_boxes.findOne(doomed.boxIds[0] as string).exec())?.get('culled')).toBe(true);
 
     // The manager makes the grower an Admin; the retry refreshes the session and goes through.
-    await server.database.db.updateTable('users').set({ role: 'Admin' }).where('id', '=', grower.id).execute();
+    await fleet.server.database.db.updateTable('users').set({ role: 'Admin' }).where('id', '=', grower.id).execute();
     await device.engine.retry(entries[2]?.id as string);
     await device.engine.settle();
-    expect((await server.database.db.selectFrom('grids').select('deleted_at').where('id', '=', otherGrid.id).executeTakeFirstOrThrow()).deleted_at).not.toBeNull();
+    expect((await fleet.server.database.db.selectFrom('grids').select('deleted_at').where('id', '=', otherGrid.id).executeTakeFirstOrThrow()).deleted_at).not.toBeNull();
 
     // Discarding the grid's create discards the cull that needs it, and undoes both locally.
     expect(await device.engine.discard(entries[0]?.id as string)).toBe(2);
@@ -305,9 +272,9 @@ describe('entries the server refuses', () => {
 
 describe('the first pull', () => {
   it('brings every document of a collection larger than one page, with its link keys', async () => {
-    const company = await createTenant(server);
-    const roomId = await createServerRoom(server, company.companyId);
-    const grid = await createServerGrid(server, company.companyId, roomId, 40, 30);
+    const company = await createTenant(fleet.server);
+    const roomId = await createServerRoom(fleet.server, company.companyId);
+    const grid = await createServerGrid(fleet.server, company.companyId, roomId, 40, 30);
     const device = await tablet(company.regular);
     await device.engine.settle();
     expect(await device.database.grid_boxes.count().exec()).toBe(1200);

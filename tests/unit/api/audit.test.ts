@@ -1,47 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditClientMessages as cm, auditMessages as m, multiSelectAuditTitle } from '../../../common/messages/audit';
 import { httpMessages } from '../../../common/messages/http';
 import { addAuditEvent, deleteAuditEvent, getAuditEvents, updateAuditEvent } from '../../../src/api/audit';
 import { createRoom } from '../../../src/api/rooms';
-import { startTablet, type Tablet } from '../../support/client';
-import { createBatch, createTenant, type SignedInUser, type Tenant } from '../../support/factories';
-import { startProxy, type NetworkProxy } from '../../support/proxy';
-import { startServer, type TestServer } from '../../support/server';
+import type { Tablet } from '../../support/client';
+import { createBatch } from '../../support/factories';
+import { useFleet } from '../../support/fleet';
 
-let server: TestServer;
-let proxy: NetworkProxy;
-let farm: Tenant;
-let other: Tenant;
-const tablets: Tablet[] = [];
+const fleet = useFleet({ otherTenant: true, defaultUser: 'admin' });
+const { tablet } = fleet;
 
-beforeAll(async () => {
-  server = await startServer();
-  proxy = await startProxy(server.url);
-  farm = await createTenant(server);
-  other = await createTenant(server);
-});
-afterEach(async () => {
-  proxy.setOnline(true);
-  // One tablet open at a time: the open-source RxDB stalls at a 14th collection in one process.
-  while (tablets.length) await tablets.pop()?.close();
-});
-afterAll(async () => {
-  await proxy.close();
-  await server.close();
-});
-
-async function tablet(user: SignedInUser = farm.admin, options: { start?: boolean } = {}) {
-  const started = await startTablet(`${proxy.url}/api`, user, options);
-  tablets.push(started);
-  if (options.start !== false) await started.engine.settle();
-  return started;
-}
-
-const serverEvent = (title: string) => server.database.db.selectFrom('audit_events').selectAll().where('event_title', '=', title).executeTakeFirstOrThrow();
+const serverEvent = (title: string) => fleet.server.database.db.selectFrom('audit_events').selectAll().where('event_title', '=', title).executeTakeFirstOrThrow();
 
 /** An event recorded straight through the API, and the tablet's copy of it once pulled. */
 async function existingEvent(device: Tablet, title: string) {
-  const response = await server.request<{ event: { EventID: number } }>('POST', '/add_audit_event', { token: farm.admin.token, json: { EventTitle: title } });
+  const response = await fleet.server.request<{ event: { EventID: number } }>('POST', '/add_audit_event', { token: fleet.farm.admin.token, json: { EventTitle: title } });
   await device.engine.syncNow();
   await device.engine.settle();
   return response.body.event.EventID;
@@ -49,59 +22,59 @@ async function existingEvent(device: Tablet, title: string) {
 
 describe('getAuditEvents', () => {
   it('answers a page of the company’s events from the server, newest first, filtered by room', async () => {
-    const roomId = (await server.request<{ RoomID: number }>('POST', '/create_room', { token: farm.admin.token, query: { company_id: farm.companyId }, form: { name: 'Audit room', description: 'd' } })).body.RoomID;
-    await server.request('POST', '/add_audit_event', { token: farm.regular.token, json: { EventTitle: 'First look', RoomID: roomId } });
-    await server.request('POST', '/add_audit_event', { token: farm.regular.token, json: { EventTitle: 'Second look', RoomID: roomId } });
-    const device = await tablet(farm.regular, { start: false });
+    const roomId = (await fleet.server.request<{ RoomID: number }>('POST', '/create_room', { token: fleet.farm.admin.token, query: { company_id: fleet.farm.companyId }, form: { name: 'Audit room', description: 'd' } })).body.RoomID;
+    await fleet.server.request('POST', '/add_audit_event', { token: fleet.farm.regular.token, json: { EventTitle: 'First look', RoomID: roomId } });
+    await fleet.server.request('POST', '/add_audit_event', { token: fleet.farm.regular.token, json: { EventTitle: 'Second look', RoomID: roomId } });
+    const device = await tablet(fleet.farm.regular, { start: false });
 
-    const events = await getAuditEvents(device.context, { companyId: farm.companyId, roomId });
+    const events = await getAuditEvents(device.context, { companyId: fleet.farm.companyId, roomId });
     expect(events.slice(0, 2).map((event) => event.EventTitle)).toEqual(['Second look', 'First look']);
     expect(events.every((event) => event.RoomID === roomId)).toBe(true);
-    expect(events[0]).toMatchObject({ EventID: expect.any(Number), CompanyID: farm.companyId, UserID: farm.regular.id, UserName: expect.any(String), RoomID: roomId, CreatedAt: expect.any(String) });
-    expect(await getAuditEvents(device.context, { companyId: farm.companyId, roomId, limit: 1 })).toHaveLength(1);
+    expect(events[0]).toMatchObject({ EventID: expect.any(Number), CompanyID: fleet.farm.companyId, UserID: fleet.farm.regular.id, UserName: expect.any(String), RoomID: roomId, CreatedAt: expect.any(String) });
+    expect(await getAuditEvents(device.context, { companyId: fleet.farm.companyId, roomId, limit: 1 })).toHaveLength(1);
   });
 
   it("needs a company: 'company_id is required.'", async () => {
-    const device = await tablet(farm.regular, { start: false });
+    const device = await tablet(fleet.farm.regular, { start: false });
     await expect(getAuditEvents(device.context, { companyId: 0 })).rejects.toThrow('company_id is required.');
   });
 
   it("keeps the server's message for another company, else 'Failed to fetch audit events.'", async () => {
-    const device = await tablet(farm.regular, { start: false });
-    await expect(getAuditEvents(device.context, { companyId: other.companyId })).rejects.toThrow(httpMessages.otherCompany);
-    proxy.setOnline(false);
-    await expect(getAuditEvents(device.context, { companyId: farm.companyId })).rejects.toThrow(cm.fetchFailed);
+    const device = await tablet(fleet.farm.regular, { start: false });
+    await expect(getAuditEvents(device.context, { companyId: fleet.other.companyId })).rejects.toThrow(httpMessages.otherCompany);
+    fleet.proxy.setOnline(false);
+    await expect(getAuditEvents(device.context, { companyId: fleet.farm.companyId })).rejects.toThrow(cm.fetchFailed);
   });
 });
 
 describe('addAuditEvent', () => {
   it("needs a title: 'EventTitle is required.'", async () => {
-    const device = await tablet(farm.regular, { start: false });
+    const device = await tablet(fleet.farm.regular, { start: false });
     await expect(addAuditEvent(device.context, { eventTitle: '  ' })).rejects.toThrow(m.titleRequired);
     expect(await device.outbox.count()).toBe(0);
   });
 
   it('is queued, appears at once under a temporary id, and reaches the server once, with its room made offline', async () => {
-    const batchId = await createBatch(server, farm.companyId);
-    const device = await tablet(farm.regular);
-    proxy.setOnline(false);
-    const { RoomID } = await createRoom(device.context, { companyId: farm.companyId, name: 'Veg 3', description: 'Made without signal' });
+    const batchId = await createBatch(fleet.server, fleet.farm.companyId);
+    const device = await tablet(fleet.farm.regular);
+    fleet.proxy.setOnline(false);
+    const { RoomID } = await createRoom(device.context, { companyId: fleet.farm.companyId, name: 'Veg 3', description: 'Made without signal' });
     const title = multiSelectAuditTitle('Veg 3');
     const event = await addAuditEvent(device.context, { eventTitle: title, roomId: RoomID, batchId });
 
     expect(event.id).toMatch(/^tmp-/);
     const [, entry] = await device.outbox.all();
-    expect(entry).toMatchObject({ method: 'POST', path: '/add_audit_event', body: { kind: 'json', data: { EventTitle: title, RoomID, BatchID: batchId, UserID: farm.regular.id, CompanyID: farm.companyId } } });
+    expect(entry).toMatchObject({ method: 'POST', path: '/add_audit_event', body: { kind: 'json', data: { EventTitle: title, RoomID, BatchID: batchId, UserID: fleet.farm.regular.id, CompanyID: fleet.farm.companyId } } });
     const local = await device.database.audit_events.findOne(event.id).exec();
-    expect(local?.toMutableJSON()).toMatchObject({ EventTitle: title, RoomID, BatchID: batchId, UserID: farm.regular.id, CompanyID: farm.companyId, UserName: expect.any(String), EventID: null });
+    expect(local?.toMutableJSON()).toMatchObject({ EventTitle: title, RoomID, BatchID: batchId, UserID: fleet.farm.regular.id, CompanyID: fleet.farm.companyId, UserName: expect.any(String), EventID: null });
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
     expect(await device.outbox.count()).toBe(0);
-    const room = await server.database.db.selectFrom('rooms').select('id').where('company_id', '=', farm.companyId).where('name', '=', 'Veg 3').executeTakeFirstOrThrow();
-    const rows = await server.database.db.selectFrom('audit_events').selectAll().where('event_title', '=', title).execute();
-    expect(rows).toEqual([expect.objectContaining({ room_id: room.id, batch_id: batchId, user_id: farm.regular.id, company_id: farm.companyId })]);
+    const room = await fleet.server.database.db.selectFrom('rooms').select('id').where('company_id', '=', fleet.farm.companyId).where('name', '=', 'Veg 3').executeTakeFirstOrThrow();
+    const rows = await fleet.server.database.db.selectFrom('audit_events').selectAll().where('event_title', '=', title).execute();
+    expect(rows).toEqual([expect.objectContaining({ room_id: room.id, batch_id: batchId, user_id: fleet.farm.regular.id, company_id: fleet.farm.companyId })]);
     const synced = await device.database.audit_events.findOne(String(rows[0]?.id)).exec();
     expect(synced?.toMutableJSON()).toMatchObject({ EventID: rows[0]?.id, EventTitle: title, RoomID: room.id });
     const all = (await device.database.audit_events.find().exec()).map((document) => document.toMutableJSON());
@@ -111,7 +84,7 @@ describe('addAuditEvent', () => {
 
 describe('updateAuditEvent', () => {
   it("needs something to change ('Nothing to update.') and a non-blank title ('EventTitle is required.')", async () => {
-    const device = await tablet(farm.admin, { start: false });
+    const device = await tablet(fleet.farm.admin, { start: false });
     await expect(updateAuditEvent(device.context, { eventId: 1 })).rejects.toThrow(m.nothingToUpdate);
     await expect(updateAuditEvent(device.context, { eventId: 1, eventTitle: ' ' })).rejects.toThrow(m.titleRequired);
     await expect(updateAuditEvent(device.context, { eventId: 0, eventTitle: 'x' })).rejects.toThrow(m.idInvalid);
@@ -119,14 +92,14 @@ describe('updateAuditEvent', () => {
   });
 
   it('is queued with its optimistic change and reaches the server (Admins)', async () => {
-    const device = await tablet(farm.admin);
+    const device = await tablet(fleet.farm.admin);
     const eventId = await existingEvent(device, 'Sprayed bench 4');
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     expect(await updateAuditEvent(device.context, { eventId, eventTitle: 'Sprayed bench 5', batchId: null })).toEqual({ EventTitle: 'Sprayed bench 5', BatchID: null });
     expect(await device.outbox.all()).toEqual([expect.objectContaining({ method: 'PUT', path: `/update_audit_event/${eventId}`, body: { kind: 'json', data: { EventTitle: 'Sprayed bench 5', BatchID: null } } })]);
     expect((await device.database.audit_events.findOne(String(eventId)).exec())?.get('EventTitle')).toBe('Sprayed bench 5');
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
     expect(await device.outbox.count()).toBe(0);
@@ -135,7 +108,7 @@ describe('updateAuditEvent', () => {
   });
 
   it("a Regular user's correction is refused by the server and shows in the failed list", async () => {
-    const device = await tablet(farm.regular);
+    const device = await tablet(fleet.farm.regular);
     const eventId = await existingEvent(device, 'Checked traps');
     await updateAuditEvent(device.context, { eventId, eventTitle: 'Checked all traps' });
     await device.engine.settle();
@@ -145,14 +118,14 @@ describe('updateAuditEvent', () => {
 
 describe('deleteAuditEvent', () => {
   it('is queued, leaves the local trail at once, and tombstones the event on the server', async () => {
-    const device = await tablet(farm.admin);
+    const device = await tablet(fleet.farm.admin);
     const eventId = await existingEvent(device, 'Mistaken entry');
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     await deleteAuditEvent(device.context, { eventId });
     expect(await device.outbox.all()).toEqual([expect.objectContaining({ method: 'DELETE', path: `/delete_audit_event/${eventId}` })]);
     expect(await device.database.audit_events.findOne(String(eventId)).exec()).toBeNull();
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
     expect(await device.outbox.count()).toBe(0);
@@ -161,7 +134,7 @@ describe('deleteAuditEvent', () => {
   });
 
   it("checks the id: 'Audit event id must be a number.'", async () => {
-    const device = await tablet(farm.admin, { start: false });
+    const device = await tablet(fleet.farm.admin, { start: false });
     await expect(deleteAuditEvent(device.context, { eventId: -3 })).rejects.toThrow(m.idInvalid);
   });
 });

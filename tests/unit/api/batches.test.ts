@@ -4,7 +4,7 @@
  * body stands for a server failing without a message, to see the spec's fallback messages.
  */
 import { createServer, type Server } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { batchClientMessages, batchMessages as m } from '../../../common/messages/batches';
 import { httpMessages } from '../../../common/messages/http';
 import {
@@ -40,25 +40,18 @@ import {
 } from '../../../src/api/batches';
 import { createApiClient } from '../../../src/api/client';
 import { ApiError, ValidationError } from '../../../src/api/context';
-import { memorySession, startTablet, type Tablet } from '../../support/client';
-import { createBatch as createBatchRow, createGrid, createRoom, createTenant, type SignedInUser, type Tenant } from '../../support/factories';
-import { startProxy, type NetworkProxy } from '../../support/proxy';
+import { memorySession, type Tablet } from '../../support/client';
+import { createBatch as createBatchRow, createGrid, createRoom } from '../../support/factories';
+import { useFleet } from '../../support/fleet';
 import type { TempId } from '../../../sync/types';
-import { startServer, type TestServer } from '../../support/server';
 
-let server: TestServer;
-let proxy: NetworkProxy;
+const fleet = useFleet({ otherTenant: true, restoreMocks: true });
+/** `tablet()`: a tablet that has pulled what the server holds, with its context. */
+const { reconnect, localJson, tabletAndContext: tablet } = fleet;
 let silent: Server;
 let silentUrl: string;
-let farm: Tenant;
-let other: Tenant;
-const tablets: Tablet[] = [];
 
 beforeAll(async () => {
-  server = await startServer();
-  proxy = await startProxy(server.url);
-  farm = await createTenant(server);
-  other = await createTenant(server);
   silent = createServer((_request, response) => {
     response.writeHead(500);
     response.end();
@@ -67,37 +60,11 @@ beforeAll(async () => {
   const address = silent.address();
   silentUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api`;
 });
-afterEach(async () => {
-  vi.restoreAllMocks();
-  proxy.setOnline(true);
-  while (tablets.length) await tablets.pop()?.close();
-});
 afterAll(async () => {
   await new Promise((resolve) => silent.close(resolve));
-  await proxy.close();
-  await server.close();
 });
 
-async function tablet(user: SignedInUser = farm.regular) {
-  const device = await startTablet(`${proxy.url}/api`, user);
-  tablets.push(device);
-  await device.engine.settle();
-  return { device, context: device.context };
-}
-
-async function reconnect(device: Tablet) {
-  proxy.setOnline(true);
-  await device.engine.syncNow();
-  await device.engine.settle();
-}
-
 const batchDocument = async (device: Tablet, id: number | string) => (await device.database.batches.findOne(String(id)).exec())?.toMutableJSON() as (BatchDocument & { id: string }) | undefined;
-
-async function localJson(device: Tablet) {
-  const all: unknown[] = [];
-  for (const collection of Object.values(device.database.collections)) for (const document of await collection.find().exec()) all.push(document.toMutableJSON());
-  return JSON.stringify(all);
-}
 
 /** The tablet's context talking to a peer that fails without a message. */
 function silentContext(device: Tablet) {
@@ -112,14 +79,14 @@ const apiError = (message: string) => ({ name: 'ApiError', message });
 describe('createBatch', () => {
   it('is queued as a form; the batch appears at once under a temporary id, then under the server’s', async () => {
     const { device, context } = await tablet();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     const number = `B-${Date.now()}`;
-    const created = await createBatch(context, { companyId: farm.companyId, batchNumber: number, numberOfPlants: 24, strainName: 'Blue Dream', batchStatus: 'flowering', startDate: '2026-03-01', endDate: null });
+    const created = await createBatch(context, { companyId: fleet.farm.companyId, batchNumber: number, numberOfPlants: 24, strainName: 'Blue Dream', batchStatus: 'flowering', startDate: '2026-03-01', endDate: null });
     expect(created?.BatchID).toMatch(/^tmp-/);
     const [entry] = await device.outbox.all();
     expect(entry).toMatchObject({ method: 'POST', path: '/create_batch', creates: [{ tempId: created?.BatchID, collection: 'batches', path: ['BatchID'] }] });
     const parts = entry?.body.kind === 'multipart' ? Object.fromEntries(entry.body.parts.map((part) => [part.name, 'value' in part ? part.value : null])) : {};
-    expect(parts).toEqual({ BatchNumber: number, NumberOfPlants: '24', StrainName: 'Blue Dream', BatchStatus: 'Flowering', company_id: String(farm.companyId), StartDate: '2026-03-01', EndDate: 'null' });
+    expect(parts).toEqual({ BatchNumber: number, NumberOfPlants: '24', StrainName: 'Blue Dream', BatchStatus: 'Flowering', company_id: String(fleet.farm.companyId), StartDate: '2026-03-01', EndDate: 'null' });
     expect(await batchDocument(device, created?.BatchID as string)).toMatchObject({
       BatchID: created?.BatchID,
       BatchNumber: number,
@@ -128,11 +95,11 @@ describe('createBatch', () => {
       EndDate: null,
       RoomIDs: [],
       open_problems: 0,
-      history: [{ kind: 'created', details: { status: 'Flowering' }, user_id: farm.regular.id }],
+      history: [{ kind: 'created', details: { status: 'Flowering' }, user_id: fleet.farm.regular.id }],
     });
 
     await reconnect(device);
-    const row = await server.database.db.selectFrom('batches').selectAll().where('batch_number', '=', number).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('batches').selectAll().where('batch_number', '=', number).executeTakeFirstOrThrow();
     expect([row.number_of_plants, row.batch_status, row.strain_name]).toEqual([24, 'Flowering', 'Blue Dream']);
     expect(await batchDocument(device, row.id)).toMatchObject({ BatchID: row.id, BatchNumber: number, history: [{ kind: 'created', batch_id: row.id }] });
     expect(await localJson(device)).not.toContain('tmp-');
@@ -141,12 +108,12 @@ describe('createBatch', () => {
   it('a broken rule is logged and answers null (spec: "the error is logged and null is returned")', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const existing = `Taken-${Date.now()}`;
-    await createBatchRow(server, farm.companyId, existing);
+    await createBatchRow(fleet.server, fleet.farm.companyId, existing);
     const { device, context } = await tablet();
-    expect(await createBatch(context, { companyId: farm.companyId, batchNumber: ' ', numberOfPlants: 1 })).toBeNull();
-    expect(await createBatch(context, { companyId: farm.companyId, batchNumber: existing.toLowerCase(), numberOfPlants: 1 })).toBeNull();
-    expect(await createBatch(context, { companyId: farm.companyId, batchNumber: 'New one', numberOfPlants: 1, batchStatus: 'Sprouting' })).toBeNull();
-    expect(await createBatch(context, { companyId: farm.companyId, batchNumber: 'New one', numberOfPlants: 1, startDate: '2026-05-02', endDate: '2026-05-01' })).toBeNull();
+    expect(await createBatch(context, { companyId: fleet.farm.companyId, batchNumber: ' ', numberOfPlants: 1 })).toBeNull();
+    expect(await createBatch(context, { companyId: fleet.farm.companyId, batchNumber: existing.toLowerCase(), numberOfPlants: 1 })).toBeNull();
+    expect(await createBatch(context, { companyId: fleet.farm.companyId, batchNumber: 'New one', numberOfPlants: 1, batchStatus: 'Sprouting' })).toBeNull();
+    expect(await createBatch(context, { companyId: fleet.farm.companyId, batchNumber: 'New one', numberOfPlants: 1, startDate: '2026-05-02', endDate: '2026-05-01' })).toBeNull();
     expect(logged.mock.calls.map((call) => call[1])).toEqual([m.batchNumberRequired, m.duplicateBatchNumber(existing.toLowerCase()), m.unknownStatus('Sprouting'), m.endBeforeStart]);
     expect(await device.outbox.count()).toBe(0);
   });
@@ -156,59 +123,59 @@ describe('getBatches', () => {
   it('without a company id is an empty list', async () => {
     const { context } = await tablet();
     expect(await getBatches(context, { companyId: null })).toEqual([]);
-    expect(await getBatches(silentContext(tablets[0] as Tablet), {})).toEqual([]);
+    expect(await getBatches(silentContext(fleet.tablets[0] as Tablet), {})).toEqual([]);
   });
 
   it('answers the company’s batches as documents, links and history inside', async () => {
-    const batchId = await createBatchRow(server, farm.companyId);
+    const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
     const { context } = await tablet();
-    const batches = await getBatches(context, { companyId: farm.companyId });
-    expect(batches.find((batch) => batch.BatchID === batchId)).toMatchObject({ BatchID: batchId, CompanyID: farm.companyId, BatchStatus: 'Vegetative', RoomIDs: [], GridIDs: [], GridBoxIDs: [], problems: [], open_problems: 0 });
+    const batches = await getBatches(context, { companyId: fleet.farm.companyId });
+    expect(batches.find((batch) => batch.BatchID === batchId)).toMatchObject({ BatchID: batchId, CompanyID: fleet.farm.companyId, BatchStatus: 'Vegetative', RoomIDs: [], GridIDs: [], GridBoxIDs: [], problems: [], open_problems: 0 });
   });
 
   it('offline, the local store answers with the same documents', async () => {
-    await createBatchRow(server, farm.companyId);
+    await createBatchRow(fleet.server, fleet.farm.companyId);
     const { context } = await tablet();
-    const online = await getBatches(context, { companyId: farm.companyId });
-    proxy.setOnline(false);
-    const local = await getBatches(context, { companyId: farm.companyId });
+    const online = await getBatches(context, { companyId: fleet.farm.companyId });
+    fleet.proxy.setOnline(false);
+    const local = await getBatches(context, { companyId: fleet.farm.companyId });
     expect(local.map((batch) => [batch.BatchID, batch.BatchNumber, batch.BatchStatus])).toEqual(online.map((batch) => [batch.BatchID, batch.BatchNumber, batch.BatchStatus]));
   });
 
   it('a failure: the server’s message, else "Failed to fetch batches"', async () => {
     const { device, context } = await tablet();
-    await expect(getBatches(context, { companyId: other.companyId })).rejects.toMatchObject(apiError(httpMessages.otherCompany));
-    await expect(getBatches(silentContext(device), { companyId: farm.companyId })).rejects.toMatchObject(apiError(batchClientMessages.fetchFailed));
+    await expect(getBatches(context, { companyId: fleet.other.companyId })).rejects.toMatchObject(apiError(httpMessages.otherCompany));
+    await expect(getBatches(silentContext(device), { companyId: fleet.farm.companyId })).rejects.toMatchObject(apiError(batchClientMessages.fetchFailed));
   });
 });
 
 describe('updateBatches', () => {
   it('is queued with the changed fields; the document changes at once, a status change in its history', async () => {
-    const batchId = await createBatchRow(server, farm.companyId);
+    const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
     const { device, context } = await tablet();
-    proxy.setOnline(false);
-    const updated = await updateBatches(context, { batchId, companyId: farm.companyId, numberOfPlants: 30, batchStatus: 'flowering', color: '#4caf50', strainName: '' });
+    fleet.proxy.setOnline(false);
+    const updated = await updateBatches(context, { batchId, companyId: fleet.farm.companyId, numberOfPlants: 30, batchStatus: 'flowering', color: '#4caf50', strainName: '' });
     expect(updated).toMatchObject({ BatchID: batchId, NumberOfPlants: 30, BatchStatus: 'Flowering', Color: '#4caf50', StrainName: null });
     const [entry] = await device.outbox.all();
-    expect(entry).toMatchObject({ method: 'PUT', path: '/update_batches', query: { batch_id: batchId, company_id: farm.companyId } });
+    expect(entry).toMatchObject({ method: 'PUT', path: '/update_batches', query: { batch_id: batchId, company_id: fleet.farm.companyId } });
     const local = await batchDocument(device, batchId);
     expect(local).toMatchObject({ NumberOfPlants: 30, BatchStatus: 'Flowering', StrainName: null });
     expect(local?.history.at(-1)).toMatchObject({ kind: 'status', details: { from: 'Vegetative', to: 'Flowering' } });
 
     await reconnect(device);
     expect(await localJson(device)).not.toContain('tmp-');
-    const row = await server.database.db.selectFrom('batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow();
     expect([row.number_of_plants, row.batch_status, row.color, row.strain_name]).toEqual([30, 'Flowering', '#4caf50', null]);
     expect((await batchDocument(device, batchId))?.history.map((event) => event.kind)).toEqual(['status']);
   });
 
   it('a broken rule is logged and answers null', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const batchId = await createBatchRow(server, farm.companyId);
+    const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
     const { device, context } = await tablet();
-    expect(await updateBatches(context, { batchId: 0, companyId: farm.companyId, numberOfPlants: 3 })).toBeNull();
-    expect(await updateBatches(context, { batchId, companyId: farm.companyId, numberOfPlants: -1 })).toBeNull();
-    expect(await updateBatches(context, { batchId, companyId: farm.companyId, startDate: '2026-05-02', endDate: '2026-05-01' })).toBeNull();
+    expect(await updateBatches(context, { batchId: 0, companyId: fleet.farm.companyId, numberOfPlants: 3 })).toBeNull();
+    expect(await updateBatches(context, { batchId, companyId: fleet.farm.companyId, numberOfPlants: -1 })).toBeNull();
+    expect(await updateBatches(context, { batchId, companyId: fleet.farm.companyId, startDate: '2026-05-02', endDate: '2026-05-01' })).toBeNull();
     expect(logged.mock.calls.map((call) => call[1])).toEqual([m.batchIdRequired, m.numberOfPlantsInvalid, m.endBeforeStart]);
     expect(await device.outbox.count()).toBe(0);
   });
@@ -216,28 +183,28 @@ describe('updateBatches', () => {
 
 describe('deleteBatches', () => {
   it('a broken rule answers {status: "error", message}', async () => {
-    const { context } = await tablet(farm.admin);
-    expect(await deleteBatches(context, { batchId: 0, companyId: farm.companyId })).toEqual({ status: 'error', message: m.batchIdRequired });
+    const { context } = await tablet(fleet.farm.admin);
+    expect(await deleteBatches(context, { batchId: 0, companyId: fleet.farm.companyId })).toEqual({ status: 'error', message: m.batchIdRequired });
     expect(await deleteBatches(context, { batchId: 3, companyId: 0 })).toEqual({ status: 'error', message: m.companyIdRequired });
   });
 
   it('is queued ({status: "queued"}); the batch leaves the local store and the boxes’ BatchIDs at once', async () => {
-    const batchId = await createBatchRow(server, farm.companyId);
-    const grid = await createGrid(server, farm.companyId, await createRoom(server, farm.companyId), 1, 1);
+    const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
+    const grid = await createGrid(fleet.server, fleet.farm.companyId, await createRoom(fleet.server, fleet.farm.companyId), 1, 1);
     const boxId = grid.boxIds[0] as number;
-    expect((await server.request('POST', '/link_gridbox_batch', { token: farm.admin.token, json: { batch_id: batchId, grid_box_ids: [boxId] } })).status).toBe(200);
-    const { device, context } = await tablet(farm.admin);
+    expect((await fleet.server.request('POST', '/link_gridbox_batch', { token: fleet.farm.admin.token, json: { batch_id: batchId, grid_box_ids: [boxId] } })).status).toBe(200);
+    const { device, context } = await tablet(fleet.farm.admin);
     expect((await device.database.grid_boxes.findOne(String(boxId)).exec())?.get('BatchIDs')).toEqual([batchId]);
 
-    proxy.setOnline(false);
-    expect(await deleteBatches(context, { batchId, companyId: farm.companyId })).toEqual({ status: 'queued', BatchID: batchId });
+    fleet.proxy.setOnline(false);
+    expect(await deleteBatches(context, { batchId, companyId: fleet.farm.companyId })).toEqual({ status: 'queued', BatchID: batchId });
     expect((await device.outbox.all()).map((entry) => [entry.method, entry.path, entry.fallbackMessage])).toEqual([['DELETE', '/delete_batches', batchClientMessages.unknownError]]);
     expect(await batchDocument(device, batchId)).toBeUndefined();
     expect((await device.database.grid_boxes.findOne(String(boxId)).exec())?.get('BatchIDs')).toEqual([]);
 
     await reconnect(device);
     expect(await localJson(device)).not.toContain('tmp-');
-    const row = await server.database.db.selectFrom('batches').select('deleted_at').where('id', '=', batchId).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('batches').select('deleted_at').where('id', '=', batchId).executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
     expect(await batchDocument(device, batchId)).toBeUndefined();
     expect((await device.database.grid_boxes.findOne(String(boxId)).exec())?.get('BatchIDs')).toEqual([]);
@@ -246,10 +213,10 @@ describe('deleteBatches', () => {
 
 describe('links', () => {
   it('linkRoomBatch is queued; the batch lists the room at once with a history entry; the lookups show it from the server', async () => {
-    const batchId = await createBatchRow(server, farm.companyId);
-    const roomId = await createRoom(server, farm.companyId);
+    const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
+    const roomId = await createRoom(fleet.server, fleet.farm.companyId);
     const { device, context } = await tablet();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     await linkRoomBatch(context, { roomId, batchId });
     expect((await device.outbox.all()).map((entry) => [entry.path, entry.query])).toEqual([['/link_room_batch', { room_id: roomId, batch_id: batchId }]]);
     const local = await batchDocument(device, batchId);
@@ -258,7 +225,7 @@ describe('links', () => {
 
     await reconnect(device);
     expect(await localJson(device)).not.toContain('tmp-');
-    expect(await server.database.db.selectFrom('batch_rooms').select('room_id').where('batch_id', '=', batchId).execute()).toEqual([{ room_id: roomId }]);
+    expect(await fleet.server.database.db.selectFrom('batch_rooms').select('room_id').where('batch_id', '=', batchId).execute()).toEqual([{ room_id: roomId }]);
     expect(await batchDocument(device, batchId)).toMatchObject({ RoomIDs: [roomId], history: [{ kind: 'linked_room', to_room_id: roomId }] });
     expect(await getLinkedRoomsBatches(context, { batchId })).toMatchObject({ status: 'success', linked: true, links: [{ room_id: roomId, batch_id: batchId, room_name: expect.any(String) }] });
     expect((await getRoomsByBatch(context, { batchId })).map((room) => room.RoomID)).toEqual([roomId]);
@@ -268,22 +235,22 @@ describe('links', () => {
   });
 
   it('linkGridBatch is queued; the batch lists the grid at once', async () => {
-    const batchId = await createBatchRow(server, farm.companyId);
-    const grid = await createGrid(server, farm.companyId, await createRoom(server, farm.companyId), 1, 1);
+    const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
+    const grid = await createGrid(fleet.server, fleet.farm.companyId, await createRoom(fleet.server, fleet.farm.companyId), 1, 1);
     const { device, context } = await tablet();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     await linkGridBatch(context, { gridId: grid.id, batchId });
     expect((await batchDocument(device, batchId))?.GridIDs).toEqual([grid.id]);
 
     await reconnect(device);
     expect(await localJson(device)).not.toContain('tmp-');
-    expect(await server.database.db.selectFrom('batch_grids').select('grid_id').where('batch_id', '=', batchId).execute()).toEqual([{ grid_id: grid.id }]);
+    expect(await fleet.server.database.db.selectFrom('batch_grids').select('grid_id').where('batch_id', '=', batchId).execute()).toEqual([{ grid_id: grid.id }]);
     expect(await getLinkedGridsBatches(context, { gridId: grid.id })).toMatchObject({ linked: true, links: [{ grid_id: grid.id, batch_id: batchId }] });
   });
 
   it('linkGridboxBatch links boxes; the grid box lookups show them from the server', async () => {
-    const batchId = await createBatchRow(server, farm.companyId);
-    const grid = await createGrid(server, farm.companyId, await createRoom(server, farm.companyId), 2, 1);
+    const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
+    const grid = await createGrid(fleet.server, fleet.farm.companyId, await createRoom(fleet.server, fleet.farm.companyId), 2, 1);
     const { device, context } = await tablet();
     await linkGridboxBatch(context, { batchId, gridBoxIds: grid.boxIds });
     await device.engine.settle();
@@ -315,7 +282,7 @@ describe('links', () => {
   it('getRoomsByBatch: "batch_id is required."; the server’s message, else "Failed to fetch rooms by batch."', async () => {
     const { device, context } = await tablet();
     await expect(getRoomsByBatch(context, {})).rejects.toThrow(new ValidationError(m.batchIdRequired));
-    const otherBatch = await createBatchRow(server, other.companyId);
+    const otherBatch = await createBatchRow(fleet.server, fleet.other.companyId);
     await expect(getRoomsByBatch(context, { batchId: otherBatch })).rejects.toMatchObject(apiError(httpMessages.otherCompany));
     await expect(getRoomsByBatch(silentContext(device), { batchId: 1 })).rejects.toMatchObject(apiError(batchClientMessages.roomsByBatchFailed));
   });
@@ -324,7 +291,7 @@ describe('links', () => {
 describe('QR codes', () => {
   it('answer null without batch id or company id', async () => {
     const { context } = await tablet();
-    for (const input of [{ companyId: farm.companyId }, { batchId: 1 }, { batchId: 0, companyId: farm.companyId }, { batchId: 1, companyId: null }]) {
+    for (const input of [{ companyId: fleet.farm.companyId }, { batchId: 1 }, { batchId: 0, companyId: fleet.farm.companyId }, { batchId: 1, companyId: null }]) {
       expect(await batchQrUrl(context, input)).toBeNull();
       expect(await batchQr(context, input)).toBeNull();
       expect(await batchQrInfo(context, input)).toBeNull();
@@ -332,19 +299,19 @@ describe('QR codes', () => {
   });
 
   it('batchQrUrl answers a PNG data URL (default 256), batchQr a PNG Blob, batchQrInfo the batch and its url', async () => {
-    const batchId = await createBatchRow(server, farm.companyId);
+    const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
     const { context } = await tablet();
-    expect(await batchQrUrl(context, { batchId, companyId: farm.companyId })).toMatchObject({ batch_id: batchId, size: 256, url: `http://grow.test/dashboard/batch-info/${batchId}`, qr_code_url: expect.stringMatching(/^data:image\/png;base64,/) });
-    const blob = await batchQr(context, { batchId, companyId: farm.companyId });
+    expect(await batchQrUrl(context, { batchId, companyId: fleet.farm.companyId })).toMatchObject({ batch_id: batchId, size: 256, url: `http://grow.test/dashboard/batch-info/${batchId}`, qr_code_url: expect.stringMatching(/^data:image\/png;base64,/) });
+    const blob = await batchQr(context, { batchId, companyId: fleet.farm.companyId });
     expect(blob?.type).toBe('image/png');
     expect([...new Uint8Array(await (blob as Blob).arrayBuffer()).slice(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
-    expect(await batchQrInfo(context, { batchId, companyId: farm.companyId })).toMatchObject({ batch: { BatchID: batchId }, rooms: [], url: `http://grow.test/dashboard/batch-info/${batchId}` });
+    expect(await batchQrInfo(context, { batchId, companyId: fleet.farm.companyId })).toMatchObject({ batch: { BatchID: batchId }, rooms: [], url: `http://grow.test/dashboard/batch-info/${batchId}` });
   });
 
   it('failures: "Failed to generate QR code", "Failed to download QR code", "Failed to fetch batch information"', async () => {
     const { device } = await tablet();
     const context = silentContext(device);
-    const input = { batchId: 1, companyId: farm.companyId };
+    const input = { batchId: 1, companyId: fleet.farm.companyId };
     await expect(batchQrUrl(context, input)).rejects.toMatchObject(apiError(batchClientMessages.qrUrlFailed));
     await expect(batchQr(context, input)).rejects.toMatchObject(apiError(batchClientMessages.qrDownloadFailed));
     await expect(batchQrInfo(context, input)).rejects.toMatchObject(apiError(batchClientMessages.qrInfoFailed));
@@ -353,9 +320,9 @@ describe('QR codes', () => {
 
 describe('getBatchDashboard', () => {
   it('answers batch_details', async () => {
-    const batchId = await createBatchRow(server, farm.companyId);
+    const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
     const { context } = await tablet();
-    expect(await getBatchDashboard(context, { companyId: farm.companyId, batchId, startDate: '2026-01-01', endDate: null })).toMatchObject({
+    expect(await getBatchDashboard(context, { companyId: fleet.farm.companyId, batchId, startDate: '2026-01-01', endDate: null })).toMatchObject({
       BatchID: batchId,
       status: 'Vegetative',
       plants: { planned: 10, positions: 0, culled: 0 },
@@ -368,47 +335,47 @@ describe('getBatchDashboard', () => {
 
 describe('harvestBatch', () => {
   it('is queued; the batch shows Harvested at once (end date today), then on the server', async () => {
-    const batchId = await createBatchRow(server, farm.companyId);
+    const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
     const { device, context } = await tablet();
-    proxy.setOnline(false);
-    await harvestBatch(context, { batchId, companyId: farm.companyId, userId: farm.regular.id });
+    fleet.proxy.setOnline(false);
+    await harvestBatch(context, { batchId, companyId: fleet.farm.companyId, userId: fleet.farm.regular.id });
     expect((await device.outbox.all()).map((entry) => [entry.path, entry.query, entry.fallbackMessage])).toEqual([
-      ['/harvest_batch', { batch_id: batchId, company_id: farm.companyId, user_id: farm.regular.id }, batchClientMessages.harvestFailed],
+      ['/harvest_batch', { batch_id: batchId, company_id: fleet.farm.companyId, user_id: fleet.farm.regular.id }, batchClientMessages.harvestFailed],
     ]);
     const local = await batchDocument(device, batchId);
-    expect(local).toMatchObject({ BatchStatus: 'Harvested', HarvestedBy: farm.regular.id, EndDate: today() });
+    expect(local).toMatchObject({ BatchStatus: 'Harvested', HarvestedBy: fleet.farm.regular.id, EndDate: today() });
     expect(local?.history.at(-1)).toMatchObject({ kind: 'harvested', details: { from: 'Vegetative' } });
-    await expect(harvestBatch(context, { batchId, companyId: farm.companyId, userId: farm.regular.id })).rejects.toThrow(new ValidationError(m.alreadyHarvested));
+    await expect(harvestBatch(context, { batchId, companyId: fleet.farm.companyId, userId: fleet.farm.regular.id })).rejects.toThrow(new ValidationError(m.alreadyHarvested));
 
     await reconnect(device);
     expect(await localJson(device)).not.toContain('tmp-');
-    const row = await server.database.db.selectFrom('batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow();
-    expect([row.batch_status, row.harvested_by, row.harvested_at === null]).toEqual(['Harvested', farm.regular.id, false]);
+    const row = await fleet.server.database.db.selectFrom('batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow();
+    expect([row.batch_status, row.harvested_by, row.harvested_at === null]).toEqual(['Harvested', fleet.farm.regular.id, false]);
   });
 
   it('a failure to record it: "Failed to Harvest Batch"', async () => {
-    const batchId = await createBatchRow(server, farm.companyId);
+    const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
     const { device, context } = await tablet();
     device.outbox.close();
-    await expect(harvestBatch(context, { batchId, companyId: farm.companyId, userId: farm.regular.id })).rejects.toMatchObject(apiError(batchClientMessages.harvestFailed));
+    await expect(harvestBatch(context, { batchId, companyId: fleet.farm.companyId, userId: fleet.farm.regular.id })).rejects.toMatchObject(apiError(batchClientMessages.harvestFailed));
   });
 });
 
 describe('movePlants', () => {
   it('is queued; the batch leaves the old room (room, grid and box links) for the new one at once, then on the server', async () => {
-    const batchId = await createBatchRow(server, farm.companyId);
-    const [oldRoom, newRoom] = [await createRoom(server, farm.companyId), await createRoom(server, farm.companyId)];
-    const grid = await createGrid(server, farm.companyId, oldRoom, 1, 1);
+    const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
+    const [oldRoom, newRoom] = [await createRoom(fleet.server, fleet.farm.companyId), await createRoom(fleet.server, fleet.farm.companyId)];
+    const grid = await createGrid(fleet.server, fleet.farm.companyId, oldRoom, 1, 1);
     const boxId = grid.boxIds[0] as number;
     for (const [path, options] of [
       ['/link_room_batch', { query: { room_id: oldRoom, batch_id: batchId } }],
       ['/link_grid_batch', { query: { grid_id: grid.id, batch_id: batchId } }],
       ['/link_gridbox_batch', { json: { batch_id: batchId, grid_box_ids: [boxId] } }],
     ] as const) {
-      expect((await server.request('POST', path, { token: farm.regular.token, ...options })).status).toBe(200);
+      expect((await fleet.server.request('POST', path, { token: fleet.farm.regular.token, ...options })).status).toBe(200);
     }
     const { device, context } = await tablet();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     await movePlants(context, { batchId, oldRoomId: oldRoom, newRoomId: newRoom });
     expect((await device.outbox.all()).map((entry) => [entry.path, entry.query, entry.fallbackMessage])).toEqual([
       ['/move_plants', { batch_id: batchId, old_room_id: oldRoom, new_room_id: newRoom }, batchClientMessages.moveFailed],
@@ -419,15 +386,15 @@ describe('movePlants', () => {
     expect((await device.database.grid_boxes.findOne(String(boxId)).exec())?.get('BatchIDs')).toEqual([]);
 
     await reconnect(device);
-    expect(await server.database.db.selectFrom('batch_rooms').select('room_id').where('batch_id', '=', batchId).execute()).toEqual([{ room_id: newRoom }]);
-    expect(await server.database.db.selectFrom('batch_grid_boxes').select('grid_box_id').where('batch_id', '=', batchId).execute()).toEqual([]);
+    expect(await fleet.server.database.db.selectFrom('batch_rooms').select('room_id').where('batch_id', '=', batchId).execute()).toEqual([{ room_id: newRoom }]);
+    expect(await fleet.server.database.db.selectFrom('batch_grid_boxes').select('grid_box_id').where('batch_id', '=', batchId).execute()).toEqual([]);
     expect(await batchDocument(device, batchId)).toMatchObject({ RoomIDs: [newRoom], GridIDs: [], GridBoxIDs: [] });
     expect(await localJson(device)).not.toContain('tmp-');
   });
 
   it('refuses what the server would: the same room, a batch not in the old room', async () => {
-    const batchId = await createBatchRow(server, farm.companyId);
-    const [a, b] = [await createRoom(server, farm.companyId), await createRoom(server, farm.companyId)];
+    const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
+    const [a, b] = [await createRoom(fleet.server, fleet.farm.companyId), await createRoom(fleet.server, fleet.farm.companyId)];
     const { context } = await tablet();
     await expect(movePlants(context, { batchId, oldRoomId: a, newRoomId: a })).rejects.toThrow(new ValidationError(m.sameRoom));
     await expect(movePlants(context, { batchId, oldRoomId: a, newRoomId: b })).rejects.toThrow(new ValidationError(m.notInOldRoom));
@@ -435,9 +402,9 @@ describe('movePlants', () => {
   });
 
   it('a failure to record it: "Failed to Move Plant"', async () => {
-    const batchId = await createBatchRow(server, farm.companyId);
-    const [oldRoom, newRoom] = [await createRoom(server, farm.companyId), await createRoom(server, farm.companyId)];
-    expect((await server.request('POST', '/link_room_batch', { token: farm.regular.token, query: { room_id: oldRoom, batch_id: batchId } })).status).toBe(200);
+    const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
+    const [oldRoom, newRoom] = [await createRoom(fleet.server, fleet.farm.companyId), await createRoom(fleet.server, fleet.farm.companyId)];
+    expect((await fleet.server.request('POST', '/link_room_batch', { token: fleet.farm.regular.token, query: { room_id: oldRoom, batch_id: batchId } })).status).toBe(200);
     const { device, context } = await tablet();
     device.outbox.close();
     await expect(movePlants(context, { batchId, oldRoomId: oldRoom, newRoomId: newRoom })).rejects.toMatchObject(apiError(batchClientMessages.moveFailed));
@@ -448,15 +415,15 @@ describe('crop statuses', () => {
   it('assignStatusToBatches: the three "Invalid payload: …" messages', async () => {
     const { context } = await tablet();
     await expect(assignStatusToBatches(context, { batchStatus: 'Drying', batchIds: [1] })).rejects.toThrow(new ValidationError(m.statusCompanyRequired));
-    await expect(assignStatusToBatches(context, { companyId: farm.companyId, batchStatus: ' ', batchIds: [1] })).rejects.toThrow(new ValidationError(m.statusRequired));
-    await expect(assignStatusToBatches(context, { companyId: farm.companyId, batchStatus: 'Drying', batchIds: [] })).rejects.toThrow(new ValidationError(m.statusBatchIdsRequired));
+    await expect(assignStatusToBatches(context, { companyId: fleet.farm.companyId, batchStatus: ' ', batchIds: [1] })).rejects.toThrow(new ValidationError(m.statusRequired));
+    await expect(assignStatusToBatches(context, { companyId: fleet.farm.companyId, batchStatus: 'Drying', batchIds: [] })).rejects.toThrow(new ValidationError(m.statusBatchIdsRequired));
   });
 
   it('assignStatusToBatches is queued with the ids joined by commas; the batches change at once, then on the server', async () => {
-    const [first, second] = [await createBatchRow(server, farm.companyId), await createBatchRow(server, farm.companyId)];
+    const [first, second] = [await createBatchRow(fleet.server, fleet.farm.companyId), await createBatchRow(fleet.server, fleet.farm.companyId)];
     const { device, context } = await tablet();
-    proxy.setOnline(false);
-    await assignStatusToBatches(context, { companyId: farm.companyId, batchStatus: 'drying', batchIds: [first, second] });
+    fleet.proxy.setOnline(false);
+    await assignStatusToBatches(context, { companyId: fleet.farm.companyId, batchStatus: 'drying', batchIds: [first, second] });
     const [entry] = await device.outbox.all();
     const parts = entry?.body.kind === 'multipart' ? entry.body.parts.map((part) => ('value' in part ? [part.name, part.value] : [])) : [];
     expect(parts).toEqual([
@@ -467,63 +434,63 @@ describe('crop statuses', () => {
 
     await reconnect(device);
     expect(await localJson(device)).not.toContain('tmp-');
-    const rows = await server.database.db.selectFrom('batches').select('batch_status').where('id', 'in', [first, second]).execute();
+    const rows = await fleet.server.database.db.selectFrom('batches').select('batch_status').where('id', 'in', [first, second]).execute();
     expect(rows.map((row) => row.batch_status)).toEqual(['Drying', 'Drying']);
-    expect((await filterBatchesByStatus(context, { companyId: farm.companyId, statusName: 'DRYING' })).map((batch) => batch.BatchID)).toEqual(expect.arrayContaining([first, second]));
+    expect((await filterBatchesByStatus(context, { companyId: fleet.farm.companyId, statusName: 'DRYING' })).map((batch) => batch.BatchID)).toEqual(expect.arrayContaining([first, second]));
   });
 
   it('assignStatusToBatches with a batch made offline: its id goes alone, so it reaches the server under its server id', async () => {
-    const known = await createBatchRow(server, farm.companyId);
+    const known = await createBatchRow(fleet.server, fleet.farm.companyId);
     const { device, context } = await tablet();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     const number = `Offline-${Date.now()}`;
-    const created = await createBatch(context, { companyId: farm.companyId, batchNumber: number, numberOfPlants: 5 });
-    await assignStatusToBatches(context, { companyId: farm.companyId, batchStatus: 'Curing', batchIds: [known, created?.BatchID as TempId] });
+    const created = await createBatch(context, { companyId: fleet.farm.companyId, batchNumber: number, numberOfPlants: 5 });
+    await assignStatusToBatches(context, { companyId: fleet.farm.companyId, batchStatus: 'Curing', batchIds: [known, created?.BatchID as TempId] });
     const lists = (await device.outbox.all()).filter((entry) => entry.path === '/assign_status_to_batches').map((entry) => (entry.body.kind === 'multipart' ? entry.body.parts.find((part) => part.name === 'batch_ids') : null));
     expect(lists.map((part) => (part && 'value' in part ? part.value : null))).toEqual([String(known), created?.BatchID]);
     expect((await batchDocument(device, created?.BatchID as TempId))?.BatchStatus).toBe('Curing');
 
     await reconnect(device);
     expect(await device.outbox.count()).toBe(0);
-    const rows = await server.database.db.selectFrom('batches').select(['batch_number', 'batch_status']).where((eb) => eb.or([eb('id', '=', known), eb('batch_number', '=', number)])).orderBy('id').execute();
+    const rows = await fleet.server.database.db.selectFrom('batches').select(['batch_number', 'batch_status']).where((eb) => eb.or([eb('id', '=', known), eb('batch_number', '=', number)])).orderBy('id').execute();
     expect(rows.map((row) => row.batch_status)).toEqual(['Curing', 'Curing']);
     expect(await localJson(device)).not.toContain('tmp-');
   });
 
   it('custom statuses: "Company ID and status name are required"', async () => {
-    const { context } = await tablet(farm.admin);
-    await expect(createCustomBatchStatus(context, { companyId: farm.companyId, statusName: '' })).rejects.toThrow(new ValidationError(m.customStatusInvalid));
+    const { context } = await tablet(fleet.farm.admin);
+    await expect(createCustomBatchStatus(context, { companyId: fleet.farm.companyId, statusName: '' })).rejects.toThrow(new ValidationError(m.customStatusInvalid));
     await expect(createCustomBatchStatus(context, { statusName: 'Cloning' })).rejects.toThrow(new ValidationError(m.customStatusInvalid));
     await expect(deleteCustomBatchStatus(context, { companyId: 0, statusName: 'Cloning' })).rejects.toThrow(new ValidationError(m.customStatusInvalid));
-    await expect(deleteCustomBatchStatus(context, { companyId: farm.companyId })).rejects.toThrow(new ValidationError(m.customStatusInvalid));
-    await expect(createCustomBatchStatus(context, { companyId: farm.companyId, statusName: 'flowering' })).rejects.toThrow(new ValidationError(m.customStatusExists('flowering')));
+    await expect(deleteCustomBatchStatus(context, { companyId: fleet.farm.companyId })).rejects.toThrow(new ValidationError(m.customStatusInvalid));
+    await expect(createCustomBatchStatus(context, { companyId: fleet.farm.companyId, statusName: 'flowering' })).rejects.toThrow(new ValidationError(m.customStatusExists('flowering')));
   });
 
   it('createCustomBatchStatus and deleteCustomBatchStatus are queued; the company document follows at once, then the server', async () => {
-    const { device, context } = await tablet(farm.admin);
-    const names = async () => ((await device.database.company.findOne(String(farm.companyId)).exec())?.get('custom_batch_statuses') as Array<{ status_name: string }>).map((status) => status.status_name);
-    proxy.setOnline(false);
-    await createCustomBatchStatus(context, { companyId: farm.companyId, statusName: 'Cloning' });
+    const { device, context } = await tablet(fleet.farm.admin);
+    const names = async () => ((await device.database.company.findOne(String(fleet.farm.companyId)).exec())?.get('custom_batch_statuses') as Array<{ status_name: string }>).map((status) => status.status_name);
+    fleet.proxy.setOnline(false);
+    await createCustomBatchStatus(context, { companyId: fleet.farm.companyId, statusName: 'Cloning' });
     expect(await names()).toContain('Cloning');
 
     await reconnect(device);
-    expect((await getCustomBatchStatuses(context, { companyId: farm.companyId })).custom_statuses.map((status) => status.status_name)).toContain('Cloning');
+    expect((await getCustomBatchStatuses(context, { companyId: fleet.farm.companyId })).custom_statuses.map((status) => status.status_name)).toContain('Cloning');
     expect(await localJson(device)).not.toContain('tmp-');
 
-    proxy.setOnline(false);
-    await deleteCustomBatchStatus(context, { companyId: farm.companyId, statusName: 'cloning' });
-    expect((await device.outbox.all()).map((entry) => [entry.method, entry.path, entry.query])).toEqual([['DELETE', '/delete_custom_batch_status', { company_id: farm.companyId, status_name: 'cloning' }]]);
+    fleet.proxy.setOnline(false);
+    await deleteCustomBatchStatus(context, { companyId: fleet.farm.companyId, statusName: 'cloning' });
+    expect((await device.outbox.all()).map((entry) => [entry.method, entry.path, entry.query])).toEqual([['DELETE', '/delete_custom_batch_status', { company_id: fleet.farm.companyId, status_name: 'cloning' }]]);
     expect(await names()).not.toContain('Cloning');
 
     await reconnect(device);
-    const row = await server.database.db.selectFrom('custom_batch_statuses').select('deleted_at').where('company_id', '=', farm.companyId).where('name', '=', 'Cloning').executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('custom_batch_statuses').select('deleted_at').where('company_id', '=', fleet.farm.companyId).where('name', '=', 'Cloning').executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
     expect(await names()).not.toContain('Cloning');
   });
 });
 
 describe('batch problems', () => {
-  const valid = () => ({ batchId: 1, problemType: 'Mites', severity: 3, companyId: farm.companyId, userId: farm.regular.id });
+  const valid = () => ({ batchId: 1, problemType: 'Mites', severity: 3, companyId: fleet.farm.companyId, userId: fleet.farm.regular.id });
 
   it.each([
     ['batch_id', { batchId: 0 }],
@@ -539,36 +506,36 @@ describe('batch problems', () => {
   });
 
   it('createBatchProblem is queued (notes only if not blank); resolveBatchProblem resolves at once; the server follows', async () => {
-    const batchId = await createBatchRow(server, farm.companyId);
-    const roomId = await createRoom(server, farm.companyId);
+    const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
+    const roomId = await createRoom(fleet.server, fleet.farm.companyId);
     const { device, context } = await tablet();
-    proxy.setOnline(false);
-    const problem = await createBatchProblem(context, { batchId, problemType: 'Mites', severity: 3, companyId: farm.companyId, userId: farm.regular.id, notes: '   ', roomId });
-    await createBatchProblem(context, { batchId, problemType: 'Mould', severity: 2.5, companyId: farm.companyId, userId: farm.regular.id, notes: 'Under the canopy' });
+    fleet.proxy.setOnline(false);
+    const problem = await createBatchProblem(context, { batchId, problemType: 'Mites', severity: 3, companyId: fleet.farm.companyId, userId: fleet.farm.regular.id, notes: '   ', roomId });
+    await createBatchProblem(context, { batchId, problemType: 'Mould', severity: 2.5, companyId: fleet.farm.companyId, userId: fleet.farm.regular.id, notes: 'Under the canopy' });
     const bodies = (await device.outbox.all()).map((entry) => (entry.body.kind === 'json' ? entry.body.data : null));
     expect(bodies).toEqual([
-      { batch_id: batchId, problem_type: 'Mites', severity: 3, company_id: farm.companyId, user_id: farm.regular.id, room_id: roomId },
-      { batch_id: batchId, problem_type: 'Mould', severity: 2.5, company_id: farm.companyId, user_id: farm.regular.id, notes: 'Under the canopy' },
+      { batch_id: batchId, problem_type: 'Mites', severity: 3, company_id: fleet.farm.companyId, user_id: fleet.farm.regular.id, room_id: roomId },
+      { batch_id: batchId, problem_type: 'Mould', severity: 2.5, company_id: fleet.farm.companyId, user_id: fleet.farm.regular.id, notes: 'Under the canopy' },
     ]);
     expect(problem).toMatchObject({ batch_id: batchId, room_id: roomId, notes: null, resolved: false });
     expect(await batchDocument(device, batchId)).toMatchObject({ open_problems: 2, problems: [{ problem_type: 'Mites' }, { problem_type: 'Mould' }] });
 
-    const resolved = await resolveBatchProblem(context, { batchId, userId: farm.regular.id, roomIds: [roomId] });
+    const resolved = await resolveBatchProblem(context, { batchId, userId: fleet.farm.regular.id, roomIds: [roomId] });
     expect(resolved).toEqual({ problems_resolved: 1, gridbox_problems_resolved: 0, plant_problems_resolved: 0, rooms_affected: [roomId], filters_applied: { room_ids: [roomId], problem_type: null } });
     const resolveEntry = (await device.outbox.all()).at(-1);
-    expect(resolveEntry?.body).toEqual({ kind: 'json', data: { batch_id: batchId, user_id: farm.regular.id, room_ids: String(roomId) } });
-    expect(await batchDocument(device, batchId)).toMatchObject({ open_problems: 1, problems: [{ problem_type: 'Mites', resolved: true, resolved_by: farm.regular.id }, { resolved: false }] });
+    expect(resolveEntry?.body).toEqual({ kind: 'json', data: { batch_id: batchId, user_id: fleet.farm.regular.id, room_ids: String(roomId) } });
+    expect(await batchDocument(device, batchId)).toMatchObject({ open_problems: 1, problems: [{ problem_type: 'Mites', resolved: true, resolved_by: fleet.farm.regular.id }, { resolved: false }] });
 
     await reconnect(device);
-    const rows = await server.database.db.selectFrom('batch_problems').select(['problem_type', 'notes', 'resolved_at']).where('batch_id', '=', batchId).orderBy('id').execute();
+    const rows = await fleet.server.database.db.selectFrom('batch_problems').select(['problem_type', 'notes', 'resolved_at']).where('batch_id', '=', batchId).orderBy('id').execute();
     expect(rows.map((row) => [row.problem_type, row.notes, row.resolved_at !== null])).toEqual([
       ['Mites', null, true],
       ['Mould', 'Under the canopy', false],
     ]);
     expect(await batchDocument(device, batchId)).toMatchObject({ open_problems: 1 });
     expect(await localJson(device)).not.toContain('tmp-');
-    const open = await getBatchProblems(context, { companyId: farm.companyId, batchId });
+    const open = await getBatchProblems(context, { companyId: fleet.farm.companyId, batchId });
     expect([open.total_batch_problems, open.problems.map((p) => p.problem_type)]).toEqual([1, ['Mould']]);
-    expect((await getBatchProblems(context, { companyId: farm.companyId, batchId, includeResolved: true })).total_batch_problems).toBe(2);
+    expect((await getBatchProblems(context, { companyId: fleet.farm.companyId, batchId, includeResolved: true })).total_batch_problems).toBe(2);
   });
 });

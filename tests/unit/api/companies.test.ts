@@ -1,43 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { httpMessages } from '../../../common/messages/http';
 import { sessionClientMessages as cm, sessionMessages as m } from '../../../common/messages/session';
 import { SETTINGS_DEFAULTS } from '../../../common/messages/settings';
 import { createCompany, loadCompanyById } from '../../../src/api/companies';
-import { startTablet, type Tablet } from '../../support/client';
-import { createSuperAdmin, createTenant, type SignedInUser, type Tenant } from '../../support/factories';
-import { startProxy, type NetworkProxy } from '../../support/proxy';
-import { startServer, type TestServer } from '../../support/server';
+import { createSuperAdmin, type SignedInUser } from '../../support/factories';
+import { useFleet } from '../../support/fleet';
 
-let server: TestServer;
-let proxy: NetworkProxy;
-let farm: Tenant;
-let other: Tenant;
+const fleet = useFleet({ otherTenant: true });
+const { tablet } = fleet;
 let operator: SignedInUser;
-const tablets: Tablet[] = [];
 
 beforeAll(async () => {
-  server = await startServer();
-  proxy = await startProxy(server.url);
-  farm = await createTenant(server);
-  other = await createTenant(server);
-  operator = await createSuperAdmin(server);
+  operator = await createSuperAdmin(fleet.server);
 });
-afterEach(async () => {
-  proxy.setOnline(true);
-  // One tablet open at a time: the open-source RxDB stalls at a 14th collection in one process.
-  while (tablets.length) await tablets.pop()?.close();
-});
-afterAll(async () => {
-  await proxy.close();
-  await server.close();
-});
-
-async function tablet(user: SignedInUser, options: { start?: boolean } = {}) {
-  const started = await startTablet(`${proxy.url}/api`, user, options);
-  tablets.push(started);
-  if (options.start !== false) await started.engine.settle();
-  return started;
-}
 
 const newCompany = { companyName: 'Green Acres', contactName: 'Ada Grower', contactEmail: 'ada@green.example', companyType: 'Greenhouse', contactPhone: '+1 555 0100' };
 
@@ -46,7 +21,7 @@ describe('createCompany', () => {
     const device = await tablet(operator, { start: false });
     const answer = await createCompany(device.context, newCompany);
     expect(answer).toMatchObject({ status: 'success', message: m.companyCreated, company_id: expect.any(Number) });
-    const row = await server.database.db.selectFrom('companies').selectAll().where('id', '=', answer.company_id).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('companies').selectAll().where('id', '=', answer.company_id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ name: 'Green Acres', contact_name: 'Ada Grower', contact_email: 'ada@green.example', company_type: 'Greenhouse', contact_phone: '+1 555 0100' });
   });
 
@@ -59,37 +34,37 @@ describe('createCompany', () => {
   });
 
   it("keeps the server's message (an Admin may not), else 'Failed to create company.'", async () => {
-    const device = await tablet(farm.admin, { start: false });
+    const device = await tablet(fleet.farm.admin, { start: false });
     await expect(createCompany(device.context, newCompany)).rejects.toThrow(httpMessages.roleForbidden);
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     await expect(createCompany(device.context, newCompany)).rejects.toThrow(m.companyCreateFailed);
   });
 });
 
 describe('loadCompanyById', () => {
   it('answers the company with its settings from the server before the first pull', async () => {
-    const device = await tablet(farm.regular, { start: false });
-    const company = await loadCompanyById(device.context, { companyId: farm.companyId });
-    expect(company).toMatchObject({ company_id: farm.companyId, company_name: expect.any(String), created_at: expect.any(String), settings: SETTINGS_DEFAULTS });
+    const device = await tablet(fleet.farm.regular, { start: false });
+    const company = await loadCompanyById(device.context, { companyId: fleet.farm.companyId });
+    expect(company).toMatchObject({ company_id: fleet.farm.companyId, company_name: expect.any(String), created_at: expect.any(String), settings: SETTINGS_DEFAULTS });
     expect(company).not.toHaveProperty('users');
   });
 
   it('answers the same from the local document once pulled, offline too', async () => {
-    const device = await tablet(farm.regular);
-    const fromServer = (await server.request<{ company: unknown }>('GET', `/Load_company_by_id/${farm.companyId}`, { token: farm.regular.token })).body.company;
-    proxy.setOnline(false);
-    expect(await loadCompanyById(device.context, { companyId: farm.companyId })).toEqual(fromServer);
+    const device = await tablet(fleet.farm.regular);
+    const fromServer = (await fleet.server.request<{ company: unknown }>('GET', `/Load_company_by_id/${fleet.farm.companyId}`, { token: fleet.farm.regular.token })).body.company;
+    fleet.proxy.setOnline(false);
+    expect(await loadCompanyById(device.context, { companyId: fleet.farm.companyId })).toEqual(fromServer);
   });
 
   it("checks the id: 'Company id must be a positive whole number.'", async () => {
-    const device = await tablet(farm.regular, { start: false });
+    const device = await tablet(fleet.farm.regular, { start: false });
     await expect(loadCompanyById(device.context, { companyId: -1 })).rejects.toThrow(m.companyIdInvalid);
   });
 
   it("keeps the server's message for another company, else 'Failed to load company.'", async () => {
-    const device = await tablet(farm.regular, { start: false });
-    await expect(loadCompanyById(device.context, { companyId: other.companyId })).rejects.toThrow(httpMessages.otherCompany);
-    proxy.setOnline(false);
-    await expect(loadCompanyById(device.context, { companyId: farm.companyId })).rejects.toThrow(cm.companyFetchFailed);
+    const device = await tablet(fleet.farm.regular, { start: false });
+    await expect(loadCompanyById(device.context, { companyId: fleet.other.companyId })).rejects.toThrow(httpMessages.otherCompany);
+    fleet.proxy.setOnline(false);
+    await expect(loadCompanyById(device.context, { companyId: fleet.farm.companyId })).rejects.toThrow(cm.companyFetchFailed);
   });
 });

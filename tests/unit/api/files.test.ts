@@ -1,40 +1,28 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileClientMessages as cm, fileMessages as m } from '../../../common/messages/files';
 import { httpMessages } from '../../../common/messages/http';
 import { fileIdOf, fileObjectUrl, getFile } from '../../../src/api/files';
 import { createApiClient } from '../../../src/api/client';
 import { memorySession, startTablet, type Tablet } from '../../support/client';
-import { createRoom, createTenant, type Tenant } from '../../support/factories';
-import { startProxy, type NetworkProxy } from '../../support/proxy';
-import { startServer, type TestServer } from '../../support/server';
+import { useFleet } from '../../support/fleet';
 
-let server: TestServer;
-let proxy: NetworkProxy;
-let farm: Tenant;
-let other: Tenant;
+const fleet = useFleet({ otherTenant: true, room: true });
+/** One tablet for the whole file, never started: these reads go to the server. */
 let device: Tablet;
 let imagePath: string;
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
 
 beforeAll(async () => {
-  server = await startServer();
-  proxy = await startProxy(server.url);
-  farm = await createTenant(server);
-  other = await createTenant(server);
-  const roomId = await createRoom(server, farm.companyId);
-  const uploaded = await server.request<{ WhiteboardImage: string }>('POST', '/upload_whiteboard_image', {
-    token: farm.regular.token,
-    form: { room_id: roomId, imageFile: new Blob([PNG], { type: 'image/png' }) },
+  const uploaded = await fleet.server.request<{ WhiteboardImage: string }>('POST', '/upload_whiteboard_image', {
+    token: fleet.farm.regular.token,
+    form: { room_id: fleet.roomId, imageFile: new Blob([PNG], { type: 'image/png' }) },
   });
   imagePath = uploaded.body.WhiteboardImage;
-  device = await startTablet(`${proxy.url}/api`, farm.regular, { start: false });
+  device = await startTablet(`${fleet.proxy.url}/api`, fleet.farm.regular, { start: false });
 });
-afterEach(() => proxy.setOnline(true));
 afterAll(async () => {
   await device.close();
-  await proxy.close();
-  await server.close();
 });
 
 describe('fileIdOf', () => {
@@ -65,14 +53,14 @@ describe('getFile', () => {
   it("keeps the server's message: 'File not found.', another company's file", async () => {
     await expect(getFile(device.context, { file: '/api/files/00000000-0000-4000-8000-000000000000' })).rejects.toThrow(m.notFound);
     // Only the client is needed: a second tablet's local store would be a 14th RxDB collection.
-    const user = other.regular;
+    const user = fleet.other.regular;
     const session = memorySession({ access_token: user.token, refresh_token: user.refreshToken, user_id: user.id, user_role: user.role, company_id: user.companyId });
-    const client = createApiClient({ baseURL: `${proxy.url}/api`, session });
+    const client = createApiClient({ baseURL: `${fleet.proxy.url}/api`, session });
     await expect(getFile({ client }, { file: imagePath })).rejects.toThrow(httpMessages.otherCompany);
   });
 
   it("fails with 'Failed to load file.' without an answer", async () => {
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     await expect(getFile(device.context, { file: imagePath })).rejects.toThrow(cm.fetchFailed);
   });
 });

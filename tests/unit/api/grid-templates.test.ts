@@ -1,57 +1,22 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gridTemplateClientMessages as c, gridTemplateMessages as m } from '../../../common/messages/grid-templates';
-import { ApiError, ValidationError } from '../../../src/api/context';
+import { ApiError } from '../../../src/api/context';
 import { createGridTemplates, deleteGridTemplates, type GridTemplate, getGridTemplates, submitGridTemplate } from '../../../src/api/grid-templates';
 import type { SubGridbox } from '../../../src/api/subgrids';
-import { startTablet, type Tablet } from '../../support/client';
-import { createGrid, createRoom, createTenant, type Tenant } from '../../support/factories';
-import { type NetworkProxy, startProxy } from '../../support/proxy';
-import { startServer, type TestServer } from '../../support/server';
+import type { Tablet } from '../../support/client';
+import { createGrid } from '../../support/factories';
+import { rejects, useFleet } from '../../support/fleet';
 
-let server: TestServer;
-let proxy: NetworkProxy;
-let farm: Tenant;
-let roomId: number;
-const tablets: Tablet[] = [];
+const fleet = useFleet({ room: true, defaultUser: 'admin' });
+const { tablet } = fleet;
 let counter = 0;
 const unique = (name: string) => `${name} ${(counter += 1)}`;
 
-beforeAll(async () => {
-  server = await startServer();
-  proxy = await startProxy(server.url);
-  farm = await createTenant(server);
-  roomId = await createRoom(server, farm.companyId);
-});
-afterEach(async () => {
-  proxy.setOnline(true);
-  while (tablets.length) await tablets.pop()?.close();
-});
-afterAll(async () => {
-  await proxy.close();
-  await server.close();
-});
-
-async function tablet(user = farm.admin) {
-  const started = await startTablet(`${proxy.url}/api`, user);
-  tablets.push(started);
-  await started.engine.settle();
-  return started;
-}
-
-async function rejects(promise: Promise<unknown>, message: string, type: typeof ValidationError | typeof ApiError = ValidationError) {
-  const error = await promise.then(
-    () => null,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(type);
-  expect((error as Error).message).toBe(message);
-}
-
 /** A template made on the server (as another device would), pulled by the tablet. */
 async function serverTemplate(device: Tablet, fields: { template_type: 'Grid' | 'SubGrid'; rows: number; columns: number }) {
-  const response = await server.request<{ template: GridTemplate }>('POST', '/create_grid_templates', {
-    token: farm.admin.token,
-    json: { template_name: unique('Layout'), company_id: farm.companyId, user_id: farm.admin.id, ...fields },
+  const response = await fleet.server.request<{ template: GridTemplate }>('POST', '/create_grid_templates', {
+    token: fleet.farm.admin.token,
+    json: { template_name: unique('Layout'), company_id: fleet.farm.companyId, user_id: fleet.farm.admin.id, ...fields },
   });
   expect(response.status).toBe(200);
   await device.engine.settle();
@@ -61,7 +26,7 @@ async function serverTemplate(device: Tablet, fields: { template_type: 'Grid' | 
 const templatesOfKind = async (device: Tablet) => (await device.database.operations.find({ selector: { kind: 'grid_template' } }).exec()).map((document) => document.toMutableJSON());
 
 describe('create_grid_templates', () => {
-  const input = () => ({ templateName: unique('Tray 4x6'), templateType: 'SubGrid' as const, rows: 4, columns: 6, companyId: farm.companyId, userId: farm.admin.id });
+  const input = () => ({ templateName: unique('Tray 4x6'), templateType: 'SubGrid' as const, rows: 4, columns: 6, companyId: fleet.farm.companyId, userId: fleet.farm.admin.id });
 
   it('gives the seven spec messages', async () => {
     const device = await tablet();
@@ -78,22 +43,22 @@ describe('create_grid_templates', () => {
 
   it('is in the local list at once under a temporary id, then on the server under its id', async () => {
     const device = await tablet();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     const name = unique('Bench');
     const { template_id } = await createGridTemplates(device.context, { ...input(), templateName: ` ${name} `, templateType: 'Grid', rows: 2, columns: 3, description: 'Two by three' });
     const [entry] = await device.outbox.all();
     expect(entry).toMatchObject({
       method: 'POST',
       path: '/create_grid_templates',
-      body: { kind: 'json', data: { template_name: name, template_type: 'Grid', rows: 2, columns: 3, description: 'Two by three', company_id: farm.companyId, user_id: farm.admin.id } },
+      body: { kind: 'json', data: { template_name: name, template_type: 'Grid', rows: 2, columns: 3, description: 'Two by three', company_id: fleet.farm.companyId, user_id: fleet.farm.admin.id } },
     });
     const local = await device.database.operations.findOne(`grid_template:${template_id}`).exec();
     expect(local?.toMutableJSON()).toMatchObject({ kind: 'grid_template', template_id, template_name: name, template_type: 'Grid', rows: 2, columns: 3 });
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
-    const row = await server.database.db.selectFrom('grid_templates').selectAll().where('company_id', '=', farm.companyId).where('template_name', '=', name).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('grid_templates').selectAll().where('company_id', '=', fleet.farm.companyId).where('template_name', '=', name).executeTakeFirstOrThrow();
     expect([row.template_type, row.rows, row.columns, row.description]).toEqual(['Grid', 2, 3, 'Two by three']);
     const mine = (await templatesOfKind(device)).filter((document) => document.template_name === name);
     expect(mine.map((document) => document.id)).toEqual([`grid_template:${row.id}`]);
@@ -103,34 +68,34 @@ describe('create_grid_templates', () => {
 
 describe('get_grid_templates', () => {
   it("needs the company and a known type: 'company_id is required', 'type must be \"Grid\" or \"SubGrid\"'", async () => {
-    const device = await tablet(farm.regular);
+    const device = await tablet(fleet.farm.regular);
     await rejects(getGridTemplates(device.context, { companyId: undefined as never }), m.companyIdRequired);
-    await rejects(getGridTemplates(device.context, { companyId: farm.companyId, type: 'Tray' as never }), m.listTypeInvalid);
+    await rejects(getGridTemplates(device.context, { companyId: fleet.farm.companyId, type: 'Tray' as never }), m.listTypeInvalid);
   });
 
   it('lists SubGrid templates unless told otherwise', async () => {
-    const device = await tablet(farm.regular);
+    const device = await tablet(fleet.farm.regular);
     const grid = await serverTemplate(device, { template_type: 'Grid', rows: 1, columns: 2 });
     const sub = await serverTemplate(device, { template_type: 'SubGrid', rows: 2, columns: 2 });
-    const subs = await getGridTemplates(device.context, { companyId: farm.companyId });
+    const subs = await getGridTemplates(device.context, { companyId: fleet.farm.companyId });
     expect(subs.status).toBe('success');
     expect(subs.templates.every((template) => template.template_type === 'SubGrid')).toBe(true);
     expect(subs.templates.map((template) => template.template_id)).toContain(sub.template_id);
-    const grids = await getGridTemplates(device.context, { companyId: farm.companyId, type: 'Grid' });
+    const grids = await getGridTemplates(device.context, { companyId: fleet.farm.companyId, type: 'Grid' });
     expect(grids.templates.find((template) => template.template_id === grid.template_id)).toMatchObject({ template_name: grid.template_name, rows: 1, columns: 2 });
   });
 
   it("without an answer: 'Failed to fetch templates'", async () => {
-    const device = await tablet(farm.regular);
-    proxy.setOnline(false);
-    await rejects(getGridTemplates(device.context, { companyId: farm.companyId }), c.fetchFailed, ApiError);
+    const device = await tablet(fleet.farm.regular);
+    fleet.proxy.setOnline(false);
+    await rejects(getGridTemplates(device.context, { companyId: fleet.farm.companyId }), c.fetchFailed, ApiError);
   });
 });
 
 describe('delete_grid_templates', () => {
   it("needs the template and the company: 'template_id is required', 'company_id is required'", async () => {
     const device = await tablet();
-    await rejects(deleteGridTemplates(device.context, { templateId: undefined as never, companyId: farm.companyId }), m.templateIdRequired);
+    await rejects(deleteGridTemplates(device.context, { templateId: undefined as never, companyId: fleet.farm.companyId }), m.templateIdRequired);
     await rejects(deleteGridTemplates(device.context, { templateId: 1, companyId: undefined as never }), m.companyIdRequired);
   });
 
@@ -139,16 +104,16 @@ describe('delete_grid_templates', () => {
     const template = await serverTemplate(device, { template_type: 'SubGrid', rows: 1, columns: 1 });
     const documentId = `grid_template:${template.template_id}`;
     expect(await device.database.operations.findOne(documentId).exec()).not.toBeNull();
-    proxy.setOnline(false);
-    await deleteGridTemplates(device.context, { templateId: template.template_id, companyId: farm.companyId });
+    fleet.proxy.setOnline(false);
+    await deleteGridTemplates(device.context, { templateId: template.template_id, companyId: fleet.farm.companyId });
     const [entry] = await device.outbox.all();
-    expect(entry).toMatchObject({ method: 'DELETE', path: '/delete_grid_templates', query: { template_id: template.template_id, company_id: farm.companyId } });
+    expect(entry).toMatchObject({ method: 'DELETE', path: '/delete_grid_templates', query: { template_id: template.template_id, company_id: fleet.farm.companyId } });
     expect(await device.database.operations.findOne(documentId).exec()).toBeNull();
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
-    const row = await server.database.db.selectFrom('grid_templates').select('deleted_at').where('id', '=', template.template_id as number).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('grid_templates').select('deleted_at').where('id', '=', template.template_id as number).executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
     expect(await device.database.operations.findOne(documentId).exec()).toBeNull();
   });
@@ -156,37 +121,37 @@ describe('delete_grid_templates', () => {
 
 describe('submit_grid_template', () => {
   it("needs the template and the company: 'template_id is required', 'company_id is required'", async () => {
-    const device = await tablet(farm.regular);
-    await rejects(submitGridTemplate(device.context, { templateId: undefined as never, companyId: farm.companyId, roomId }), m.templateIdRequired);
-    await rejects(submitGridTemplate(device.context, { templateId: 1, companyId: undefined as never, roomId }), m.companyIdRequired);
+    const device = await tablet(fleet.farm.regular);
+    await rejects(submitGridTemplate(device.context, { templateId: undefined as never, companyId: fleet.farm.companyId, roomId: fleet.roomId }), m.templateIdRequired);
+    await rejects(submitGridTemplate(device.context, { templateId: 1, companyId: undefined as never, roomId: fleet.roomId }), m.companyIdRequired);
   });
 
   it('needs a room for a Grid template and a grid box for a SubGrid one, when the tablet knows the template', async () => {
-    const device = await tablet(farm.regular);
+    const device = await tablet(fleet.farm.regular);
     const grid = await serverTemplate(device, { template_type: 'Grid', rows: 1, columns: 1 });
     const sub = await serverTemplate(device, { template_type: 'SubGrid', rows: 1, columns: 1 });
-    await rejects(submitGridTemplate(device.context, { templateId: grid.template_id, companyId: farm.companyId }), m.roomRequired);
-    await rejects(submitGridTemplate(device.context, { templateId: sub.template_id, companyId: farm.companyId }), m.parentRequired);
+    await rejects(submitGridTemplate(device.context, { templateId: grid.template_id, companyId: fleet.farm.companyId }), m.roomRequired);
+    await rejects(submitGridTemplate(device.context, { templateId: sub.template_id, companyId: fleet.farm.companyId }), m.parentRequired);
     expect(await device.outbox.count()).toBe(0);
   });
 
   it('a Grid template lays out a grid at once; the server makes it under its ids', async () => {
-    const device = await tablet(farm.regular);
+    const device = await tablet(fleet.farm.regular);
     const template = await serverTemplate(device, { template_type: 'Grid', rows: 2, columns: 3 });
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     const name = unique('Flower bench');
-    const submitted = await submitGridTemplate(device.context, { templateId: template.template_id, companyId: farm.companyId, roomId, gridName: name, userId: farm.regular.id });
+    const submitted = await submitGridTemplate(device.context, { templateId: template.template_id, companyId: fleet.farm.companyId, roomId: fleet.roomId, gridName: name, userId: fleet.farm.regular.id });
     if (submitted.template_type !== 'Grid') throw new Error('expected a grid');
     expect(await device.database.grids.findOne(submitted.GridID).exec()).not.toBeNull();
     expect(await device.database.grid_boxes.find({ selector: { gridId: submitted.GridID } }).exec()).toHaveLength(6);
     const [entry] = await device.outbox.all();
-    expect(entry?.body).toEqual({ kind: 'json', data: { template_id: template.template_id, company_id: farm.companyId, grid_name: name, room_id: roomId, auto_initialize_plants: 1, user_id: farm.regular.id } });
+    expect(entry?.body).toEqual({ kind: 'json', data: { template_id: template.template_id, company_id: fleet.farm.companyId, grid_name: name, room_id: fleet.roomId, auto_initialize_plants: 1, user_id: fleet.farm.regular.id } });
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
-    const grid = await server.database.db.selectFrom('grids').selectAll().where('name', '=', name).executeTakeFirstOrThrow();
-    const boxes = await server.database.db.selectFrom('grid_boxes').select(['id', 'x', 'y']).where('grid_id', '=', grid.id).execute();
+    const grid = await fleet.server.database.db.selectFrom('grids').selectAll().where('name', '=', name).executeTakeFirstOrThrow();
+    const boxes = await fleet.server.database.db.selectFrom('grid_boxes').select(['id', 'x', 'y']).where('grid_id', '=', grid.id).execute();
     expect(boxes).toHaveLength(6);
     expect(await device.database.grids.findOne(String(grid.id)).exec()).not.toBeNull();
     const localBoxes = await device.database.grid_boxes.find({ selector: { gridId: String(grid.id) } }).exec();
@@ -195,13 +160,13 @@ describe('submit_grid_template', () => {
   });
 
   it('a SubGrid template divides a box at once; the server makes the sub-gridboxes', async () => {
-    const device = await tablet(farm.regular);
+    const device = await tablet(fleet.farm.regular);
     const template = await serverTemplate(device, { template_type: 'SubGrid', rows: 1, columns: 2 });
-    const { boxIds } = await createGrid(server, farm.companyId, roomId, 1, 1);
+    const { boxIds } = await createGrid(fleet.server, fleet.farm.companyId, fleet.roomId, 1, 1);
     const box = boxIds[0] as number;
     await device.engine.settle();
-    proxy.setOnline(false);
-    const submitted = await submitGridTemplate(device.context, { templateId: template.template_id, companyId: farm.companyId, parentGridboxId: box });
+    fleet.proxy.setOnline(false);
+    const submitted = await submitGridTemplate(device.context, { templateId: template.template_id, companyId: fleet.farm.companyId, parentGridboxId: box });
     expect(submitted).toMatchObject({ template_type: 'SubGrid', parent_gridbox_id: box });
     const subsOf = async () => ((await device.database.grid_boxes.findOne(String(box)).exec())?.toMutableJSON().sub_gridboxes ?? []) as SubGridbox[];
     expect((await subsOf()).map((sub) => [sub.SubX, sub.SubY, String(sub.Sub_gridboxID).startsWith('tmp-')])).toEqual([
@@ -209,10 +174,10 @@ describe('submit_grid_template', () => {
       [2, 1, true],
     ]);
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
-    const rows = await server.database.db.selectFrom('sub_gridboxes').selectAll().where('parent_gridbox_id', '=', box).orderBy('subx').execute();
+    const rows = await fleet.server.database.db.selectFrom('sub_gridboxes').selectAll().where('parent_gridbox_id', '=', box).orderBy('subx').execute();
     expect(rows.map((row) => [row.subx, row.suby])).toEqual([
       [1, 1],
       [2, 1],
@@ -221,18 +186,18 @@ describe('submit_grid_template', () => {
   });
 
   it('a template the tablet has not pulled yet still goes, and the pull brings the result', async () => {
-    const device = await tablet(farm.regular);
-    proxy.setOnline(false);
-    const template = await server.request<{ template: GridTemplate }>('POST', '/create_grid_templates', {
-      token: farm.admin.token,
-      json: { template_name: unique('Unseen'), template_type: 'Grid', rows: 1, columns: 1, company_id: farm.companyId, user_id: farm.admin.id },
+    const device = await tablet(fleet.farm.regular);
+    fleet.proxy.setOnline(false);
+    const template = await fleet.server.request<{ template: GridTemplate }>('POST', '/create_grid_templates', {
+      token: fleet.farm.admin.token,
+      json: { template_name: unique('Unseen'), template_type: 'Grid', rows: 1, columns: 1, company_id: fleet.farm.companyId, user_id: fleet.farm.admin.id },
     });
     const name = unique('Unseen grid');
-    expect(await submitGridTemplate(device.context, { templateId: template.body.template.template_id, companyId: farm.companyId, roomId, gridName: name })).toEqual({ template_type: null });
-    proxy.setOnline(true);
+    expect(await submitGridTemplate(device.context, { templateId: template.body.template.template_id, companyId: fleet.farm.companyId, roomId: fleet.roomId, gridName: name })).toEqual({ template_type: null });
+    fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
-    const grid = await server.database.db.selectFrom('grids').select('id').where('name', '=', name).executeTakeFirstOrThrow();
+    const grid = await fleet.server.database.db.selectFrom('grids').select('id').where('name', '=', name).executeTakeFirstOrThrow();
     expect(await device.database.grids.findOne(String(grid.id)).exec()).not.toBeNull();
   });
 });

@@ -2,69 +2,30 @@
  * Grids' domain functions (src/api/grids.ts) on a real tablet (outbox, RxDB, sync engine) against the
  * real server, behind a proxy that can cut the network.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fileMessages } from '../../../common/messages/files';
 import { gridMessages } from '../../../common/messages/grids';
 import { scanMessages } from '../../../common/messages/scans';
 import { ValidationError } from '../../../src/api/context';
 import { deleteGrid, getCulledGridboxes, getGridBackground, getGridboxesNames, getPlantHistoryDate, updateCullingStatus, updateGridBoxName, uploadGridImage } from '../../../src/api/grids';
-import { startTablet, type Tablet } from '../../support/client';
-import { createBatch, createGrid, createRoom, createTenant, type SignedInUser, type Tenant } from '../../support/factories';
-import { startProxy, type NetworkProxy } from '../../support/proxy';
-import { startServer, type TestServer } from '../../support/server';
+import { createBatch, createGrid } from '../../support/factories';
+import { useFleet } from '../../support/fleet';
 
-let server: TestServer;
-let proxy: NetworkProxy;
-let farm: Tenant;
-let roomId: number;
-const tablets: Tablet[] = [];
+const fleet = useFleet({ room: true });
+/** `tablet()`: a tablet that has pulled what the server holds, with its context. */
+const { reconnect, localJson, tabletAndContext: tablet } = fleet;
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
 
-beforeAll(async () => {
-  server = await startServer();
-  proxy = await startProxy(server.url);
-  farm = await createTenant(server);
-  roomId = await createRoom(server, farm.companyId);
-});
-afterEach(async () => {
-  proxy.setOnline(true);
-  while (tablets.length) await tablets.pop()?.close();
-});
-afterAll(async () => {
-  await proxy.close();
-  await server.close();
-});
-
-/** A tablet that has pulled what the server holds; its context carries the local database. */
-async function tablet(user: SignedInUser = farm.regular) {
-  const device = await startTablet(`${proxy.url}/api`, user);
-  tablets.push(device);
-  await device.engine.settle();
-  return { device, context: device.context };
-}
-
-async function reconnect(device: Tablet) {
-  proxy.setOnline(true);
-  await device.engine.syncNow();
-  await device.engine.settle();
-}
-
-async function localJson(device: Tablet) {
-  const all: unknown[] = [];
-  for (const collection of Object.values(device.database.collections)) for (const document of await collection.find().exec()) all.push(document.toMutableJSON());
-  return JSON.stringify(all);
-}
-
 describe('deleteGrid', () => {
   it('is queued; the grid, its boxes and the batches’ links to them leave the local store at once', async () => {
-    const grid = await createGrid(server, farm.companyId, roomId, 2, 1);
-    const batchId = await createBatch(server, farm.companyId);
-    expect((await server.request('POST', '/link_grid_batch', { token: farm.admin.token, query: { grid_id: grid.id, batch_id: batchId } })).status).toBe(200);
-    const { device, context } = await tablet(farm.admin);
+    const grid = await createGrid(fleet.server, fleet.farm.companyId, fleet.roomId, 2, 1);
+    const batchId = await createBatch(fleet.server, fleet.farm.companyId);
+    expect((await fleet.server.request('POST', '/link_grid_batch', { token: fleet.farm.admin.token, query: { grid_id: grid.id, batch_id: batchId } })).status).toBe(200);
+    const { device, context } = await tablet(fleet.farm.admin);
     expect((await device.database.batches.findOne(String(batchId)).exec())?.get('GridIDs')).toEqual([grid.id]);
 
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     await deleteGrid(context, { gridId: grid.id });
     expect((await device.outbox.all()).map((entry) => [entry.method, entry.path, entry.query])).toEqual([['PUT', '/delete_grid', { grid_id: grid.id }]]);
     expect(await device.database.grids.findOne(String(grid.id)).exec()).toBeNull();
@@ -73,25 +34,25 @@ describe('deleteGrid', () => {
 
     await reconnect(device);
     expect(await localJson(device)).not.toContain('tmp-');
-    const row = await server.database.db.selectFrom('grids').select('deleted_at').where('id', '=', grid.id).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('grids').select('deleted_at').where('id', '=', grid.id).executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
     expect(await device.database.grids.findOne(String(grid.id)).exec()).toBeNull();
   });
 
   it('needs a grid id', async () => {
-    const { context } = await tablet(farm.admin);
+    const { context } = await tablet(fleet.farm.admin);
     await expect(deleteGrid(context, { gridId: 0 })).rejects.toThrow(new ValidationError(gridMessages.gridIdRequired));
   });
 });
 
 describe('culled boxes', () => {
   it('getCulledGridboxes answers the grid’s culled boxes after a queued cull reached the server', async () => {
-    const grid = await createGrid(server, farm.companyId, roomId, 2, 1);
+    const grid = await createGrid(fleet.server, fleet.farm.companyId, fleet.roomId, 2, 1);
     const { device, context } = await tablet();
-    await updateCullingStatus(context, { gridBoxId: grid.boxIds[1] as number, userId: farm.regular.id, culled: true });
+    await updateCullingStatus(context, { gridBoxId: grid.boxIds[1] as number, userId: fleet.farm.regular.id, culled: true });
     await device.engine.settle();
     const culled = await getCulledGridboxes(context, { gridId: grid.id });
-    expect(culled.map((box) => [box.id, box.culled, box.CulledBy])).toEqual([[grid.boxIds[1], true, farm.regular.id]]);
+    expect(culled.map((box) => [box.id, box.culled, box.CulledBy])).toEqual([[grid.boxIds[1], true, fleet.farm.regular.id]]);
   });
 
   it('getCulledGridboxes needs GridID', async () => {
@@ -102,10 +63,10 @@ describe('culled boxes', () => {
 
 describe('grid box names', () => {
   it('updateGridBoxName is queued and shown at once; an empty name clears it', async () => {
-    const grid = await createGrid(server, farm.companyId, roomId, 2, 1);
+    const grid = await createGrid(fleet.server, fleet.farm.companyId, fleet.roomId, 2, 1);
     const [first, second] = grid.boxIds as [number, number];
     const { device, context } = await tablet();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     await updateGridBoxName(context, { gridBoxId: first, customName: '  Mother plant ' });
     await updateGridBoxName(context, { gridBoxId: second, customName: '' });
     expect((await device.outbox.all()).map((entry) => entry.path)).toEqual(['/update_grid_box_name', '/update_grid_box_name']);
@@ -114,7 +75,7 @@ describe('grid box names', () => {
 
     await reconnect(device);
     expect(await localJson(device)).not.toContain('tmp-');
-    const rows = await server.database.db.selectFrom('grid_boxes').select(['id', 'custom_name']).where('grid_id', '=', grid.id).orderBy('x').execute();
+    const rows = await fleet.server.database.db.selectFrom('grid_boxes').select(['id', 'custom_name']).where('grid_id', '=', grid.id).orderBy('x').execute();
     expect(rows.map((row) => row.custom_name)).toEqual(['Mother plant', null]);
     expect(await getGridboxesNames(context, { gridId: grid.id })).toEqual([
       { id: first, CustomName: 'Mother plant', X: 1, Y: 1 },
@@ -130,12 +91,12 @@ describe('grid box names', () => {
 
 describe('getPlantHistoryDate', () => {
   it('answers the plant position’s history by day', async () => {
-    const grid = await createGrid(server, farm.companyId, roomId, 1, 1);
+    const grid = await createGrid(fleet.server, fleet.farm.companyId, fleet.roomId, 1, 1);
     const boxId = grid.boxIds[0] as number;
     const { device, context } = await tablet();
     await updateGridBoxName(context, { gridBoxId: boxId, customName: 'Clone 4' });
     await device.engine.settle();
-    const history = await getPlantHistoryDate(context, { companyId: farm.companyId, gridBoxId: boxId });
+    const history = await getPlantHistoryDate(context, { companyId: fleet.farm.companyId, gridBoxId: boxId });
     expect(history).toHaveLength(1);
     expect(history[0]?.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(history[0]?.events.map((event) => event.EventTitle)).toEqual(['Renamed plant to Clone 4']);
@@ -143,15 +104,15 @@ describe('getPlantHistoryDate', () => {
 
   it('a 404 is an empty list', async () => {
     const { context } = await tablet();
-    expect(await getPlantHistoryDate(context, { companyId: farm.companyId, gridBoxId: 987654 })).toEqual([]);
+    expect(await getPlantHistoryDate(context, { companyId: fleet.farm.companyId, gridBoxId: 987654 })).toEqual([]);
   });
 });
 
 describe('grid images', () => {
   it('uploadGridImage is queued with the file as a Blob part, and the grid gets its image from the server', async () => {
-    const grid = await createGrid(server, farm.companyId, roomId, 1, 1);
+    const grid = await createGrid(fleet.server, fleet.farm.companyId, fleet.roomId, 1, 1);
     const { device, context } = await tablet();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     await uploadGridImage(context, { gridId: grid.id, image: new Blob([PNG], { type: 'image/png' }), fileName: 'bench.png' });
     const [entry] = await device.outbox.all();
     expect(entry).toMatchObject({ method: 'POST', path: '/upload_grid_image', query: { GridID: grid.id } });
@@ -162,10 +123,10 @@ describe('grid images', () => {
 
     await reconnect(device);
     expect(await localJson(device)).not.toContain('tmp-');
-    const row = await server.database.db.selectFrom('grids').select('image_name').where('id', '=', grid.id).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('grids').select('image_name').where('id', '=', grid.id).executeTakeFirstOrThrow();
     expect(row.image_name).toMatch(/^\/api\/files\//);
     expect((await device.database.grids.findOne(String(grid.id)).exec())?.get('ImageName')).toBe(row.image_name);
-    const backgrounds = await getGridBackground(context, { roomId });
+    const backgrounds = await getGridBackground(context, { roomId: fleet.roomId });
     expect(backgrounds?.find((background) => background.id === grid.id)).toEqual({ id: grid.id, Name: expect.any(String), ImageName: row.image_name });
   });
 

@@ -2,66 +2,28 @@
  * Rooms' domain functions (src/api/rooms.ts) on a real tablet (outbox, RxDB, sync engine) against the
  * real server, behind a proxy that can cut the network.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { roomClientMessages, roomMessages } from '../../../common/messages/rooms';
 import { ApiError, ValidationError } from '../../../src/api/context';
 import { createRoom, deleteRoom, getRoomScroll, loadRoomGridsBoxes, updateAllRoomScroll, updateRoomScroll } from '../../../src/api/rooms';
-import { startTablet, type Tablet } from '../../support/client';
-import { createBatch, createGrid, createRoom as createRoomRow, createTenant, type SignedInUser, type Tenant } from '../../support/factories';
-import { startProxy, type NetworkProxy } from '../../support/proxy';
-import { startServer, type TestServer } from '../../support/server';
+import { createBatch, createGrid, createRoom as createRoomRow } from '../../support/factories';
+import { useFleet } from '../../support/fleet';
 
-let server: TestServer;
-let proxy: NetworkProxy;
-let farm: Tenant;
-const tablets: Tablet[] = [];
-
-beforeAll(async () => {
-  server = await startServer();
-  proxy = await startProxy(server.url);
-  farm = await createTenant(server);
-});
-afterEach(async () => {
-  proxy.setOnline(true);
-  while (tablets.length) await tablets.pop()?.close();
-});
-afterAll(async () => {
-  await proxy.close();
-  await server.close();
-});
-
-/** A tablet that has pulled what the server holds; its context carries the local database. */
-async function tablet(user: SignedInUser = farm.regular) {
-  const device = await startTablet(`${proxy.url}/api`, user);
-  tablets.push(device);
-  await device.engine.settle();
-  return { device, context: device.context };
-}
-
-/** Back online: the outbox reaches the server and the pull brings its documents. */
-async function reconnect(device: Tablet) {
-  proxy.setOnline(true);
-  await device.engine.syncNow();
-  await device.engine.settle();
-}
-
-async function localJson(device: Tablet) {
-  const all: unknown[] = [];
-  for (const collection of Object.values(device.database.collections)) for (const document of await collection.find().exec()) all.push(document.toMutableJSON());
-  return JSON.stringify(all);
-}
+const fleet = useFleet();
+/** `tablet()`: a tablet that has pulled what the server holds, with its context. */
+const { reconnect, localJson, tabletAndContext: tablet } = fleet;
 
 describe('createRoom', () => {
   it('is queued with the room shown at once, and reaches the server under a server id', async () => {
     const { device, context } = await tablet();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     const name = `Queued room ${Date.now()}`;
-    const { RoomID } = await createRoom(context, { companyId: farm.companyId, name, description: 'Made offline' });
+    const { RoomID } = await createRoom(context, { companyId: fleet.farm.companyId, name, description: 'Made offline' });
     expect((await device.outbox.all()).map((entry) => entry.path)).toEqual(['/create_room']);
     expect((await device.database.rooms.findOne(RoomID).exec())?.get('Name')).toBe(name);
 
     await reconnect(device);
-    const row = await server.database.db.selectFrom('rooms').select('id').where('name', '=', name).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('rooms').select('id').where('name', '=', name).executeTakeFirstOrThrow();
     expect((await device.database.rooms.findOne(String(row.id)).exec())?.get('RoomID')).toBe(row.id);
     expect(await localJson(device)).not.toContain('tmp-');
   });
@@ -69,21 +31,21 @@ describe('createRoom', () => {
 
 describe('loadRoomGridsBoxes', () => {
   it('answers the rooms with their grids and boxes from the server', async () => {
-    const roomId = await createRoomRow(server, farm.companyId);
-    const grid = await createGrid(server, farm.companyId, roomId, 2, 1);
+    const roomId = await createRoomRow(fleet.server, fleet.farm.companyId);
+    const grid = await createGrid(fleet.server, fleet.farm.companyId, roomId, 2, 1);
     const { context } = await tablet();
-    const answer = await loadRoomGridsBoxes(context, { companyId: farm.companyId, roomId });
+    const answer = await loadRoomGridsBoxes(context, { companyId: fleet.farm.companyId, roomId });
     expect(answer.status).toBe('success');
     expect(answer.offline).toBeUndefined();
     expect(answer.rooms).toHaveLength(1);
     const [room] = answer.rooms;
-    expect(room).toMatchObject({ RoomID: roomId, CompanyID: farm.companyId, Scanned: false, StartScroll: 0 });
+    expect(room).toMatchObject({ RoomID: roomId, CompanyID: fleet.farm.companyId, Scanned: false, StartScroll: 0 });
     expect(room?.grids.map((g) => g.id)).toEqual([grid.id]);
     expect(room?.grids[0]?.boxes.map((box) => [box.id, box.X, box.Y])).toEqual([
       [grid.boxIds[0], 1, 1],
       [grid.boxIds[1], 2, 1],
     ]);
-    const all = await loadRoomGridsBoxes(context, { companyId: farm.companyId });
+    const all = await loadRoomGridsBoxes(context, { companyId: fleet.farm.companyId });
     expect(all.rooms.map((r) => r.RoomID)).toContain(roomId);
   });
 
@@ -93,14 +55,14 @@ describe('loadRoomGridsBoxes', () => {
   });
 
   it('reads the local store when the server cannot be reached, records made offline included', async () => {
-    const roomId = await createRoomRow(server, farm.companyId);
-    const grid = await createGrid(server, farm.companyId, roomId, 3, 2);
+    const roomId = await createRoomRow(fleet.server, fleet.farm.companyId);
+    const grid = await createGrid(fleet.server, fleet.farm.companyId, roomId, 3, 2);
     const { context } = await tablet();
-    const online = await loadRoomGridsBoxes(context, { companyId: farm.companyId });
-    proxy.setOnline(false);
-    const { RoomID: offlineRoom } = await createRoom(context, { companyId: farm.companyId, name: 'Offline room', description: 'No signal' });
+    const online = await loadRoomGridsBoxes(context, { companyId: fleet.farm.companyId });
+    fleet.proxy.setOnline(false);
+    const { RoomID: offlineRoom } = await createRoom(context, { companyId: fleet.farm.companyId, name: 'Offline room', description: 'No signal' });
 
-    const local = await loadRoomGridsBoxes(context, { companyId: farm.companyId });
+    const local = await loadRoomGridsBoxes(context, { companyId: fleet.farm.companyId });
     expect(local.offline).toBe(true);
     expect(local.rooms.map((room) => room.RoomID)).toEqual([...online.rooms.map((room) => room.RoomID), offlineRoom]);
     const room = local.rooms.find((r) => r.RoomID === roomId);
@@ -110,28 +72,28 @@ describe('loadRoomGridsBoxes', () => {
     expect(room?.grids[0]?.boxes.map((box) => box.id)).toEqual(grid.boxIds);
     expect(room?.grids[0]?.boxes[0]).toMatchObject({ GridID: grid.id, X: 1, Y: 1, culled: false });
 
-    const one = await loadRoomGridsBoxes(context, { companyId: farm.companyId, roomId: offlineRoom });
+    const one = await loadRoomGridsBoxes(context, { companyId: fleet.farm.companyId, roomId: offlineRoom });
     expect(one.rooms.map((r) => [r.RoomID, r.grids])).toEqual([[offlineRoom, []]]);
   });
 
   it('offline, a room that is not in the local store: "Room data not found in local database"', async () => {
     const { context } = await tablet();
-    proxy.setOnline(false);
-    await expect(loadRoomGridsBoxes(context, { companyId: farm.companyId, roomId: 987654 })).rejects.toThrow(new ApiError(roomClientMessages.roomDataNotFound));
+    fleet.proxy.setOnline(false);
+    await expect(loadRoomGridsBoxes(context, { companyId: fleet.farm.companyId, roomId: 987654 })).rejects.toThrow(new ApiError(roomClientMessages.roomDataNotFound));
   });
 });
 
 describe('deleteRoom', () => {
   it('is queued; the room, its grids and boxes and the batches’ links to them leave the local store at once', async () => {
-    const roomId = await createRoomRow(server, farm.companyId);
-    const grid = await createGrid(server, farm.companyId, roomId, 2, 2);
-    const batchId = await createBatch(server, farm.companyId);
-    const link = await server.request('POST', '/link_room_batch', { token: farm.admin.token, query: { room_id: roomId, batch_id: batchId } });
+    const roomId = await createRoomRow(fleet.server, fleet.farm.companyId);
+    const grid = await createGrid(fleet.server, fleet.farm.companyId, roomId, 2, 2);
+    const batchId = await createBatch(fleet.server, fleet.farm.companyId);
+    const link = await fleet.server.request('POST', '/link_room_batch', { token: fleet.farm.admin.token, query: { room_id: roomId, batch_id: batchId } });
     expect(link.status).toBe(200);
-    const { device, context } = await tablet(farm.admin);
+    const { device, context } = await tablet(fleet.farm.admin);
     expect((await device.database.batches.findOne(String(batchId)).exec())?.get('RoomIDs')).toEqual([roomId]);
 
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     await deleteRoom(context, { roomId });
     const [entry] = await device.outbox.all();
     expect(entry).toMatchObject({ method: 'DELETE', path: '/delete_room', query: { room_id: roomId } });
@@ -143,65 +105,65 @@ describe('deleteRoom', () => {
     await reconnect(device);
     expect(await localJson(device)).not.toContain('tmp-');
     expect(await device.outbox.count()).toBe(0);
-    const row = await server.database.db.selectFrom('rooms').select('deleted_at').where('id', '=', roomId).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('rooms').select('deleted_at').where('id', '=', roomId).executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
     expect(await device.database.rooms.findOne(String(roomId)).exec()).toBeNull();
     expect(await device.database.grid_boxes.find({ selector: { gridId: String(grid.id) } }).exec()).toHaveLength(0);
   });
 
   it('needs a room id', async () => {
-    const { context } = await tablet(farm.admin);
+    const { context } = await tablet(fleet.farm.admin);
     await expect(deleteRoom(context, { roomId: 0 })).rejects.toThrow(new ValidationError(roomMessages.roomIdRequired));
   });
 });
 
 describe('room scroll', () => {
   it('getRoomScroll answers the server’s value', async () => {
-    const roomId = await createRoomRow(server, farm.companyId);
+    const roomId = await createRoomRow(fleet.server, fleet.farm.companyId);
     const { context } = await tablet();
-    expect(await getRoomScroll(context, { companyId: farm.companyId, roomId })).toEqual({ status: 'success', StartScroll: 0 });
+    expect(await getRoomScroll(context, { companyId: fleet.farm.companyId, roomId })).toEqual({ status: 'success', StartScroll: 0 });
   });
 
   it('getRoomScroll swallows failures: the local value when there is one, else null', async () => {
-    const roomId = await createRoomRow(server, farm.companyId);
+    const roomId = await createRoomRow(fleet.server, fleet.farm.companyId);
     const { context } = await tablet();
-    expect(await getRoomScroll(context, { companyId: farm.companyId, roomId: 987654 })).toBeNull();
-    proxy.setOnline(false);
-    expect(await getRoomScroll(context, { companyId: farm.companyId, roomId })).toEqual({ status: 'success', StartScroll: 0 });
+    expect(await getRoomScroll(context, { companyId: fleet.farm.companyId, roomId: 987654 })).toBeNull();
+    fleet.proxy.setOnline(false);
+    expect(await getRoomScroll(context, { companyId: fleet.farm.companyId, roomId })).toEqual({ status: 'success', StartScroll: 0 });
   });
 
   it('updateRoomScroll is queued, shown at once, and reaches the server', async () => {
-    const roomId = await createRoomRow(server, farm.companyId);
+    const roomId = await createRoomRow(fleet.server, fleet.farm.companyId);
     const { device, context } = await tablet();
-    proxy.setOnline(false);
-    await updateRoomScroll(context, { companyId: farm.companyId, roomId, value: 420 });
-    expect((await device.outbox.all()).map((entry) => [entry.path, entry.query])).toEqual([['/update_room_scroll', { company_id: farm.companyId, room_id: roomId, setValue: 420 }]]);
+    fleet.proxy.setOnline(false);
+    await updateRoomScroll(context, { companyId: fleet.farm.companyId, roomId, value: 420 });
+    expect((await device.outbox.all()).map((entry) => [entry.path, entry.query])).toEqual([['/update_room_scroll', { company_id: fleet.farm.companyId, room_id: roomId, setValue: 420 }]]);
     expect((await device.database.rooms.findOne(String(roomId)).exec())?.get('StartScroll')).toBe(420);
 
     await reconnect(device);
     expect(await localJson(device)).not.toContain('tmp-');
-    const row = await server.database.db.selectFrom('rooms').select('start_scroll').where('id', '=', roomId).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('rooms').select('start_scroll').where('id', '=', roomId).executeTakeFirstOrThrow();
     expect(row.start_scroll).toBe(420);
     expect((await device.database.rooms.findOne(String(roomId)).exec())?.get('StartScroll')).toBe(420);
   });
 
   it('updateRoomScroll needs a number: "setValue must be a number."', async () => {
     const { context } = await tablet();
-    await expect(updateRoomScroll(context, { companyId: farm.companyId, roomId: 1, value: Number.NaN })).rejects.toThrow(new ValidationError(roomMessages.scrollRequired));
+    await expect(updateRoomScroll(context, { companyId: fleet.farm.companyId, roomId: 1, value: Number.NaN })).rejects.toThrow(new ValidationError(roomMessages.scrollRequired));
   });
 
   it('updateAllRoomScroll (Admin) is queued; every local room takes the value, then every server room', async () => {
-    const [first, second] = [await createRoomRow(server, farm.companyId), await createRoomRow(server, farm.companyId)];
-    const { device, context } = await tablet(farm.admin);
-    proxy.setOnline(false);
-    await updateAllRoomScroll(context, { companyId: farm.companyId, value: 7 });
-    const local = await device.database.rooms.find({ selector: { CompanyID: farm.companyId } }).exec();
+    const [first, second] = [await createRoomRow(fleet.server, fleet.farm.companyId), await createRoomRow(fleet.server, fleet.farm.companyId)];
+    const { device, context } = await tablet(fleet.farm.admin);
+    fleet.proxy.setOnline(false);
+    await updateAllRoomScroll(context, { companyId: fleet.farm.companyId, value: 7 });
+    const local = await device.database.rooms.find({ selector: { CompanyID: fleet.farm.companyId } }).exec();
     expect(local.length).toBeGreaterThanOrEqual(2);
     expect(new Set(local.map((room) => room.get('StartScroll')))).toEqual(new Set([7]));
 
     await reconnect(device);
     expect(await localJson(device)).not.toContain('tmp-');
-    const rows = await server.database.db.selectFrom('rooms').select('start_scroll').where('id', 'in', [first, second]).execute();
+    const rows = await fleet.server.database.db.selectFrom('rooms').select('start_scroll').where('id', 'in', [first, second]).execute();
     expect(rows.map((row) => row.start_scroll)).toEqual([7, 7]);
     expect(await device.outbox.count()).toBe(0);
   });

@@ -2,7 +2,7 @@
  * Scans' domain functions (src/api/scans.ts) on a real tablet (outbox, RxDB, sync engine) against the
  * real server, behind a proxy that can cut the network.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fileMessages } from '../../../common/messages/files';
 import { scanClientMessages, scanMessages } from '../../../common/messages/scans';
 import { systemActor, writer } from '../../../server/db/writes';
@@ -17,106 +17,70 @@ import {
   resetScannedStatus,
   uploadWhiteboardImage,
 } from '../../../src/api/scans';
-import { startTablet, type Tablet } from '../../support/client';
-import { createGrid, createRoom, createTenant, type SignedInUser, type Tenant } from '../../support/factories';
-import { startProxy, type NetworkProxy } from '../../support/proxy';
-import { startServer, type TestServer } from '../../support/server';
+import { createGrid, createRoom } from '../../support/factories';
+import { useFleet } from '../../support/fleet';
 
-let server: TestServer;
-let proxy: NetworkProxy;
-let farm: Tenant;
-const tablets: Tablet[] = [];
+const fleet = useFleet();
+/** `tablet()`: a tablet that has pulled what the server holds, with its context. */
+const { reconnect, localJson, tabletAndContext: tablet } = fleet;
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
 
-beforeAll(async () => {
-  server = await startServer();
-  proxy = await startProxy(server.url);
-  farm = await createTenant(server);
-});
-afterEach(async () => {
-  proxy.setOnline(true);
-  while (tablets.length) await tablets.pop()?.close();
-});
-afterAll(async () => {
-  await proxy.close();
-  await server.close();
-});
-
-async function tablet(user: SignedInUser = farm.regular) {
-  const device = await startTablet(`${proxy.url}/api`, user);
-  tablets.push(device);
-  await device.engine.settle();
-  return { device, context: device.context };
-}
-
-async function reconnect(device: Tablet) {
-  proxy.setOnline(true);
-  await device.engine.syncNow();
-  await device.engine.settle();
-}
-
-async function localJson(device: Tablet) {
-  const all: unknown[] = [];
-  for (const collection of Object.values(device.database.collections)) for (const document of await collection.find().exec()) all.push(document.toMutableJSON());
-  return JSON.stringify(all);
-}
-
 describe('marking scanned', () => {
   it('markRoomScanned is queued; the room shows scanned by the user at once, then on the server', async () => {
-    const roomId = await createRoom(server, farm.companyId);
+    const roomId = await createRoom(fleet.server, fleet.farm.companyId);
     const { device, context } = await tablet();
-    proxy.setOnline(false);
-    await markRoomScanned(context, { roomId, userId: farm.regular.id });
-    expect((await device.outbox.all()).map((entry) => [entry.path, entry.query])).toEqual([['/mark_room_scanned', { room_id: roomId, user_id: farm.regular.id }]]);
+    fleet.proxy.setOnline(false);
+    await markRoomScanned(context, { roomId, userId: fleet.farm.regular.id });
+    expect((await device.outbox.all()).map((entry) => [entry.path, entry.query])).toEqual([['/mark_room_scanned', { room_id: roomId, user_id: fleet.farm.regular.id }]]);
     const local = await device.database.rooms.findOne(String(roomId)).exec();
-    expect([local?.get('Scanned'), local?.get('LastScannedBy'), typeof local?.get('ScannedDateTime')]).toEqual([true, farm.regular.id, 'string']);
+    expect([local?.get('Scanned'), local?.get('LastScannedBy'), typeof local?.get('ScannedDateTime')]).toEqual([true, fleet.farm.regular.id, 'string']);
 
     await reconnect(device);
     expect(await localJson(device)).not.toContain('tmp-');
-    const row = await server.database.db.selectFrom('rooms').select(['scanned', 'last_scanned_by']).where('id', '=', roomId).executeTakeFirstOrThrow();
-    expect(row).toEqual({ scanned: true, last_scanned_by: farm.regular.id });
-    expect(await getRoomScanDetails(context, { roomId })).toMatchObject({ status: 'success', Scanned: true, LastScannedBy: farm.regular.id, LastScannedByName: expect.any(String) });
+    const row = await fleet.server.database.db.selectFrom('rooms').select(['scanned', 'last_scanned_by']).where('id', '=', roomId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ scanned: true, last_scanned_by: fleet.farm.regular.id });
+    expect(await getRoomScanDetails(context, { roomId })).toMatchObject({ status: 'success', Scanned: true, LastScannedBy: fleet.farm.regular.id, LastScannedByName: expect.any(String) });
   });
 
   it('markGridScanned is queued; the grid shows scanned at once, then on the server', async () => {
-    const grid = await createGrid(server, farm.companyId, await createRoom(server, farm.companyId), 1, 1);
+    const grid = await createGrid(fleet.server, fleet.farm.companyId, await createRoom(fleet.server, fleet.farm.companyId), 1, 1);
     const { device, context } = await tablet();
-    proxy.setOnline(false);
-    await markGridScanned(context, { gridId: grid.id, userId: farm.regular.id });
+    fleet.proxy.setOnline(false);
+    await markGridScanned(context, { gridId: grid.id, userId: fleet.farm.regular.id });
     expect((await device.outbox.all()).map((entry) => entry.path)).toEqual(['/mark_grid_scanned']);
     expect((await device.database.grids.findOne(String(grid.id)).exec())?.get('Scanned')).toBe(true);
 
     await reconnect(device);
     expect(await localJson(device)).not.toContain('tmp-');
-    const row = await server.database.db.selectFrom('grids').select(['scanned', 'last_scanned_by']).where('id', '=', grid.id).executeTakeFirstOrThrow();
-    expect(row).toEqual({ scanned: true, last_scanned_by: farm.regular.id });
-    expect(await getGridScanDetails(context, { gridId: grid.id })).toMatchObject({ status: 'success', Scanned: true, LastScannedBy: farm.regular.id });
+    const row = await fleet.server.database.db.selectFrom('grids').select(['scanned', 'last_scanned_by']).where('id', '=', grid.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ scanned: true, last_scanned_by: fleet.farm.regular.id });
+    expect(await getGridScanDetails(context, { gridId: grid.id })).toMatchObject({ status: 'success', Scanned: true, LastScannedBy: fleet.farm.regular.id });
   });
 
   it('marking needs the record and the user', async () => {
     const { context } = await tablet();
-    await expect(markRoomScanned(context, { roomId: 0, userId: farm.regular.id })).rejects.toThrow(new ValidationError(scanMessages.roomIdRequired));
+    await expect(markRoomScanned(context, { roomId: 0, userId: fleet.farm.regular.id })).rejects.toThrow(new ValidationError(scanMessages.roomIdRequired));
     await expect(markGridScanned(context, { gridId: 1, userId: 0 })).rejects.toThrow(new ValidationError(scanMessages.userIdRequired));
   });
 
   it('resetScannedStatus (Admin) is queued; every room and grid of the company is cleared at once, then on the server', async () => {
-    const roomId = await createRoom(server, farm.companyId);
-    const grid = await createGrid(server, farm.companyId, roomId, 1, 1);
-    const { device, context } = await tablet(farm.admin);
-    await markRoomScanned(context, { roomId, userId: farm.admin.id });
-    await markGridScanned(context, { gridId: grid.id, userId: farm.admin.id });
+    const roomId = await createRoom(fleet.server, fleet.farm.companyId);
+    const grid = await createGrid(fleet.server, fleet.farm.companyId, roomId, 1, 1);
+    const { device, context } = await tablet(fleet.farm.admin);
+    await markRoomScanned(context, { roomId, userId: fleet.farm.admin.id });
+    await markGridScanned(context, { gridId: grid.id, userId: fleet.farm.admin.id });
     await device.engine.settle();
 
-    proxy.setOnline(false);
-    await resetScannedStatus(context, { companyId: farm.companyId });
+    fleet.proxy.setOnline(false);
+    await resetScannedStatus(context, { companyId: fleet.farm.companyId });
     expect((await device.outbox.all()).map((entry) => entry.path)).toEqual(['/reset_scanned_status']);
     expect((await device.database.rooms.find({ selector: { Scanned: true } }).exec()).length).toBe(0);
     expect((await device.database.grids.findOne(String(grid.id)).exec())?.get('LastScannedBy')).toBeNull();
 
     await reconnect(device);
     expect(await localJson(device)).not.toContain('tmp-');
-    const rooms = await server.database.db.selectFrom('rooms').select('id').where('company_id', '=', farm.companyId).where('scanned', '=', true).execute();
+    const rooms = await fleet.server.database.db.selectFrom('rooms').select('id').where('company_id', '=', fleet.farm.companyId).where('scanned', '=', true).execute();
     expect(rooms).toEqual([]);
     expect((await device.database.rooms.findOne(String(roomId)).exec())?.get('Scanned')).toBe(false);
   });
@@ -133,9 +97,9 @@ describe('scan details', () => {
 
 describe('whiteboard', () => {
   it('uploadWhiteboardImage is queued with the file as a Blob part; the history and the room show it from the server', async () => {
-    const roomId = await createRoom(server, farm.companyId);
+    const roomId = await createRoom(fleet.server, fleet.farm.companyId);
     const { device, context } = await tablet();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     await uploadWhiteboardImage(context, { roomId, image: new File([PNG], 'board.png', { type: 'image/png' }) });
     const [entry] = await device.outbox.all();
     expect(entry).toMatchObject({ method: 'POST', path: '/upload_whiteboard_image' });
@@ -151,7 +115,7 @@ describe('whiteboard', () => {
     expect(await localJson(device)).not.toContain('tmp-');
     const history = await getWhiteboardHistory(context, { roomId });
     expect(history.history).toHaveLength(1);
-    expect(history.history[0]).toMatchObject({ ImagePath: expect.stringMatching(/^\/api\/files\//), UploadedBy: farm.regular.id });
+    expect(history.history[0]).toMatchObject({ ImagePath: expect.stringMatching(/^\/api\/files\//), UploadedBy: fleet.farm.regular.id });
     expect((await device.database.rooms.findOne(String(roomId)).exec())?.get('WhiteboardImage')).toBe(history.history[0]?.ImagePath);
   });
 
@@ -169,15 +133,15 @@ describe('whiteboard', () => {
 
 describe('deleteScan', () => {
   it('needs scan id and company id: "Delete scan needs scan id and company id"', async () => {
-    const { context } = await tablet(farm.admin);
+    const { context } = await tablet(fleet.farm.admin);
     const message = new ValidationError(scanClientMessages.deleteScanFieldsRequired);
-    await expect(deleteScan(context, { companyId: farm.companyId, scanId: 0 })).rejects.toThrow(message);
+    await expect(deleteScan(context, { companyId: fleet.farm.companyId, scanId: 0 })).rejects.toThrow(message);
     await expect(deleteScan(context, { companyId: 0, scanId: 5 })).rejects.toThrow(message);
   });
 
   it('is queued and tombstones the scan on the server', async () => {
-    const { id: scanId } = await writer(server.database.db, systemActor(farm.companyId)).insert('scans', {
-      company_id: farm.companyId,
+    const { id: scanId } = await writer(fleet.server.database.db, systemActor(fleet.farm.companyId)).insert('scans', {
+      company_id: fleet.farm.companyId,
       room_id: null,
       grid_id: null,
       grid_box_id: null,
@@ -186,15 +150,15 @@ describe('deleteScan', () => {
       result: null,
       user_id: null,
     });
-    const { device, context } = await tablet(farm.admin);
-    proxy.setOnline(false);
-    await deleteScan(context, { companyId: farm.companyId, scanId });
-    expect((await device.outbox.all()).map((entry) => [entry.method, entry.path, entry.query])).toEqual([['DELETE', '/delete_scan', { company_id: farm.companyId, scan_id: scanId }]]);
+    const { device, context } = await tablet(fleet.farm.admin);
+    fleet.proxy.setOnline(false);
+    await deleteScan(context, { companyId: fleet.farm.companyId, scanId });
+    expect((await device.outbox.all()).map((entry) => [entry.method, entry.path, entry.query])).toEqual([['DELETE', '/delete_scan', { company_id: fleet.farm.companyId, scan_id: scanId }]]);
 
     await reconnect(device);
     expect(await localJson(device)).not.toContain('tmp-');
     expect(await device.outbox.count()).toBe(0);
-    const row = await server.database.db.selectFrom('scans').select('deleted_at').where('id', '=', scanId).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('scans').select('deleted_at').where('id', '=', scanId).executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sessionClientMessages as cm, sessionMessages as m } from '../../../common/messages/session';
 import { createApiClient } from '../../../src/api/client';
 import type { ApiContext } from '../../../src/api/context';
@@ -15,33 +15,22 @@ import {
 } from '../../../src/api/session';
 import { createInvitation, loadUsers } from '../../../src/api/users';
 import { startTablet, type Tablet } from '../../support/client';
-import { createTenant, createUser, type Tenant } from '../../support/factories';
-import { startProxy, type NetworkProxy } from '../../support/proxy';
-import { startServer, type TestServer } from '../../support/server';
+import { createUser } from '../../support/factories';
+import { useFleet } from '../../support/fleet';
 
-let server: TestServer;
-let proxy: NetworkProxy;
-let farm: Tenant;
+const fleet = useFleet({ restoreMocks: true });
+/** One tablet for the whole file, never started, straight to the server (not through the proxy). */
 let tablet: Tablet;
 
 beforeAll(async () => {
-  server = await startServer();
-  proxy = await startProxy(server.url);
-  farm = await createTenant(server);
-  tablet = await startTablet(`${server.url}/api`, farm.admin, { start: false });
-});
-afterEach(() => {
-  proxy.setOnline(true);
-  vi.restoreAllMocks();
+  tablet = await startTablet(`${fleet.server.url}/api`, fleet.farm.admin, { start: false });
 });
 afterAll(async () => {
   await tablet.close();
-  await proxy.close();
-  await server.close();
 });
 
 /** The tablet's context with a client over a page session store kept in `storage` (through `via`, the server or the proxy). */
-function pageContext(storage = new Map<string, string>(), via = server.url) {
+function pageContext(storage = new Map<string, string>(), via = fleet.server.url) {
   const session = localSessionStore(storage);
   const client = createApiClient({ baseURL: `${via}/api`, session });
   const context: ApiContext = { ...tablet.context, client };
@@ -109,21 +98,21 @@ describe('localSessionStore', () => {
 describe('login', () => {
   it('stores the session from the server and sets isLoggedIn; the tokens work', async () => {
     const { storage, session, context } = pageContext();
-    const user = await createUser(server, farm.companyId, 'Regular');
+    const user = await createUser(fleet.server, fleet.farm.companyId, 'Regular');
     const signedIn = await login(context, { email: user.email.toUpperCase(), password: user.password });
-    expect(signedIn).toMatchObject({ user_id: user.id, user_role: 'Regular', company_id: farm.companyId });
+    expect(signedIn).toMatchObject({ user_id: user.id, user_role: 'Regular', company_id: fleet.farm.companyId });
     expect(storage.get(SESSION_KEYS.accessToken)).toBe(signedIn.access_token);
     expect(storage.get(SESSION_KEYS.refreshToken)).toBe(signedIn.refresh_token);
     expect(storage.get(SESSION_KEYS.userId)).toBe(String(user.id));
     expect(session.isLoggedIn()).toBe(true);
     expect(refreshTokenExpired(session)).toBe(false);
-    const users = await loadUsers(context, { companyId: farm.companyId, userId: user.id });
+    const users = await loadUsers(context, { companyId: fleet.farm.companyId, userId: user.id });
     expect(users.map((item) => item.email)).toEqual([user.email]);
   });
 
   it("fails with the server's 'Invalid email or password.' and stores nothing", async () => {
     const { storage, context } = pageContext();
-    await expect(login(context, { email: farm.regular.email, password: 'not-the-password' })).rejects.toThrow(m.invalidCredentials);
+    await expect(login(context, { email: fleet.farm.regular.email, password: 'not-the-password' })).rejects.toThrow(m.invalidCredentials);
     expect(storage.size).toBe(0);
   });
 
@@ -131,13 +120,13 @@ describe('login', () => {
     const { context } = pageContext();
     await expect(login(context, { email: ' ', password: 'x' })).rejects.toThrow(m.emailRequired);
     await expect(login(context, { email: 'not-an-address', password: 'x' })).rejects.toThrow(m.emailInvalid);
-    await expect(login(context, { email: farm.regular.email, password: '' })).rejects.toThrow(m.passwordRequired);
+    await expect(login(context, { email: fleet.farm.regular.email, password: '' })).rejects.toThrow(m.passwordRequired);
   });
 
   it("fails with 'Failed to sign in.' when the server cannot be reached", async () => {
-    const { storage, context } = pageContext(new Map(), proxy.url);
-    proxy.setOnline(false);
-    await expect(login(context, { email: farm.regular.email, password: farm.regular.password })).rejects.toThrow(cm.loginFailed);
+    const { storage, context } = pageContext(new Map(), fleet.proxy.url);
+    fleet.proxy.setOnline(false);
+    await expect(login(context, { email: fleet.farm.regular.email, password: fleet.farm.regular.password })).rejects.toThrow(cm.loginFailed);
     expect(storage.size).toBe(0);
   });
 });
@@ -145,32 +134,32 @@ describe('login', () => {
 describe('logout', () => {
   it('ends the refresh token on the server and clears all five items and the flag', async () => {
     const { storage, session, context } = pageContext();
-    const user = await createUser(server, farm.companyId, 'Regular');
+    const user = await createUser(fleet.server, fleet.farm.companyId, 'Regular');
     const signedIn = await login(context, { email: user.email, password: user.password });
     await logout(context);
     expect(storage.size).toBe(0);
     expect(session.isLoggedIn()).toBe(false);
-    const refreshed = await server.request('POST', '/refresh_token', { token: signedIn.refresh_token });
+    const refreshed = await fleet.server.request('POST', '/refresh_token', { token: signedIn.refresh_token });
     expect(refreshed.status).toBe(401);
   });
 
   it('clears everything even when the server cannot be reached, and only warns', async () => {
-    const { storage, context } = pageContext(new Map(), proxy.url);
-    const user = await createUser(server, farm.companyId, 'Regular');
+    const { storage, context } = pageContext(new Map(), fleet.proxy.url);
+    const user = await createUser(fleet.server, fleet.farm.companyId, 'Regular');
     await login(context, { email: user.email, password: user.password });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     await logout(context);
     expect(storage.size).toBe(0);
     expect(warn).toHaveBeenCalledWith(cm.logoutFailed, expect.anything());
   });
 
   it('a refresh token the server no longer accepts ends the session on the next refresh (expired for the client)', async () => {
-    const user = await createUser(server, farm.companyId, 'Regular');
+    const user = await createUser(fleet.server, fleet.farm.companyId, 'Regular');
     const { session, context } = pageContext();
-    await session.set({ access_token: 'no-longer-valid', refresh_token: user.refreshToken, user_id: user.id, user_role: 'Regular', company_id: farm.companyId });
-    await server.request('POST', '/logout', { token: user.refreshToken });
-    await expect(loadUsers({ ...context, store: tablet.context.store }, { companyId: farm.companyId })).rejects.toThrow();
+    await session.set({ access_token: 'no-longer-valid', refresh_token: user.refreshToken, user_id: user.id, user_role: 'Regular', company_id: fleet.farm.companyId });
+    await fleet.server.request('POST', '/logout', { token: user.refreshToken });
+    await expect(loadUsers({ ...context, store: tablet.context.store }, { companyId: fleet.farm.companyId })).rejects.toThrow();
     expect(session.isLoggedIn()).toBe(false);
     expect(await session.get()).toBeNull();
   });
@@ -182,8 +171,8 @@ describe('createNewUser', () => {
     const { invite_token } = await createInvitation(tablet.context, { email, role: 'Regular' });
     const { context } = pageContext();
     const answer = await createNewUser(context, { firstName: 'Nia', lastName: 'Grower', email, password: 'long-enough', inviteToken: invite_token });
-    expect(answer).toMatchObject({ status: 'success', message: m.userCreated, company_id: farm.companyId, user_role: 'Regular' });
-    const rows = await server.database.db.selectFrom('users').select(['id', 'first_name']).where('email', '=', email).execute();
+    expect(answer).toMatchObject({ status: 'success', message: m.userCreated, company_id: fleet.farm.companyId, user_role: 'Regular' });
+    const rows = await fleet.server.database.db.selectFrom('users').select(['id', 'first_name']).where('email', '=', email).execute();
     expect(rows).toEqual([{ id: answer.user_id, first_name: 'Nia' }]);
     expect((await login(context, { email, password: 'long-enough' })).user_id).toBe(answer.user_id);
   });
@@ -200,10 +189,10 @@ describe('createNewUser', () => {
 
 describe('requestPasswordReset and resetPassword', () => {
   it('mails a link whose token sets a new password', async () => {
-    const user = await createUser(server, farm.companyId, 'Regular');
+    const user = await createUser(fleet.server, fleet.farm.companyId, 'Regular');
     const { context } = pageContext();
     expect(await requestPasswordReset(context, { email: user.email })).toEqual({ status: 'success', message: m.resetRequested });
-    const token = decodeURIComponent(/NewPassword\?token=([A-Za-z0-9_%-]+)/.exec((await server.mailTo(user.email)).text)?.[1] ?? '');
+    const token = decodeURIComponent(/NewPassword\?token=([A-Za-z0-9_%-]+)/.exec((await fleet.server.mailTo(user.email)).text)?.[1] ?? '');
     expect(await resetPassword(context, { token, newPassword: 'a-new-password' })).toEqual({ status: 'success', message: m.passwordUpdated });
     expect((await login(context, { email: user.email, password: 'a-new-password' })).user_id).toBe(user.id);
   });
@@ -217,8 +206,8 @@ describe('requestPasswordReset and resetPassword', () => {
   });
 
   it("fails with 'Failed to request a password reset.' when the server cannot be reached", async () => {
-    const { context } = pageContext(new Map(), proxy.url);
-    proxy.setOnline(false);
-    await expect(requestPasswordReset(context, { email: farm.regular.email })).rejects.toThrow(cm.resetRequestFailed);
+    const { context } = pageContext(new Map(), fleet.proxy.url);
+    fleet.proxy.setOnline(false);
+    await expect(requestPasswordReset(context, { email: fleet.farm.regular.email })).rejects.toThrow(cm.resetRequestFailed);
   });
 });

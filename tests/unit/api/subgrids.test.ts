@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { subgridClientMessages as c, subgridMessages as m } from '../../../common/messages/subgrids';
-import { ApiError, ValidationError } from '../../../src/api/context';
+import { ApiError } from '../../../src/api/context';
 import { createGrid as createOfflineGrid } from '../../../src/api/grids';
 import {
   createSubGridboxes,
@@ -15,42 +15,16 @@ import {
   updateSubGridbox,
 } from '../../../src/api/subgrids';
 import type { TempId } from '../../../sync/types';
-import { startTablet, type Tablet } from '../../support/client';
-import { createGrid, createRoom, createTenant, type Tenant } from '../../support/factories';
-import { type NetworkProxy, startProxy } from '../../support/proxy';
-import { startServer, type TestServer } from '../../support/server';
+import type { Tablet } from '../../support/client';
+import { createGrid } from '../../support/factories';
+import { rejects, useFleet } from '../../support/fleet';
 
-let server: TestServer;
-let proxy: NetworkProxy;
-let farm: Tenant;
-let roomId: number;
-const tablets: Tablet[] = [];
-
-beforeAll(async () => {
-  server = await startServer();
-  proxy = await startProxy(server.url);
-  farm = await createTenant(server);
-  roomId = await createRoom(server, farm.companyId);
-});
-afterEach(async () => {
-  proxy.setOnline(true);
-  while (tablets.length) await tablets.pop()?.close();
-});
-afterAll(async () => {
-  await proxy.close();
-  await server.close();
-});
-
-async function tablet(user = farm.regular) {
-  const started = await startTablet(`${proxy.url}/api`, user);
-  tablets.push(started);
-  await started.engine.settle();
-  return started;
-}
+const fleet = useFleet({ room: true });
+const { tablet } = fleet;
 
 /** A fresh grid of nx × ny boxes on the server, pulled by the tablet; its box ids row by row. */
 async function boxesOn(device: Tablet, nx = 2, ny = 1) {
-  const { boxIds } = await createGrid(server, farm.companyId, roomId, nx, ny);
+  const { boxIds } = await createGrid(fleet.server, fleet.farm.companyId, fleet.roomId, nx, ny);
   await device.engine.settle();
   return boxIds;
 }
@@ -61,22 +35,13 @@ async function localBox(device: Tablet, boxId: number | string) {
 }
 
 const liveSubsOnServer = (boxId: number) =>
-  server.database.db.selectFrom('sub_gridboxes').selectAll().where('parent_gridbox_id', '=', boxId).where('deleted_at', 'is', null).orderBy('suby').orderBy('subx').execute();
-
-async function rejects(promise: Promise<unknown>, message: string, type: typeof ValidationError | typeof ApiError = ValidationError) {
-  const error = await promise.then(
-    () => null,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(type);
-  expect((error as Error).message).toBe(message);
-}
+  fleet.server.database.db.selectFrom('sub_gridboxes').selectAll().where('parent_gridbox_id', '=', boxId).where('deleted_at', 'is', null).orderBy('suby').orderBy('subx').execute();
 
 describe('create_sub_gridboxes', () => {
   it('needs the grid box, the user and a size or custom positions, with the spec messages', async () => {
     const device = await tablet();
     const [box] = (await boxesOn(device)) as [number];
-    const user = farm.regular.id;
+    const user = fleet.farm.regular.id;
     await rejects(createSubGridboxes(device.context, { parentGridboxId: undefined as never, userId: user, nx: 1, ny: 1 }), m.gridboxIdRequired);
     await rejects(createSubGridboxes(device.context, { parentGridboxId: box, userId: undefined as never, nx: 1, ny: 1 }), m.userIdRequired);
     await rejects(createSubGridboxes(device.context, { parentGridboxId: box, userId: user, nx: 2 }), m.sizeRequired);
@@ -90,11 +55,11 @@ describe('create_sub_gridboxes', () => {
   it('divides the box at once under temporary ids; the server assigns ids and plant ids', async () => {
     const device = await tablet();
     const [box] = (await boxesOn(device)) as [number];
-    proxy.setOnline(false);
-    const { sub_gridboxes: created } = await createSubGridboxes(device.context, { parentGridboxId: box, userId: farm.regular.id, nx: 2, ny: 1 });
+    fleet.proxy.setOnline(false);
+    const { sub_gridboxes: created } = await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, nx: 2, ny: 1 });
 
     const [entry] = await device.outbox.all();
-    expect(entry).toMatchObject({ method: 'POST', path: '/create_sub_gridboxes', query: { parent_gridbox_id: box, user_id: farm.regular.id, auto_initialize_plants: 1, nx: 2, ny: 1 } });
+    expect(entry).toMatchObject({ method: 'POST', path: '/create_sub_gridboxes', query: { parent_gridbox_id: box, user_id: fleet.farm.regular.id, auto_initialize_plants: 1, nx: 2, ny: 1 } });
     const offline = await localBox(device, box);
     expect(offline?.sub_gridboxes.map((sub) => [sub.SubX, sub.SubY, sub.CustomName, sub.PlantID])).toEqual([
       [1, 1, 'Sub-1-1', null],
@@ -103,7 +68,7 @@ describe('create_sub_gridboxes', () => {
     expect(offline?.sub_gridboxes.map((sub) => sub.Sub_gridboxID)).toEqual(created.map((sub) => sub.Sub_gridboxID));
     expect(String(created[0]?.Sub_gridboxID)).toMatch(/^tmp-/);
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
     const rows = await liveSubsOnServer(box);
@@ -121,10 +86,10 @@ describe('create_sub_gridboxes', () => {
   it('custom positions win, and an edit made before the create reached the server follows it under the server id', async () => {
     const device = await tablet();
     const [box] = (await boxesOn(device)) as [number];
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     const { sub_gridboxes: created } = await createSubGridboxes(device.context, {
       parentGridboxId: box,
-      userId: farm.regular.id,
+      userId: fleet.farm.regular.id,
       customPositions: [
         { subx: 3, suby: 2 },
         { subx: 1, suby: 1 },
@@ -140,7 +105,7 @@ describe('create_sub_gridboxes', () => {
     expect(update?.tempIds).toEqual([mother.Sub_gridboxID]);
     expect((await localBox(device, box))?.sub_gridboxes.map((sub) => sub.CustomName)).toEqual(['Sub-1-1', 'Mother']);
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
     const rows = await liveSubsOnServer(box);
@@ -153,18 +118,18 @@ describe('create_sub_gridboxes', () => {
 
   it('divides a box of a grid made offline: the entry waits for the grid and goes under its ids', async () => {
     const device = await tablet();
-    proxy.setOnline(false);
-    const { boxIds } = await createOfflineGrid(device.context, { companyId: farm.companyId, roomId, name: `Offline ${Date.now()}`, nx: 1, ny: 1 });
+    fleet.proxy.setOnline(false);
+    const { boxIds } = await createOfflineGrid(device.context, { companyId: fleet.farm.companyId, roomId: fleet.roomId, name: `Offline ${Date.now()}`, nx: 1, ny: 1 });
     const box = boxIds[0] as TempId;
-    await createSubGridboxes(device.context, { parentGridboxId: box, userId: farm.regular.id, nx: 2, ny: 2 });
+    await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, nx: 2, ny: 2 });
     expect((await localBox(device, box))?.sub_gridboxes).toHaveLength(4);
     const [, create] = await device.outbox.all();
     expect(create?.tempIds).toContain(box);
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
-    const [serverBox] = await server.database.db.selectFrom('grid_boxes').innerJoin('grids', 'grids.id', 'grid_boxes.grid_id').select('grid_boxes.id').where('grids.room_id', '=', roomId).orderBy('grid_boxes.id', 'desc').execute();
+    const [serverBox] = await fleet.server.database.db.selectFrom('grid_boxes').innerJoin('grids', 'grids.id', 'grid_boxes.grid_id').select('grid_boxes.id').where('grids.room_id', '=', fleet.roomId).orderBy('grid_boxes.id', 'desc').execute();
     const rows = await liveSubsOnServer(serverBox?.id as number);
     expect(rows).toHaveLength(4);
     const synced = await localBox(device, serverBox?.id as number);
@@ -176,8 +141,8 @@ describe('create_sub_gridboxes', () => {
   it('refuses a position the box already holds, as the server would', async () => {
     const device = await tablet();
     const [box] = (await boxesOn(device)) as [number];
-    await createSubGridboxes(device.context, { parentGridboxId: box, userId: farm.regular.id, nx: 1, ny: 1 });
-    await rejects(createSubGridboxes(device.context, { parentGridboxId: box, userId: farm.regular.id, customPositions: [{ subx: 1, suby: 1 }] }), m.positionsOccupied(['1-1']));
+    await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, nx: 1, ny: 1 });
+    await rejects(createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, customPositions: [{ subx: 1, suby: 1 }] }), m.positionsOccupied(['1-1']));
     expect(await device.outbox.count()).toBe(1);
   });
 });
@@ -191,13 +156,13 @@ describe('get_sub_gridboxes', () => {
   it("answers the server's list, total_count and max_allowed; removed ones on request", async () => {
     const device = await tablet();
     const [box] = (await boxesOn(device)) as [number];
-    await createSubGridboxes(device.context, { parentGridboxId: box, userId: farm.regular.id, nx: 3, ny: 1 });
+    await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, nx: 3, ny: 1 });
     await device.engine.settle();
     const [first] = await liveSubsOnServer(box);
-    await server.request('DELETE', '/delete_sub_gridbox', { token: farm.admin.token, query: { sub_gridbox_id: first?.id } });
+    await fleet.server.request('DELETE', '/delete_sub_gridbox', { token: fleet.farm.admin.token, query: { sub_gridbox_id: first?.id } });
 
     const live = await getSubGridboxes(device.context, { parentGridboxId: box });
-    expect(live).toMatchObject({ status: 'success', source: 'server', total_count: 2, max_allowed: 64, parent_gridbox: { id: box, X: 1, Y: 1, RoomID: roomId } });
+    expect(live).toMatchObject({ status: 'success', source: 'server', total_count: 2, max_allowed: 64, parent_gridbox: { id: box, X: 1, Y: 1, RoomID: fleet.roomId } });
     expect(live.sub_gridboxes.map((sub) => sub.SubX)).toEqual([2, 3]);
     const all = await getSubGridboxes(device.context, { parentGridboxId: box, includeDeleted: true });
     expect(all.sub_gridboxes.map((sub) => [sub.SubX, sub.IsDeleted])).toEqual([
@@ -211,11 +176,11 @@ describe('get_sub_gridboxes', () => {
   it('reads the local store without signal, and for a box the server does not know yet', async () => {
     const device = await tablet();
     const [box] = (await boxesOn(device)) as [number];
-    await createSubGridboxes(device.context, { parentGridboxId: box, userId: farm.regular.id, nx: 2, ny: 1 });
+    await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, nx: 2, ny: 1 });
     await device.engine.settle();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     const local = await getSubGridboxes(device.context, { parentGridboxId: box });
-    expect(local).toMatchObject({ source: 'local', total_count: 2, max_allowed: null, parent_gridbox: { id: box, X: 1, Y: 1, RoomID: roomId } });
+    expect(local).toMatchObject({ source: 'local', total_count: 2, max_allowed: null, parent_gridbox: { id: box, X: 1, Y: 1, RoomID: fleet.roomId } });
     expect(local.sub_gridboxes.map((sub) => sub.CustomName)).toEqual(['Sub-1-1', 'Sub-2-1']);
     // A box the tablet does not hold, without signal: the spec's fallback.
     await rejects(getSubGridboxes(device.context, { parentGridboxId: 999_999 }), c.getFailed, ApiError);
@@ -226,7 +191,7 @@ describe('get_sub_gridboxes', () => {
   it('shows the box from the local store while a change to it waits in the outbox (here: refused, in the failed list)', async () => {
     const device = await tablet();
     const [box] = (await boxesOn(device)) as [number];
-    await createSubGridboxes(device.context, { parentGridboxId: box, userId: farm.regular.id, nx: 2, ny: 1 });
+    await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, nx: 2, ny: 1 });
     await device.engine.settle();
     const [first] = (await localBox(device, box))?.sub_gridboxes ?? [];
     // Deleting is Admin-only: a grower's delete stays in the outbox, failed, until retried or discarded.
@@ -242,7 +207,7 @@ describe('get_sub_gridboxes', () => {
 
 describe('delete_sub_gridbox', () => {
   it("needs the sub-gridbox: 'Sub gridbox ID is required'", async () => {
-    const device = await tablet(farm.admin);
+    const device = await tablet(fleet.farm.admin);
     await rejects(deleteSubGridbox(device.context, { subGridboxId: undefined as never }), m.subGridboxIdRequired);
     await rejects(deleteSubGridbox(device.context, { subGridboxId: 'x' as never }), m.subGridboxIdRequired);
   });
@@ -256,22 +221,22 @@ describe('delete_sub_gridbox', () => {
   });
 
   it('leaves the local box at once and reaches the server', async () => {
-    const device = await tablet(farm.admin);
+    const device = await tablet(fleet.farm.admin);
     const [box] = (await boxesOn(device)) as [number];
-    await createSubGridboxes(device.context, { parentGridboxId: box, userId: farm.admin.id, nx: 2, ny: 1 });
+    await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.admin.id, nx: 2, ny: 1 });
     await device.engine.settle();
     const [first] = (await localBox(device, box))?.sub_gridboxes ?? [];
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     const answer = await deleteSubGridbox(device.context, { subGridboxId: first?.Sub_gridboxID as number, parentGridboxId: box });
     expect(answer).toEqual({ Sub_gridboxID: first?.Sub_gridboxID, parent_gridbox_id: box, total_count: 1 });
     const [entry] = await device.outbox.all();
     expect(entry).toMatchObject({ method: 'DELETE', path: '/delete_sub_gridbox', query: { sub_gridbox_id: first?.Sub_gridboxID } });
     expect((await localBox(device, box))?.sub_gridboxes.map((sub) => sub.SubX)).toEqual([2]);
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
-    const row = await server.database.db.selectFrom('sub_gridboxes').select('deleted_at').where('id', '=', first?.Sub_gridboxID as number).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('sub_gridboxes').select('deleted_at').where('id', '=', first?.Sub_gridboxID as number).executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
     expect((await localBox(device, box))?.sub_gridboxes.map((sub) => sub.SubX)).toEqual([2]);
     expect(await device.outbox.count()).toBe(0);
@@ -294,11 +259,11 @@ describe('update_sub_gridbox', () => {
   it('sends and changes only what was given, locally at once and on the server', async () => {
     const device = await tablet();
     const [box] = (await boxesOn(device)) as [number];
-    await createSubGridboxes(device.context, { parentGridboxId: box, userId: farm.regular.id, nx: 1, ny: 1 });
+    await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, nx: 1, ny: 1 });
     await device.engine.settle();
     const [sub] = (await localBox(device, box))?.sub_gridboxes ?? [];
     const subId = sub?.Sub_gridboxID as number;
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     await updateSubGridbox(device.context, { subGridboxId: subId, parentGridboxId: box, color: '#00ff00', customName: ' Left ' });
     const shown = await updateSubGridbox(device.context, { subGridboxId: subId, parentGridboxId: box, status: 'Healthy' });
     expect(shown).toMatchObject({ Sub_gridboxID: subId, CustomName: 'Left', Color: '#00ff00', Status: 'Healthy', PlantID: sub?.PlantID });
@@ -306,10 +271,10 @@ describe('update_sub_gridbox', () => {
     expect(first?.body).toEqual({ kind: 'json', data: { sub_gridbox_id: subId, custom_name: 'Left', color: '#00ff00' } });
     expect(second?.body).toEqual({ kind: 'json', data: { sub_gridbox_id: subId, status: 'Healthy' } });
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
-    const row = await server.database.db.selectFrom('sub_gridboxes').selectAll().where('id', '=', subId).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('sub_gridboxes').selectAll().where('id', '=', subId).executeTakeFirstOrThrow();
     expect([row.custom_name, row.color, row.status, row.plant_id]).toEqual(['Left', '#00ff00', 'Healthy', sub?.PlantID]);
     expect((await localBox(device, box))?.sub_gridboxes[0]).toMatchObject({ CustomName: 'Left', Color: '#00ff00', Status: 'Healthy' });
   });
@@ -318,7 +283,7 @@ describe('update_sub_gridbox', () => {
 describe('move_plant', () => {
   it("needs the plant, the target box and the user, each '… is required'", async () => {
     const device = await tablet();
-    const input = { plantUid: 'P-1', targetParentGridboxId: 1, userId: farm.regular.id };
+    const input = { plantUid: 'P-1', targetParentGridboxId: 1, userId: fleet.farm.regular.id };
     await rejects(movePlant(device.context, { ...input, plantUid: '  ' }), m.plantUidRequired);
     await rejects(movePlant(device.context, { ...input, targetParentGridboxId: undefined as never }), m.targetRequired);
     await rejects(movePlant(device.context, { ...input, userId: undefined as never }), m.userIdRequired);
@@ -333,25 +298,25 @@ describe('move_plant', () => {
   it('moves the plant between boxes at once, records the move, and the server agrees', async () => {
     const device = await tablet();
     const [from, to] = (await boxesOn(device, 2, 1)) as [number, number];
-    await createSubGridboxes(device.context, { parentGridboxId: from, userId: farm.regular.id, nx: 2, ny: 1 });
+    await createSubGridboxes(device.context, { parentGridboxId: from, userId: fleet.farm.regular.id, nx: 2, ny: 1 });
     await device.engine.settle();
     const [plant] = (await localBox(device, from))?.sub_gridboxes ?? [];
     const plantUid = plant?.PlantID as string;
 
-    proxy.setOnline(false);
-    const move = await movePlant(device.context, { plantUid, targetParentGridboxId: to, userId: farm.regular.id, fromParentGridboxId: from, movementReason: 'Spacing' });
-    expect(move).toMatchObject({ plant_uid: plantUid, from_parent_gridbox_id: from, to_parent_gridbox_id: to, from_position: { subx: 1, suby: 1 }, to_position: { subx: 1, suby: 1 }, company_id: farm.companyId });
+    fleet.proxy.setOnline(false);
+    const move = await movePlant(device.context, { plantUid, targetParentGridboxId: to, userId: fleet.farm.regular.id, fromParentGridboxId: from, movementReason: 'Spacing' });
+    expect(move).toMatchObject({ plant_uid: plantUid, from_parent_gridbox_id: from, to_parent_gridbox_id: to, from_position: { subx: 1, suby: 1 }, to_position: { subx: 1, suby: 1 }, company_id: fleet.farm.companyId });
     expect((await localBox(device, from))?.sub_gridboxes.map((sub) => sub.SubX)).toEqual([2]);
     expect((await localBox(device, to))?.sub_gridboxes.map((sub) => [sub.PlantID, sub.ParentGridboxID])).toEqual([[plantUid, to]]);
     const moveDocument = await device.database.operations.findOne(`plant_move:${String(move.movement_id)}`).exec();
     expect(moveDocument?.get('kind')).toBe('plant_move');
     const [entry] = await device.outbox.all();
-    expect(entry?.body).toEqual({ kind: 'json', data: { plant_uid: plantUid, target_parent_gridbox_id: to, user_id: farm.regular.id, movement_reason: 'Spacing' } });
+    expect(entry?.body).toEqual({ kind: 'json', data: { plant_uid: plantUid, target_parent_gridbox_id: to, user_id: fleet.farm.regular.id, movement_reason: 'Spacing' } });
 
-    proxy.setOnline(true);
+    fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
-    const moves = await server.database.db.selectFrom('plant_moves').selectAll().where('plant_uid', '=', plantUid).execute();
+    const moves = await fleet.server.database.db.selectFrom('plant_moves').selectAll().where('plant_uid', '=', plantUid).execute();
     expect(moves.map((row) => [row.from_parent_gridbox_id, row.to_parent_gridbox_id, row.movement_reason])).toEqual([[from, to, 'Spacing']]);
     expect((await liveSubsOnServer(to)).map((row) => row.plant_id)).toEqual([plantUid]);
     const local = await device.database.operations.find({ selector: { kind: 'plant_move' } }).exec();
@@ -363,10 +328,10 @@ describe('move_plant', () => {
   it('refuses a position the tablet sees taken, and the position the plant is at', async () => {
     const device = await tablet();
     const [box] = (await boxesOn(device, 1, 1)) as [number];
-    await createSubGridboxes(device.context, { parentGridboxId: box, userId: farm.regular.id, nx: 2, ny: 1 });
+    await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, nx: 2, ny: 1 });
     await device.engine.settle();
     const [plant] = (await localBox(device, box))?.sub_gridboxes ?? [];
-    const input = { plantUid: plant?.PlantID as string, targetParentGridboxId: box, userId: farm.regular.id };
+    const input = { plantUid: plant?.PlantID as string, targetParentGridboxId: box, userId: fleet.farm.regular.id };
     await rejects(movePlant(device.context, { ...input, targetPosition: { subx: 2, suby: 1 } }), m.targetOccupied(2, 1));
     await rejects(movePlant(device.context, { ...input, targetPosition: { subx: 1, suby: 1 } }), m.alreadyThere);
     expect(await device.outbox.count()).toBe(0);
@@ -382,13 +347,13 @@ describe('get_company_movement_history', () => {
   it('answers a page of 50 from offset 0 by default', async () => {
     const device = await tablet();
     const [from, to] = (await boxesOn(device, 2, 1)) as [number, number];
-    await createSubGridboxes(device.context, { parentGridboxId: from, userId: farm.regular.id, nx: 1, ny: 1 });
+    await createSubGridboxes(device.context, { parentGridboxId: from, userId: fleet.farm.regular.id, nx: 1, ny: 1 });
     await device.engine.settle();
     const [plant] = (await localBox(device, from))?.sub_gridboxes ?? [];
-    await movePlant(device.context, { plantUid: plant?.PlantID as string, targetParentGridboxId: to, userId: farm.regular.id, fromParentGridboxId: from });
+    await movePlant(device.context, { plantUid: plant?.PlantID as string, targetParentGridboxId: to, userId: fleet.farm.regular.id, fromParentGridboxId: from });
     await device.engine.settle();
 
-    const history = await getCompanyMovementHistory(device.context, { companyId: farm.companyId });
+    const history = await getCompanyMovementHistory(device.context, { companyId: fleet.farm.companyId });
     expect(history).toMatchObject({ status: 'success', limit: 50, offset: 0, sort_by: 'moved_at', sort_order: 'desc' });
     expect(history.movements.find((move) => move.plant_uid === plant?.PlantID)).toMatchObject({ from_parent_gridbox_id: from, to_parent_gridbox_id: to });
     expect(history.total_count).toBeGreaterThanOrEqual(1);
@@ -396,7 +361,7 @@ describe('get_company_movement_history', () => {
 
   it("without an answer: 'Failed to fetch company movement history'", async () => {
     const device = await tablet();
-    proxy.setOnline(false);
-    await rejects(getCompanyMovementHistory(device.context, { companyId: farm.companyId }), c.historyFailed, ApiError);
+    fleet.proxy.setOnline(false);
+    await rejects(getCompanyMovementHistory(device.context, { companyId: fleet.farm.companyId }), c.historyFailed, ApiError);
   });
 });

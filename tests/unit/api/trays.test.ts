@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { trayMessages as m } from '../../../common/messages/trays';
-import { ApiError, ValidationError } from '../../../src/api/context';
+import { ApiError } from '../../../src/api/context';
 import {
   createTray,
   createTrayTemplate,
@@ -13,55 +13,17 @@ import {
   updateTray,
   useTrayTemplate,
 } from '../../../src/api/trays';
-import { startTablet, type Tablet } from '../../support/client';
-import { createBatch, createTenant, type Tenant } from '../../support/factories';
-import { type NetworkProxy, startProxy } from '../../support/proxy';
-import { startServer, type TestServer } from '../../support/server';
+import type { Tablet } from '../../support/client';
+import { rejects, useFleet } from '../../support/fleet';
 
-let server: TestServer;
-let proxy: NetworkProxy;
-let farm: Tenant;
-let batchId: number;
-const tablets: Tablet[] = [];
+const fleet = useFleet({ batch: true });
+const { tablet } = fleet;
 let counter = 0;
 const unique = (name: string) => `${name} ${(counter += 1)}`;
 
-beforeAll(async () => {
-  server = await startServer();
-  proxy = await startProxy(server.url);
-  farm = await createTenant(server);
-  batchId = await createBatch(server, farm.companyId);
-});
-afterEach(async () => {
-  proxy.setOnline(true);
-  while (tablets.length) await tablets.pop()?.close();
-});
-afterAll(async () => {
-  await proxy.close();
-  await server.close();
-});
-
-async function tablet(user = farm.regular) {
-  const started = await startTablet(`${proxy.url}/api`, user);
-  tablets.push(started);
-  await started.engine.settle();
-  return started;
-}
-
-async function rejects(promise: Promise<unknown>, message: string, type: typeof ValidationError | typeof ApiError = ValidationError) {
-  const error = await promise.then(
-    () => null,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(type);
-  expect((error as Error).message).toBe(message);
-}
-
 /** Goes back online and lets the tablet send and pull everything. */
 async function reconnect(device: Tablet) {
-  proxy.setOnline(true);
-  await device.engine.syncNow();
-  await device.engine.settle();
+  await fleet.reconnect(device);
   expect(await device.outbox.count()).toBe(0);
 }
 
@@ -70,18 +32,18 @@ const ofKind = async (device: Tablet, kind: string) => (await device.database.op
 
 /** A tray or template made on the server (as another device would), pulled by the tablet. */
 async function serverTray(device: Tablet, fields: Record<string, unknown> = {}) {
-  const response = await server.request<{ tray: Tray }>('POST', '/create_tray', {
-    token: farm.regular.token,
-    json: { tray_name: unique('Tray'), company_id: farm.companyId, user_id: farm.regular.id, number_of_plants: 24, ...fields },
+  const response = await fleet.server.request<{ tray: Tray }>('POST', '/create_tray', {
+    token: fleet.farm.regular.token,
+    json: { tray_name: unique('Tray'), company_id: fleet.farm.companyId, user_id: fleet.farm.regular.id, number_of_plants: 24, ...fields },
   });
   expect(response.status).toBe(200);
   await device.engine.settle();
   return response.body.tray;
 }
 async function serverTemplate(device: Tablet, fields: Record<string, unknown> = {}) {
-  const response = await server.request<{ template: TrayTemplate }>('POST', '/create_tray_template', {
-    token: farm.admin.token,
-    json: { template_name: unique('Plug tray'), company_id: farm.companyId, user_id: farm.admin.id, number_of_plants: 72, ...fields },
+  const response = await fleet.server.request<{ template: TrayTemplate }>('POST', '/create_tray_template', {
+    token: fleet.farm.admin.token,
+    json: { template_name: unique('Plug tray'), company_id: fleet.farm.companyId, user_id: fleet.farm.admin.id, number_of_plants: 72, ...fields },
   });
   expect(response.status).toBe(200);
   await device.engine.settle();
@@ -97,50 +59,50 @@ describe('get_tray_templates', () => {
   it('answers status and templates', async () => {
     const device = await tablet();
     const template = await serverTemplate(device, { description: 'For clones' });
-    const answer = await getTrayTemplates(device.context, { companyId: farm.companyId });
+    const answer = await getTrayTemplates(device.context, { companyId: fleet.farm.companyId });
     expect(answer.status).toBe('success');
     expect(answer.templates.find((item) => item.template_id === template.template_id)).toMatchObject({ template_name: template.template_name, number_of_plants: 72, description: 'For clones' });
   });
 
   it("without an answer: 'Failed to fetch tray templates.'", async () => {
     const device = await tablet();
-    proxy.setOnline(false);
-    await rejects(getTrayTemplates(device.context, { companyId: farm.companyId }), m.fetchTemplatesFailed, ApiError);
+    fleet.proxy.setOnline(false);
+    await rejects(getTrayTemplates(device.context, { companyId: fleet.farm.companyId }), m.fetchTemplatesFailed, ApiError);
   });
 });
 
 describe('create_tray_template', () => {
-  const input = () => ({ templateName: unique('Plug tray'), companyId: farm.companyId, userId: farm.admin.id, numberOfPlants: 72 });
+  const input = () => ({ templateName: unique('Plug tray'), companyId: fleet.farm.companyId, userId: fleet.farm.admin.id, numberOfPlants: 72 });
 
   it("needs a name, the company and the user: 'templateName, companyID and userID are required.'", async () => {
-    const device = await tablet(farm.admin);
+    const device = await tablet(fleet.farm.admin);
     await rejects(createTrayTemplate(device.context, { ...input(), templateName: '   ' }), m.templateRequired);
     await rejects(createTrayTemplate(device.context, { ...input(), companyId: undefined as never }), m.templateRequired);
     await rejects(createTrayTemplate(device.context, { ...input(), userId: undefined as never }), m.templateRequired);
   });
 
   it("needs a positive plant count: 'numberOfPlants must be a positive number.'", async () => {
-    const device = await tablet(farm.admin);
+    const device = await tablet(fleet.farm.admin);
     for (const numberOfPlants of [0, -3, Number.NaN, undefined as never]) await rejects(createTrayTemplate(device.context, { ...input(), numberOfPlants }), m.plantsPositive);
     expect(await device.outbox.count()).toBe(0);
   });
 
   it('is in the local list at once under a temporary id, then on the server under its id', async () => {
-    const device = await tablet(farm.admin);
-    proxy.setOnline(false);
+    const device = await tablet(fleet.farm.admin);
+    fleet.proxy.setOnline(false);
     const name = unique('Plug tray');
-    const { template_id } = await createTrayTemplate(device.context, { ...input(), templateName: `  ${name}  `, description: 'Clones', defaultBatchId: batchId });
+    const { template_id } = await createTrayTemplate(device.context, { ...input(), templateName: `  ${name}  `, description: 'Clones', defaultBatchId: fleet.batchId });
     const [entry] = await device.outbox.all();
     expect(entry).toMatchObject({
       method: 'POST',
       path: '/create_tray_template',
-      body: { kind: 'json', data: { template_name: name, company_id: farm.companyId, user_id: farm.admin.id, number_of_plants: 72, description: 'Clones', default_batch_id: batchId } },
+      body: { kind: 'json', data: { template_name: name, company_id: fleet.farm.companyId, user_id: fleet.farm.admin.id, number_of_plants: 72, description: 'Clones', default_batch_id: fleet.batchId } },
     });
-    expect(await local(device, `tray_template:${template_id}`)).toMatchObject({ kind: 'tray_template', template_name: name, number_of_plants: 72, default_batch_id: batchId });
+    expect(await local(device, `tray_template:${template_id}`)).toMatchObject({ kind: 'tray_template', template_name: name, number_of_plants: 72, default_batch_id: fleet.batchId });
 
     await reconnect(device);
-    const row = await server.database.db.selectFrom('tray_templates').selectAll().where('company_id', '=', farm.companyId).where('template_name', '=', name).executeTakeFirstOrThrow();
-    expect([row.number_of_plants, row.description, row.default_batch_id]).toEqual([72, 'Clones', batchId]);
+    const row = await fleet.server.database.db.selectFrom('tray_templates').selectAll().where('company_id', '=', fleet.farm.companyId).where('template_name', '=', name).executeTakeFirstOrThrow();
+    expect([row.number_of_plants, row.description, row.default_batch_id]).toEqual([72, 'Clones', fleet.batchId]);
     const mine = (await ofKind(device, 'tray_template')).filter((document) => document.template_name === name);
     expect(mine.map((document) => document.id)).toEqual([`tray_template:${row.id}`]);
     expect(JSON.stringify(mine)).not.toContain('tmp-');
@@ -149,24 +111,24 @@ describe('create_tray_template', () => {
 
 describe('delete_tray_template', () => {
   it("needs the template and the company: 'templateID and companyID are required.'", async () => {
-    const device = await tablet(farm.admin);
-    await rejects(deleteTrayTemplate(device.context, { templateId: undefined as never, companyId: farm.companyId }), m.templateIdCompanyRequired);
+    const device = await tablet(fleet.farm.admin);
+    await rejects(deleteTrayTemplate(device.context, { templateId: undefined as never, companyId: fleet.farm.companyId }), m.templateIdCompanyRequired);
     await rejects(deleteTrayTemplate(device.context, { templateId: 1, companyId: undefined as never }), m.templateIdCompanyRequired);
   });
 
   it('leaves the local list at once and is deleted on the server', async () => {
-    const device = await tablet(farm.admin);
+    const device = await tablet(fleet.farm.admin);
     const template = await serverTemplate(device);
     const documentId = `tray_template:${template.template_id}`;
     expect(await local(device, documentId)).not.toBeNull();
-    proxy.setOnline(false);
-    await deleteTrayTemplate(device.context, { templateId: template.template_id, companyId: farm.companyId });
+    fleet.proxy.setOnline(false);
+    await deleteTrayTemplate(device.context, { templateId: template.template_id, companyId: fleet.farm.companyId });
     const [entry] = await device.outbox.all();
-    expect(entry).toMatchObject({ method: 'DELETE', path: '/delete_tray_template', body: { kind: 'json', data: { template_id: template.template_id, company_id: farm.companyId } } });
+    expect(entry).toMatchObject({ method: 'DELETE', path: '/delete_tray_template', body: { kind: 'json', data: { template_id: template.template_id, company_id: fleet.farm.companyId } } });
     expect(await local(device, documentId)).toBeNull();
 
     await reconnect(device);
-    const row = await server.database.db.selectFrom('tray_templates').select('deleted_at').where('id', '=', template.template_id as number).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('tray_templates').select('deleted_at').where('id', '=', template.template_id as number).executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
     expect(await local(device, documentId)).toBeNull();
   });
@@ -175,7 +137,7 @@ describe('delete_tray_template', () => {
 describe('use_tray_template', () => {
   it("needs a tray name, trimmed ('trayName is required.'), and the template, company and user", async () => {
     const device = await tablet();
-    const input = { templateId: 1, companyId: farm.companyId, userId: farm.regular.id, trayName: 'Tray' };
+    const input = { templateId: 1, companyId: fleet.farm.companyId, userId: fleet.farm.regular.id, trayName: 'Tray' };
     await rejects(useTrayTemplate(device.context, { ...input, trayName: '   ' }), m.trayNameRequired);
     await rejects(useTrayTemplate(device.context, { ...input, templateId: undefined as never }), m.templateUseRequired);
     await rejects(useTrayTemplate(device.context, { ...input, companyId: undefined as never }), m.templateUseRequired);
@@ -184,18 +146,18 @@ describe('use_tray_template', () => {
 
   it("makes a tray at once with the template's plant count and default batch; the server makes it under its id", async () => {
     const device = await tablet();
-    const template = await serverTemplate(device, { number_of_plants: 50, default_batch_id: batchId });
-    proxy.setOnline(false);
+    const template = await serverTemplate(device, { number_of_plants: 50, default_batch_id: fleet.batchId });
+    fleet.proxy.setOnline(false);
     const name = unique('From template');
-    const { tray_id, tray } = await useTrayTemplate(device.context, { templateId: template.template_id, companyId: farm.companyId, userId: farm.regular.id, trayName: ` ${name} ` });
-    expect(tray).toMatchObject({ tray_name: name, number_of_plants: 50, batch_id: batchId });
-    expect(await local(device, `tray:${tray_id}`)).toMatchObject({ kind: 'tray', tray_name: name, number_of_plants: 50, batch_id: batchId });
+    const { tray_id, tray } = await useTrayTemplate(device.context, { templateId: template.template_id, companyId: fleet.farm.companyId, userId: fleet.farm.regular.id, trayName: ` ${name} ` });
+    expect(tray).toMatchObject({ tray_name: name, number_of_plants: 50, batch_id: fleet.batchId });
+    expect(await local(device, `tray:${tray_id}`)).toMatchObject({ kind: 'tray', tray_name: name, number_of_plants: 50, batch_id: fleet.batchId });
     const [entry] = await device.outbox.all();
-    expect(entry?.body).toEqual({ kind: 'json', data: { template_id: template.template_id, company_id: farm.companyId, user_id: farm.regular.id, tray_name: name } });
+    expect(entry?.body).toEqual({ kind: 'json', data: { template_id: template.template_id, company_id: fleet.farm.companyId, user_id: fleet.farm.regular.id, tray_name: name } });
 
     await reconnect(device);
-    const row = await server.database.db.selectFrom('trays').selectAll().where('tray_name', '=', name).executeTakeFirstOrThrow();
-    expect([row.number_of_plants, row.batch_id, row.user_id]).toEqual([50, batchId, farm.regular.id]);
+    const row = await fleet.server.database.db.selectFrom('trays').selectAll().where('tray_name', '=', name).executeTakeFirstOrThrow();
+    expect([row.number_of_plants, row.batch_id, row.user_id]).toEqual([50, fleet.batchId, fleet.farm.regular.id]);
     const mine = (await ofKind(device, 'tray')).filter((document) => document.tray_name === name);
     expect(mine.map((document) => document.id)).toEqual([`tray:${row.id}`]);
     expect(JSON.stringify(mine)).not.toContain('tmp-');
@@ -210,52 +172,52 @@ describe('get_all_trays', () => {
 
   it('answers status and trays', async () => {
     const device = await tablet();
-    const tray = await serverTray(device, { batch_id: batchId });
-    const answer = await getAllTrays(device.context, { companyId: farm.companyId });
+    const tray = await serverTray(device, { batch_id: fleet.batchId });
+    const answer = await getAllTrays(device.context, { companyId: fleet.farm.companyId });
     expect(answer.status).toBe('success');
-    expect(answer.trays.find((item) => item.tray_id === tray.tray_id)).toMatchObject({ tray_name: tray.tray_name, number_of_plants: 24, batch_id: batchId, company_id: farm.companyId });
+    expect(answer.trays.find((item) => item.tray_id === tray.tray_id)).toMatchObject({ tray_name: tray.tray_name, number_of_plants: 24, batch_id: fleet.batchId, company_id: fleet.farm.companyId });
   });
 
   it("without an answer: 'Failed to fetch trays.'", async () => {
     const device = await tablet();
-    proxy.setOnline(false);
-    await rejects(getAllTrays(device.context, { companyId: farm.companyId }), m.fetchTraysFailed, ApiError);
+    fleet.proxy.setOnline(false);
+    await rejects(getAllTrays(device.context, { companyId: fleet.farm.companyId }), m.fetchTraysFailed, ApiError);
   });
 });
 
 describe('update_tray', () => {
   it("needs the tray and the company ('trayID and companyID are required.') and a positive count ('numberOfPlants must be positive.')", async () => {
     const device = await tablet();
-    await rejects(updateTray(device.context, { trayId: undefined as never, companyId: farm.companyId, trayName: 'A' }), m.trayIdCompanyRequired);
+    await rejects(updateTray(device.context, { trayId: undefined as never, companyId: fleet.farm.companyId, trayName: 'A' }), m.trayIdCompanyRequired);
     await rejects(updateTray(device.context, { trayId: 1, companyId: undefined as never, trayName: 'A' }), m.trayIdCompanyRequired);
-    await rejects(updateTray(device.context, { trayId: 1, companyId: farm.companyId, numberOfPlants: 0 }), m.plantsPositiveOnUpdate);
-    await rejects(updateTray(device.context, { trayId: 1, companyId: farm.companyId, numberOfPlants: -2 }), m.plantsPositiveOnUpdate);
-    await rejects(updateTray(device.context, { trayId: 1, companyId: farm.companyId, trayName: '  ' }), m.trayNameRequired);
+    await rejects(updateTray(device.context, { trayId: 1, companyId: fleet.farm.companyId, numberOfPlants: 0 }), m.plantsPositiveOnUpdate);
+    await rejects(updateTray(device.context, { trayId: 1, companyId: fleet.farm.companyId, numberOfPlants: -2 }), m.plantsPositiveOnUpdate);
+    await rejects(updateTray(device.context, { trayId: 1, companyId: fleet.farm.companyId, trayName: '  ' }), m.trayNameRequired);
     expect(await device.outbox.count()).toBe(0);
   });
 
   it('sends and changes only the fields given, locally at once and on the server', async () => {
     const device = await tablet();
-    const tray = await serverTray(device, { batch_id: batchId });
-    proxy.setOnline(false);
+    const tray = await serverTray(device, { batch_id: fleet.batchId });
+    fleet.proxy.setOnline(false);
     const name = unique('Renamed');
-    const shown = await updateTray(device.context, { trayId: tray.tray_id, companyId: farm.companyId, trayName: name });
-    expect(shown).toMatchObject({ tray_id: tray.tray_id, tray_name: name, number_of_plants: 24, batch_id: batchId });
-    await updateTray(device.context, { trayId: tray.tray_id, companyId: farm.companyId, batchId: null });
+    const shown = await updateTray(device.context, { trayId: tray.tray_id, companyId: fleet.farm.companyId, trayName: name });
+    expect(shown).toMatchObject({ tray_id: tray.tray_id, tray_name: name, number_of_plants: 24, batch_id: fleet.batchId });
+    await updateTray(device.context, { trayId: tray.tray_id, companyId: fleet.farm.companyId, batchId: null });
     const [rename, unlink] = await device.outbox.all();
-    expect(rename?.body).toEqual({ kind: 'json', data: { tray_id: tray.tray_id, company_id: farm.companyId, tray_name: name } });
-    expect(unlink?.body).toEqual({ kind: 'json', data: { tray_id: tray.tray_id, company_id: farm.companyId, batch_id: null } });
+    expect(rename?.body).toEqual({ kind: 'json', data: { tray_id: tray.tray_id, company_id: fleet.farm.companyId, tray_name: name } });
+    expect(unlink?.body).toEqual({ kind: 'json', data: { tray_id: tray.tray_id, company_id: fleet.farm.companyId, batch_id: null } });
     expect(await local(device, `tray:${tray.tray_id}`)).toMatchObject({ tray_name: name, number_of_plants: 24, batch_id: null });
 
     await reconnect(device);
-    const row = await server.database.db.selectFrom('trays').selectAll().where('id', '=', tray.tray_id as number).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('trays').selectAll().where('id', '=', tray.tray_id as number).executeTakeFirstOrThrow();
     expect([row.tray_name, row.number_of_plants, row.batch_id]).toEqual([name, 24, null]);
     expect(await local(device, `tray:${tray.tray_id}`)).toMatchObject({ tray_name: name, number_of_plants: 24, batch_id: null });
   });
 });
 
 describe('create_tray', () => {
-  const input = () => ({ trayName: unique('Tray'), companyId: farm.companyId, userId: farm.regular.id, numberOfPlants: 24 });
+  const input = () => ({ trayName: unique('Tray'), companyId: fleet.farm.companyId, userId: fleet.farm.regular.id, numberOfPlants: 24 });
 
   it("needs a tray name, trimmed ('trayName is required.'), a positive count, the company and the user", async () => {
     const device = await tablet();
@@ -269,20 +231,20 @@ describe('create_tray', () => {
 
   it('is in the local list at once under a temporary id, then on the server under its id', async () => {
     const device = await tablet();
-    proxy.setOnline(false);
+    fleet.proxy.setOnline(false);
     const name = unique('Seedlings');
-    const { tray_id } = await createTray(device.context, { ...input(), trayName: ` ${name}`, batchId });
+    const { tray_id } = await createTray(device.context, { ...input(), trayName: ` ${name}`, batchId: fleet.batchId });
     const [entry] = await device.outbox.all();
     expect(entry).toMatchObject({
       method: 'POST',
       path: '/create_tray',
-      body: { kind: 'json', data: { tray_name: name, company_id: farm.companyId, user_id: farm.regular.id, number_of_plants: 24, batch_id: batchId } },
+      body: { kind: 'json', data: { tray_name: name, company_id: fleet.farm.companyId, user_id: fleet.farm.regular.id, number_of_plants: 24, batch_id: fleet.batchId } },
     });
-    expect(await local(device, `tray:${tray_id}`)).toMatchObject({ kind: 'tray', tray_id, tray_name: name, number_of_plants: 24, batch_id: batchId });
+    expect(await local(device, `tray:${tray_id}`)).toMatchObject({ kind: 'tray', tray_id, tray_name: name, number_of_plants: 24, batch_id: fleet.batchId });
 
     await reconnect(device);
-    const row = await server.database.db.selectFrom('trays').selectAll().where('tray_name', '=', name).executeTakeFirstOrThrow();
-    expect([row.number_of_plants, row.batch_id]).toEqual([24, batchId]);
+    const row = await fleet.server.database.db.selectFrom('trays').selectAll().where('tray_name', '=', name).executeTakeFirstOrThrow();
+    expect([row.number_of_plants, row.batch_id]).toEqual([24, fleet.batchId]);
     const mine = (await ofKind(device, 'tray')).filter((document) => document.tray_name === name);
     expect(mine.map((document) => [document.id, document.tray_id])).toEqual([[`tray:${row.id}`, row.id]]);
   });
@@ -290,38 +252,38 @@ describe('create_tray', () => {
 
 describe('delete_tray', () => {
   it("needs the tray and the company: 'trayID and companyID are required.'", async () => {
-    const device = await tablet(farm.admin);
-    await rejects(deleteTray(device.context, { trayId: undefined as never, companyId: farm.companyId }), m.trayIdCompanyRequired);
+    const device = await tablet(fleet.farm.admin);
+    await rejects(deleteTray(device.context, { trayId: undefined as never, companyId: fleet.farm.companyId }), m.trayIdCompanyRequired);
     await rejects(deleteTray(device.context, { trayId: 1, companyId: undefined as never }), m.trayIdCompanyRequired);
   });
 
   it('leaves the local list at once and is deleted on the server', async () => {
-    const device = await tablet(farm.admin);
+    const device = await tablet(fleet.farm.admin);
     const tray = await serverTray(device);
     const documentId = `tray:${tray.tray_id}`;
     expect(await local(device, documentId)).not.toBeNull();
-    proxy.setOnline(false);
-    await deleteTray(device.context, { trayId: tray.tray_id, companyId: farm.companyId });
+    fleet.proxy.setOnline(false);
+    await deleteTray(device.context, { trayId: tray.tray_id, companyId: fleet.farm.companyId });
     const [entry] = await device.outbox.all();
-    expect(entry).toMatchObject({ method: 'POST', path: '/delete_tray', body: { kind: 'json', data: { tray_id: tray.tray_id, company_id: farm.companyId } } });
+    expect(entry).toMatchObject({ method: 'POST', path: '/delete_tray', body: { kind: 'json', data: { tray_id: tray.tray_id, company_id: fleet.farm.companyId } } });
     expect(await local(device, documentId)).toBeNull();
 
     await reconnect(device);
-    const row = await server.database.db.selectFrom('trays').select('deleted_at').where('id', '=', tray.tray_id as number).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('trays').select('deleted_at').where('id', '=', tray.tray_id as number).executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
     expect(await local(device, documentId)).toBeNull();
   });
 
   it('a tray made offline and then renamed reaches the server once, renamed', async () => {
     const device = await tablet();
-    proxy.setOnline(false);
-    const { tray_id } = await createTray(device.context, { trayName: unique('Offline'), companyId: farm.companyId, userId: farm.regular.id, numberOfPlants: 10 });
+    fleet.proxy.setOnline(false);
+    const { tray_id } = await createTray(device.context, { trayName: unique('Offline'), companyId: fleet.farm.companyId, userId: fleet.farm.regular.id, numberOfPlants: 10 });
     const name = unique('Offline renamed');
-    await updateTray(device.context, { trayId: tray_id, companyId: farm.companyId, trayName: name, numberOfPlants: 12 });
+    await updateTray(device.context, { trayId: tray_id, companyId: fleet.farm.companyId, trayName: name, numberOfPlants: 12 });
     expect(await local(device, `tray:${tray_id}`)).toMatchObject({ tray_name: name, number_of_plants: 12 });
 
     await reconnect(device);
-    const rows = await server.database.db.selectFrom('trays').selectAll().where('tray_name', '=', name).execute();
+    const rows = await fleet.server.database.db.selectFrom('trays').selectAll().where('tray_name', '=', name).execute();
     expect(rows.map((row) => row.number_of_plants)).toEqual([12]);
     const mine = (await ofKind(device, 'tray')).filter((document) => document.tray_name === name);
     expect(mine.map((document) => document.id)).toEqual([`tray:${rows[0]?.id}`]);
