@@ -12,7 +12,7 @@ export function CountCards({ counts }: { counts: FarmCounts }) {
     { key: 'rooms', label: 'Rooms', value: counts.rooms, to: '/dashboard/rooms' },
     { key: 'grids', label: 'Grids', value: counts.grids, to: '/dashboard/rooms' },
     { key: 'plants', label: 'Plants', value: counts.plants, to: '/dashboard/rooms' },
-    { key: 'culled', label: 'Culled', value: counts.culled, tone: counts.culled > 0 ? 'danger' : undefined },
+    { key: 'culled', label: 'Culled', value: counts.culled },
     { key: 'batches', label: 'Batches', value: counts.batches, to: '/dashboard/batches' },
     { key: 'problems', label: 'Open batch problems', value: counts.openProblems, to: '/dashboard/batches', tone: counts.openProblems > 0 ? 'warn' : undefined },
     { key: 'pending', label: failed > 0 ? `Pending changes (${failed} failed)` : 'Pending changes', value: pending, tone: failed > 0 ? 'danger' : pending > 0 ? 'warn' : undefined },

@@ -10,6 +10,7 @@ import type { RxDocument } from 'rxdb';
 import { useApiContext } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
 import { type BatchDoc, openProblems } from '../rooms/model';
+import { isTempId } from '../../../sync/types';
 
 export interface RoomCounts {
   id: string;
@@ -63,8 +64,15 @@ export function countFarm(companyId: number, rooms: Doc[], grids: Doc[], boxes: 
   }
   let plants = 0;
   let culled = 0;
+  // One box per grid position (see onePerPosition): a temporary copy the sync is replacing is not counted twice.
+  const positions = new Map<string, Doc>();
   for (const box of boxes) {
     if (!ours(box)) continue;
+    const key = `${String(field(box, 'gridId'))}:${String(field(box, 'X'))}:${String(field(box, 'Y'))}`;
+    const other = positions.get(key);
+    if (!other || (isTempId(other.primary) && !isTempId(box.primary))) positions.set(key, box);
+  }
+  for (const box of positions.values()) {
     plants += 1;
     const isCulled = field(box, 'culled') === true;
     if (isCulled) culled += 1;

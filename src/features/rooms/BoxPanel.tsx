@@ -120,7 +120,7 @@ function BatchSection({ box, boxId, batches }: { box: BoxDoc; boxId: BoxId; batc
         <ul className="plain-list" aria-label="Linked batches">
           {linked.map((batch) => (
             <li key={batch.id}>
-              <span className="swatch" style={{ backgroundColor: batch.Color || 'transparent' }} aria-hidden="true" />
+              {batch.Color && <span className="swatch" style={{ backgroundColor: batch.Color }} aria-hidden="true" />}
               {isTempId(batch.id) ? (
                 <strong>{batch.BatchNumber}</strong>
               ) : (
@@ -144,7 +144,7 @@ function BatchSection({ box, boxId, batches }: { box: BoxDoc; boxId: BoxId; batc
         <form className="form inline-form" onSubmit={(event) => void submit(event)}>
           <label>
             Batch
-            <select name="batch" value={chosen} onChange={(event) => setChosen(event.target.value)}>
+            <select name="batch" aria-label="Batch" value={chosen} onChange={(event) => setChosen(event.target.value)}>
               <option value="">Choose a batch…</option>
               {choices.map((batch) => (
                 <option key={batch.id} value={batch.id}>

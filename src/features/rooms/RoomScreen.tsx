@@ -17,7 +17,7 @@ import { Screen } from '../shell/Screen';
 import { BoxPanel } from './BoxPanel';
 import { GridView } from './GridView';
 import { type SignedInUser, useFollowTempId, usePreview, useSignedInUser } from './hooks';
-import { type BatchDoc, type BoxDoc, boxLabel, boxNumber, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, type RoomDoc, scanText } from './model';
+import { type BatchDoc, type BoxDoc, boxLabel, boxNumber, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, onePerPosition, type RoomDoc, scanText } from './model';
 import { Whiteboard } from './Whiteboard';
 import './rooms.css';
 
@@ -39,6 +39,7 @@ export function RoomScreen({ roomId }: { roomId: string }) {
   const boxesByGrid = useMemo(() => {
     const map = new Map<string, BoxDoc[]>();
     for (const box of boxList.documents) map.set(box.gridId, [...(map.get(box.gridId) ?? []), box]);
+    for (const [gridId, boxes] of map) map.set(gridId, onePerPosition(boxes));
     return map;
   }, [boxList.documents]);
   const batches = useMemo(() => new Map(batchList.documents.map((batch) => [batch.id, batch])), [batchList.documents]);
@@ -56,8 +57,9 @@ export function RoomScreen({ roomId }: { roomId: string }) {
   const opacity = gridOpacityOf(company);
   const document = room.document;
   const roomRef = document ? idValue(document.RoomID ?? document.id) : null;
-  const plants = boxList.documents.length;
-  const culled = boxList.documents.filter((box) => box.culled === true).length;
+  const shownBoxes = [...boxesByGrid.values()].flat();
+  const plants = shownBoxes.length;
+  const culled = shownBoxes.filter((box) => box.culled === true).length;
 
   return (
     <Screen

@@ -8,6 +8,7 @@ import type { BatchDocument } from '../../api/batches';
 import type { GridBoxJson, GridJson, RoomJson } from '../../api/rooms';
 import type { SubGridbox } from '../../api/subgrids';
 import type { LocalDocument } from '../../db/schemas';
+import { isTempId } from '../../../sync/types';
 
 export type RoomDoc = LocalDocument & Partial<RoomJson>;
 export type GridDoc = LocalDocument & Partial<Omit<GridJson, 'id'>> & { roomId: string };
@@ -101,4 +102,19 @@ export const byName = (a: { Name?: string | null }, b: { Name?: string | null })
 export function openProblems(batch: BatchDoc): number {
   if (Array.isArray(batch.problems)) return batch.problems.filter((problem) => !problem.resolved).length;
   return Number(batch.open_problems) || 0;
+}
+
+/**
+ * One box per position of a grid. Just after a grid made on this tablet reaches the server, the pull
+ * can bring the server's boxes while the sync worker is still moving the temporary ones to their
+ * server ids, so for a moment both are in the store: the server's copy wins.
+ */
+export function onePerPosition<T extends { id: string; X?: number | null; Y?: number | null }>(boxes: T[]): T[] {
+  const kept = new Map<string, T>();
+  for (const box of boxes) {
+    const key = `${box.X}:${box.Y}`;
+    const other = kept.get(key);
+    if (!other || (isTempId(other.id) && !isTempId(box.id))) kept.set(key, box);
+  }
+  return kept.size === boxes.length ? boxes : [...kept.values()];
 }

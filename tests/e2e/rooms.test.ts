@@ -1,0 +1,283 @@
+/**
+ * Rooms, a room's grids and boxes, and the dashboards, through the screens in a real Chromium against
+ * the real server (tests/support/browser.ts): what the grower sees, and what the server then has.
+ * Offline, changes show at once, the sync indicator counts them, and they reach the server when the
+ * connection returns.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2E, skipBrowser, startE2E } from '../support/browser';
+import { createBatch, createGrid, createRoom, createTenant, type SignedInUser } from '../support/factories';
+import { AppPage } from './app-page';
+
+let e2e: E2E;
+
+/** A 1×1 PNG, for the image uploads. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+/** The rooms area's screens, named once. */
+class RoomsPage extends AppPage {
+  constructor(page: Page) {
+    super(page);
+  }
+
+  /** The sync indicator's count of changes waiting for the server. */
+  pending() {
+    return this.page.locator('.sync-chip').getAttribute('data-pending');
+  }
+
+  async synced() {
+    await expect.poll(() => this.pending(), { timeout: 30_000 }).toBe('0');
+  }
+
+  async openRooms() {
+    await this.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rooms' }).click();
+    await this.rendered('Rooms');
+  }
+
+  async createRoom(name: string, description: string) {
+    await this.page.getByRole('button', { name: 'New room' }).click();
+    const form = this.page.getByRole('form', { name: 'New room' });
+    await form.getByLabel('Name', { exact: true }).fill(name);
+    await form.getByLabel('Description').fill(description);
+    await form.getByRole('button', { name: 'Create room' }).click();
+    await this.roomCard(name).waitFor();
+  }
+
+  roomCard(name: string) {
+    return this.page.getByRole('listitem', { name });
+  }
+
+  async openRoom(name: string) {
+    await this.roomCard(name).getByRole('link', { name: 'Open' }).click();
+    await this.rendered(name);
+  }
+
+  grid(name: string) {
+    return this.page.getByRole('region', { name: `Grid ${name}` });
+  }
+
+  box(grid: string, x: number, y: number) {
+    return this.grid(grid).locator(`.grid-box[data-x="${x}"][data-y="${y}"]`);
+  }
+
+  panel() {
+    return this.page.locator('.box-panel');
+  }
+
+  async openBox(grid: string, x: number, y: number) {
+    await this.box(grid, x, y).click();
+    await this.panel().waitFor();
+  }
+
+  async closePanel() {
+    await this.panel().getByRole('button', { name: 'Close' }).click();
+    await this.panel().waitFor({ state: 'detached' });
+  }
+
+  /** A screenshot once the toasts (3 s each) have gone, so they hide nothing of the screen. */
+  async shot(name: string) {
+    await expect.poll(() => this.page.locator('.notistack-Snackbar').count(), { timeout: 10_000 }).toBe(0);
+    await this.screenshot(name);
+  }
+
+  count(key: string) {
+    return this.page.locator(`[data-count="${key}"]`).getAttribute('data-value');
+  }
+}
+
+describe.skipIf(skipBrowser)('rooms, grids and boxes in Chromium', { timeout: 120_000 }, () => {
+  beforeAll(async () => {
+    e2e = await startE2E();
+  }, 300_000);
+  afterAll(async () => {
+    await e2e?.close();
+  });
+
+  async function signedIn(user: SignedInUser) {
+    const { context, page, errors, console: messages } = await e2e.newPage();
+    const app = new RoomsPage(page);
+    await app.signIn(user);
+    return { context, page, app, errors, messages };
+  }
+
+  const db = () => e2e.server.database.db;
+
+  it('creates a room and a 4×6 grid, renames, culls and links boxes to a batch; offline a room and a cull show at once and reach the server', async () => {
+    const farm = await createTenant(e2e.server);
+    const batchNumber = `B-${Date.now()}`;
+    const batchId = await createBatch(e2e.server, farm.companyId, batchNumber);
+    const { context, page, app, errors, messages } = await signedIn(farm.admin);
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+
+    // Rooms: the create form gives the spec's messages, then the room shows at once.
+    await app.openRooms();
+    await expect.poll(() => page.getByText('No rooms yet.').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'New room' }).click();
+    const form = page.getByRole('form', { name: 'New room' });
+    await form.getByRole('button', { name: 'Create room' }).click();
+    await expect.poll(() => form.getByRole('alert').textContent()).toBe('Room name is required.');
+    await form.getByLabel('Name', { exact: true }).fill('Flower room 1');
+    await form.getByRole('button', { name: 'Create room' }).click();
+    await expect.poll(() => form.getByRole('alert').textContent()).toBe('Room description is required.');
+    await form.getByLabel('Description').fill('North side, 12 benches');
+    await form.getByRole('button', { name: 'Create room' }).click();
+    await app.roomCard('Flower room 1').waitFor();
+    await app.synced();
+    const room = await db().selectFrom('rooms').selectAll().where('company_id', '=', farm.companyId).where('name', '=', 'Flower room 1').executeTakeFirstOrThrow();
+    expect(room.description).toBe('North side, 12 benches');
+    await app.shot('rooms-list');
+
+    // A 4×6 grid: 24 boxes, numbered row by row (the default grid order).
+    await app.openRoom('Flower room 1');
+    await page.getByRole('button', { name: 'Add grid' }).click();
+    const gridForm = page.getByRole('form', { name: 'New grid' });
+    await gridForm.getByLabel('Grid name').fill('Bench A');
+    await gridForm.getByLabel('Columns (X)').fill('4');
+    await gridForm.getByLabel('Rows (Y)').fill('6');
+    await gridForm.getByRole('button', { name: 'Create grid' }).click();
+    await expect.poll(() => app.grid('Bench A').locator('.grid-box').count()).toBe(24);
+    expect(await app.box('Bench A', 4, 6).locator('.box-name').textContent()).toBe('24');
+    await app.synced();
+    const grid = await db().selectFrom('grids').selectAll().where('room_id', '=', room.id).executeTakeFirstOrThrow();
+    expect([grid.name, grid.nx, grid.ny]).toEqual(['Bench A', 4, 6]);
+    const boxAt = async (x: number, y: number) => db().selectFrom('grid_boxes').selectAll().where('grid_id', '=', grid.id).where('x', '=', x).where('y', '=', y).executeTakeFirstOrThrow();
+
+    // Rename one box, cull another.
+    await app.openBox('Bench A', 1, 1);
+    await app.panel().getByLabel('Custom name').fill('Mother 1');
+    await app.panel().getByRole('button', { name: 'Save name' }).click();
+    await expect.poll(() => app.panel().getByRole('heading', { level: 2 }).textContent()).toBe('Mother 1');
+    // The batch made on the server arrives with the pull; link the box to it.
+    const batchOption = app.panel().getByLabel('Batch', { exact: true }).locator('option', { hasText: batchNumber });
+    await expect.poll(() => batchOption.count(), { timeout: 30_000 }).toBe(1);
+    await app.panel().getByLabel('Batch', { exact: true }).selectOption({ label: `${batchNumber} — Test strain` });
+    await app.panel().getByRole('button', { name: 'Link to batch' }).click();
+    await app.panel().getByRole('list', { name: 'Linked batches' }).getByText(batchNumber).waitFor();
+    await app.shot('rooms-box-panel');
+    await app.closePanel();
+    expect(await app.box('Bench A', 1, 1).locator('.box-name').textContent()).toBe('Mother 1');
+    expect(await app.box('Bench A', 1, 1).locator('.box-batch').textContent()).toBe(batchNumber);
+
+    await app.openBox('Bench A', 2, 1);
+    await app.panel().getByRole('button', { name: 'Cull plant' }).click();
+    await app.panel().getByRole('button', { name: 'Un-cull plant' }).waitFor();
+    await app.closePanel();
+    expect(await app.box('Bench A', 2, 1).getAttribute('data-culled')).toBe('true');
+
+    await page.getByRole('button', { name: 'Mark room scanned' }).click();
+    await page.locator('.room-summary .scan-state.scanned').waitFor();
+    await app.synced();
+    expect((await boxAt(1, 1)).custom_name).toBe('Mother 1');
+    expect((await boxAt(2, 1)).culled).toBe(true);
+    expect((await boxAt(2, 1)).culled_by).toBe(farm.admin.id);
+    const links = await db().selectFrom('batch_grid_boxes').select('grid_box_id').where('batch_id', '=', batchId).execute();
+    expect(links.map((link) => link.grid_box_id)).toEqual([(await boxAt(1, 1)).id]);
+    expect((await db().selectFrom('rooms').select(['scanned', 'last_scanned_by']).where('id', '=', room.id).executeTakeFirstOrThrow()).last_scanned_by).toBe(farm.admin.id);
+    await app.shot('rooms-room');
+
+    // Offline: reload (the service worker serves the app), create a room and cull a box.
+    await context.setOffline(true);
+    await app.reload();
+    await app.rendered('Flower room 1');
+    await app.box('Bench A', 3, 1).waitFor();
+    await app.openBox('Bench A', 3, 1);
+    await app.panel().getByRole('button', { name: 'Cull plant' }).click();
+    await app.panel().getByRole('button', { name: 'Un-cull plant' }).waitFor();
+    await app.closePanel();
+    expect(await app.box('Bench A', 3, 1).getAttribute('data-culled')).toBe('true');
+    await app.openRooms();
+    await app.createRoom('Veg room offline', 'Made with no signal');
+    await expect.poll(() => app.pending()).toBe('2');
+    // The room made offline opens under its temporary id.
+    await app.openRoom('Veg room offline');
+    expect(new URL(page.url()).pathname).toMatch(/^\/dashboard\/rooms\/tmp-/);
+    await page.getByText('No grids in this room yet.').waitFor();
+
+    await context.setOffline(false);
+    await app.synced();
+    // Once synced, the screen follows the room to its server id.
+    await page.waitForURL((url) => /^\/dashboard\/rooms\/\d+$/.test(url.pathname), { timeout: 30_000 });
+    const offlineRoom = await db().selectFrom('rooms').selectAll().where('company_id', '=', farm.companyId).where('name', '=', 'Veg room offline').executeTakeFirstOrThrow();
+    expect(new URL(page.url()).pathname).toBe(`/dashboard/rooms/${offlineRoom.id}`);
+    expect(offlineRoom.description).toBe('Made with no signal');
+    expect((await boxAt(3, 1)).culled).toBe(true);
+
+    // The dashboards count from the local store.
+    await app.open('/dashboard/overview');
+    await app.rendered('Overview');
+    await expect.poll(() => app.count('rooms')).toBe('2');
+    expect(await app.count('grids')).toBe('1');
+    expect(await app.count('plants')).toBe('24');
+    expect(await app.count('culled')).toBe('2');
+    expect(await app.count('batches')).toBe('1');
+    expect(await app.count('pending')).toBe('0');
+    await app.shot('rooms-overview');
+    await app.open('/dashboard/quickview');
+    await app.rendered('Quick view');
+    const toScan = page.getByRole('list', { name: 'Rooms not scanned' });
+    await toScan.getByText('Veg room offline').waitFor();
+    expect(await toScan.getByText('Flower room 1').count()).toBe(0);
+    await app.shot('rooms-quickview');
+    // The landscape tablet (1280×800) too.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await app.open(`/dashboard/rooms/${room.id}`);
+    await app.rendered('Flower room 1');
+    await app.box('Bench A', 4, 6).waitFor();
+    await app.shot('rooms-room-1280x800');
+
+    expect(errors, messages.join('\n')).toEqual([]);
+  });
+
+  it('only Admins delete rooms, after confirming; a grower divides a box and uploads the whiteboard', async () => {
+    const farm = await createTenant(e2e.server);
+    const roomName = `Dry room ${Date.now()}`;
+    const roomId = await createRoom(e2e.server, farm.companyId, roomName);
+    await createGrid(e2e.server, farm.companyId, roomId, 2, 2, 'Rack 1');
+    // The company numbers its boxes as a snake, row by row, and dims their colour to half.
+    const token = farm.admin.token;
+    expect((await e2e.server.request('POST', '/set_company_grid_order', { token, query: { company_id: farm.companyId }, form: { grid_order: 'snake_row' } })).status).toBe(200);
+    expect((await e2e.server.request('POST', '/set_grid_opacity', { token, query: { company_id: farm.companyId, grid_opacity: 0.5 } })).status).toBe(200);
+
+    const grower = await signedIn(farm.regular);
+    await grower.page.waitForURL((url) => url.pathname === '/dashboard/quickview');
+    await grower.app.openRooms();
+    await grower.app.roomCard(roomName).waitFor({ timeout: 30_000 });
+    expect(await grower.app.roomCard(roomName).getByRole('button', { name: 'Delete' }).count()).toBe(0);
+
+    await grower.app.openRoom(roomName);
+    expect(await grower.page.getByRole('button', { name: 'Reset scanned status' }).count()).toBe(0);
+    await expect.poll(() => grower.app.box('Rack 1', 1, 2).locator('.box-name').textContent(), { timeout: 30_000 }).toBe('4');
+    expect(await grower.app.box('Rack 1', 2, 2).locator('.box-name').textContent()).toBe('3');
+    expect(await grower.app.box('Rack 1', 1, 1).locator('.box-fill').evaluate((fill) => getComputedStyle(fill).opacity)).toBe('0.5');
+    await grower.app.openBox('Rack 1', 1, 1);
+    await grower.app.panel().getByLabel('Columns', { exact: true }).fill('3');
+    await grower.app.panel().getByLabel('Rows', { exact: true }).fill('1');
+    await grower.app.panel().getByRole('button', { name: 'Divide box' }).click();
+    await expect.poll(() => grower.app.panel().getByRole('list', { name: 'Sub-gridboxes of this box' }).getByRole('listitem').count()).toBe(3);
+    await grower.app.closePanel();
+    await grower.page.getByLabel('Whiteboard image file').setInputFiles({ name: 'whiteboard.png', mimeType: 'image/png', buffer: PNG });
+    const subs = () => db().selectFrom('sub_gridboxes').select(['subx', 'suby', 'plant_id']).where('company_id', '=', farm.companyId).where('deleted_at', 'is', null).orderBy('subx').execute();
+    await expect.poll(async () => (await subs()).map((sub) => [sub.subx, sub.suby]), { timeout: 30_000 }).toEqual([[1, 1], [2, 1], [3, 1]]);
+    expect((await subs()).every((sub) => /^P-/.test(sub.plant_id ?? ''))).toBe(true);
+    await expect.poll(() => db().selectFrom('whiteboard_images').select(['uploaded_by']).where('room_id', '=', roomId).execute(), { timeout: 30_000 }).toEqual([{ uploaded_by: farm.regular.id }]);
+    await grower.app.synced();
+    // The history (server-only) lists it, with its image.
+    await grower.page.getByRole('list', { name: 'Whiteboard history' }).locator('img').waitFor({ timeout: 30_000 });
+
+    const admin = await signedIn(farm.admin);
+    await admin.app.openRooms();
+    const card = admin.app.roomCard(roomName);
+    await card.waitFor({ timeout: 30_000 });
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await card.getByRole('button', { name: 'Keep it' }).click();
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await card.getByRole('button', { name: 'Delete room' }).click();
+    await card.waitFor({ state: 'detached' });
+    await admin.app.synced();
+    const deleted = await db().selectFrom('rooms').select('deleted_at').where('id', '=', roomId).executeTakeFirstOrThrow();
+    expect(deleted.deleted_at).not.toBeNull();
+
+    expect([...grower.errors, ...admin.errors], [...grower.messages, ...admin.messages].join('\n')).toEqual([]);
+  });
+});
