@@ -1,6 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../features/shell/Upcoming';
+import { BatchesScreen } from '../../features/batches/BatchesScreen';
 
+/** `?batch=<id>` opens that batch (the batch-info screen links here to manage it). */
 export const Route = createFileRoute('/dashboard/batches')({
-  component: () => <Upcoming title="Batches" what="Batches of plants: create, link to rooms, grids and plants, statuses, harvest, moves and problems." />,
+  validateSearch: (search: Record<string, unknown>): { batch?: string } => (search.batch === undefined || search.batch === null || search.batch === '' ? {} : { batch: String(search.batch) }),
+  component: BatchesRoute,
 });
+
+function BatchesRoute() {
+  const { batch } = Route.useSearch();
+  return <BatchesScreen openBatch={batch} />;
+}

@@ -1,6 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../../features/shell/Upcoming';
+import { BatchInfoScreen } from '../../../features/batches/BatchInfoScreen';
 
 export const Route = createFileRoute('/dashboard/batch-info/$batchId')({
-  component: () => <Upcoming title="Batch" what="One batch at a glance, with its printable QR label." />,
+  component: BatchInfoRoute,
 });
+
+function BatchInfoRoute() {
+  const { batchId } = Route.useParams();
+  return <BatchInfoScreen batchId={batchId} />;
+}

@@ -1,0 +1,121 @@
+/** The fields of a batch (spec part 1 §3 "Batch"), to create one or change one. */
+import { type FormEvent, useState } from 'react';
+import type { BatchFormValues } from './model';
+
+/** Colours a grower can tell apart on a label and on the room's boxes; any other through the picker. */
+const SWATCHES = [
+  { name: 'Green', value: '#2e7d32' },
+  { name: 'Lime', value: '#9bc53d' },
+  { name: 'Yellow', value: '#f2c14e' },
+  { name: 'Orange', value: '#ef6c00' },
+  { name: 'Red', value: '#c62828' },
+  { name: 'Pink', value: '#d81b60' },
+  { name: 'Purple', value: '#6a1b9a' },
+  { name: 'Blue', value: '#1565c0' },
+  { name: 'Teal', value: '#00897b' },
+  { name: 'Brown', value: '#6d4c41' },
+];
+
+export function BatchForm(props: {
+  initial: BatchFormValues;
+  statuses: { builtIn: string[]; custom: string[] };
+  submitLabel: string;
+  busy: boolean;
+  error: string | null;
+  onSubmit: (values: BatchFormValues) => void;
+  onCancel: () => void;
+}) {
+  const [values, setValues] = useState<BatchFormValues>(props.initial);
+  // An error belongs to what was submitted: it goes away as soon as the grower changes a field.
+  const [submitted, setSubmitted] = useState<BatchFormValues | null>(null);
+  const error = submitted === values ? props.error : null;
+  const set = (field: keyof BatchFormValues) => (event: { target: { value: string } }) => setValues((current) => ({ ...current, [field]: event.target.value }));
+  const statusKnown = [...props.statuses.builtIn, ...props.statuses.custom].includes(values.batchStatus);
+  const customColor = values.color !== '' && !SWATCHES.some((swatch) => swatch.value.toLowerCase() === values.color.toLowerCase());
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setSubmitted(values);
+    props.onSubmit(values);
+  }
+
+  return (
+    <form className="form bt-batch-form" onSubmit={submit} noValidate>
+      <div className="bt-form-row">
+        <label>
+          Batch number
+          <input name="batchNumber" value={values.batchNumber} onChange={set('batchNumber')} autoComplete="off" required maxLength={100} />
+        </label>
+        <label>
+          Number of plants
+          <input name="numberOfPlants" type="number" inputMode="numeric" min={0} step={1} value={values.numberOfPlants} onChange={set('numberOfPlants')} required />
+        </label>
+      </div>
+      <div className="bt-form-row">
+        <label>
+          Strain
+          <input name="strainName" value={values.strainName} onChange={set('strainName')} autoComplete="off" maxLength={200} />
+        </label>
+        <label>
+          Status
+          <select name="batchStatus" value={values.batchStatus} onChange={set('batchStatus')}>
+            <optgroup label="Stages">
+              {props.statuses.builtIn.map((status) => (
+                <option key={status}>{status}</option>
+              ))}
+            </optgroup>
+            {props.statuses.custom.length > 0 && (
+              <optgroup label="Your statuses">
+                {props.statuses.custom.map((status) => (
+                  <option key={status}>{status}</option>
+                ))}
+              </optgroup>
+            )}
+            {/* A custom status deleted since the batch took it: the batch keeps it until changed. */}
+            {!statusKnown && values.batchStatus && <option>{values.batchStatus}</option>}
+          </select>
+        </label>
+      </div>
+      <div className="bt-form-row">
+        <label>
+          Start date
+          <input name="startDate" type="date" value={values.startDate} onChange={set('startDate')} />
+        </label>
+        <label>
+          End date
+          <input name="endDate" type="date" value={values.endDate} onChange={set('endDate')} />
+        </label>
+      </div>
+      <fieldset className="bt-swatches">
+        <legend>Colour</legend>
+        <label className={`bt-swatch bt-none${values.color === '' ? ' bt-chosen' : ''}`}>
+          <input type="radio" name="color" value="" checked={values.color === ''} onChange={set('color')} />
+          <span>No colour</span>
+        </label>
+        {SWATCHES.map((swatch) => (
+          <label key={swatch.value} className={`bt-swatch${values.color.toLowerCase() === swatch.value ? ' bt-chosen' : ''}`} title={swatch.name}>
+            <input type="radio" name="color" value={swatch.value} aria-label={swatch.name} checked={values.color.toLowerCase() === swatch.value} onChange={set('color')} />
+            <span className="bt-dot" style={{ background: swatch.value }} />
+          </label>
+        ))}
+        <label className={`bt-swatch bt-picker${customColor ? ' bt-chosen' : ''}`}>
+          <span>Other</span>
+          <input type="color" aria-label="Other colour" value={customColor && /^#[0-9a-f]{6}$/i.test(values.color) ? values.color.toLowerCase() : '#888888'} onChange={set('color')} />
+        </label>
+      </fieldset>
+      {error && (
+        <p className="banner error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="bt-row-actions">
+        <button type="submit" className="button primary" disabled={props.busy}>
+          {props.busy ? 'Saving…' : props.submitLabel}
+        </button>
+        <button type="button" className="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

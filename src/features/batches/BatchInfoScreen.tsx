@@ -1,0 +1,381 @@
+/**
+ * One batch at a glance (spec part 1 §2 batch-info/{batchId}; the batch's QR code opens it): plants
+ * and positions, rooms, grids and boxes, open problems, dates, status and history, with a printable
+ * QR label. Online it shows the server's dashboard (get_batch_dashboard); offline, or while a change
+ * made on this tablet has not reached the server yet, the tablet's own copy of the batch.
+ */
+import { Link } from '@tanstack/react-router';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { batchQr, batchQrUrl, getBatchDashboard, type BatchEvent, type BatchProblem } from '../../api/batches';
+import { unanswered } from '../../api/rooms';
+import { useApiContext, useLocalDocument, useToast } from '../../app/hooks';
+import { useSyncStatus } from '../../sync/sync-store';
+import { Screen } from '../shell/Screen';
+import { useBoxes, useCompany, useFollowedId, usePlaces, useSignedIn } from './hooks';
+import { boxLabel, describeEvent, formatDay, formatMoment, gridName, idsOf, isTempId, paintable, roomName, roomsOfBatch, type LocalBatch, type UserLike, userName } from './model';
+import './batches.css';
+
+/** What the screen shows, from the server's batch_details or from the local document. */
+interface BatchAtAGlance {
+  source: 'server' | 'tablet';
+  BatchNumber: string;
+  StrainName: string | null;
+  BatchStatus: string;
+  Color: string | null;
+  plants: { planned: number; positions: number; culled: number };
+  rooms: string[];
+  grids: string[];
+  boxes: string[];
+  openProblems: BatchProblem[];
+  history: BatchEvent[];
+  dates: { start: string | null; end: string | null; harvested: string | null; days: number | null };
+}
+
+interface ServerDetails {
+  BatchNumber: string;
+  StrainName: string | null;
+  BatchStatus: string;
+  Color: string | null;
+  UpdatedDateTime: string;
+  plants: { planned: number; positions: number; culled: number };
+  rooms: Array<{ RoomID: number; Name: string }>;
+  grids: Array<{ GridID: number; Name: string; RoomID: number }>;
+  grid_boxes: Array<{ GridBoxID: number; GridID: number; X: number; Y: number; CustomName: string | null }>;
+  problems: BatchProblem[];
+  history: BatchEvent[];
+  dates: { start_date: string | null; end_date: string | null; harvested_at: string | null; days_in_cultivation: number | null };
+}
+
+const DAY_MS = 86_400_000;
+
+/** Days from the start date to the end date (or today), as the server counts them. */
+function daysGrowing(start: string | null, end: string | null): number | null {
+  if (!start) return null;
+  const from = Date.parse(`${start}T00:00:00Z`);
+  const to = end ? Date.parse(`${end}T00:00:00Z`) : Date.now();
+  return Number.isNaN(from) ? null : Math.max(0, Math.floor((to - from) / DAY_MS));
+}
+
+export function BatchInfoScreen(props: { batchId: string }) {
+  const context = useApiContext();
+  const toast = useToast();
+  const online = useSyncStatus((status) => status.online);
+  const signedIn = useSignedIn();
+  const { document: routed, loading: localLoading } = useLocalDocument<LocalBatch>('batches', props.batchId);
+  // A label printed for a batch made offline links its temporary id: follow it to the server's id.
+  const batchId = useFollowedId(props.batchId, routed !== null, localLoading) ?? props.batchId;
+  const { document: followed } = useLocalDocument<LocalBatch>('batches', batchId === props.batchId ? undefined : batchId);
+  const local = routed ?? followed;
+  const serverId = isTempId(batchId) ? null : Number(batchId);
+  const places = usePlaces();
+  const { document: company } = useCompany(signedIn.companyId);
+  const users = (Array.isArray(company?.users) ? company.users : []) as UserLike[];
+  const { boxesById } = useBoxes(useMemo(() => idsOf(local?.GridBoxIDs).map(String), [local?.GridBoxIDs]));
+
+  const [server, setServer] = useState<{ details: ServerDetails | null; error: string | null; done: boolean }>({ details: null, error: null, done: false });
+  useEffect(() => {
+    if (!context || !signedIn.companyId || !serverId || !Number.isInteger(serverId)) return undefined;
+    let alive = true;
+    getBatchDashboard(context, { companyId: signedIn.companyId, batchId: serverId })
+      .then((details) => alive && setServer({ details: details as unknown as ServerDetails, error: null, done: true }))
+      .catch((error: unknown) => {
+        if (!alive) return;
+        // No answer (offline, weak signal): the tablet's copy stands in, without an error.
+        setServer((current) => ({ details: current.details, error: unanswered(error) ? null : error instanceof Error ? error.message : String(error), done: true }));
+      });
+    return () => {
+      alive = false;
+    };
+    // Asked again when the tablet's copy changes (an edit, a pull) or the connection returns.
+  }, [context, signedIn.companyId, serverId, local?.UpdatedDateTime, online]);
+
+  const view = useMemo<BatchAtAGlance | null>(() => {
+    const serverIsCurrent = server.details && (!local || Date.parse(server.details.UpdatedDateTime) >= Date.parse(local.UpdatedDateTime));
+    if (server.details && serverIsCurrent) {
+      const details = server.details;
+      const grids = new Map(details.grids.map((grid) => [String(grid.GridID), grid.Name]));
+      return {
+        source: 'server',
+        BatchNumber: details.BatchNumber,
+        StrainName: details.StrainName,
+        BatchStatus: details.BatchStatus,
+        Color: details.Color,
+        plants: details.plants,
+        rooms: details.rooms.map((room) => room.Name),
+        grids: details.grids.map((grid) => grid.Name),
+        boxes: details.grid_boxes.map((box) => {
+          const where = grids.get(String(box.GridID)) ?? gridName(places.gridsById.get(String(box.GridID)));
+          return `${where} · ${box.CustomName?.trim() || `column ${box.X}, row ${box.Y}`}`;
+        }),
+        openProblems: details.problems.filter((problem) => !problem.resolved),
+        history: details.history,
+        dates: { start: details.dates.start_date, end: details.dates.end_date, harvested: details.dates.harvested_at, days: details.dates.days_in_cultivation },
+      };
+    }
+    if (!local) return null;
+    const boxes = idsOf(local.GridBoxIDs).map((id) => boxesById.get(String(id)));
+    return {
+      source: 'tablet',
+      BatchNumber: local.BatchNumber,
+      StrainName: local.StrainName,
+      BatchStatus: local.BatchStatus,
+      Color: local.Color,
+      plants: { planned: local.NumberOfPlants, positions: boxes.length, culled: boxes.filter((box) => box?.culled).length },
+      rooms: roomsOfBatch(local, places.gridsById, boxesById).map((id) => roomName(places.roomsById.get(id))),
+      grids: idsOf(local.GridIDs).map((id) => gridName(places.gridsById.get(String(id)))),
+      boxes: boxes.map((box) => (box ? boxLabel(box, places.gridsById.get(String(box.gridId))) : 'A box not on this tablet')),
+      openProblems: (local.problems ?? []).filter((problem) => !problem.resolved),
+      history: local.history ?? [],
+      dates: { start: local.StartDate, end: local.EndDate, harvested: local.HarvestedAt, days: daysGrowing(local.StartDate, local.EndDate) },
+    };
+  }, [server.details, local, boxesById, places]);
+
+  const waitingForServer = !local && serverId !== null && online && !server.done;
+  const loading = !signedIn.ready || localLoading || waitingForServer;
+  const missing = !loading && !view;
+
+  return (
+    <Screen
+      title={view ? `Batch ${view.BatchNumber}` : 'Batch'}
+      loading={loading}
+      error={server.error && !view ? server.error : null}
+      empty={missing && !server.error ? 'This batch is not on this tablet. It may have been deleted, or it belongs to another company.' : null}
+      actions={
+        view && (
+          <Link className="button" to="/dashboard/batches" search={{ batch: batchId }}>
+            Manage this batch
+          </Link>
+        )
+      }
+    >
+      {view && (
+        <div className="bt-batch-info">
+          <p className="muted bt-source">
+            {view.source === 'server' ? 'As the server has it now.' : 'This tablet’s copy: changes made here show at once and reach the server when the connection allows.'}
+            {server.error && view && <span className="error-text"> {server.error}</span>}
+          </p>
+          <div className="bt-info-grid">
+            <section className="card bt-info-main" aria-label="Summary">
+              <p className="bt-summary-head">
+                {paintable(view.Color) && <span className="bt-color-dot bt-large" style={{ background: paintable(view.Color) ?? undefined }} aria-hidden="true" />}
+                <span className="bt-status-chip">{view.BatchStatus}</span>
+                <span>{view.StrainName || 'No strain given'}</span>
+              </p>
+              <dl className="bt-facts">
+                <div>
+                  <dt>Plants</dt>
+                  <dd>{view.plants.planned}</dd>
+                </div>
+                <div>
+                  <dt>Positions</dt>
+                  <dd>{view.plants.positions}</dd>
+                </div>
+                <div>
+                  <dt>Culled</dt>
+                  <dd>{view.plants.culled}</dd>
+                </div>
+                <div>
+                  <dt>Open problems</dt>
+                  <dd>{view.openProblems.length}</dd>
+                </div>
+              </dl>
+              <dl className="bt-facts">
+                <div>
+                  <dt>Start</dt>
+                  <dd>{formatDay(view.dates.start)}</dd>
+                </div>
+                <div>
+                  <dt>End</dt>
+                  <dd>{formatDay(view.dates.end)}</dd>
+                </div>
+                <div>
+                  <dt>Days growing</dt>
+                  <dd>{view.dates.days ?? '—'}</dd>
+                </div>
+                {view.dates.harvested && (
+                  <div>
+                    <dt>Harvested</dt>
+                    <dd>{formatMoment(view.dates.harvested)}</dd>
+                  </div>
+                )}
+              </dl>
+            </section>
+            <QrLabel batchId={serverId} number={view.BatchNumber} strain={view.StrainName} companyId={signedIn.companyId} online={online} onError={(message) => toast(message, 'danger')} />
+          </div>
+
+          <section className="card" aria-labelledby="where-heading">
+            <h2 id="where-heading">Where it grows</h2>
+            <dl className="bt-where">
+              <div>
+                <dt>Rooms</dt>
+                <dd>{view.rooms.length ? view.rooms.join(', ') : 'Not in a room yet'}</dd>
+              </div>
+              <div>
+                <dt>Grids</dt>
+                <dd>{view.grids.length ? view.grids.join(', ') : 'None linked'}</dd>
+              </div>
+              <div>
+                <dt>Plant positions ({view.boxes.length})</dt>
+                <dd>
+                  {view.boxes.length ? (
+                    <ul className="bt-plain-list">
+                      {view.boxes.map((box, index) => (
+                        <li key={`${box}-${index}`}>{box}</li>
+                      ))}
+                    </ul>
+                  ) : (
+                    'None linked'
+                  )}
+                </dd>
+              </div>
+            </dl>
+          </section>
+
+          <section className="card" aria-labelledby="problems-heading">
+            <h2 id="problems-heading">Open problems</h2>
+            {view.openProblems.length === 0 ? (
+              <p className="muted">No open problems.</p>
+            ) : (
+              <ul className="bt-problem-list">
+                {[...view.openProblems]
+                  .sort((a, b) => b.severity - a.severity)
+                  .map((problem) => (
+                    <li key={String(problem.problem_id)} className="bt-problem">
+                      <span className="bt-severity" aria-label={`Severity ${problem.severity}`}>
+                        {problem.severity}
+                      </span>
+                      <span className="bt-problem-text">
+                        <span>
+                          <strong>{problem.problem_type}</strong>
+                          {problem.room_id !== null && <span> · {roomName(places.roomsById.get(String(problem.room_id)))}</span>}
+                        </span>
+                        {problem.notes && <span className="bt-notes">{problem.notes}</span>}
+                        <small className="muted">Reported {formatMoment(problem.created_at)}</small>
+                      </span>
+                    </li>
+                  ))}
+              </ul>
+            )}
+          </section>
+
+          <section className="card" aria-labelledby="history-heading">
+            <h2 id="history-heading">History</h2>
+            {view.history.length === 0 ? (
+              <p className="muted">Nothing recorded yet.</p>
+            ) : (
+              <ol className="bt-timeline">
+                {[...view.history]
+                  .sort((a, b) => b.created_at.localeCompare(a.created_at))
+                  .map((event) => {
+                    const by = userName(users, event.user_id);
+                    return (
+                      <li key={String(event.event_id)}>
+                        <span>{describeEvent(event, places.roomsById)}</span>
+                        <small className="muted">
+                          {formatMoment(event.created_at)}
+                          {by ? ` · ${by}` : ''}
+                        </small>
+                      </li>
+                    );
+                  })}
+              </ol>
+            )}
+          </section>
+        </div>
+      )}
+    </Screen>
+  );
+}
+
+/**
+ * The label to stick on a tray or a room door: batch number, strain and the QR code that opens this
+ * screen. Print prints the label alone (batches.css, @media print); Download saves the server's PNG.
+ * The QR code comes from the server (batch_qr_url): a batch made offline gets one once it is synced.
+ */
+function QrLabel(props: { batchId: number | null; number: string; strain: string | null; companyId: number | null; online: boolean; onError: (message: string) => void }) {
+  const context = useApiContext();
+  const [qr, setQr] = useState<{ forId: number; url: string | null; error: string | null } | null>(null);
+  const [downloading, setDownloading] = useState(false);
+  const { batchId, companyId, online } = props;
+  const current = qr && qr.forId === batchId ? qr : null;
+  const haveImage = Boolean(current?.url);
+
+  useEffect(() => {
+    if (!context || !batchId || !companyId || haveImage) return undefined;
+    let alive = true;
+    batchQrUrl(context, { batchId, companyId, size: 256 })
+      .then((answer) => alive && setQr({ forId: batchId, url: answer?.qr_code_url ?? null, error: null }))
+      .catch((error: unknown) => {
+        if (!alive) return;
+        setQr({ forId: batchId, url: null, error: unanswered(error) ? null : error instanceof Error ? error.message : String(error) });
+      });
+    return () => {
+      alive = false;
+    };
+  }, [context, batchId, companyId, online, haveImage]);
+
+  async function download() {
+    if (!context || !batchId) return;
+    setDownloading(true);
+    try {
+      const blob = await batchQr(context, { batchId, companyId });
+      if (!blob) return;
+      const url = URL.createObjectURL(blob);
+      const anchor = document.createElement('a');
+      anchor.href = url;
+      anchor.download = `batch-${props.number.replace(/[^\w.-]+/g, '_')}-qr.png`;
+      anchor.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (error) {
+      props.onError(error instanceof Error ? error.message : String(error));
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  const note = !batchId
+    ? 'The QR code is made once this batch reaches the server.'
+    : current?.error
+      ? current.error
+      : !haveImage && !online
+        ? 'The QR code comes from the server: it appears when the connection returns.'
+        : null;
+
+  return (
+    <section className="card bt-qr-card" aria-labelledby="label-heading">
+      <h2 id="label-heading">QR label</h2>
+      <Label number={props.number} strain={props.strain} testId="qr-label">
+        {current?.url ? <img src={current.url} alt={`QR code of batch ${props.number}`} width={192} height={192} /> : <div className="bt-qr-placeholder">{note ?? 'Loading...'}</div>}
+      </Label>
+      {current?.url &&
+        createPortal(
+          <div className="bt-print-root" aria-hidden="true">
+            <Label number={props.number} strain={props.strain}>
+              <img src={current.url} alt="" width={192} height={192} />
+            </Label>
+          </div>,
+          document.body,
+        )}
+      {note && current?.url && <p className="muted">{note}</p>}
+      <div className="bt-row-actions">
+        <button type="button" className="button primary" disabled={!haveImage} onClick={() => window.print()}>
+          Print label
+        </button>
+        <button type="button" className="button" disabled={!batchId || downloading || !online} onClick={() => void download()}>
+          {downloading ? 'Downloading…' : 'Download PNG'}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function Label(props: { number: string; strain: string | null; testId?: string; children: ReactNode }) {
+  return (
+    <div className="bt-qr-label" data-testid={props.testId}>
+      <p className="bt-qr-number">{props.number}</p>
+      <p className="bt-qr-strain">{props.strain || '\u00a0'}</p>
+      {props.children}
+    </div>
+  );
+}

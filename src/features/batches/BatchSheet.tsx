@@ -1,0 +1,279 @@
+/**
+ * One batch on the batches screen: what it is and where it grows, and everything a grower does with
+ * it (edit, link, move plants, harvest, problems, delete), one task at a time.
+ */
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { batchMessages, deleteBatches, harvestBatch } from '../../api/batches';
+import { useAction, useApiContext, useToast } from '../../app/hooks';
+import { updateBatchOrFail } from './actions';
+import { BatchForm } from './BatchForm';
+import type { Places } from './hooks';
+import { LinkPanel } from './LinkPanel';
+import {
+  batchFormProblem,
+  boxLabel,
+  describeEvent,
+  formatDay,
+  formatMoment,
+  formChanges,
+  formOf,
+  idsOf,
+  isTempId,
+  openProblems,
+  paintable,
+  roomName,
+  gridName,
+  type BatchFormValues,
+  type LocalBatch,
+  type UserLike,
+  userName,
+} from './model';
+import { MovePanel } from './MovePanel';
+import { ProblemsPanel } from './ProblemsPanel';
+import { Confirm, Sheet } from './Sheet';
+import type { LocalDocument } from '../../db/schemas';
+
+export type BatchView = 'details' | 'edit' | 'link' | 'move' | 'harvest' | 'problems' | 'delete';
+
+const TITLES: Record<BatchView, string> = {
+  details: 'Batch',
+  edit: 'Edit batch',
+  link: 'Link batch',
+  move: 'Move plants of batch',
+  harvest: 'Harvest batch',
+  problems: 'Problems of batch',
+  delete: 'Delete batch',
+};
+
+export function BatchSheet(props: {
+  batch: LocalBatch;
+  batches: LocalBatch[];
+  places: Places;
+  boxesById: Map<string, LocalDocument>;
+  roomIds: string[];
+  statuses: { builtIn: string[]; custom: string[] };
+  users: UserLike[];
+  userId: number | null;
+  companyId: number | null;
+  isAdmin: boolean;
+  knownTypes: string[];
+  initialView?: BatchView;
+  onClose: () => void;
+}) {
+  const { batch, places } = props;
+  const [view, setView] = useState<BatchView>(props.initialView ?? 'details');
+  const [formError, setFormError] = useState<string | null>(null);
+  const toast = useToast();
+  const context = useApiContext();
+  const update = useAction(updateBatchOrFail, batchMessages.updated);
+  const harvest = useAction(harvestBatch, batchMessages.harvested);
+  const [deleting, setDeleting] = useState(false);
+  const back = () => {
+    setFormError(null);
+    setView('details');
+  };
+
+  async function save(values: BatchFormValues) {
+    if (props.companyId === null) return;
+    const problem = batchFormProblem(values, props.companyId, props.batches, batch.BatchID);
+    setFormError(problem);
+    if (problem) return toast(problem, 'danger');
+    const changes = formChanges(batch, values);
+    if (Object.keys(changes).length === 0) return back();
+    if (await update.run({ batchId: batch.BatchID, companyId: props.companyId, ...changes })) back();
+  }
+
+  async function remove() {
+    if (props.companyId === null || !context) return;
+    setDeleting(true);
+    // delete_batches answers {status: 'error', message} instead of throwing (spec part 1 §8).
+    const answer = await deleteBatches(context, { batchId: batch.BatchID, companyId: props.companyId });
+    setDeleting(false);
+    if (answer.status === 'error') {
+      setFormError(answer.message);
+      toast(answer.message, 'danger');
+      return;
+    }
+    toast(batchMessages.deleted, 'success');
+    props.onClose();
+  }
+
+  const title = `${TITLES[view]} ${batch.BatchNumber}`;
+  const harvested = Boolean(batch.HarvestedAt);
+
+  return (
+    <Sheet title={title} onClose={props.onClose} wide={view === 'link'}>
+      {view !== 'details' && (
+        <button type="button" className="button bt-back" onClick={back}>
+          ← Back to the batch
+        </button>
+      )}
+      {view === 'details' && (
+        <>
+          <BatchSummary {...props} />
+          <div className="bt-action-grid">
+            <button type="button" className="button" onClick={() => setView('edit')}>
+              Edit
+            </button>
+            <button type="button" className="button" onClick={() => setView('link')}>
+              Link to rooms, grids, plants
+            </button>
+            <button type="button" className="button" onClick={() => setView('move')}>
+              Move plants
+            </button>
+            <button type="button" className="button" onClick={() => setView('harvest')} disabled={harvested}>
+              {harvested ? 'Harvested' : 'Harvest'}
+            </button>
+            <button type="button" className="button" onClick={() => setView('problems')}>
+              Problems ({openProblems(batch).length} open)
+            </button>
+            <Link className="button" to="/dashboard/batch-info/$batchId" params={{ batchId: batch.id }}>
+              Batch info and QR label
+            </Link>
+            {props.isAdmin && (
+              <button type="button" className="button danger" onClick={() => setView('delete')}>
+                Delete
+              </button>
+            )}
+          </div>
+        </>
+      )}
+      {view === 'edit' && (
+        <BatchForm
+          initial={formOf(batch)}
+          statuses={props.statuses}
+          submitLabel="Save changes"
+          busy={update.busy}
+          error={formError ?? update.error}
+          onSubmit={(values) => void save(values)}
+          onCancel={back}
+        />
+      )}
+      {view === 'link' && <LinkPanel batch={batch} places={places} onDone={back} />}
+      {view === 'move' && <MovePanel batch={batch} places={places} roomIds={props.roomIds} onDone={back} />}
+      {view === 'harvest' &&
+        (harvested ? (
+          <p className="empty">
+            Batch {batch.BatchNumber} was harvested {formatMoment(batch.HarvestedAt)}.
+          </p>
+        ) : (
+          <>
+            <Confirm
+              question={`Harvest batch ${batch.BatchNumber} now?`}
+              detail={`Its status becomes Harvested, harvested now${batch.EndDate ? '' : ', with today as its end date'}. A batch is harvested once.`}
+              confirmLabel="Harvest"
+              busy={harvest.busy}
+              onConfirm={() => void harvest.run({ batchId: batch.BatchID, companyId: props.companyId ?? 0, userId: props.userId ?? 0 }).then((done) => done && back())}
+              onCancel={back}
+            />
+            {harvest.error && (
+              <p className="banner error" role="alert">
+                {harvest.error}
+              </p>
+            )}
+          </>
+        ))}
+      {view === 'problems' && (
+        <ProblemsPanel batch={batch} places={places} roomIds={props.roomIds} userId={props.userId} companyId={props.companyId} users={props.users} knownTypes={props.knownTypes} />
+      )}
+      {view === 'delete' && (
+        <>
+          <Confirm
+            question={`Delete batch ${batch.BatchNumber}?`}
+            detail="Its links to rooms, grids and plants, its problems and its history go with it. This cannot be undone."
+            confirmLabel="Delete batch"
+            danger
+            busy={deleting}
+            onConfirm={() => void remove()}
+            onCancel={back}
+          />
+          {formError && (
+            <p className="banner error" role="alert">
+              {formError}
+            </p>
+          )}
+        </>
+      )}
+    </Sheet>
+  );
+}
+
+/** The batch at a glance inside the sheet. */
+function BatchSummary(props: { batch: LocalBatch; places: Places; boxesById: Map<string, LocalDocument>; roomIds: string[]; users: UserLike[] }) {
+  const { batch, places } = props;
+  const color = paintable(batch.Color);
+  const grids = idsOf(batch.GridIDs).map((id) => places.gridsById.get(String(id)));
+  const boxes = idsOf(batch.GridBoxIDs).map((id) => props.boxesById.get(String(id)));
+  const history = [...(batch.history ?? [])].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  return (
+    <div className="bt-batch-summary">
+      <p className="bt-summary-head">
+        {color && <span className="bt-color-dot bt-large" style={{ background: color }} aria-hidden="true" />}
+        <span className="bt-status-chip">{batch.BatchStatus}</span>
+        <span>{batch.StrainName || 'No strain given'}</span>
+        {isTempId(batch.id) && <span className="bt-pending-chip">Waiting to sync</span>}
+      </p>
+      <dl className="bt-facts">
+        <div>
+          <dt>Plants</dt>
+          <dd>{batch.NumberOfPlants}</dd>
+        </div>
+        <div>
+          <dt>Start</dt>
+          <dd>{formatDay(batch.StartDate)}</dd>
+        </div>
+        <div>
+          <dt>End</dt>
+          <dd>{formatDay(batch.EndDate)}</dd>
+        </div>
+        {batch.HarvestedAt && (
+          <div>
+            <dt>Harvested</dt>
+            <dd>{formatMoment(batch.HarvestedAt)}</dd>
+          </div>
+        )}
+      </dl>
+      <dl className="bt-where">
+        <div>
+          <dt>Rooms</dt>
+          <dd>{props.roomIds.length ? props.roomIds.map((id) => roomName(places.roomsById.get(id))).join(', ') : 'Not in a room yet'}</dd>
+        </div>
+        <div>
+          <dt>Grids</dt>
+          <dd>{grids.length ? grids.map((grid) => gridName(grid)).join(', ') : 'None linked'}</dd>
+        </div>
+        <div>
+          <dt>Plant positions</dt>
+          <dd>
+            {boxes.length === 0
+              ? 'None linked'
+              : `${boxes.length}: ${boxes
+                  .slice(0, 12)
+                  .map((box) => (box ? boxLabel(box, places.gridsById.get(String(box.gridId))) : 'a box not on this tablet'))
+                  .join('; ')}${boxes.length > 12 ? '; …' : ''}`}
+          </dd>
+        </div>
+      </dl>
+      {history.length > 0 && (
+        <details className="bt-history">
+          <summary>History ({history.length})</summary>
+          <ol>
+            {history.map((event) => {
+              const by = userName(props.users, event.user_id);
+              return (
+                <li key={String(event.event_id)}>
+                  <span>{describeEvent(event, places.roomsById)}</span>
+                  <small className="muted">
+                    {formatMoment(event.created_at)}
+                    {by ? ` · ${by}` : ''}
+                  </small>
+                </li>
+              );
+            })}
+          </ol>
+        </details>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,289 @@
+/**
+ * The company's batches (spec part 1 §3–§5, part 2 §5 batch problems), read from the tablet's copy:
+ * filter by crop status, create, and open one to edit, link, move, harvest, report and resolve
+ * problems or delete it; select several to give them a status; manage the company's own statuses.
+ * Every change goes through the domain functions (src/api/batches.ts) and shows at once, online or
+ * offline; the sync indicator tells when it reached the server.
+ */
+import { useNavigate } from '@tanstack/react-router';
+import { useMemo, useState } from 'react';
+import { assignStatusToBatches, batchMessages } from '../../api/batches';
+import { useAction, useToast } from '../../app/hooks';
+import { Screen } from '../shell/Screen';
+import { createBatchOrFail } from './actions';
+import { BatchForm } from './BatchForm';
+import { BatchSheet } from './BatchSheet';
+import { useBatches, useBoxes, useCompany, useFollowedId, usePlaces, useSignedIn } from './hooks';
+import {
+  batchFormProblem,
+  byCurrentThenNewest,
+  companyStatuses,
+  emptyBatchForm,
+  formatDay,
+  idsOf,
+  isTempId,
+  openProblems,
+  paintable,
+  roomName,
+  roomsOfBatch,
+  type BatchFormValues,
+  type LocalBatch,
+  type UserLike,
+} from './model';
+import { Sheet } from './Sheet';
+import { StatusesPanel } from './StatusesPanel';
+import './batches.css';
+
+const ALL = '';
+
+export function BatchesScreen(props: { openBatch?: string }) {
+  const signedIn = useSignedIn();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const { documents: batches, loading } = useBatches(signedIn.companyId);
+  const { document: company } = useCompany(signedIn.companyId);
+  const places = usePlaces();
+  const linkedBoxIds = useMemo(() => [...new Set(batches.flatMap((batch) => idsOf(batch.GridBoxIDs).map(String)))], [batches]);
+  const { boxesById } = useBoxes(linkedBoxIds);
+  const statuses = useMemo(() => companyStatuses(company), [company]);
+  const users = (Array.isArray(company?.users) ? company.users : []) as UserLike[];
+
+  const [status, setStatus] = useState(ALL);
+  const [search, setSearch] = useState('');
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [sheet, setSheet] = useState<'create' | 'statuses' | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [bulkStatus, setBulkStatus] = useState('');
+  const create = useAction(createBatchOrFail, batchMessages.created);
+  const assign = useAction(assignStatusToBatches, batchMessages.statusAssigned);
+
+  const sorted = useMemo(() => [...batches].sort(byCurrentThenNewest), [batches]);
+  const counts = useMemo(() => {
+    const map = new Map<string, number>();
+    for (const batch of batches) map.set(batch.BatchStatus, (map.get(batch.BatchStatus) ?? 0) + 1);
+    return map;
+  }, [batches]);
+  // Statuses batches still carry after their custom status was deleted stay filterable.
+  const filterStatuses = useMemo(() => {
+    const known = [...statuses.builtIn, ...statuses.custom];
+    const orphans = [...counts.keys()].filter((name) => !known.includes(name)).sort();
+    return [...known, ...orphans];
+  }, [statuses, counts]);
+  const needle = search.trim().toLowerCase();
+  const shown = sorted.filter(
+    (batch) => (status === ALL || batch.BatchStatus === status) && (!needle || batch.BatchNumber.toLowerCase().includes(needle) || (batch.StrainName ?? '').toLowerCase().includes(needle)),
+  );
+  const knownTypes = useMemo(() => [...new Set(batches.flatMap((batch) => (batch.problems ?? []).map((problem) => problem.problem_type)))].sort(), [batches]);
+
+  // The batch open in its sheet: by id, following a batch made offline to its server id once synced.
+  const wanted = props.openBatch ?? null;
+  const present = wanted !== null && batches.some((batch) => batch.id === wanted);
+  const openId = useFollowedId(wanted, present, loading);
+  const open = openId === null ? null : (batches.find((batch) => batch.id === openId) ?? null);
+  const openBatch = (id: string | null) => void navigate({ to: '/dashboard/batches', search: id ? { batch: id } : {}, replace: id === null });
+
+  const selectedBatches = batches.filter((batch) => selected.has(batch.id));
+  const toggle = (id: string) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  async function createOne(values: BatchFormValues) {
+    if (signedIn.companyId === null) return;
+    const problem = batchFormProblem(values, signedIn.companyId, batches);
+    setFormError(problem);
+    if (problem) return toast(problem, 'danger');
+    const done = await create.run({
+      companyId: signedIn.companyId,
+      batchNumber: values.batchNumber.trim(),
+      numberOfPlants: Number(values.numberOfPlants),
+      strainName: values.strainName.trim() || null,
+      batchStatus: values.batchStatus,
+      color: values.color || null,
+      startDate: values.startDate || null,
+      endDate: values.endDate || null,
+    });
+    if (done) setSheet(null);
+  }
+
+  async function assignStatus() {
+    const chosen = bulkStatus || statuses.builtIn[0];
+    const done = await assign.run({ companyId: signedIn.companyId, batchStatus: chosen, batchIds: selectedBatches.map((batch) => batch.BatchID) });
+    if (done) setSelected(new Set());
+  }
+
+  const noSession = signedIn.ready && signedIn.companyId === null ? 'This tablet has no signed-in company. Sign in again to see the batches.' : null;
+
+  // The sheets sit beside the frame, not in it: the frame shows its empty state instead of its children.
+  return (
+    <>
+      <Screen
+        title="Batches"
+        loading={!signedIn.ready || loading}
+        error={noSession}
+        actions={
+          <>
+            <button type="button" className="button" onClick={() => setSheet('statuses')}>
+              Statuses
+            </button>
+            <button
+              type="button"
+              className="button primary"
+              onClick={() => {
+                setFormError(null);
+                setSheet('create');
+              }}
+            >
+              New batch
+            </button>
+          </>
+        }
+        empty={batches.length === 0 ? 'No batches yet. Create the first one with “New batch”.' : null}
+      >
+        <div className="bt-batch-toolbar">
+          <label className="bt-search">
+            <span className="bt-visually-hidden">Find a batch</span>
+            <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Find by number or strain" />
+          </label>
+          <div className="bt-status-filter" role="group" aria-label="Filter by status">
+            <button type="button" className="bt-filter-chip" aria-pressed={status === ALL} onClick={() => setStatus(ALL)}>
+              All <span className="bt-count">{batches.length}</span>
+            </button>
+            {filterStatuses.map((name) => (
+              <button key={name} type="button" className="bt-filter-chip" aria-pressed={status === name} onClick={() => setStatus(status === name ? ALL : name)}>
+                {name} <span className="bt-count">{counts.get(name) ?? 0}</span>
+              </button>
+            ))}
+          </div>
+        </div>
+
+        {selectedBatches.length > 0 && (
+          <div className="bt-selection-bar" role="region" aria-label="Selected batches">
+            <strong>{selectedBatches.length} selected</strong>
+            <label>
+              <span className="bt-visually-hidden">Status for the selected batches</span>
+              <select value={bulkStatus || statuses.builtIn[0]} onChange={(event) => setBulkStatus(event.target.value)} aria-label="Status for the selected batches">
+                <optgroup label="Stages">
+                  {statuses.builtIn.map((name) => (
+                    <option key={name}>{name}</option>
+                  ))}
+                </optgroup>
+                {statuses.custom.length > 0 && (
+                  <optgroup label="Your statuses">
+                    {statuses.custom.map((name) => (
+                      <option key={name}>{name}</option>
+                    ))}
+                  </optgroup>
+                )}
+              </select>
+            </label>
+            <button type="button" className="button primary" disabled={assign.busy} onClick={() => void assignStatus()}>
+              {assign.busy ? 'Setting…' : 'Set status'}
+            </button>
+            <button type="button" className="button" onClick={() => setSelected(new Set())}>
+              Clear selection
+            </button>
+          </div>
+        )}
+
+        {shown.length === 0 ? (
+          <p className="empty">No batch matches {status ? `the status ${status}` : 'this search'}.</p>
+        ) : (
+          <ul className="bt-batch-list" aria-label="Batches">
+            {shown.map((batch) => (
+              <BatchCard
+                key={batch.id}
+                batch={batch}
+                roomNames={roomsOfBatch(batch, places.gridsById, boxesById).map((id) => roomName(places.roomsById.get(id)))}
+                selected={selected.has(batch.id)}
+                onToggle={() => toggle(batch.id)}
+                onOpen={() => openBatch(batch.id)}
+              />
+            ))}
+          </ul>
+        )}
+      </Screen>
+
+      {sheet === 'create' && (
+        <Sheet title="New batch" onClose={() => setSheet(null)}>
+          <BatchForm
+            initial={emptyBatchForm()}
+            statuses={statuses}
+            submitLabel="Create batch"
+            busy={create.busy}
+            error={formError ?? create.error}
+            onSubmit={(values) => void createOne(values)}
+            onCancel={() => setSheet(null)}
+          />
+        </Sheet>
+      )}
+      {sheet === 'statuses' && (
+        <Sheet title="Batch statuses" onClose={() => setSheet(null)}>
+          <StatusesPanel companyId={signedIn.companyId} statuses={statuses} inUse={counts} isAdmin={signedIn.isAdmin} />
+        </Sheet>
+      )}
+      {open && (
+        <BatchSheet
+          key={open.id}
+          batch={open}
+          batches={batches}
+          places={places}
+          boxesById={boxesById}
+          roomIds={roomsOfBatch(open, places.gridsById, boxesById)}
+          statuses={statuses}
+          users={users}
+          userId={signedIn.userId}
+          companyId={signedIn.companyId}
+          isAdmin={signedIn.isAdmin}
+          knownTypes={knownTypes}
+          onClose={() => openBatch(null)}
+        />
+      )}
+    </>
+  );
+}
+
+function BatchCard(props: { batch: LocalBatch; roomNames: string[]; selected: boolean; onToggle: () => void; onOpen: () => void }) {
+  const { batch } = props;
+  const color = paintable(batch.Color);
+  const problems = openProblems(batch).length;
+  const grids = idsOf(batch.GridIDs).length;
+  const boxes = idsOf(batch.GridBoxIDs).length;
+  return (
+    <li className={`bt-batch-card${props.selected ? ' bt-selected' : ''}`} style={color ? { borderLeftColor: color } : undefined}>
+      <label className="bt-select-box">
+        <input type="checkbox" checked={props.selected} onChange={props.onToggle} aria-label={`Select batch ${batch.BatchNumber}`} />
+      </label>
+      <button type="button" className="bt-batch-open" onClick={props.onOpen} aria-label={`Open batch ${batch.BatchNumber}`}>
+        <span className="bt-batch-line">
+          <span className="bt-batch-number">{batch.BatchNumber}</span>
+          <span className="bt-status-chip">{batch.BatchStatus}</span>
+          {problems > 0 && (
+            <span className="bt-problem-chip">
+              {problems} open problem{problems === 1 ? '' : 's'}
+            </span>
+          )}
+          {isTempId(batch.id) && <span className="bt-pending-chip">Waiting to sync</span>}
+        </span>
+        <span className="bt-batch-line bt-strain">{batch.StrainName || 'No strain given'}</span>
+        <span className="bt-batch-line bt-meta">
+          {batch.NumberOfPlants} plants · {datesOf(batch)}
+        </span>
+        <span className="bt-batch-line bt-meta">
+          {props.roomNames.length ? props.roomNames.join(', ') : 'Not in a room yet'}
+          {grids > 0 && ` · ${grids} grid${grids === 1 ? '' : 's'}`}
+          {boxes > 0 && ` · ${boxes} plant position${boxes === 1 ? '' : 's'}`}
+        </span>
+      </button>
+    </li>
+  );
+}
+
+/** The batch's dates in a few words: "2 Mar 2026 → ongoing", "until 1 Jun 2026", "No dates yet". */
+function datesOf(batch: LocalBatch) {
+  if (batch.StartDate) return `${formatDay(batch.StartDate)} → ${batch.EndDate ? formatDay(batch.EndDate) : 'ongoing'}`;
+  return batch.EndDate ? `until ${formatDay(batch.EndDate)}` : 'No dates yet';
+}

@@ -1,0 +1,182 @@
+/**
+ * Where a batch grows: link it to rooms, to grids of a room and to boxes (plant positions) of a grid,
+ * picked from the tablet's copy. The spec has no call that removes a link: a batch leaves a room by
+ * moving its plants (move_plants), so links already made show as done, not as toggles.
+ */
+import { useMemo, useState } from 'react';
+import { idValue } from '../../api/rooms';
+import { useAction, useToast } from '../../app/hooks';
+import { linkBatch } from './actions';
+import { useGridBoxes, type Places } from './hooks';
+import { boxLabel, boxShortLabel, idsOf, type LocalBatch } from './model';
+
+const toggle = (set: ReadonlySet<string>, id: string) => {
+  const next = new Set(set);
+  if (next.has(id)) next.delete(id);
+  else next.add(id);
+  return next;
+};
+
+export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: () => void }) {
+  const { batch, places } = props;
+  const linkedRooms = useMemo(() => new Set(idsOf(batch.RoomIDs).map(String)), [batch.RoomIDs]);
+  const linkedGrids = useMemo(() => new Set(idsOf(batch.GridIDs).map(String)), [batch.GridIDs]);
+  const linkedBoxes = useMemo(() => new Set(idsOf(batch.GridBoxIDs).map(String)), [batch.GridBoxIDs]);
+  const [rooms, setRooms] = useState<ReadonlySet<string>>(new Set());
+  const [grids, setGrids] = useState<ReadonlySet<string>>(new Set());
+  const [boxes, setBoxes] = useState<ReadonlySet<string>>(new Set());
+  const [pickedRoom, setRoomId] = useState<string>('');
+  // Rooms may arrive from the server while the panel is open: until one is picked, the batch's first room, else the first.
+  const roomId = places.rooms.some((room) => room.id === pickedRoom) ? pickedRoom : (places.rooms.find((room) => linkedRooms.has(room.id))?.id ?? places.rooms[0]?.id ?? '');
+  const gridsOfRoom = places.grids.filter((grid) => String(grid.roomId) === roomId);
+  const [gridId, setGridId] = useState<string>('');
+  const chosenGrid = gridsOfRoom.find((grid) => grid.id === gridId) ?? gridsOfRoom[0] ?? null;
+  const { boxes: gridBoxes, loading: boxesLoading } = useGridBoxes(chosenGrid?.id ?? null);
+  const columns = Math.max(1, Number(chosenGrid?.nx) || 0, ...gridBoxes.map((box) => Number(box.X) || 1));
+  const link = useAction(linkBatch);
+  const toast = useToast();
+  const count = rooms.size + grids.size + boxes.size;
+
+  async function save() {
+    const done = await link.run({ batchId: batch.BatchID, roomIds: [...rooms].map(idValue), gridIds: [...grids].map(idValue), gridBoxIds: [...boxes].map(idValue) });
+    if (!done) return;
+    toast(`Batch ${batch.BatchNumber} linked to ${describeCount(rooms.size, grids.size, boxes.size)}.`, 'success');
+    props.onDone();
+  }
+
+  if (places.rooms.length === 0) {
+    return <p className="empty">There are no rooms on this tablet yet. Create a room and its grids first, then link the batch to them.</p>;
+  }
+
+  return (
+    <div className="bt-link-panel">
+      <section aria-labelledby="link-rooms">
+        <h3 id="link-rooms">Rooms</h3>
+        <div className="bt-choices">
+          {places.rooms.map((room) => {
+            const linked = linkedRooms.has(room.id);
+            return (
+              <label key={room.id} className={`bt-choice${linked ? ' bt-done' : ''}`}>
+                <input type="checkbox" checked={linked || rooms.has(room.id)} disabled={linked} onChange={() => setRooms((set) => toggle(set, room.id))} />
+                <span>
+                  {String(room.Name)}
+                  {linked && <small> · linked</small>}
+                </span>
+              </label>
+            );
+          })}
+        </div>
+      </section>
+
+      <section aria-labelledby="link-grids">
+        <h3 id="link-grids">Grids and plants of a room</h3>
+        <label className="bt-field">
+          Room
+          <select
+            value={roomId}
+            onChange={(event) => {
+              setRoomId(event.target.value);
+              setGridId('');
+            }}
+          >
+            {places.rooms.map((room) => (
+              <option key={room.id} value={room.id}>
+                {String(room.Name)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {gridsOfRoom.length === 0 ? (
+          <p className="muted">This room has no grids yet.</p>
+        ) : (
+          <>
+            <div className="bt-choices">
+              {gridsOfRoom.map((grid) => {
+                const linked = linkedGrids.has(grid.id);
+                return (
+                  <label key={grid.id} className={`bt-choice${linked ? ' bt-done' : ''}`}>
+                    <input type="checkbox" checked={linked || grids.has(grid.id)} disabled={linked} onChange={() => setGrids((set) => toggle(set, grid.id))} />
+                    <span>
+                      Whole grid {String(grid.Name)}
+                      {linked && <small> · linked</small>}
+                    </span>
+                  </label>
+                );
+              })}
+            </div>
+            <label className="bt-field">
+              Grid
+              <select value={chosenGrid?.id ?? ''} onChange={(event) => setGridId(event.target.value)}>
+                {gridsOfRoom.map((grid) => (
+                  <option key={grid.id} value={grid.id}>
+                    {String(grid.Name)}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {boxesLoading ? (
+              <p className="muted">Loading the grid’s boxes…</p>
+            ) : gridBoxes.length === 0 ? (
+              <p className="muted">This grid has no boxes on this tablet yet.</p>
+            ) : (
+              <>
+                <p className="muted">Tap the plant positions to link. Linked ones are filled in.</p>
+                <div className="bt-box-map" style={{ gridTemplateColumns: `repeat(${columns}, minmax(48px, 1fr))` }} role="group" aria-label={`Boxes of ${String(chosenGrid?.Name ?? 'the grid')}`}>
+                  {gridBoxes.map((box) => {
+                    const linked = linkedBoxes.has(box.id);
+                    const chosen = boxes.has(box.id);
+                    return (
+                      <button
+                        key={box.id}
+                        type="button"
+                        className={`bt-box${linked ? ' bt-linked' : ''}${chosen ? ' bt-chosen' : ''}${box.culled ? ' bt-culled' : ''}`}
+                        style={{ gridColumn: Number(box.X) || undefined, gridRow: Number(box.Y) || undefined }}
+                        aria-pressed={linked || chosen}
+                        aria-label={`Box ${boxLabel(box)}${linked ? ', linked' : ''}${box.culled ? ', culled' : ''}`}
+                        disabled={linked}
+                        onClick={() => setBoxes((set) => toggle(set, box.id))}
+                      >
+                        {boxShortLabel(box)}
+                      </button>
+                    );
+                  })}
+                </div>
+                <div className="bt-row-actions">
+                  <button
+                    type="button"
+                    className="button"
+                    onClick={() => setBoxes((set) => new Set([...set, ...gridBoxes.filter((box) => !linkedBoxes.has(box.id) && !box.culled).map((box) => box.id)]))}
+                  >
+                    Choose every free box
+                  </button>
+                  <button type="button" className="button" disabled={boxes.size === 0} onClick={() => setBoxes(new Set())}>
+                    Clear boxes
+                  </button>
+                </div>
+              </>
+            )}
+          </>
+        )}
+      </section>
+
+      {link.error && (
+        <p className="banner error" role="alert">
+          {link.error}
+        </p>
+      )}
+      <div className="bt-row-actions bt-sticky-actions">
+        <button type="button" className="button primary" disabled={count === 0 || link.busy} onClick={() => void save()}>
+          {link.busy ? 'Linking…' : count === 0 ? 'Choose what to link' : `Link ${describeCount(rooms.size, grids.size, boxes.size)}`}
+        </button>
+        <button type="button" className="button" onClick={props.onDone}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function describeCount(rooms: number, grids: number, boxes: number) {
+  const parts = [rooms ? `${rooms} room${rooms === 1 ? '' : 's'}` : '', grids ? `${grids} grid${grids === 1 ? '' : 's'}` : '', boxes ? `${boxes} box${boxes === 1 ? '' : 'es'}` : ''].filter(Boolean);
+  return parts.join(', ');
+}

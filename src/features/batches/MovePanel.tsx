@@ -1,0 +1,70 @@
+/**
+ * Moving a batch's plants to another room (move_plants): the batch leaves the old room (its room,
+ * grid and box links there) and is linked to the new one, where the grower then places it in boxes.
+ */
+import { useState } from 'react';
+import { batchMessages, movePlants } from '../../api/batches';
+import { idValue } from '../../api/rooms';
+import { useAction } from '../../app/hooks';
+import type { Places } from './hooks';
+import { roomName, type LocalBatch } from './model';
+
+export function MovePanel(props: { batch: LocalBatch; places: Places; roomIds: string[]; onDone: () => void }) {
+  const { batch, places } = props;
+  const [pickedFrom, setFrom] = useState('');
+  const from = props.roomIds.includes(pickedFrom) ? pickedFrom : (props.roomIds[0] ?? '');
+  const targets = places.rooms.filter((room) => room.id !== from);
+  const [to, setTo] = useState('');
+  const target = targets.some((room) => room.id === to) ? to : (targets[0]?.id ?? '');
+  const move = useAction(movePlants, batchMessages.moved);
+
+  if (props.roomIds.length === 0) {
+    return <p className="empty">Batch {batch.BatchNumber} is not in a room yet. Link it to a room, a grid or boxes first.</p>;
+  }
+  if (places.rooms.length < 2) {
+    return <p className="empty">There is no other room to move the plants to.</p>;
+  }
+
+  async function submit() {
+    if (await move.run({ batchId: batch.BatchID, oldRoomId: idValue(from), newRoomId: idValue(target) })) props.onDone();
+  }
+
+  return (
+    <div className="form">
+      <label>
+        From room
+        <select value={from} onChange={(event) => setFrom(event.target.value)}>
+          {props.roomIds.map((id) => (
+            <option key={id} value={id}>
+              {roomName(places.roomsById.get(id))}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        To room
+        <select value={target} onChange={(event) => setTo(event.target.value)}>
+          {targets.map((room) => (
+            <option key={room.id} value={room.id}>
+              {String(room.Name)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p className="muted">The batch leaves {roomName(places.roomsById.get(from))}, with its grids and plant positions there, and is linked to the new room. Place it in boxes there afterwards.</p>
+      {move.error && (
+        <p className="banner error" role="alert">
+          {move.error}
+        </p>
+      )}
+      <div className="bt-row-actions">
+        <button type="button" className="button primary" disabled={move.busy || !target} onClick={() => void submit()}>
+          {move.busy ? 'Moving…' : 'Move plants'}
+        </button>
+        <button type="button" className="button" onClick={props.onDone}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
