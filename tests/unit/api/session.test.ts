@@ -3,7 +3,9 @@ import { sessionClientMessages as cm, sessionMessages as m } from '../../../comm
 import { createApiClient } from '../../../src/api/client';
 import type { ApiContext } from '../../../src/api/context';
 import {
+  COOKIE_KEYS,
   createNewUser,
+  documentCookies,
   localSessionStore,
   login,
   logout,
@@ -59,16 +61,21 @@ describe('localSessionStore', () => {
     expect(await store.get()).toBeNull();
   });
 
-  it('works over a Storage-like object and defaults to globalThis.localStorage', async () => {
+  it('works over a Storage-like object; by default it uses localStorage and document.cookie', async () => {
     const items = new Map<string, string>();
     const storageLike = { getItem: (key: string) => items.get(key) ?? null, setItem: (key: string, value: string) => void items.set(key, value), removeItem: (key: string) => void items.delete(key) };
     await localSessionStore(storageLike).set(sample);
     expect(items.get(SESSION_KEYS.accessToken)).toBe('access');
 
     expect(() => localSessionStore()).toThrow(cm.noStorage);
+    const page = cookieDocument();
     vi.stubGlobal('localStorage', storageLike);
+    vi.stubGlobal('document', page);
     try {
+      // A session kept before the cookies (all of it in local storage) is still this tablet's, and moves into the cookies.
       expect(await localSessionStore().get()).toEqual(sample);
+      expect(page.jar.get(SESSION_KEYS.refreshToken)).toBe('refresh-1');
+      expect([...items.keys()].sort()).toEqual([SESSION_KEYS.accessToken, SESSION_KEYS.isLoggedIn, SESSION_KEYS.refreshTokenExpiresAt].sort());
     } finally {
       vi.unstubAllGlobals();
     }
@@ -92,6 +99,83 @@ describe('localSessionStore', () => {
 
     await store.clear();
     expect(store.refreshTokenExpiresAt()).toBeNull();
+  });
+});
+
+/**
+ * A stand-in for the page's `document.cookie`: it keeps what a browser would (name=value, gone at
+ * max-age=0) and every string written, to check the attributes. `refuseSecure` is a page served over
+ * plain http from a LAN address, where the browser drops Secure cookies.
+ */
+function cookieDocument(options: { refuseSecure?: boolean } = {}) {
+  const jar = new Map<string, string>();
+  const written: string[] = [];
+  return {
+    jar,
+    written,
+    get cookie() {
+      return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+    },
+    set cookie(text: string) {
+      written.push(text);
+      if (options.refuseSecure && /;\s*secure/i.test(text)) return;
+      const [pair = '', ...attributes] = text.split(';').map((part) => part.trim());
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at);
+      if (attributes.some((attribute) => attribute.toLowerCase() === 'max-age=0')) jar.delete(name);
+      else jar.set(name, pair.slice(at + 1));
+    },
+  };
+}
+
+describe('localSessionStore in the page (spec part 1 §3: cookies for four items)', () => {
+  const split = (page = cookieDocument(), now = () => 1_000_000) => {
+    const storage = new Map<string, string>();
+    return { storage, page, store: localSessionStore(storage, { now, cookies: documentCookies(page) }) };
+  };
+
+  it('keeps the access token, the flag and the expiry in local storage, and userRole, userID, refreshToken, companyID in Secure SameSite=Strict cookies', async () => {
+    const { storage, page, store } = split();
+    await store.set({ ...sample, refresh_token: 'a token; with=odd chars' });
+    expect(Object.fromEntries(storage)).toEqual({ accessToken: 'access', isLoggedIn: 'true', refreshTokenExpiresAt: String(1_000_000 + REFRESH_TOKEN_LIFETIME_MS) });
+    expect(COOKIE_KEYS).toEqual(['userRole', 'userID', 'refreshToken', 'companyID']);
+    expect(Object.fromEntries(COOKIE_KEYS.map((key) => [key, documentCookies(page).get(key)]))).toEqual({ userRole: 'Admin', userID: '7', refreshToken: 'a token; with=odd chars', companyID: '3' });
+    const maxAge = REFRESH_TOKEN_LIFETIME_MS / 1000;
+    for (const key of COOKIE_KEYS) {
+      expect(page.written).toContainEqual(expect.stringMatching(new RegExp(`^${key}=[^;]*; max-age=${maxAge}; path=/; secure; samesite=strict$`)));
+    }
+    expect(await store.get()).toEqual({ ...sample, refresh_token: 'a token; with=odd chars' });
+    expect(store.role()).toBe('Admin');
+    expect(store.isLoggedIn()).toBe(true);
+
+    await store.clear();
+    expect(storage.size).toBe(0);
+    expect(page.jar.size).toBe(0);
+    expect(store.isLoggedIn()).toBe(false);
+    expect(await store.get()).toBeNull();
+  });
+
+  it('gives the cookies the refresh token’s remaining lifetime, renewed when it rotates', async () => {
+    let clock = 1_000_000;
+    const { page, store } = split(cookieDocument(), () => clock);
+    await store.set(sample);
+    clock += 10_000;
+    page.written.length = 0;
+    await store.set({ ...sample, access_token: 'access-2' });
+    expect(page.written.find((text) => text.startsWith('refreshToken='))).toContain(`max-age=${REFRESH_TOKEN_LIFETIME_MS / 1000 - 10}`);
+    page.written.length = 0;
+    await store.set({ ...sample, refresh_token: 'refresh-2' });
+    expect(page.written.find((text) => text.startsWith('refreshToken='))).toContain(`max-age=${REFRESH_TOKEN_LIFETIME_MS / 1000}`);
+  });
+
+  it('keeps the items in local storage when the browser refuses Secure cookies (plain http on a LAN address)', async () => {
+    const { storage, page, store } = split(cookieDocument({ refuseSecure: true }));
+    await store.set(sample);
+    expect(page.jar.size).toBe(0);
+    expect(await store.get()).toEqual(sample);
+    expect(storage.get(SESSION_KEYS.refreshToken)).toBe('refresh-1');
+    await store.clear();
+    expect(storage.size).toBe(0);
   });
 });
 
