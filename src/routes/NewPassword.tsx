@@ -1,6 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../features/shell/Upcoming';
+import { NewPassword } from '../features/session/NewPassword';
+import { textParameter } from '../features/session/search';
 
+/** Setting a new password (spec part 1 §2): the reset token arrives as the query parameter `token`. */
 export const Route = createFileRoute('/NewPassword')({
-  component: () => <Upcoming title="Set a new password" what="Choose a new password with the link from your email." />,
+  validateSearch: (search: Record<string, unknown>): { token?: string } => textParameter(search, 'token'),
+  component: NewPasswordRoute,
 });
+
+function NewPasswordRoute() {
+  return <NewPassword token={Route.useSearch().token} />;
+}

@@ -1,6 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../features/shell/Upcoming';
+import { ResetPassword } from '../features/session/ResetPassword';
 
-export const Route = createFileRoute('/ResetPassword')({
-  component: () => <Upcoming title="Reset your password" what="Ask for a link to set a new password, sent to your email." />,
-});
+/** Asking for a password reset link (spec part 1 §2). */
+export const Route = createFileRoute('/ResetPassword')({ component: ResetPassword });
