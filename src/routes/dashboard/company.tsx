@@ -1,6 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../features/shell/Upcoming';
+import { CompanyScreen } from '../../features/company/CompanyScreen';
 
-export const Route = createFileRoute('/dashboard/company')({
-  component: () => <Upcoming title="Company" what="Your company’s details and users." />,
-});
+/** The company, its users, and (Admins) invitations (spec part 1 §2, §3; part 2 §7). */
+export const Route = createFileRoute('/dashboard/company')({ component: CompanyScreen });

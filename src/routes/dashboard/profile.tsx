@@ -1,6 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../features/shell/Upcoming';
+import { ProfileScreen } from '../../features/profile/ProfileScreen';
 
-export const Route = createFileRoute('/dashboard/profile')({
-  component: () => <Upcoming title="Profile" what="Your alert threshold and location." />,
-});
+/** The signed-in user's threshold and location (spec part 1 §2, §3). */
+export const Route = createFileRoute('/dashboard/profile')({ component: ProfileScreen });

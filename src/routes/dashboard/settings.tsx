@@ -1,6 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../features/shell/Upcoming';
+import { SettingsScreen } from '../../features/settings/SettingsScreen';
 
-export const Route = createFileRoute('/dashboard/settings')({
-  component: () => <Upcoming title="Settings" what="AI model, grid order and opacity, auto refresh, sticky-trap render and language." />,
-});
+/** Company settings (spec part 1 §2): everyone reads them, Admins change them. */
+export const Route = createFileRoute('/dashboard/settings')({ component: SettingsScreen });

@@ -1,0 +1,220 @@
+/**
+ * The company (spec part 1 §2 `company`, §3 "Users"; part 2 §3 "Pending invitation", §7): its details
+ * and users from the company's local document (offline too), and for Admins the pending invitations
+ * and inviting a user (src/api/users.ts). Invitations are online calls (the server mails the sign-up
+ * link and must say at once whether the address is taken), so that part needs a connection and says so.
+ *
+ * Where the spec is silent:
+ * - Users are sorted by last name, then first name; the signed-in user is marked "you".
+ * - An Admin may withdraw a pending invitation (DELETE /delete_invitation), after confirming.
+ * - The invitation's link is not shown: it is a credential, and it is mailed to the invited address.
+ */
+import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { sessionMessages as m } from '../../../common/messages/session';
+import { createInvitation, deleteInvitation, type PendingInvitation, pendingInvitations } from '../../api/users';
+import { useAction, useApiContext } from '../../app/hooks';
+import type { SignedInUser } from '../session/hooks';
+import { SignedIn } from '../session/SignedIn';
+import { Screen } from '../shell/Screen';
+import { type CompanyDocument, useCompany, userName } from './useCompany';
+import './company.css';
+
+const dateText = (value: string | null | undefined) => {
+  const date = value ? new Date(value) : null;
+  return date && !Number.isNaN(date.getTime()) ? date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : null;
+};
+
+export function CompanyScreen() {
+  return <SignedIn title="Company">{(user) => <CompanyView user={user} />}</SignedIn>;
+}
+
+function CompanyView({ user }: { user: SignedInUser }) {
+  const company = useCompany(user.companyId);
+  const document = company.document;
+
+  return (
+    <Screen title="Company" loading={company.loading} empty={document ? null : 'The company’s details arrive with the first sync. Keep the tablet connected for a moment.'}>
+      {document && (
+        <div className="company">
+          <CompanyDetails company={document} />
+          <UserList company={document} user={user} />
+          {user.isAdmin && <Invitations user={user} />}
+        </div>
+      )}
+    </Screen>
+  );
+}
+
+function CompanyDetails({ company }: { company: CompanyDocument }) {
+  const rows: Array<[string, string | null | undefined]> = [
+    ['Contact', company.contact_name],
+    ['Contact email', company.contact_email],
+    ['Phone', company.contact_phone],
+    ['Type', company.company_type],
+    ['Since', dateText(company.created_at)],
+  ];
+  const shown = rows.filter(([, value]) => value);
+  return (
+    <section className="card" aria-labelledby="company-name">
+      <h2 id="company-name">{company.company_name || 'Your company'}</h2>
+      {shown.length > 0 ? (
+        <dl className="company-facts">
+          {shown.map(([label, value]) => (
+            <div key={label} className="company-fact">
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : (
+        <p className="muted">No contact details recorded.</p>
+      )}
+    </section>
+  );
+}
+
+function UserList({ company, user }: { company: CompanyDocument; user: SignedInUser }) {
+  const users = useMemo(
+    () =>
+      [...(company.users ?? [])].sort(
+        (a, b) => (a.last_name ?? '').localeCompare(b.last_name ?? '', undefined, { sensitivity: 'base' }) || (a.first_name ?? '').localeCompare(b.first_name ?? '', undefined, { sensitivity: 'base' }),
+      ),
+    [company.users],
+  );
+  return (
+    <section className="card" aria-labelledby="company-users">
+      <h2 id="company-users">Users ({users.length})</h2>
+      {users.length === 0 ? (
+        <p className="empty">No users yet.</p>
+      ) : (
+        <ul className="user-list" aria-label="Users">
+          {users.map((member) => (
+            <li key={member.user_id} className="user-row">
+              <span className="user-name">
+                {userName(member)}
+                {member.user_id === user.userId && <span className="muted"> (you)</span>}
+              </span>
+              <span className="user-email">{member.email}</span>
+              <span className={`role-chip ${member.role === 'Regular' ? '' : 'admin'}`}>{member.role}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+type Loaded = { state: 'loading' } | { state: 'loaded'; invitations: PendingInvitation[] } | { state: 'failed'; error: string };
+
+function Invitations({ user }: { user: SignedInUser }) {
+  const context = useApiContext();
+  const [pending, setPending] = useState<Loaded>({ state: 'loading' });
+
+  const load = useCallback(async () => {
+    if (!context) return;
+    setPending({ state: 'loading' });
+    try {
+      const invitations = await pendingInvitations(context, { companyId: user.companyId });
+      setPending({ state: 'loaded', invitations: [...invitations].sort((a, b) => b.created_at.localeCompare(a.created_at)) });
+    } catch (error) {
+      setPending({ state: 'failed', error: error instanceof Error ? error.message : String(error) });
+    }
+  }, [context, user.companyId]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <section className="card" aria-labelledby="company-invitations">
+      <h2 id="company-invitations">Invite a user</h2>
+      <p className="muted">The server mails a sign-up link to the address; inviting needs a connection.</p>
+      <InviteForm onInvited={() => void load()} />
+      <h3>Pending invitations</h3>
+      {pending.state === 'loading' ? (
+        <p className="muted">Loading...</p>
+      ) : pending.state === 'failed' ? (
+        <div className="invite-problem">
+          <p className="error-text" role="alert">
+            {pending.error}
+          </p>
+          <button type="button" className="button" onClick={() => void load()}>
+            Try again
+          </button>
+        </div>
+      ) : pending.invitations.length === 0 ? (
+        <p className="empty">No invitations waiting.</p>
+      ) : (
+        <ul className="user-list" aria-label="Pending invitations">
+          {pending.invitations.map((invitation) => (
+            <InvitationRow key={invitation.invitation_id} invitation={invitation} onWithdrawn={() => void load()} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function InviteForm({ onInvited }: { onInvited: () => void }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<'Regular' | 'Admin'>('Regular');
+  const invite = useAction(createInvitation, m.invitationCreated);
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (await invite.run({ email, role })) {
+      setEmail('');
+      onInvited();
+    }
+  }
+  return (
+    <form className="form invite-form" onSubmit={(event) => void submit(event)} noValidate aria-label="Invite a user">
+      <label>
+        Email
+        <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} autoComplete="off" />
+      </label>
+      <label>
+        Role
+        <select value={role} onChange={(event) => setRole(event.target.value as 'Regular' | 'Admin')}>
+          <option value="Regular">Regular (grower)</option>
+          <option value="Admin">Admin</option>
+        </select>
+      </label>
+      {invite.error && (
+        <p className="error-text" role="alert">
+          {invite.error}
+        </p>
+      )}
+      <button className="button primary" type="submit" disabled={invite.busy}>
+        {invite.busy ? 'Sending…' : 'Send invitation'}
+      </button>
+    </form>
+  );
+}
+
+function InvitationRow({ invitation, onWithdrawn }: { invitation: PendingInvitation; onWithdrawn: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const withdraw = useAction(deleteInvitation, m.invitationDeleted);
+  const expires = dateText(invitation.expires_at);
+  return (
+    <li className="user-row">
+      <span className="user-name">{invitation.email}</span>
+      <span className="user-email">{expires ? `Expires ${expires}` : ''}</span>
+      <span className={`role-chip ${invitation.role === 'Regular' ? '' : 'admin'}`}>{invitation.role}</span>
+      {confirming ? (
+        <span className="invite-actions" role="group" aria-label={`Withdraw the invitation to ${invitation.email}?`}>
+          <button type="button" className="button danger" disabled={withdraw.busy} onClick={() => void withdraw.run({ invitationId: invitation.invitation_id }).then((done) => done && onWithdrawn())}>
+            Withdraw
+          </button>
+          <button type="button" className="button" onClick={() => setConfirming(false)}>
+            Keep
+          </button>
+        </span>
+      ) : (
+        <span className="invite-actions">
+          <button type="button" className="button" onClick={() => setConfirming(true)}>
+            Withdraw…
+          </button>
+        </span>
+      )}
+    </li>
+  );
+}

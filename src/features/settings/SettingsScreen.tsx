@@ -1,0 +1,344 @@
+/**
+ * Company settings (spec part 1 §2 `settings`, §3, §5; part 2 §4): AI model, grid order, grid opacity,
+ * auto refresh, sticky-trap render value and language, read from the company's local document (so
+ * they show offline, with changes still waiting to sync). Admins change them: each change is a queued
+ * write (src/api/settings.ts) the screen shows at once. Regular users see the same values read-only.
+ *
+ * Where the spec is silent:
+ * - Grid order, auto refresh and language save as soon as they are picked; the opacity slider saves
+ *   half a second after it stops moving (one change per drag, not one per step); AI model and
+ *   sticky-trap render save with their button, since they are typed.
+ * - The offline mode flag has no setter in the spec: it is shown, read-only, to everyone.
+ * - Languages offered: a short list of common codes, plus whatever code the company already has.
+ */
+import { Link } from '@tanstack/react-router';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { GRID_ORDERS, type GridOrder, SETTINGS_DEFAULTS, settingsMessages as m } from '../../../common/messages/settings';
+import {
+  type CompanySettings,
+  setCompanyAiModel,
+  setCompanyAutoRefresh,
+  setCompanyGridOrder,
+  setCompanyLanguage,
+  setGridOpacity,
+  updateStickytrapRender,
+} from '../../api/settings';
+import type { ApiContext } from '../../api/context';
+import { useAction } from '../../app/hooks';
+import { useCompany } from '../company/useCompany';
+import { type SignedInUser } from '../session/hooks';
+import { SignedIn } from '../session/SignedIn';
+import { Screen } from '../shell/Screen';
+import { useUiState } from '../ui-state/ui-state';
+import { GRID_ORDER_LABELS, GridOrderPicture } from './GridOrderPicture';
+import './settings.css';
+
+export const LANGUAGES: Array<{ code: string; name: string }> = [
+  { code: 'en', name: 'English' },
+  { code: 'es', name: 'Español' },
+  { code: 'fr', name: 'Français' },
+  { code: 'de', name: 'Deutsch' },
+  { code: 'nl', name: 'Nederlands' },
+  { code: 'it', name: 'Italiano' },
+  { code: 'pt-BR', name: 'Português (Brasil)' },
+];
+
+const languageName = (code: string) => LANGUAGES.find((language) => language.code === code)?.name ?? code;
+
+/** The settings with the defaults filled in (README "Company settings") for what the document lacks. */
+function withDefaults(settings: Partial<CompanySettings> | null | undefined): CompanySettings {
+  const pick = <K extends keyof CompanySettings>(key: K): CompanySettings[K] => (settings?.[key] ?? SETTINGS_DEFAULTS[key]) as CompanySettings[K];
+  const order = pick('grid_order');
+  return {
+    grid_order: (GRID_ORDERS as readonly string[]).includes(order) ? order : SETTINGS_DEFAULTS.grid_order,
+    grid_opacity: Number(pick('grid_opacity')),
+    offline_mode: Number(pick('offline_mode')),
+    ai_model: String(pick('ai_model')),
+    auto_refresh: Number(pick('auto_refresh')),
+    stickytrap_render: Number(pick('stickytrap_render')),
+    language: String(pick('language')),
+  };
+}
+
+/** setCompanyGridOrder answers its problems as `{message}` (spec part 1 §5); the screen shows them as errors. */
+async function saveGridOrder(context: ApiContext, input: { companyId: number; gridOrder: GridOrder }) {
+  const result = await setCompanyGridOrder(context, input);
+  if ('message' in result) throw new Error(result.message);
+  return result;
+}
+
+export function SettingsScreen() {
+  return <SignedIn title="Settings">{(user) => <Settings user={user} />}</SignedIn>;
+}
+
+function Settings({ user }: { user: SignedInUser }) {
+  const company = useCompany(user.companyId);
+  const stored = company.document?.settings;
+  const settings = withDefaults(stored);
+  const editable = user.isAdmin;
+  const mirror = useUiState((state) => state.mirrorCompanySettings);
+
+  // The UI state keeps the tablet's last known language, auto refresh and sticky-trap value (spec part 2 §4).
+  useEffect(() => {
+    if (stored) mirror(stored);
+  }, [stored, mirror]);
+
+  return (
+    <Screen
+      title="Settings"
+      loading={company.loading}
+      empty={company.document ? null : 'The company’s settings arrive with the first sync. Keep the tablet connected for a moment.'}
+      actions={
+        <>
+          <Link className="button" to="/dashboard/profile">
+            Your profile
+          </Link>
+          <Link className="button" to="/dashboard/company">
+            Company and users
+          </Link>
+        </>
+      }
+    >
+      {company.document && (
+        <div className="settings">
+          {!editable && (
+            <p className="banner" role="note">
+              Only an Admin can change these settings. You see the values your company uses.
+            </p>
+          )}
+          <GridOrderSetting value={settings.grid_order} companyId={user.companyId} editable={editable} />
+          <OpacitySetting value={settings.grid_opacity} order={settings.grid_order} companyId={user.companyId} editable={editable} />
+          <AiModelSetting value={settings.ai_model} companyId={user.companyId} editable={editable} />
+          <AutoRefreshSetting value={settings.auto_refresh} companyId={user.companyId} editable={editable} />
+          <StickyTrapSetting value={settings.stickytrap_render} companyId={user.companyId} editable={editable} />
+          <LanguageSetting value={settings.language} companyId={user.companyId} editable={editable} />
+          <section className="card setting" aria-labelledby="setting-offline">
+            <h2 id="setting-offline">Offline mode</h2>
+            <p className="muted">Tablets keep working without a connection and send changes when it returns.</p>
+            <p className="setting-value">{settings.offline_mode ? 'On' : 'Off'}</p>
+          </section>
+        </div>
+      )}
+    </Screen>
+  );
+}
+
+interface SettingProps<T> {
+  value: T;
+  companyId: number;
+  editable: boolean;
+}
+
+function ErrorText({ error }: { error: string | null }) {
+  return error ? (
+    <p className="error-text" role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+function GridOrderSetting({ value, companyId, editable }: SettingProps<GridOrder>) {
+  const save = useAction(saveGridOrder, m.updated);
+  return (
+    <section className="card setting" aria-labelledby="setting-grid-order">
+      <h2 id="setting-grid-order">Grid order</h2>
+      <p className="muted">How the boxes of every grid are numbered.</p>
+      {editable ? (
+        <div className="order-options" role="radiogroup" aria-labelledby="setting-grid-order">
+          {GRID_ORDERS.map((order) => (
+            <button
+              key={order}
+              type="button"
+              role="radio"
+              aria-checked={order === value}
+              className={order === value ? 'order-option selected' : 'order-option'}
+              disabled={save.busy}
+              onClick={() => order !== value && void save.run({ companyId, gridOrder: order })}
+            >
+              <GridOrderPicture order={order} />
+              <span className="order-title">{GRID_ORDER_LABELS[order].title}</span>
+              <span className="order-help">{GRID_ORDER_LABELS[order].help}</span>
+            </button>
+          ))}
+        </div>
+      ) : (
+        <div className="order-readonly">
+          <GridOrderPicture order={value} />
+          <p className="setting-value" data-testid="grid-order-value">
+            {GRID_ORDER_LABELS[value].title}
+          </p>
+        </div>
+      )}
+      <ErrorText error={save.error} />
+    </section>
+  );
+}
+
+function OpacityPreview({ opacity, order }: { opacity: number; order: GridOrder }) {
+  return (
+    <span className="opacity-preview" aria-hidden="true">
+      <span className="opacity-grid" style={{ opacity }}>
+        <GridOrderPicture order={order} />
+      </span>
+    </span>
+  );
+}
+
+function OpacitySetting({ value, order, companyId, editable }: SettingProps<number> & { order: GridOrder }) {
+  const save = useAction(setGridOpacity, m.updated);
+  const run = useRef(save.run);
+  run.current = save.run;
+  // The slider's position while it moves; null follows the company's value.
+  const [draft, setDraft] = useState<number | null>(null);
+  const pending = useRef<number | null>(null);
+  const shown = draft ?? value;
+
+  useEffect(() => {
+    if (draft === null) return undefined;
+    pending.current = draft === value ? null : draft;
+    if (pending.current === null) return undefined;
+    const timer = setTimeout(() => {
+      const saving = pending.current;
+      pending.current = null;
+      if (saving !== null) void run.current({ companyId, gridOpacity: saving }).then(() => setDraft((current) => (current === saving ? null : current)));
+    }, 500);
+    return () => clearTimeout(timer);
+  }, [draft, value, companyId]);
+  // Leaving the screen within the half second still saves the last position.
+  useEffect(
+    () => () => {
+      if (pending.current !== null) void run.current({ companyId, gridOpacity: pending.current });
+    },
+    [companyId],
+  );
+
+  const percent = `${Math.round(shown * 100)} %`;
+  return (
+    <section className="card setting" aria-labelledby="setting-opacity">
+      <h2 id="setting-opacity">Grid opacity</h2>
+      <p className="muted">How strongly grids are drawn over their background picture.</p>
+      <div className="opacity-row">
+        <OpacityPreview opacity={shown} order={order} />
+        {editable ? (
+          <label className="opacity-slider">
+            <span className="setting-value">{percent}</span>
+            <input
+              type="range"
+              min={0}
+              max={1}
+              step={0.05}
+              value={shown}
+              aria-label="Grid opacity"
+              aria-valuetext={percent}
+              onChange={(event) => setDraft(Number(event.target.value))}
+            />
+          </label>
+        ) : (
+          <p className="setting-value" data-testid="grid-opacity-value">
+            {percent}
+          </p>
+        )}
+      </div>
+      <ErrorText error={save.error} />
+    </section>
+  );
+}
+
+function AiModelSetting({ value, companyId, editable }: SettingProps<string>) {
+  const save = useAction(setCompanyAiModel, m.updated);
+  const [draft, setDraft] = useState(value);
+  useEffect(() => setDraft(value), [value]);
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    void save.run({ companyId, aiModel: draft });
+  }
+  return (
+    <section className="card setting" aria-labelledby="setting-ai-model">
+      <h2 id="setting-ai-model">AI model</h2>
+      <p className="muted">The model the scan screen uses to recognise plant problems.</p>
+      {editable ? (
+        <form className="setting-form" onSubmit={submit} noValidate>
+          <input aria-label="AI model" value={draft} onChange={(event) => setDraft(event.target.value)} autoComplete="off" spellCheck={false} />
+          <button className="button primary" type="submit" disabled={save.busy}>
+            Save model
+          </button>
+        </form>
+      ) : (
+        <p className="setting-value">{value}</p>
+      )}
+      <ErrorText error={save.error} />
+    </section>
+  );
+}
+
+function AutoRefreshSetting({ value, companyId, editable }: SettingProps<number>) {
+  const save = useAction(setCompanyAutoRefresh, m.updated);
+  const on = value === 1;
+  return (
+    <section className="card setting" aria-labelledby="setting-auto-refresh">
+      <h2 id="setting-auto-refresh">Auto refresh</h2>
+      <p className="muted">Dashboards reload their figures on their own.</p>
+      {editable ? (
+        <button type="button" role="switch" aria-checked={on} aria-labelledby="setting-auto-refresh" className={on ? 'switch on' : 'switch'} disabled={save.busy} onClick={() => void save.run({ companyId, autoRefresh: on ? 0 : 1 })}>
+          <span className="switch-knob" aria-hidden="true" />
+          {on ? 'On' : 'Off'}
+        </button>
+      ) : (
+        <p className="setting-value">{on ? 'On' : 'Off'}</p>
+      )}
+      <ErrorText error={save.error} />
+    </section>
+  );
+}
+
+function StickyTrapSetting({ value, companyId, editable }: SettingProps<number>) {
+  const save = useAction(updateStickytrapRender, m.updated);
+  const [draft, setDraft] = useState(String(value));
+  useEffect(() => setDraft(String(value)), [value]);
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    void save.run({ companyId, value: draft });
+  }
+  return (
+    <section className="card setting" aria-labelledby="setting-sticky-trap">
+      <h2 id="setting-sticky-trap">Sticky-trap render</h2>
+      <p className="muted">The render value the sticky-trap views use (1 unless your company changed it).</p>
+      {editable ? (
+        <form className="setting-form" onSubmit={submit} noValidate>
+          <input aria-label="Sticky-trap render value" type="number" inputMode="decimal" step="any" value={draft} onChange={(event) => setDraft(event.target.value)} />
+          <button className="button primary" type="submit" disabled={save.busy}>
+            Save value
+          </button>
+        </form>
+      ) : (
+        <p className="setting-value">{value}</p>
+      )}
+      <ErrorText error={save.error} />
+    </section>
+  );
+}
+
+function LanguageSetting({ value, companyId, editable }: SettingProps<string>) {
+  const save = useAction(setCompanyLanguage, m.updated);
+  const options = LANGUAGES.some((language) => language.code === value) ? LANGUAGES : [...LANGUAGES, { code: value, name: value }];
+  return (
+    <section className="card setting" aria-labelledby="setting-language">
+      <h2 id="setting-language">Language</h2>
+      <p className="muted">The company’s language.</p>
+      {editable ? (
+        <select className="setting-select" aria-label="Language" value={value} disabled={save.busy} onChange={(event) => void save.run({ companyId, language: event.target.value })}>
+          {options.map((language) => (
+            <option key={language.code} value={language.code}>
+              {language.name} ({language.code})
+            </option>
+          ))}
+        </select>
+      ) : (
+        <p className="setting-value">
+          {languageName(value)} ({value})
+        </p>
+      )}
+      <ErrorText error={save.error} />
+    </section>
+  );
+}
