@@ -1,6 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../features/shell/Upcoming';
+import { TraysScreen } from '../../features/trays/TraysScreen';
 
-export const Route = createFileRoute('/dashboard/trays')({
-  component: () => <Upcoming title="Trays" what="Trays of plants and tray templates." />,
-});
+/** Trays and tray templates (spec part 2 §3, §7). */
+export const Route = createFileRoute('/dashboard/trays')({ component: TraysScreen });

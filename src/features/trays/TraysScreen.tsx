@@ -1,0 +1,378 @@
+/**
+ * Trays and tray templates (spec part 2 §2, §3, §5, §7): the company's trays and templates from the
+ * local `operations` collection (kinds `tray` and `tray_template`), changed through src/api/trays.ts,
+ * whose checks give the spec's messages. Everyone creates, edits and makes trays from templates;
+ * Admins also delete trays and create or delete templates (README "Trays"), so those buttons are shown
+ * to them only. A tray made offline shows at once, marked as waiting to sync.
+ *
+ * Where the spec is silent:
+ * - Deleting asks first, in the card (a tablet in a grow room is easy to mis-tap).
+ * - Lists are sorted by name (numbers in names in number order).
+ * - A tray's batch is shown by its batch number; a batch the tablet does not know shows as "Batch not
+ *   on this tablet" rather than an id.
+ */
+import { type FormEvent, useMemo, useState } from 'react';
+import { trayMessages as m } from '../../../common/messages/trays';
+import { createTray, createTrayTemplate, deleteTray, deleteTrayTemplate, type Tray, type TrayTemplate, updateTray, useTrayTemplate } from '../../api/trays';
+import { useAction, useLocalQuery } from '../../app/hooks';
+import type { LocalDocument } from '../../db/schemas';
+import { isTempId } from '../../../sync/types';
+import type { SignedInUser } from '../session/hooks';
+import { SignedIn } from '../session/SignedIn';
+import { Screen } from '../shell/Screen';
+import './trays.css';
+
+type TrayDoc = LocalDocument & Tray;
+type TemplateDoc = LocalDocument & TrayTemplate;
+type BatchDoc = LocalDocument & { BatchID: number | string; BatchNumber: string | null; StrainName: string | null };
+type Id = Tray['tray_id'];
+
+const byName =
+  <T,>(name: (item: T) => string) =>
+  (a: T, b: T) =>
+    name(a).localeCompare(name(b), undefined, { numeric: true, sensitivity: 'base' });
+const trayOrder = byName<TrayDoc>((tray) => tray.tray_name ?? '');
+const templateOrder = byName<TemplateDoc>((template) => template.template_name ?? '');
+const batchOrder = byName<BatchDoc>((batch) => batch.BatchNumber ?? '');
+
+/** A batch id as a form's select value, and back (server ids are numbers, a batch made offline has a `tmp-…` id). */
+const batchValue = (id: Id | null | undefined) => (id === null || id === undefined ? '' : String(id));
+const batchIdOf = (value: string): Id | null => (value === '' ? null : /^\d+$/.test(value) ? Number(value) : (value as Id));
+
+type Panel = { kind: 'tray' } | { kind: 'edit'; tray: TrayDoc } | { kind: 'template' } | { kind: 'use'; template: TemplateDoc } | null;
+
+export function TraysScreen() {
+  return <SignedIn title="Trays">{(user) => <Trays user={user} />}</SignedIn>;
+}
+
+function Trays({ user }: { user: SignedInUser }) {
+  // The company's own documents only: a shared tablet may still hold another company's.
+  const { companyId } = user;
+  const trays = useLocalQuery<TrayDoc>('operations', { kind: 'tray', company_id: companyId }, `tray-${companyId}`);
+  const templates = useLocalQuery<TemplateDoc>('operations', { kind: 'tray_template', company_id: companyId }, `tray_template-${companyId}`);
+  const batches = useLocalQuery<BatchDoc>('batches', { CompanyID: companyId }, `batches-${companyId}`);
+  const [panel, setPanel] = useState<Panel>(null);
+
+  const sortedTrays = useMemo(() => [...trays.documents].sort(trayOrder), [trays.documents]);
+  const sortedTemplates = useMemo(() => [...templates.documents].sort(templateOrder), [templates.documents]);
+  const sortedBatches = useMemo(() => [...batches.documents].sort(batchOrder), [batches.documents]);
+  const batchName = useMemo(() => {
+    const names = new Map(batches.documents.map((batch) => [String(batch.BatchID), batch.BatchNumber || 'Unnamed batch']));
+    return (id: Id | null | undefined) => (id === null || id === undefined ? null : (names.get(String(id)) ?? 'Batch not on this tablet'));
+  }, [batches.documents]);
+
+  const close = () => setPanel(null);
+  return (
+    <Screen
+      title="Trays"
+      loading={trays.loading || templates.loading}
+      actions={
+        <>
+          <button type="button" className="button primary" onClick={() => setPanel({ kind: 'tray' })}>
+            New tray
+          </button>
+          {user.isAdmin && (
+            <button type="button" className="button" onClick={() => setPanel({ kind: 'template' })}>
+              New template
+            </button>
+          )}
+        </>
+      }
+    >
+      {panel?.kind === 'tray' && <TrayForm key="new" user={user} batches={sortedBatches} onDone={close} />}
+      {panel?.kind === 'edit' && <TrayForm key={panel.tray.id} user={user} tray={panel.tray} batches={sortedBatches} onDone={close} />}
+      {panel?.kind === 'template' && <TemplateForm user={user} batches={sortedBatches} onDone={close} />}
+      {panel?.kind === 'use' && <UseTemplateForm key={panel.template.id} user={user} template={panel.template} batches={sortedBatches} batchName={batchName} onDone={close} />}
+
+      <section className="tray-section" aria-labelledby="trays-heading">
+        <h2 id="trays-heading">Trays</h2>
+        {sortedTrays.length === 0 ? (
+          <p className="empty">No trays yet. Create one with “New tray”, or make one from a template.</p>
+        ) : (
+          <ul className="tray-list" aria-label="Trays">
+            {sortedTrays.map((tray) => (
+              <TrayCard key={tray.id} tray={tray} batch={batchName(tray.batch_id)} user={user} onEdit={() => setPanel({ kind: 'edit', tray })} />
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section className="tray-section" aria-labelledby="templates-heading">
+        <h2 id="templates-heading">Tray templates</h2>
+        {sortedTemplates.length === 0 ? (
+          <p className="empty">{user.isAdmin ? 'No tray templates yet. Create one with “New template” to make trays of the same size quickly.' : 'No tray templates yet. An Admin can create them.'}</p>
+        ) : (
+          <ul className="tray-list" aria-label="Tray templates">
+            {sortedTemplates.map((template) => (
+              <TemplateCard key={template.id} template={template} batch={batchName(template.default_batch_id)} user={user} onUse={() => setPanel({ kind: 'use', template })} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </Screen>
+  );
+}
+
+function Waiting({ id }: { id: unknown }) {
+  return isTempId(id) ? <span className="chip waiting">Waiting to sync</span> : null;
+}
+
+function Confirm({ question, busy, onYes, onNo }: { question: string; busy: boolean; onYes: () => void; onNo: () => void }) {
+  return (
+    <div className="confirm" role="group" aria-label={question}>
+      <p>{question}</p>
+      <div className="tray-actions">
+        <button type="button" className="button danger" disabled={busy} onClick={onYes}>
+          Delete
+        </button>
+        <button type="button" className="button" onClick={onNo}>
+          Keep
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function TrayCard({ tray, batch, user, onEdit }: { tray: TrayDoc; batch: string | null; user: SignedInUser; onEdit: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const remove = useAction(deleteTray, m.trayDeleted);
+  return (
+    <li className="card tray-card" aria-label={tray.tray_name}>
+      <div className="tray-head">
+        <h3>{tray.tray_name}</h3>
+        <Waiting id={tray.tray_id} />
+      </div>
+      <p className="tray-facts">
+        <span>
+          <strong>{tray.number_of_plants ?? '—'}</strong> {tray.number_of_plants === 1 ? 'plant' : 'plants'}
+        </span>
+        <span>{batch ? `Batch ${batch}` : 'No batch'}</span>
+      </p>
+      {confirming ? (
+        <Confirm
+          question={`Delete tray ${tray.tray_name}?`}
+          busy={remove.busy}
+          onYes={() => void remove.run({ trayId: tray.tray_id, companyId: user.companyId })}
+          onNo={() => setConfirming(false)}
+        />
+      ) : (
+        <div className="tray-actions">
+          <button type="button" className="button" onClick={onEdit}>
+            Edit
+          </button>
+          {user.isAdmin && (
+            <button type="button" className="button danger" onClick={() => setConfirming(true)}>
+              Delete
+            </button>
+          )}
+        </div>
+      )}
+      <FormError error={remove.error} />
+    </li>
+  );
+}
+
+function TemplateCard({ template, batch, user, onUse }: { template: TemplateDoc; batch: string | null; user: SignedInUser; onUse: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const remove = useAction(deleteTrayTemplate, m.templateDeleted);
+  return (
+    <li className="card tray-card" aria-label={template.template_name}>
+      <div className="tray-head">
+        <h3>{template.template_name}</h3>
+        <Waiting id={template.template_id} />
+      </div>
+      <p className="tray-facts">
+        <span>
+          <strong>{template.number_of_plants}</strong> {template.number_of_plants === 1 ? 'plant' : 'plants'}
+        </span>
+        <span>{batch ? `Default batch ${batch}` : 'No default batch'}</span>
+      </p>
+      {template.description && <p className="muted">{template.description}</p>}
+      {confirming ? (
+        <Confirm
+          question={`Delete template ${template.template_name}? Trays made from it stay.`}
+          busy={remove.busy}
+          onYes={() => void remove.run({ templateId: template.template_id, companyId: user.companyId })}
+          onNo={() => setConfirming(false)}
+        />
+      ) : (
+        <div className="tray-actions">
+          <button type="button" className="button primary" onClick={onUse}>
+            Make a tray
+          </button>
+          {user.isAdmin && (
+            <button type="button" className="button danger" onClick={() => setConfirming(true)}>
+              Delete
+            </button>
+          )}
+        </div>
+      )}
+      <FormError error={remove.error} />
+    </li>
+  );
+}
+
+function BatchSelect({ label, value, batches, onChange, none = 'No batch' }: { label: string; value: string; batches: BatchDoc[]; onChange: (value: string) => void; none?: string }) {
+  return (
+    <label>
+      {label}
+      <select value={value} onChange={(event) => onChange(event.target.value)}>
+        <option value="">{none}</option>
+        {batches.map((batch) => (
+          <option key={batch.id} value={String(batch.BatchID)}>
+            {batch.BatchNumber || 'Unnamed batch'}
+            {batch.StrainName ? ` · ${batch.StrainName}` : ''}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function FormError({ error }: { error: string | null }) {
+  return error ? (
+    <p className="error-text" role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+/** Plant counts are typed: an empty or partial entry goes to the domain function as NaN, which answers the spec's message. */
+const plantCount = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
+
+function TrayForm({ user, tray, batches, onDone }: { user: SignedInUser; tray?: TrayDoc; batches: BatchDoc[]; onDone: () => void }) {
+  const [name, setName] = useState(tray?.tray_name ?? '');
+  const [plants, setPlants] = useState(tray?.number_of_plants === null || tray?.number_of_plants === undefined ? '' : String(tray.number_of_plants));
+  const [batch, setBatch] = useState(batchValue(tray?.batch_id));
+  const create = useAction(createTray, m.trayCreated);
+  const update = useAction(updateTray, m.trayUpdated);
+  const action = tray ? update : create;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!tray) {
+      if (await create.run({ trayName: name, companyId: user.companyId, userId: user.userId, numberOfPlants: plantCount(plants), batchId: batchIdOf(batch) })) onDone();
+      return;
+    }
+    // Only what changed is sent (update_tray changes only the fields it is given).
+    const changes: { trayName?: string; numberOfPlants?: number; batchId?: Id | null } = {};
+    if (name !== tray.tray_name) changes.trayName = name;
+    if (plants !== (tray.number_of_plants === null ? '' : String(tray.number_of_plants))) changes.numberOfPlants = plantCount(plants);
+    if (batch !== batchValue(tray.batch_id)) changes.batchId = batchIdOf(batch);
+    if (Object.keys(changes).length === 0) return onDone();
+    if (await update.run({ trayId: tray.tray_id, companyId: user.companyId, ...changes })) onDone();
+  }
+
+  const title = tray ? `Edit tray ${tray.tray_name}` : 'New tray';
+  return (
+    <form className="form card tray-form" onSubmit={(event) => void submit(event)} noValidate aria-label={title}>
+      <h2>{title}</h2>
+      <label>
+        Tray name
+        <input value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus={!tray} />
+      </label>
+      <label>
+        Number of plants
+        <input type="number" inputMode="numeric" min={1} step={1} value={plants} onChange={(event) => setPlants(event.target.value)} />
+      </label>
+      <BatchSelect label="Batch" value={batch} batches={batches} onChange={setBatch} />
+      <FormError error={action.error} />
+      <div className="tray-actions">
+        <button className="button primary" type="submit" disabled={action.busy}>
+          {tray ? 'Save tray' : 'Create tray'}
+        </button>
+        <button className="button" type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function TemplateForm({ user, batches, onDone }: { user: SignedInUser; batches: BatchDoc[]; onDone: () => void }) {
+  const [name, setName] = useState('');
+  const [plants, setPlants] = useState('');
+  const [description, setDescription] = useState('');
+  const [batch, setBatch] = useState('');
+  const create = useAction(createTrayTemplate, m.templateCreated);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const done = await create.run({
+      templateName: name,
+      companyId: user.companyId,
+      userId: user.userId,
+      numberOfPlants: plantCount(plants),
+      description: description.trim() === '' ? undefined : description,
+      defaultBatchId: batchIdOf(batch),
+    });
+    if (done) onDone();
+  }
+
+  return (
+    <form className="form card tray-form" onSubmit={(event) => void submit(event)} noValidate aria-label="New tray template">
+      <h2>New tray template</h2>
+      <label>
+        Template name
+        <input value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus />
+      </label>
+      <label>
+        Number of plants
+        <input type="number" inputMode="numeric" min={1} step={1} value={plants} onChange={(event) => setPlants(event.target.value)} />
+      </label>
+      <label>
+        Description
+        <textarea rows={2} value={description} onChange={(event) => setDescription(event.target.value)} />
+      </label>
+      <BatchSelect label="Default batch" value={batch} batches={batches} onChange={setBatch} none="No default batch" />
+      <FormError error={create.error} />
+      <div className="tray-actions">
+        <button className="button primary" type="submit" disabled={create.busy}>
+          Create template
+        </button>
+        <button className="button" type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function UseTemplateForm({ user, template, batches, batchName, onDone }: { user: SignedInUser; template: TemplateDoc; batches: BatchDoc[]; batchName: (id: Id | null) => string | null; onDone: () => void }) {
+  const [name, setName] = useState('');
+  // '' keeps the template's default batch (use_tray_template falls back to it).
+  const [batch, setBatch] = useState('');
+  const use = useAction(useTrayTemplate, m.templateUsed);
+  const defaultBatch = batchName(template.default_batch_id);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const done = await use.run({ templateId: template.template_id, companyId: user.companyId, userId: user.userId, trayName: name, ...(batch === '' ? {} : { batchId: batchIdOf(batch) }) });
+    if (done) onDone();
+  }
+
+  const title = `New tray from ${template.template_name}`;
+  return (
+    <form className="form card tray-form" onSubmit={(event) => void submit(event)} noValidate aria-label={title}>
+      <h2>{title}</h2>
+      <p className="muted">
+        {template.number_of_plants} {template.number_of_plants === 1 ? 'plant' : 'plants'}
+        {defaultBatch ? `, batch ${defaultBatch} unless you pick another.` : '.'}
+      </p>
+      <label>
+        Tray name
+        <input value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus />
+      </label>
+      <BatchSelect label="Batch" value={batch} batches={batches} onChange={setBatch} none={defaultBatch ? `The template’s batch (${defaultBatch})` : 'No batch'} />
+      <FormError error={use.error} />
+      <div className="tray-actions">
+        <button className="button primary" type="submit" disabled={use.busy}>
+          Create tray
+        </button>
+        <button className="button" type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
