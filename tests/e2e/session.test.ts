@@ -63,12 +63,17 @@ describe.skipIf(skipBrowser)('signing in and out', { timeout: 60_000 }, () => {
     await regular.page.waitForURL((url) => url.pathname === '/dashboard/quickview');
   });
 
-  it('signing out clears the five stored items and the isLoggedIn flag, and goes to /signIn', async () => {
+  it('signing out clears the five stored items (local storage and cookies) and the isLoggedIn flag, and goes to /signIn', async () => {
     const farm = await createTenant(e2e.server);
     const { page } = await signIn(farm.admin);
     await page.waitForURL((url) => url.pathname === '/dashboard');
-    const stored = () => page.evaluate((keys) => keys.map((key) => localStorage.getItem(key)), Object.values(SESSION_KEYS));
-    expect((await stored()).filter((value) => value !== null).length).toBeGreaterThanOrEqual(6);
+    // The access token and the flag in local storage; role, user, refresh token and company in cookies (spec part 1 §3).
+    const cookieNames = [SESSION_KEYS.userRole, SESSION_KEYS.userId, SESSION_KEYS.refreshToken, SESSION_KEYS.companyId] as string[];
+    const stored = async () => [
+      ...(await page.evaluate((keys) => keys.map((key) => localStorage.getItem(key)), Object.values(SESSION_KEYS))),
+      ...(await page.context().cookies()).filter((cookie) => cookieNames.includes(cookie.name)).map((cookie) => cookie.value),
+    ];
+    expect((await stored()).filter((value) => value !== null).length).toBeGreaterThanOrEqual(7);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.pathname === '/signIn');
     expect((await stored()).every((value) => value === null)).toBe(true);

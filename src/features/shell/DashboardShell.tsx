@@ -14,6 +14,8 @@ const NAVIGATION = [
   { to: '/dashboard/tasks', label: 'Tasks' },
   { to: '/dashboard/reports', label: 'Reports' },
   { to: '/dashboard/audittrail', label: 'Audit trail' },
+  { to: '/dashboard/company', label: 'Company' },
+  { to: '/dashboard/profile', label: 'Profile' },
   { to: '/dashboard/settings', label: 'Settings' },
 ] as const;
 
