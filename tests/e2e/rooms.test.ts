@@ -123,9 +123,9 @@ describe.skipIf(skipBrowser)('rooms, grids and boxes in Chromium', { timeout: 12
     await form.getByLabel('Description').fill('North side, 12 benches');
     await form.getByRole('button', { name: 'Create room' }).click();
     await app.roomCard('Flower room 1').waitFor();
-    await app.synced();
-    const room = await db().selectFrom('rooms').selectAll().where('company_id', '=', farm.companyId).where('name', '=', 'Flower room 1').executeTakeFirstOrThrow();
-    expect(room.description).toBe('North side, 12 benches');
+    const roomRow = () => db().selectFrom('rooms').selectAll().where('company_id', '=', farm.companyId).where('name', '=', 'Flower room 1').executeTakeFirst();
+    await expect.poll(async () => (await roomRow())?.description, { timeout: 30_000 }).toBe('North side, 12 benches');
+    const room = (await roomRow())!;
     await app.shot('rooms-list');
 
     // A 4×6 grid: 24 boxes, numbered row by row (the default grid order).
@@ -138,9 +138,11 @@ describe.skipIf(skipBrowser)('rooms, grids and boxes in Chromium', { timeout: 12
     await gridForm.getByRole('button', { name: 'Create grid' }).click();
     await expect.poll(() => app.grid('Bench A').locator('.grid-box').count()).toBe(24);
     expect(await app.box('Bench A', 4, 6).locator('.box-name').textContent()).toBe('24');
-    await app.synced();
-    const grid = await db().selectFrom('grids').selectAll().where('room_id', '=', room.id).executeTakeFirstOrThrow();
-    expect([grid.name, grid.nx, grid.ny]).toEqual(['Bench A', 4, 6]);
+    const gridRow = () => db().selectFrom('grids').selectAll().where('room_id', '=', room.id).executeTakeFirst();
+    await expect.poll(async () => (await gridRow())?.name, { timeout: 30_000 }).toBe('Bench A');
+    const grid = (await gridRow())!;
+    expect([grid.nx, grid.ny]).toEqual([4, 6]);
+    await expect.poll(async () => (await db().selectFrom('grid_boxes').select('id').where('grid_id', '=', grid.id).execute()).length).toBe(24);
     const boxAt = async (x: number, y: number) => db().selectFrom('grid_boxes').selectAll().where('grid_id', '=', grid.id).where('x', '=', x).where('y', '=', y).executeTakeFirstOrThrow();
 
     // Rename one box, cull another.
@@ -167,13 +169,15 @@ describe.skipIf(skipBrowser)('rooms, grids and boxes in Chromium', { timeout: 12
 
     await page.getByRole('button', { name: 'Mark room scanned' }).click();
     await page.locator('.room-summary .scan-state.scanned').waitFor();
+    const serverState = async () => {
+      const [named, culled] = [await boxAt(1, 1), await boxAt(2, 1)];
+      const links = await db().selectFrom('batch_grid_boxes').select('grid_box_id').where('batch_id', '=', batchId).execute();
+      const scanned = await db().selectFrom('rooms').select(['scanned', 'last_scanned_by']).where('id', '=', room.id).executeTakeFirstOrThrow();
+      return { name: named.custom_name, culled: [culled.culled, culled.culled_by], linked: links.map((link) => link.grid_box_id), scanned: [scanned.scanned, scanned.last_scanned_by] };
+    };
+    const namedBox = (await boxAt(1, 1)).id;
+    await expect.poll(serverState, { timeout: 30_000 }).toEqual({ name: 'Mother 1', culled: [true, farm.admin.id], linked: [namedBox], scanned: [true, farm.admin.id] });
     await app.synced();
-    expect((await boxAt(1, 1)).custom_name).toBe('Mother 1');
-    expect((await boxAt(2, 1)).culled).toBe(true);
-    expect((await boxAt(2, 1)).culled_by).toBe(farm.admin.id);
-    const links = await db().selectFrom('batch_grid_boxes').select('grid_box_id').where('batch_id', '=', batchId).execute();
-    expect(links.map((link) => link.grid_box_id)).toEqual([(await boxAt(1, 1)).id]);
-    expect((await db().selectFrom('rooms').select(['scanned', 'last_scanned_by']).where('id', '=', room.id).executeTakeFirstOrThrow()).last_scanned_by).toBe(farm.admin.id);
     await app.shot('rooms-room');
 
     // Offline: reload (the service worker serves the app), create a room and cull a box.
@@ -229,7 +233,7 @@ describe.skipIf(skipBrowser)('rooms, grids and boxes in Chromium', { timeout: 12
     expect(errors, messages.join('\n')).toEqual([]);
   });
 
-  it('only Admins delete rooms, after confirming; a grower divides a box and uploads the whiteboard', async () => {
+  it('a grower divides a box and uploads the whiteboard and a grid background, with the company\'s grid order and opacity; only Admins reset scans and delete rooms, after confirming', async () => {
     const farm = await createTenant(e2e.server);
     const roomName = `Dry room ${Date.now()}`;
     const roomId = await createRoom(e2e.server, farm.companyId, roomName);
@@ -257,26 +261,38 @@ describe.skipIf(skipBrowser)('rooms, grids and boxes in Chromium', { timeout: 12
     await expect.poll(() => grower.app.panel().getByRole('list', { name: 'Sub-gridboxes of this box' }).getByRole('listitem').count()).toBe(3);
     await grower.app.closePanel();
     await grower.page.getByLabel('Whiteboard image file').setInputFiles({ name: 'whiteboard.png', mimeType: 'image/png', buffer: PNG });
+    await grower.page.getByLabel('Background image file of Rack 1').setInputFiles({ name: 'rack.png', mimeType: 'image/png', buffer: PNG });
+    // The picked background shows at once, before it reaches the server.
+    await grower.app.grid('Rack 1').locator('.grid-boxes.with-image').waitFor();
     const subs = () => db().selectFrom('sub_gridboxes').select(['subx', 'suby', 'plant_id']).where('company_id', '=', farm.companyId).where('deleted_at', 'is', null).orderBy('subx').execute();
     await expect.poll(async () => (await subs()).map((sub) => [sub.subx, sub.suby]), { timeout: 30_000 }).toEqual([[1, 1], [2, 1], [3, 1]]);
     expect((await subs()).every((sub) => /^P-/.test(sub.plant_id ?? ''))).toBe(true);
     await expect.poll(() => db().selectFrom('whiteboard_images').select(['uploaded_by']).where('room_id', '=', roomId).execute(), { timeout: 30_000 }).toEqual([{ uploaded_by: farm.regular.id }]);
+    await expect.poll(async () => (await db().selectFrom('grids').select('image_name').where('room_id', '=', roomId).executeTakeFirstOrThrow()).image_name, { timeout: 30_000 }).toMatch(/files\//);
     await grower.app.synced();
     // The history (server-only) lists it, with its image.
     await grower.page.getByRole('list', { name: 'Whiteboard history' }).locator('img').waitFor({ timeout: 30_000 });
 
+    // An Admin marks the grid scanned, then resets every scanned status (after confirming).
     const admin = await signedIn(farm.admin);
     await admin.app.openRooms();
     const card = admin.app.roomCard(roomName);
     await card.waitFor({ timeout: 30_000 });
+    await admin.app.openRoom(roomName);
+    await admin.app.grid('Rack 1').getByRole('button', { name: 'Mark grid scanned' }).click();
+    await admin.app.grid('Rack 1').locator('.scan-state.scanned').waitFor();
+    await expect.poll(async () => (await db().selectFrom('grids').select('scanned').where('room_id', '=', roomId).executeTakeFirstOrThrow()).scanned, { timeout: 30_000 }).toBe(true);
+    await admin.page.getByRole('button', { name: 'Reset scanned status' }).click();
+    await admin.page.getByRole('button', { name: 'Reset all' }).click();
+    await admin.app.grid('Rack 1').locator('.scan-state.not-scanned').waitFor();
+    await expect.poll(async () => (await db().selectFrom('grids').select('scanned').where('room_id', '=', roomId).executeTakeFirstOrThrow()).scanned, { timeout: 30_000 }).toBe(false);
+    await admin.app.openRooms();
     await card.getByRole('button', { name: 'Delete' }).click();
     await card.getByRole('button', { name: 'Keep it' }).click();
     await card.getByRole('button', { name: 'Delete' }).click();
     await card.getByRole('button', { name: 'Delete room' }).click();
     await card.waitFor({ state: 'detached' });
-    await admin.app.synced();
-    const deleted = await db().selectFrom('rooms').select('deleted_at').where('id', '=', roomId).executeTakeFirstOrThrow();
-    expect(deleted.deleted_at).not.toBeNull();
+    await expect.poll(async () => (await db().selectFrom('rooms').select('deleted_at').where('id', '=', roomId).executeTakeFirstOrThrow()).deleted_at, { timeout: 30_000 }).not.toBeNull();
 
     expect([...grower.errors, ...admin.errors], [...grower.messages, ...admin.messages].join('\n')).toEqual([]);
   });

@@ -4,7 +4,7 @@
  * (list, and divide it into nx × ny). Every change is queued and shows at once.
  */
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { batchMessages } from '../../../common/messages/batches';
 import { gridMessages } from '../../../common/messages/grids';
 import { subgridMessages } from '../../../common/messages/subgrids';
@@ -21,7 +21,10 @@ export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; la
   const { box, grid, user } = props;
   const boxId = idValue(box.id);
 
-  // Escape closes the panel, as growers with a keyboard case expect.
+  // Focus moves into the panel when it opens (keyboards and screen readers start there).
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => panel.current?.focus(), [box.id]);
+  // Escape closes the panel, as growers with a keyboard expect.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && props.onClose();
     window.addEventListener('keydown', onKey);
@@ -30,7 +33,7 @@ export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; la
 
   return (
     <div className="panel-backdrop" onClick={props.onClose}>
-      <aside className="box-panel" role="dialog" aria-modal="true" aria-labelledby="box-panel-title" onClick={(event) => event.stopPropagation()}>
+      <aside ref={panel} tabIndex={-1} className="box-panel" role="dialog" aria-modal="true" aria-labelledby="box-panel-title" onClick={(event) => event.stopPropagation()}>
         <div className="panel-head">
           <h2 id="box-panel-title">{props.label}</h2>
           <button type="button" className="button" onClick={props.onClose}>

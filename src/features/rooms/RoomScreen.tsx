@@ -65,6 +65,7 @@ export function RoomScreen({ roomId }: { roomId: string }) {
     <Screen
       title={document?.Name ?? 'Room'}
       loading={!user || room.loading || followingRoom}
+      error={markRoom.error ?? reset.error}
       empty={!document ? 'This room is not on this tablet: it was deleted, or it has not synced here yet.' : null}
       actions={
         document &&
@@ -271,9 +272,9 @@ function GridSection(props: {
           </div>
         </div>
       )}
-      {upload.error && (
+      {(upload.error ?? markGrid.error ?? remove.error) && (
         <p className="error-text" role="alert">
-          {upload.error}
+          {upload.error ?? markGrid.error ?? remove.error}
         </p>
       )}
       {boxes.length === 0 ? (

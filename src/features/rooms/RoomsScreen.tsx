@@ -114,6 +114,11 @@ function RoomCard({ room, grids, company, canDelete }: { room: RoomDoc; grids: n
           <span className={`scan-state ${room.Scanned ? 'scanned' : 'not-scanned'}`}>{scanText(room, company)}</span>
         </p>
       </div>
+      {remove.error && (
+        <p className="error-text" role="alert">
+          {remove.error}
+        </p>
+      )}
       {confirming ? (
         <div className="confirm" role="group" aria-label={`Delete ${name}?`}>
           <p>Delete {name} with its grids and plant positions? This cannot be undone.</p>
