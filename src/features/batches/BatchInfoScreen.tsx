@@ -73,16 +73,19 @@ export function BatchInfoScreen(props: { batchId: string }) {
   const users = (Array.isArray(company?.users) ? company.users : []) as UserLike[];
   const { boxesById } = useBoxes(useMemo(() => idsOf(local?.GridBoxIDs).map(String), [local?.GridBoxIDs]));
 
-  const [server, setServer] = useState<{ details: ServerDetails | null; error: string | null; done: boolean }>({ details: null, error: null, done: false });
+  const [answer, setServer] = useState<{ forId: number | null; details: ServerDetails | null; error: string | null; done: boolean }>({ forId: null, details: null, error: null, done: false });
+  // The route's component stays mounted from one batch to the next: an answer about another batch is not this one's.
+  const server = answer.forId === serverId ? answer : { forId: serverId, details: null, error: null, done: false };
   useEffect(() => {
     if (!context || !signedIn.companyId || !serverId || !Number.isInteger(serverId)) return undefined;
     let alive = true;
     getBatchDashboard(context, { companyId: signedIn.companyId, batchId: serverId })
-      .then((details) => alive && setServer({ details: details as unknown as ServerDetails, error: null, done: true }))
+      .then((details) => alive && setServer({ forId: serverId, details: details as unknown as ServerDetails, error: null, done: true }))
       .catch((error: unknown) => {
         if (!alive) return;
         // No answer (offline, weak signal): the tablet's copy stands in, without an error.
-        setServer((current) => ({ details: current.details, error: unanswered(error) ? null : error instanceof Error ? error.message : String(error), done: true }));
+        const message = unanswered(error) ? null : error instanceof Error ? error.message : String(error);
+        setServer((current) => ({ forId: serverId, details: current.forId === serverId ? current.details : null, error: message, done: true }));
       });
     return () => {
       alive = false;

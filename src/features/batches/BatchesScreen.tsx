@@ -50,6 +50,7 @@ export function BatchesScreen(props: { openBatch?: string }) {
 
   const [status, setStatus] = useState(ALL);
   const [search, setSearch] = useState('');
+  const [withProblems, setWithProblems] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [sheet, setSheet] = useState<'create' | 'statuses' | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
@@ -70,8 +71,12 @@ export function BatchesScreen(props: { openBatch?: string }) {
     return [...known, ...orphans];
   }, [statuses, counts]);
   const needle = search.trim().toLowerCase();
+  const withOpenProblems = batches.filter((batch) => openProblems(batch).length > 0).length;
   const shown = sorted.filter(
-    (batch) => (status === ALL || batch.BatchStatus === status) && (!needle || batch.BatchNumber.toLowerCase().includes(needle) || (batch.StrainName ?? '').toLowerCase().includes(needle)),
+    (batch) =>
+      (status === ALL || batch.BatchStatus === status) &&
+      (!withProblems || openProblems(batch).length > 0) &&
+      (!needle || batch.BatchNumber.toLowerCase().includes(needle) || (batch.StrainName ?? '').toLowerCase().includes(needle)),
   );
   const knownTypes = useMemo(() => [...new Set(batches.flatMap((batch) => (batch.problems ?? []).map((problem) => problem.problem_type)))].sort(), [batches]);
 
@@ -144,10 +149,15 @@ export function BatchesScreen(props: { openBatch?: string }) {
         empty={batches.length === 0 ? 'No batches yet. Create the first one with “New batch”.' : null}
       >
         <div className="bt-batch-toolbar">
-          <label className="bt-search">
-            <span className="bt-visually-hidden">Find a batch</span>
-            <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Find by number or strain" />
-          </label>
+          <div className="bt-toolbar-row">
+            <label className="bt-search">
+              <span className="bt-visually-hidden">Find a batch</span>
+              <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Find by number or strain" />
+            </label>
+            <button type="button" className="bt-filter-chip bt-problems-filter" aria-pressed={withProblems} onClick={() => setWithProblems((value) => !value)}>
+              With open problems <span className="bt-count">{withOpenProblems}</span>
+            </button>
+          </div>
           <div className="bt-status-filter" role="group" aria-label="Filter by status">
             <button type="button" className="bt-filter-chip" aria-pressed={status === ALL} onClick={() => setStatus(ALL)}>
               All <span className="bt-count">{batches.length}</span>
@@ -190,7 +200,7 @@ export function BatchesScreen(props: { openBatch?: string }) {
         )}
 
         {shown.length === 0 ? (
-          <p className="empty">No batch matches {status ? `the status ${status}` : 'this search'}.</p>
+          <p className="empty">No batch matches these filters.</p>
         ) : (
           <ul className="bt-batch-list" aria-label="Batches">
             {shown.map((batch) => (

@@ -1,7 +1,7 @@
 /**
  * A panel over the screen for one task (a form, a batch's details), sliding in from the right on a
- * tablet. Not a native modal <dialog>: that sits in the browser's top layer, above the toasts, which
- * must stay readable while a form is open.
+ * tablet; it closes with its Close button or Escape. Not a native modal <dialog>: that sits in the
+ * browser's top layer, above the toasts, which must stay readable while a form is open.
  */
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 
@@ -11,7 +11,6 @@ export function Sheet(props: { title: string; onClose: () => void; children: Rea
   // Callers pass a new function each render; focus moves once, when the sheet opens.
   const close = useRef(props.onClose);
   close.current = props.onClose;
-  const onClose = () => close.current();
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     panel.current?.focus();
@@ -25,12 +24,13 @@ export function Sheet(props: { title: string; onClose: () => void; children: Rea
     };
   }, []);
   return (
-    <div className="bt-sheet-backdrop" onClick={(event) => event.target === event.currentTarget && onClose()}>
+    // A tap beside the sheet does not close it: a stray touch in the grow room must not lose a half-filled form.
+    <div className="bt-sheet-backdrop">
       <div ref={panel} className={`bt-sheet${props.wide ? ' bt-wide' : ''}`} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
         <div className="bt-sheet-head">
           <h2 id={titleId}>{props.title}</h2>
           {props.actions}
-          <button type="button" className="button" onClick={onClose}>
+          <button type="button" className="button" onClick={() => close.current()}>
             Close
           </button>
         </div>
