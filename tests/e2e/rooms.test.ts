@@ -223,6 +223,11 @@ describe.skipIf(skipBrowser)('rooms, grids and boxes in Chromium', { timeout: 12
     await toScan.getByText('Veg room offline').waitFor();
     expect(await toScan.getByText('Flower room 1').count()).toBe(0);
     await app.shot('rooms-quickview');
+    await app.open('/dashboard');
+    await app.rendered('Dashboard');
+    await expect.poll(() => app.count('plants')).toBe('24');
+    await page.getByRole('list', { name: 'Rooms not scanned' }).getByText('Veg room offline').waitFor();
+    await app.shot('rooms-dashboard');
     // The landscape tablet (1280×800) too.
     await page.setViewportSize({ width: 1280, height: 800 });
     await app.open(`/dashboard/rooms/${room.id}`);
