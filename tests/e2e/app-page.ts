@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** Where screenshots of the screens go (not committed: test-output/ is ignored). */
 export const SCREENSHOT_DIR = join(process.cwd(), 'test-output', 'screenshots');
@@ -29,6 +30,16 @@ export class AppPage {
     await this.page.getByLabel('Password').fill(user.password);
     await this.page.getByRole('button', { name: 'Sign in' }).click();
     await this.page.waitForURL((url) => url.pathname.startsWith('/dashboard'));
+  }
+
+  /** The sync indicator's count of changes waiting for the server. */
+  pending() {
+    return this.page.locator('.sync-chip').getAttribute('data-pending');
+  }
+
+  /** Waits until every change has reached the server (the indicator counts 0). */
+  async synced() {
+    await expect.poll(() => this.pending(), { timeout: 30_000 }).toBe('0');
   }
 
   /** A full-page screenshot of the current screen, named `name`, in SCREENSHOT_DIR. */

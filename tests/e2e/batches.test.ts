@@ -3,45 +3,14 @@
  * problems): what a grower does through the screens, what the screen shows, and what the server then
  * has. Nothing is mocked.
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2E, skipBrowser, startE2E } from '../support/browser';
 import { createBatch, createGrid, createRoom, createTenant } from '../support/factories';
-import { AppPage } from './app-page';
+import { BatchesPage } from './batches-page';
 
 let e2e: E2E;
 
 /** The batch screens, named once for the tests. */
-class BatchesPage extends AppPage {
-  constructor(page: Page) {
-    super(page);
-  }
-
-  async openList() {
-    await this.open('/dashboard/batches');
-    await this.rendered('Batches');
-  }
-
-  sheet(name: string | RegExp) {
-    return this.page.getByRole('dialog', { name, exact: true });
-  }
-
-  card(batchNumber: string) {
-    return this.page.getByRole('button', { name: `Open batch ${batchNumber}` });
-  }
-
-  /** Opens a batch's sheet from the list. */
-  async openBatch(batchNumber: string) {
-    await this.card(batchNumber).click();
-    await this.sheet(`Batch ${batchNumber}`).waitFor();
-    return this.sheet(`Batch ${batchNumber}`);
-  }
-
-  /** The sync chip's count of changes waiting for the server. */
-  pending() {
-    return this.page.locator('.sync-chip').getAttribute('data-pending');
-  }
-}
 
 const db = () => e2e.server.database.db;
 const batchRow = (companyId: number, batchNumber: string) =>

@@ -4,87 +4,16 @@
  * Offline, changes show at once, the sync indicator counts them, and they reach the server when the
  * connection returns.
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2E, skipBrowser, startE2E } from '../support/browser';
 import { createBatch, createGrid, createRoom, createTenant, type SignedInUser } from '../support/factories';
-import { AppPage } from './app-page';
+import { RoomsPage } from './rooms-page';
 
 let e2e: E2E;
 
 /** A 1×1 PNG, for the image uploads. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
-/** The rooms area's screens, named once. */
-class RoomsPage extends AppPage {
-  constructor(page: Page) {
-    super(page);
-  }
-
-  /** The sync indicator's count of changes waiting for the server. */
-  pending() {
-    return this.page.locator('.sync-chip').getAttribute('data-pending');
-  }
-
-  async synced() {
-    await expect.poll(() => this.pending(), { timeout: 30_000 }).toBe('0');
-  }
-
-  async openRooms() {
-    await this.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rooms' }).click();
-    await this.rendered('Rooms');
-  }
-
-  async createRoom(name: string, description: string) {
-    await this.page.getByRole('button', { name: 'New room' }).click();
-    const form = this.page.getByRole('form', { name: 'New room' });
-    await form.getByLabel('Name', { exact: true }).fill(name);
-    await form.getByLabel('Description').fill(description);
-    await form.getByRole('button', { name: 'Create room' }).click();
-    await this.roomCard(name).waitFor();
-  }
-
-  roomCard(name: string) {
-    return this.page.getByRole('listitem', { name });
-  }
-
-  async openRoom(name: string) {
-    await this.roomCard(name).getByRole('link', { name: 'Open' }).click();
-    await this.rendered(name);
-  }
-
-  grid(name: string) {
-    return this.page.getByRole('region', { name: `Grid ${name}` });
-  }
-
-  box(grid: string, x: number, y: number) {
-    return this.grid(grid).locator(`.grid-box[data-x="${x}"][data-y="${y}"]`);
-  }
-
-  panel() {
-    return this.page.locator('.box-panel');
-  }
-
-  async openBox(grid: string, x: number, y: number) {
-    await this.box(grid, x, y).click();
-    await this.panel().waitFor();
-  }
-
-  async closePanel() {
-    await this.panel().getByRole('button', { name: 'Close' }).click();
-    await this.panel().waitFor({ state: 'detached' });
-  }
-
-  /** A screenshot once the toasts (3 s each) have gone, so they hide nothing of the screen. */
-  async shot(name: string) {
-    await expect.poll(() => this.page.locator('.notistack-Snackbar').count(), { timeout: 10_000 }).toBe(0);
-    await this.screenshot(name);
-  }
-
-  count(key: string) {
-    return this.page.locator(`[data-count="${key}"]`).getAttribute('data-value');
-  }
-}
 
 describe.skipIf(skipBrowser)('rooms, grids and boxes in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {

@@ -81,4 +81,18 @@ describe.skipIf(skipBrowser)('signing in and out', { timeout: 60_000 }, () => {
     await new AppPage(page).open('/dashboard/rooms');
     await page.waitForURL((url) => url.pathname === '/signIn');
   });
+
+  it('a Regular user opening an Admin screen goes to /unauthorized; an Admin sees it', async () => {
+    const farm = await createTenant(e2e.server);
+    const grower = new AppPage((await e2e.newPage()).page);
+    await grower.signIn(farm.regular);
+    await grower.open('/dashboard/automations');
+    await grower.page.waitForURL((url) => url.pathname === '/unauthorized');
+    await grower.rendered('Access denied');
+
+    const manager = new AppPage((await e2e.newPage()).page);
+    await manager.signIn(farm.admin);
+    await manager.open('/dashboard/automations');
+    await manager.rendered('Automations');
+  });
 });

@@ -1,0 +1,66 @@
+/** The rooms area's screens, named once, for the end-to-end tests. */
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { AppPage } from './app-page';
+
+export class RoomsPage extends AppPage {
+  constructor(page: Page) {
+    super(page);
+  }
+
+
+  async openRooms() {
+    await this.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rooms' }).click();
+    await this.rendered('Rooms');
+  }
+
+  async createRoom(name: string, description: string) {
+    await this.page.getByRole('button', { name: 'New room' }).click();
+    const form = this.page.getByRole('form', { name: 'New room' });
+    await form.getByLabel('Name', { exact: true }).fill(name);
+    await form.getByLabel('Description').fill(description);
+    await form.getByRole('button', { name: 'Create room' }).click();
+    await this.roomCard(name).waitFor();
+  }
+
+  roomCard(name: string) {
+    return this.page.getByRole('listitem', { name });
+  }
+
+  async openRoom(name: string) {
+    await this.roomCard(name).getByRole('link', { name: 'Open' }).click();
+    await this.rendered(name);
+  }
+
+  grid(name: string) {
+    return this.page.getByRole('region', { name: `Grid ${name}` });
+  }
+
+  box(grid: string, x: number, y: number) {
+    return this.grid(grid).locator(`.grid-box[data-x="${x}"][data-y="${y}"]`);
+  }
+
+  panel() {
+    return this.page.locator('.box-panel');
+  }
+
+  async openBox(grid: string, x: number, y: number) {
+    await this.box(grid, x, y).click();
+    await this.panel().waitFor();
+  }
+
+  async closePanel() {
+    await this.panel().getByRole('button', { name: 'Close' }).click();
+    await this.panel().waitFor({ state: 'detached' });
+  }
+
+  /** A screenshot once the toasts (3 s each) have gone, so they hide nothing of the screen. */
+  async shot(name: string) {
+    await expect.poll(() => this.page.locator('.notistack-Snackbar').count(), { timeout: 10_000 }).toBe(0);
+    await this.screenshot(name);
+  }
+
+  count(key: string) {
+    return this.page.locator(`[data-count="${key}"]`).getAttribute('data-value');
+  }
+}
