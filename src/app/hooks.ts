@@ -8,7 +8,8 @@ import { useSnackbar } from 'notistack';
 import { useCallback, useEffect, useState } from 'react';
 import type { ApiContext } from '../api/context';
 import type { CollectionName, LocalDocument } from '../db/schemas';
-import { apiContext } from './services';
+import type { Role } from '../../common/roles';
+import { apiContext, session } from './services';
 
 /** The context of the domain functions (the local database opens once per page). */
 export function useApiContext(): ApiContext | null {
@@ -96,4 +97,29 @@ export function useAction<Args extends unknown[]>(action: (context: ApiContext, 
     [action, context, success, toast],
   );
   return { run, busy, error };
+}
+
+export interface SignedInUser {
+  userId: number;
+  companyId: number;
+  role: Role | null;
+  /** Admin and SuperAdmin change settings, invite, delete and reset (the server's `admin` access). */
+  isAdmin: boolean;
+}
+
+/** The signed-in user (null until the session is read; the dashboard's guard already required one). */
+export function useSignedInUser(): SignedInUser | null {
+  const [user, setUser] = useState<SignedInUser | null>(null);
+  useEffect(() => {
+    let alive = true;
+    void session.get().then((current) => {
+      if (!alive || !current) return;
+      const role = session.role();
+      setUser({ userId: current.user_id, companyId: current.company_id, role, isAdmin: role === 'Admin' || role === 'SuperAdmin' });
+    });
+    return () => {
+      alive = false;
+    };
+  }, []);
+  return user;
 }

@@ -12,8 +12,7 @@
 import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { sessionMessages as m } from '../../../common/messages/session';
 import { createInvitation, deleteInvitation, type PendingInvitation, pendingInvitations } from '../../api/users';
-import { useAction, useApiContext } from '../../app/hooks';
-import type { SignedInUser } from '../session/hooks';
+import { useAction, useApiContext, type SignedInUser } from '../../app/hooks';
 import { SignedIn } from '../session/SignedIn';
 import { Screen } from '../shell/Screen';
 import { type CompanyDocument, useCompany, userName } from './useCompany';

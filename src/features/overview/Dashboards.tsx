@@ -7,10 +7,9 @@
  * - Quick view (where growers land): the counts and the rooms still to scan.
  */
 import { Link } from '@tanstack/react-router';
-import { useLocalDocument } from '../../app/hooks';
+import { useLocalDocument, useSignedInUser } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
 import { isTempId } from '../../../sync/types';
-import { useSignedInUser } from '../rooms/hooks';
 import { type CompanyDoc, userName, when } from '../rooms/model';
 import { Screen } from '../shell/Screen';
 import { CountCards } from './CountCards';

@@ -13,9 +13,8 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { sessionMessages as m } from '../../../common/messages/session';
 import { setThreshold, updateLocation } from '../../api/users';
-import { useAction, useApiContext } from '../../app/hooks';
+import { useAction, useApiContext, type SignedInUser } from '../../app/hooks';
 import { useCompany, userName } from '../company/useCompany';
-import type { SignedInUser } from '../session/hooks';
 import { SignedIn } from '../session/SignedIn';
 import { Screen } from '../shell/Screen';
 import './profile.css';

@@ -12,9 +12,8 @@ import { linkGridboxBatch } from '../../api/batches';
 import { updateCullingStatus, updateGridBoxName } from '../../api/grids';
 import { idValue } from '../../api/rooms';
 import { createSubGridboxes, gridPositions, subGridboxesOf } from '../../api/subgrids';
-import { useAction } from '../../app/hooks';
+import { useAction, type SignedInUser } from '../../app/hooks';
 import { isTempId } from '../../../sync/types';
-import type { SignedInUser } from './hooks';
 import { type BatchDoc, type BoxDoc, byName, type CompanyDoc, type GridDoc, userName, when } from './model';
 
 export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; label: string; batches: BatchDoc[]; company: CompanyDoc | null; user: SignedInUser; onClose: () => void }) {

@@ -8,7 +8,8 @@
 import type { CSSProperties } from 'react';
 import type { GridOrder } from '../../../common/messages/settings';
 import { useStoredImage } from './hooks';
-import { type BatchDoc, type BoxDoc, boxLabel, boxNumber, type GridDoc, gridSize } from './model';
+import { boxNumber } from '../../../common/grid-order';
+import { type BatchDoc, type BoxDoc, boxLabel, type GridDoc, gridSize } from './model';
 
 /** A box without a colour of its own or of its batch. */
 const DEFAULT_FILL = '#d9eadf';

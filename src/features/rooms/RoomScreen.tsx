@@ -12,12 +12,13 @@ import { scanMessages } from '../../../common/messages/scans';
 import { createGrid, deleteGrid, uploadGridImage } from '../../api/grids';
 import { byServerId, idValue } from '../../api/rooms';
 import { markGridScanned, markRoomScanned, resetScannedStatus } from '../../api/scans';
-import { useAction, useLocalDocument, useLocalQuery } from '../../app/hooks';
+import { useAction, useLocalDocument, useLocalQuery, type SignedInUser, useSignedInUser } from '../../app/hooks';
 import { Screen } from '../shell/Screen';
 import { BoxPanel } from './BoxPanel';
 import { GridView } from './GridView';
-import { type SignedInUser, useFollowTempId, usePreview, useSignedInUser } from './hooks';
-import { type BatchDoc, type BoxDoc, boxLabel, boxNumber, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, onePerPosition, type RoomDoc, scanText } from './model';
+import { useFollowTempId, usePreview } from './hooks';
+import { boxNumber } from '../../../common/grid-order';
+import { type BatchDoc, type BoxDoc, boxLabel, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, onePerPosition, type RoomDoc, scanText } from './model';
 import { Whiteboard } from './Whiteboard';
 import './rooms.css';
 

@@ -8,9 +8,8 @@ import { Link } from '@tanstack/react-router';
 import { type FormEvent, useMemo, useState } from 'react';
 import { roomMessages } from '../../../common/messages/rooms';
 import { createRoom, deleteRoom, idValue } from '../../api/rooms';
-import { useAction, useLocalDocument, useLocalQuery } from '../../app/hooks';
+import { useAction, useLocalDocument, useLocalQuery, useSignedInUser } from '../../app/hooks';
 import { Screen } from '../shell/Screen';
-import { useSignedInUser } from './hooks';
 import { byName, type CompanyDoc, type GridDoc, type RoomDoc, scanText } from './model';
 import './rooms.css';
 

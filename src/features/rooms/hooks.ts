@@ -1,35 +1,8 @@
-/** Hooks the rooms and overview screens share: the signed-in user, a stored image, following a temporary id. */
+/** Hooks the rooms and overview screens share: a stored image, following a temporary id. */
 import { useEffect, useState } from 'react';
-import type { Role } from '../../../common/roles';
 import { fileObjectUrl } from '../../api/files';
 import { useApiContext } from '../../app/hooks';
-import { session } from '../../app/services';
 import { isTempId } from '../../../sync/types';
-
-export interface SignedInUser {
-  userId: number;
-  companyId: number;
-  role: Role | null;
-  /** Admin and SuperAdmin may delete and reset (the server's `admin` access). */
-  isAdmin: boolean;
-}
-
-/** The signed-in user (null until the session is read; the dashboard's guard already required one). */
-export function useSignedInUser(): SignedInUser | null {
-  const [user, setUser] = useState<SignedInUser | null>(null);
-  useEffect(() => {
-    let alive = true;
-    void session.get().then((current) => {
-      if (!alive || !current) return;
-      const role = session.role();
-      setUser({ userId: current.user_id, companyId: current.company_id, role, isAdmin: role === 'Admin' || role === 'SuperAdmin' });
-    });
-    return () => {
-      alive = false;
-    };
-  }, []);
-  return user;
-}
 
 export interface StoredImage {
   url: string | null;

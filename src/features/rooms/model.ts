@@ -39,25 +39,6 @@ export function gridOpacityOf(company: CompanyDoc | null): number {
   return company?.settings?.grid_opacity != null && Number.isFinite(opacity) ? Math.min(1, Math.max(0, opacity)) : SETTINGS_DEFAULTS.grid_opacity;
 }
 
-/**
- * The number of the box at column x, row y (both from 1) of an nx × ny grid, by the company's grid
- * order (README "Company settings"): `row` left to right, row by row; `column` top to bottom, column
- * by column; the snake orders turn back at every other row (or column), as a grower walks the bench.
- */
-export function boxNumber(order: GridOrder, x: number, y: number, nx: number, ny: number): number {
-  switch (order) {
-    case 'column':
-      return (x - 1) * ny + y;
-    case 'snake_row':
-      return (y - 1) * nx + (y % 2 === 1 ? x : nx - x + 1);
-    case 'snake_column':
-      return (x - 1) * ny + (x % 2 === 1 ? y : ny - y + 1);
-    case 'row':
-    default:
-      return (y - 1) * nx + x;
-  }
-}
-
 /** The grid's size: its own nx × ny, or what its boxes span when a document lacks them. */
 export function gridSize(grid: GridDoc, boxes: BoxDoc[]): { nx: number; ny: number } {
   const nx = Number(grid.nx) || Math.max(1, ...boxes.map((box) => Number(box.X) || 1));

@@ -1,4 +1,5 @@
 /** A small picture of how a grid order numbers the boxes of a 3 × 3 grid (README "Company settings"). */
+import { boxNumber } from '../../../common/grid-order';
 import type { GridOrder } from '../../../common/messages/settings';
 
 export const GRID_ORDER_LABELS: Record<GridOrder, { title: string; help: string }> = {
@@ -8,24 +9,6 @@ export const GRID_ORDER_LABELS: Record<GridOrder, { title: string; help: string 
   snake_column: { title: 'Snake by columns', help: 'Every other column runs back' },
 };
 
-/**
- * The number of the box at column x, row y (from 1) of an nx × ny grid. The same rule the rooms
- * screen draws grids with: `row` left to right, row by row; `column` top to bottom, column by column;
- * the snake orders turn back at every other row (or column).
- */
-export function orderNumber(order: GridOrder, x: number, y: number, nx: number, ny: number): number {
-  switch (order) {
-    case 'column':
-      return (x - 1) * ny + y;
-    case 'snake_row':
-      return (y - 1) * nx + (y % 2 === 1 ? x : nx - x + 1);
-    case 'snake_column':
-      return (x - 1) * ny + (x % 2 === 1 ? y : ny - y + 1);
-    case 'row':
-    default:
-      return (y - 1) * nx + x;
-  }
-}
 
 const SIZE = 3;
 
@@ -33,7 +16,7 @@ export function GridOrderPicture({ order }: { order: GridOrder }) {
   const cells = [];
   for (let y = 1; y <= SIZE; y += 1) {
     for (let x = 1; x <= SIZE; x += 1) {
-      const number = orderNumber(order, x, y, SIZE, SIZE);
+      const number = boxNumber(order, x, y, SIZE, SIZE);
       cells.push(
         <span key={`${x}-${y}`} className={number === 1 ? 'order-cell first' : 'order-cell'}>
           {number}

@@ -24,9 +24,8 @@ import {
   updateStickytrapRender,
 } from '../../api/settings';
 import type { ApiContext } from '../../api/context';
-import { useAction } from '../../app/hooks';
+import { useAction, type SignedInUser } from '../../app/hooks';
 import { useCompany } from '../company/useCompany';
-import { type SignedInUser } from '../session/hooks';
 import { SignedIn } from '../session/SignedIn';
 import { Screen } from '../shell/Screen';
 import { useUiState } from '../ui-state/ui-state';

@@ -14,10 +14,9 @@
 import { type FormEvent, useMemo, useState } from 'react';
 import { trayMessages as m } from '../../../common/messages/trays';
 import { createTray, createTrayTemplate, deleteTray, deleteTrayTemplate, type Tray, type TrayTemplate, updateTray, useTrayTemplate } from '../../api/trays';
-import { useAction, useLocalQuery } from '../../app/hooks';
+import { useAction, useLocalQuery, type SignedInUser } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
 import { isTempId } from '../../../sync/types';
-import type { SignedInUser } from '../session/hooks';
 import { SignedIn } from '../session/SignedIn';
 import { Screen } from '../shell/Screen';
 import './trays.css';

@@ -1,6 +1,7 @@
 /** The rooms screens' pure helpers: box numbers by the company's grid order, and one box per position. */
 import { describe, expect, it } from 'vitest';
-import { boxNumber, gridOpacityOf, gridOrderOf, onePerPosition } from '../../../src/features/rooms/model';
+import { boxNumber } from '../../../common/grid-order';
+import { gridOpacityOf, gridOrderOf, onePerPosition } from '../../../src/features/rooms/model';
 
 /** The numbers of an nx × ny grid laid out as drawn: one array per row, top to bottom. */
 const layout = (order: Parameters<typeof boxNumber>[0], nx: number, ny: number) =>
