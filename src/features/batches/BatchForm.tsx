@@ -1,6 +1,7 @@
 /** The fields of a batch (spec part 1 §3 "Batch"), to create one or change one. */
 import { type FormEvent, useState } from 'react';
 import type { BatchFormValues } from './model';
+import { FormButtons, FormError } from '../shell/forms';
 
 /** Colours a grower can tell apart on a label and on the room's boxes; any other through the picker. */
 const SWATCHES = [
@@ -103,19 +104,8 @@ export function BatchForm(props: {
           <input type="color" aria-label="Other colour" value={customColor && /^#[0-9a-f]{6}$/i.test(values.color) ? values.color.toLowerCase() : '#888888'} onChange={set('color')} />
         </label>
       </fieldset>
-      {error && (
-        <p className="banner error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="bt-row-actions">
-        <button type="submit" className="button primary" disabled={props.busy}>
-          {props.busy ? 'Saving…' : props.submitLabel}
-        </button>
-        <button type="button" className="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormError banner error={error} />
+      <FormButtons className="bt-row-actions" submitLabel={props.submitLabel} busyLabel="Saving…" busy={props.busy} onCancel={props.onCancel} />
     </form>
   );
 }

@@ -33,6 +33,7 @@ import { MovePanel } from './MovePanel';
 import { ProblemsPanel } from './ProblemsPanel';
 import { Confirm, Sheet } from './Sheet';
 import type { LocalDocument } from '../../db/schemas';
+import { FormError } from '../shell/forms';
 
 export type BatchView = 'details' | 'edit' | 'link' | 'move' | 'harvest' | 'problems' | 'delete';
 
@@ -167,11 +168,7 @@ export function BatchSheet(props: {
               onConfirm={() => void harvest.run({ batchId: batch.BatchID, companyId: props.companyId ?? 0, userId: props.userId ?? 0 }).then((done) => done && back())}
               onCancel={back}
             />
-            {harvest.error && (
-              <p className="banner error" role="alert">
-                {harvest.error}
-              </p>
-            )}
+            <FormError banner error={harvest.error} />
           </>
         ))}
       {view === 'problems' && (
@@ -188,11 +185,7 @@ export function BatchSheet(props: {
             onConfirm={() => void remove()}
             onCancel={back}
           />
-          {formError && (
-            <p className="banner error" role="alert">
-              {formError}
-            </p>
-          )}
+          <FormError banner error={formError} />
         </>
       )}
     </Sheet>

@@ -9,6 +9,7 @@ import { useAction, useToast } from '../../app/hooks';
 import { linkBatch } from './actions';
 import { useGridBoxes, type Places } from './hooks';
 import { boxLabel, boxShortLabel, idsOf, type LocalBatch } from './model';
+import { FormError } from '../shell/forms';
 
 const toggle = (set: ReadonlySet<string>, id: string) => {
   const next = new Set(set);
@@ -159,11 +160,7 @@ export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: ()
         )}
       </section>
 
-      {link.error && (
-        <p className="banner error" role="alert">
-          {link.error}
-        </p>
-      )}
+      <FormError banner error={link.error} />
       <div className="bt-row-actions bt-sticky-actions">
         <button type="button" className="button primary" disabled={count === 0 || link.busy} onClick={() => void save()}>
           {link.busy ? 'Linking…' : count === 0 ? 'Choose what to link' : `Link ${describeCount(rooms.size, grids.size, boxes.size)}`}

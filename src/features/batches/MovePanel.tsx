@@ -8,6 +8,7 @@ import { idValue } from '../../api/rooms';
 import { useAction } from '../../app/hooks';
 import type { Places } from './hooks';
 import { roomName, type LocalBatch } from './model';
+import { FormError } from '../shell/forms';
 
 export function MovePanel(props: { batch: LocalBatch; places: Places; roomIds: string[]; onDone: () => void }) {
   const { batch, places } = props;
@@ -52,11 +53,7 @@ export function MovePanel(props: { batch: LocalBatch; places: Places; roomIds: s
         </select>
       </label>
       <p className="muted">The batch leaves {roomName(places.roomsById.get(from))}, with its grids and plant positions there, and is linked to the new room. Place it in boxes there afterwards.</p>
-      {move.error && (
-        <p className="banner error" role="alert">
-          {move.error}
-        </p>
-      )}
+      <FormError banner error={move.error} />
       <div className="bt-row-actions">
         <button type="button" className="button primary" disabled={move.busy || !target} onClick={() => void submit()}>
           {move.busy ? 'Moving…' : 'Move plants'}

@@ -9,6 +9,7 @@ import { useAction, useToast } from '../../app/hooks';
 import type { Places } from './hooks';
 import { formatMoment, openProblems, problemsMatching, resolvedProblems, roomName, type LocalBatch, type UserLike, userName } from './model';
 import type { BatchProblem } from '../../api/batches';
+import { FormButtons, FormError } from '../shell/forms';
 
 export function ProblemsPanel(props: { batch: LocalBatch; places: Places; roomIds: string[]; userId: number | null; companyId: number | null; users: UserLike[]; knownTypes: string[] }) {
   const { batch, places } = props;
@@ -124,16 +125,8 @@ function ReportProblem(props: { batch: LocalBatch; places: Places; roomIds: stri
           Notes (optional)
           <textarea name="notes" rows={2} value={notes} onChange={(event) => setNotes(event.target.value)} />
         </label>
-        {create.error && (
-          <p className="banner error" role="alert">
-            {create.error}
-          </p>
-        )}
-        <div className="bt-row-actions">
-          <button type="submit" className="button primary" disabled={create.busy}>
-            {create.busy ? 'Saving…' : 'Report problem'}
-          </button>
-        </div>
+        <FormError banner error={create.error} />
+        <FormButtons className="bt-row-actions" submitLabel="Report problem" busyLabel="Saving…" busy={create.busy} />
       </form>
     </section>
   );
@@ -187,11 +180,7 @@ function ResolveProblems(props: { batch: LocalBatch; places: Places; userId: num
           </select>
         </label>
       </div>
-      {resolve.error && (
-        <p className="banner error" role="alert">
-          {resolve.error}
-        </p>
-      )}
+      <FormError banner error={resolve.error} />
       <div className="bt-row-actions">
         <button type="button" className="button primary" disabled={resolve.busy || matching.length === 0 || props.userId === null} onClick={() => void submit()}>
           {resolve.busy ? 'Resolving…' : `Resolve ${matching.length} problem${matching.length === 1 ? '' : 's'}`}

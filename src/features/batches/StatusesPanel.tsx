@@ -5,6 +5,7 @@
 import { type FormEvent, useState } from 'react';
 import { batchMessages, createCustomBatchStatus, deleteCustomBatchStatus } from '../../api/batches';
 import { useAction } from '../../app/hooks';
+import { FormButtons, FormError } from '../shell/forms';
 
 export function StatusesPanel(props: { companyId: number | null; statuses: { builtIn: string[]; custom: string[] }; inUse: ReadonlyMap<string, number>; isAdmin: boolean }) {
   const [name, setName] = useState('');
@@ -76,25 +77,13 @@ export function StatusesPanel(props: { companyId: number | null; statuses: { bui
             New status
             <input name="statusName" value={name} onChange={(event) => setName(event.target.value)} maxLength={60} autoComplete="off" placeholder="e.g. Mother plants" />
           </label>
-          {create.error && (
-            <p className="banner error" role="alert">
-              {create.error}
-            </p>
-          )}
-          <div className="bt-row-actions">
-            <button type="submit" className="button primary" disabled={create.busy}>
-              {create.busy ? 'Adding…' : 'Add status'}
-            </button>
-          </div>
+          <FormError banner error={create.error} />
+          <FormButtons className="bt-row-actions" submitLabel="Add status" busyLabel="Adding…" busy={create.busy} />
         </form>
       ) : (
         <p className="muted">Only an Admin can add or remove statuses.</p>
       )}
-      {remove.error && (
-        <p className="banner error" role="alert">
-          {remove.error}
-        </p>
-      )}
+      <FormError banner error={remove.error} />
     </div>
   );
 }

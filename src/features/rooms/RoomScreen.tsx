@@ -13,6 +13,7 @@ import { createGrid, deleteGrid, uploadGridImage } from '../../api/grids';
 import { byServerId, idValue } from '../../api/rooms';
 import { markGridScanned, markRoomScanned, resetScannedStatus } from '../../api/scans';
 import { useAction, useLocalDocument, useLocalQuery, type SignedInUser, useSignedInUser } from '../../app/hooks';
+import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { BoxPanel } from './BoxPanel';
 import { GridView } from './GridView';
@@ -176,33 +177,19 @@ function CreateGridForm({ companyId, roomId, onDone }: { companyId: number; room
   return (
     <form className="form card grid-form" onSubmit={(event) => void submit(event)} noValidate aria-label="New grid">
       <h2>New grid</h2>
-      <label>
-        Grid name
+      <Field label="Grid name">
         <input name="gridName" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus />
-      </label>
+      </Field>
       <div className="form-row">
-        <label>
-          Columns (X)
+        <Field label="Columns (X)">
           <input name="nx" type="number" inputMode="numeric" min={1} max={100} value={nx} onChange={(event) => setNx(event.target.value)} />
-        </label>
-        <label>
-          Rows (Y)
+        </Field>
+        <Field label="Rows (Y)">
           <input name="ny" type="number" inputMode="numeric" min={1} max={100} value={ny} onChange={(event) => setNy(event.target.value)} />
-        </label>
+        </Field>
       </div>
-      {create.error && (
-        <p className="error-text" role="alert">
-          {create.error}
-        </p>
-      )}
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={create.busy}>
-          Create grid
-        </button>
-        <button type="button" className="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <FormError error={create.error} />
+      <FormButtons submitLabel="Create grid" busy={create.busy} onCancel={onDone} />
     </form>
   );
 }
@@ -261,23 +248,17 @@ function GridSection(props: {
         </div>
       </div>
       {confirmDelete && (
-        <div className="confirm" role="group" aria-label={`Delete grid ${grid.Name ?? ''}?`}>
-          <p>Delete {grid.Name} and its {boxes.length} plant positions? This cannot be undone.</p>
-          <div className="form-actions">
-            <button type="button" className="button danger" disabled={remove.busy} onClick={() => void remove.run({ gridId: gridRef })}>
-              Delete grid
-            </button>
-            <button type="button" className="button" onClick={() => setConfirmDelete(false)}>
-              Keep it
-            </button>
-          </div>
-        </div>
+        <ConfirmPanel
+          question={`Delete grid ${grid.Name ?? ''}?`}
+          message={`Delete ${grid.Name ?? ''} and its ${boxes.length} plant positions? This cannot be undone.`}
+          confirmLabel="Delete grid"
+          keepLabel="Keep it"
+          busy={remove.busy}
+          onConfirm={() => void remove.run({ gridId: gridRef })}
+          onKeep={() => setConfirmDelete(false)}
+        />
       )}
-      {(upload.error ?? markGrid.error ?? remove.error) && (
-        <p className="error-text" role="alert">
-          {upload.error ?? markGrid.error ?? remove.error}
-        </p>
-      )}
+      <FormError error={upload.error ?? markGrid.error ?? remove.error} />
       {boxes.length === 0 ? (
         <p className="muted">Loading the grid’s boxes…</p>
       ) : (

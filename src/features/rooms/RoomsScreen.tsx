@@ -9,6 +9,7 @@ import { type FormEvent, useMemo, useState } from 'react';
 import { roomMessages } from '../../../common/messages/rooms';
 import { createRoom, deleteRoom, idValue } from '../../api/rooms';
 import { useAction, useLocalDocument, useLocalQuery, useSignedInUser } from '../../app/hooks';
+import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { byName, type CompanyDoc, type GridDoc, type RoomDoc, scanText } from './model';
 import './rooms.css';
@@ -68,27 +69,14 @@ function CreateRoomForm({ companyId, onDone }: { companyId: number; onDone: () =
   return (
     <form className="form card room-form" onSubmit={(event) => void submit(event)} noValidate aria-label="New room">
       <h2>New room</h2>
-      <label>
-        Name
+      <Field label="Name">
         <input name="name" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus />
-      </label>
-      <label>
-        Description
+      </Field>
+      <Field label="Description">
         <textarea name="description" rows={2} value={description} onChange={(event) => setDescription(event.target.value)} />
-      </label>
-      {create.error && (
-        <p className="error-text" role="alert">
-          {create.error}
-        </p>
-      )}
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={create.busy}>
-          {create.busy ? 'Creating…' : 'Create room'}
-        </button>
-        <button type="button" className="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      </Field>
+      <FormError error={create.error} />
+      <FormButtons submitLabel="Create room" busyLabel="Creating…" busy={create.busy} onCancel={onDone} />
     </form>
   );
 }
@@ -113,23 +101,17 @@ function RoomCard({ room, grids, company, canDelete }: { room: RoomDoc; grids: n
           <span className={`scan-state ${room.Scanned ? 'scanned' : 'not-scanned'}`}>{scanText(room, company)}</span>
         </p>
       </div>
-      {remove.error && (
-        <p className="error-text" role="alert">
-          {remove.error}
-        </p>
-      )}
+      <FormError error={remove.error} />
       {confirming ? (
-        <div className="confirm" role="group" aria-label={`Delete ${name}?`}>
-          <p>Delete {name} with its grids and plant positions? This cannot be undone.</p>
-          <div className="form-actions">
-            <button type="button" className="button danger" disabled={remove.busy} onClick={() => void remove.run({ roomId: idValue(room.RoomID ?? room.id) })}>
-              Delete room
-            </button>
-            <button type="button" className="button" onClick={() => setConfirming(false)}>
-              Keep it
-            </button>
-          </div>
-        </div>
+        <ConfirmPanel
+          question={`Delete ${name}?`}
+          message={`Delete ${name} with its grids and plant positions? This cannot be undone.`}
+          confirmLabel="Delete room"
+          keepLabel="Keep it"
+          busy={remove.busy}
+          onConfirm={() => void remove.run({ roomId: idValue(room.RoomID ?? room.id) })}
+          onKeep={() => setConfirming(false)}
+        />
       ) : (
         <div className="room-card-actions">
           <Link className="button primary" to="/dashboard/rooms/$roomID" params={{ roomID: room.id }}>

@@ -4,35 +4,23 @@
  * and the screen says exactly that: a link was sent if the address has an account.
  */
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { sessionMessages as m } from '../../../common/messages/session';
 import { requestPasswordReset } from '../../api/session';
 import { client } from '../../app/services';
+import { Field } from '../shell/forms';
+import { PublicForm, PublicPage, useFormSubmit } from '../shell/PublicPage';
 import './session.css';
 
 export function ResetPassword() {
-  const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const email = String(new FormData(event.currentTarget).get('email') ?? '');
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await requestPasswordReset({ client }, { email });
-      setSent(answer.message || m.resetRequested);
-    } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const sending = useFormSubmit(async (form) => {
+    const answer = await requestPasswordReset({ client }, { email: String(form.get('email') ?? '') });
+    setSent(answer.message || m.resetRequested);
+  });
 
   return (
-    <main className="page narrow session-page">
-      <h1>Reset your password</h1>
+    <PublicPage title="Reset your password" className="session-page" footer={<Link to="/signIn">Back to sign in</Link>}>
       {sent ? (
         <>
           <p className="banner" role="status">
@@ -46,25 +34,13 @@ export function ResetPassword() {
       ) : (
         <>
           <p className="muted">Enter the email address you sign in with. We will send you a link to choose a new password.</p>
-          <form className="form" onSubmit={(event) => void submit(event)} onChange={() => setError(null)} noValidate>
-            <label>
-              Email
+          <PublicForm sending={sending} submitLabel="Send reset link" busyLabel="Sending…">
+            <Field label="Email">
               <input name="email" type="email" autoComplete="email" />
-            </label>
-            {error && (
-              <p className="error-text" role="alert">
-                {error}
-              </p>
-            )}
-            <button className="button primary" type="submit" disabled={busy}>
-              {busy ? 'Sending…' : 'Send reset link'}
-            </button>
-          </form>
+            </Field>
+          </PublicForm>
         </>
       )}
-      <p>
-        <Link to="/signIn">Back to sign in</Link>
-      </p>
-    </main>
+    </PublicPage>
   );
 }

@@ -18,6 +18,7 @@ import { useAction, useLocalQuery, type SignedInUser } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
 import { isTempId } from '../../../sync/types';
 import { SignedIn } from '../session/SignedIn';
+import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import './trays.css';
 
@@ -116,22 +117,6 @@ function Waiting({ id }: { id: unknown }) {
   return isTempId(id) ? <span className="chip waiting">Waiting to sync</span> : null;
 }
 
-function Confirm({ question, busy, onYes, onNo }: { question: string; busy: boolean; onYes: () => void; onNo: () => void }) {
-  return (
-    <div className="confirm" role="group" aria-label={question}>
-      <p>{question}</p>
-      <div className="tray-actions">
-        <button type="button" className="button danger" disabled={busy} onClick={onYes}>
-          Delete
-        </button>
-        <button type="button" className="button" onClick={onNo}>
-          Keep
-        </button>
-      </div>
-    </div>
-  );
-}
-
 function TrayCard({ tray, batch, user, onEdit }: { tray: TrayDoc; batch: string | null; user: SignedInUser; onEdit: () => void }) {
   const [confirming, setConfirming] = useState(false);
   const remove = useAction(deleteTray, m.trayDeleted);
@@ -148,11 +133,11 @@ function TrayCard({ tray, batch, user, onEdit }: { tray: TrayDoc; batch: string 
         <span>{batch ? `Batch ${batch}` : 'No batch'}</span>
       </p>
       {confirming ? (
-        <Confirm
+        <ConfirmPanel
           question={`Delete tray ${tray.tray_name}?`}
           busy={remove.busy}
-          onYes={() => void remove.run({ trayId: tray.tray_id, companyId: user.companyId })}
-          onNo={() => setConfirming(false)}
+          onConfirm={() => void remove.run({ trayId: tray.tray_id, companyId: user.companyId })}
+          onKeep={() => setConfirming(false)}
         />
       ) : (
         <div className="tray-actions">
@@ -188,11 +173,11 @@ function TemplateCard({ template, batch, user, onUse }: { template: TemplateDoc;
       </p>
       {template.description && <p className="muted">{template.description}</p>}
       {confirming ? (
-        <Confirm
+        <ConfirmPanel
           question={`Delete template ${template.template_name}? Trays made from it stay.`}
           busy={remove.busy}
-          onYes={() => void remove.run({ templateId: template.template_id, companyId: user.companyId })}
-          onNo={() => setConfirming(false)}
+          onConfirm={() => void remove.run({ templateId: template.template_id, companyId: user.companyId })}
+          onKeep={() => setConfirming(false)}
         />
       ) : (
         <div className="tray-actions">
@@ -213,8 +198,7 @@ function TemplateCard({ template, batch, user, onUse }: { template: TemplateDoc;
 
 function BatchSelect({ label, value, batches, onChange, none = 'No batch' }: { label: string; value: string; batches: BatchDoc[]; onChange: (value: string) => void; none?: string }) {
   return (
-    <label>
-      {label}
+    <Field label={label}>
       <select value={value} onChange={(event) => onChange(event.target.value)}>
         <option value="">{none}</option>
         {batches.map((batch) => (
@@ -224,16 +208,8 @@ function BatchSelect({ label, value, batches, onChange, none = 'No batch' }: { l
           </option>
         ))}
       </select>
-    </label>
+    </Field>
   );
-}
-
-function FormError({ error }: { error: string | null }) {
-  return error ? (
-    <p className="error-text" role="alert">
-      {error}
-    </p>
-  ) : null;
 }
 
 /** Plant counts are typed: an empty or partial entry goes to the domain function as NaN, which answers the spec's message. */
@@ -266,24 +242,15 @@ function TrayForm({ user, tray, batches, onDone }: { user: SignedInUser; tray?: 
   return (
     <form className="form card tray-form" onSubmit={(event) => void submit(event)} noValidate aria-label={title}>
       <h2>{title}</h2>
-      <label>
-        Tray name
+      <Field label="Tray name">
         <input value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus={!tray} />
-      </label>
-      <label>
-        Number of plants
+      </Field>
+      <Field label="Number of plants">
         <input type="number" inputMode="numeric" min={1} step={1} value={plants} onChange={(event) => setPlants(event.target.value)} />
-      </label>
+      </Field>
       <BatchSelect label="Batch" value={batch} batches={batches} onChange={setBatch} />
       <FormError error={action.error} />
-      <div className="tray-actions">
-        <button className="button primary" type="submit" disabled={action.busy}>
-          {tray ? 'Save tray' : 'Create tray'}
-        </button>
-        <button className="button" type="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons className="tray-actions" submitLabel={tray ? 'Save tray' : 'Create tray'} busy={action.busy} onCancel={onDone} />
     </form>
   );
 }
@@ -311,28 +278,18 @@ function TemplateForm({ user, batches, onDone }: { user: SignedInUser; batches: 
   return (
     <form className="form card tray-form" onSubmit={(event) => void submit(event)} noValidate aria-label="New tray template">
       <h2>New tray template</h2>
-      <label>
-        Template name
+      <Field label="Template name">
         <input value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus />
-      </label>
-      <label>
-        Number of plants
+      </Field>
+      <Field label="Number of plants">
         <input type="number" inputMode="numeric" min={1} step={1} value={plants} onChange={(event) => setPlants(event.target.value)} />
-      </label>
-      <label>
-        Description
+      </Field>
+      <Field label="Description">
         <textarea rows={2} value={description} onChange={(event) => setDescription(event.target.value)} />
-      </label>
+      </Field>
       <BatchSelect label="Default batch" value={batch} batches={batches} onChange={setBatch} none="No default batch" />
       <FormError error={create.error} />
-      <div className="tray-actions">
-        <button className="button primary" type="submit" disabled={create.busy}>
-          Create template
-        </button>
-        <button className="button" type="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons className="tray-actions" submitLabel="Create template" busy={create.busy} onCancel={onDone} />
     </form>
   );
 }
@@ -358,20 +315,12 @@ function UseTemplateForm({ user, template, batches, batchName, onDone }: { user:
         {template.number_of_plants} {template.number_of_plants === 1 ? 'plant' : 'plants'}
         {defaultBatch ? `, batch ${defaultBatch} unless you pick another.` : '.'}
       </p>
-      <label>
-        Tray name
+      <Field label="Tray name">
         <input value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus />
-      </label>
+      </Field>
       <BatchSelect label="Batch" value={batch} batches={batches} onChange={setBatch} none={defaultBatch ? `The template’s batch (${defaultBatch})` : 'No batch'} />
       <FormError error={use.error} />
-      <div className="tray-actions">
-        <button className="button primary" type="submit" disabled={use.busy}>
-          Create tray
-        </button>
-        <button className="button" type="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons className="tray-actions" submitLabel="Create tray" busy={use.busy} onCancel={onDone} />
     </form>
   );
 }

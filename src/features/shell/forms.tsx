@@ -1,0 +1,67 @@
+/**
+ * The small pieces every screen's forms and cards share: a labelled field, the error under a form, the
+ * submit/cancel row, and the question asked in place before something that cannot be undone. The
+ * markup (classes, roles, accessible names) is the one the screens wrote by hand, so the e2e tests and
+ * the grower see the same page.
+ */
+import type { ReactNode } from 'react';
+
+/** A field with its visible label (the label wraps the control, so it is the control's accessible name). */
+export function Field({ label, className, children }: { label: ReactNode; className?: string; children: ReactNode }) {
+  return (
+    <label className={className}>
+      {label}
+      {children}
+    </label>
+  );
+}
+
+/** An action's error, read out at once (`role="alert"`); nothing when there is none. `banner` frames it as a banner. */
+export function FormError({ error, banner = false }: { error: string | null | undefined; banner?: boolean }) {
+  return error ? (
+    <p className={banner ? 'banner error' : 'error-text'} role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+/**
+ * A form's submit button (saying `busyLabel` while it works, when given) and, with `onCancel`, its
+ * Cancel button. `className` is the row's layout class (`form-actions` unless the screen has its own).
+ */
+export function FormButtons(props: { submitLabel: string; busy: boolean; busyLabel?: string; onCancel?: () => void; className?: string }) {
+  return (
+    <div className={props.className ?? 'form-actions'}>
+      <button type="submit" className="button primary" disabled={props.busy}>
+        {props.busy && props.busyLabel ? props.busyLabel : props.submitLabel}
+      </button>
+      {props.onCancel && (
+        <button type="button" className="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Asks in place before deleting (a tablet in a grow room is easy to mis-tap): a group named by
+ * `question`, the `message` (the question itself unless given), then the confirming button and the one
+ * that keeps the thing. The caller holds the "asking" state, because what the panel replaces (one
+ * button, or a card's whole row of actions) differs from screen to screen.
+ */
+export function ConfirmPanel(props: { question: string; message?: ReactNode; confirmLabel?: string; keepLabel?: string; busy: boolean; onConfirm: () => void; onKeep: () => void }) {
+  return (
+    <div className="confirm" role="group" aria-label={props.question}>
+      <p>{props.message ?? props.question}</p>
+      <div className="form-actions">
+        <button type="button" className="button danger" disabled={props.busy} onClick={props.onConfirm}>
+          {props.confirmLabel ?? 'Delete'}
+        </button>
+        <button type="button" className="button" onClick={props.onKeep}>
+          {props.keepLabel ?? 'Keep'}
+        </button>
+      </div>
+    </div>
+  );
+}
