@@ -13,8 +13,9 @@ import { useApiContext, useLocalDocument, useToast } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
 import { Screen } from '../shell/Screen';
 import { useBoxes, useCompany, useFollowedId, usePlaces, useSignedIn } from './hooks';
-import { boxLabel, describeEvent, formatDay, formatMoment, gridName, idsOf, isTempId, paintable, roomName, roomsOfBatch, type LocalBatch, type UserLike, userName } from './model';
+import { boxLabel, formatDay, formatMoment, gridName, idsOf, isTempId, paintable, roomName, roomsOfBatch, type LocalBatch, type UserLike } from './model';
 import './batches.css';
+import { HistoryEntry, ProblemEntry } from './Entries';
 
 /** What the screen shows, from the server's batch_details or from the local document. */
 interface BatchAtAGlance {
@@ -244,19 +245,9 @@ export function BatchInfoScreen(props: { batchId: string }) {
                 {[...view.openProblems]
                   .sort((a, b) => b.severity - a.severity)
                   .map((problem) => (
-                    <li key={String(problem.problem_id)} className="bt-problem">
-                      <span className="bt-severity" aria-label={`Severity ${problem.severity}`}>
-                        {problem.severity}
-                      </span>
-                      <span className="bt-problem-text">
-                        <span>
-                          <strong>{problem.problem_type}</strong>
-                          {problem.room_id !== null && <span> · {roomName(places.roomsById.get(String(problem.room_id)))}</span>}
-                        </span>
-                        {problem.notes && <span className="bt-notes">{problem.notes}</span>}
-                        <small className="muted">Reported {formatMoment(problem.created_at)}</small>
-                      </span>
-                    </li>
+                    <ProblemEntry key={String(problem.problem_id)} problem={problem} places={places}>
+                      <small className="muted">Reported {formatMoment(problem.created_at)}</small>
+                    </ProblemEntry>
                   ))}
               </ul>
             )}
@@ -270,18 +261,9 @@ export function BatchInfoScreen(props: { batchId: string }) {
               <ol className="bt-timeline">
                 {[...view.history]
                   .sort((a, b) => b.created_at.localeCompare(a.created_at))
-                  .map((event) => {
-                    const by = userName(users, event.user_id);
-                    return (
-                      <li key={String(event.event_id)}>
-                        <span>{describeEvent(event, places.roomsById)}</span>
-                        <small className="muted">
-                          {formatMoment(event.created_at)}
-                          {by ? ` · ${by}` : ''}
-                        </small>
-                      </li>
-                    );
-                  })}
+                  .map((event) => (
+                    <HistoryEntry key={String(event.event_id)} event={event} users={users} places={places} />
+                  ))}
               </ol>
             )}
           </section>

@@ -13,7 +13,6 @@ import { LinkPanel } from './LinkPanel';
 import {
   batchFormProblem,
   boxLabel,
-  describeEvent,
   formatDay,
   formatMoment,
   formChanges,
@@ -27,13 +26,13 @@ import {
   type BatchFormValues,
   type LocalBatch,
   type UserLike,
-  userName,
 } from './model';
 import { MovePanel } from './MovePanel';
 import { ProblemsPanel } from './ProblemsPanel';
 import { Confirm, Sheet } from './Sheet';
 import type { LocalDocument } from '../../db/schemas';
 import { FormError } from '../shell/forms';
+import { HistoryEntry } from './Entries';
 
 export type BatchView = 'details' | 'edit' | 'link' | 'move' | 'harvest' | 'problems' | 'delete';
 
@@ -252,18 +251,9 @@ function BatchSummary(props: { batch: LocalBatch; places: Places; boxesById: Map
         <details className="bt-history">
           <summary>History ({history.length})</summary>
           <ol>
-            {history.map((event) => {
-              const by = userName(props.users, event.user_id);
-              return (
-                <li key={String(event.event_id)}>
-                  <span>{describeEvent(event, places.roomsById)}</span>
-                  <small className="muted">
-                    {formatMoment(event.created_at)}
-                    {by ? ` · ${by}` : ''}
-                  </small>
-                </li>
-              );
-            })}
+            {history.map((event) => (
+              <HistoryEntry key={String(event.event_id)} event={event} users={props.users} places={places} />
+            ))}
           </ol>
         </details>
       )}

@@ -175,7 +175,7 @@ export function BatchesScreen(props: { openBatch?: string }) {
             <strong>{selectedBatches.length} selected</strong>
             <label>
               <span className="bt-visually-hidden">Status for the selected batches</span>
-              <select value={bulkStatus || statuses.builtIn[0]} onChange={(event) => setBulkStatus(event.target.value)} aria-label="Status for the selected batches">
+              <select className="control" value={bulkStatus || statuses.builtIn[0]} onChange={(event) => setBulkStatus(event.target.value)} aria-label="Status for the selected batches">
                 <optgroup label="Stages">
                   {statuses.builtIn.map((name) => (
                     <option key={name}>{name}</option>

@@ -74,6 +74,7 @@ export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: ()
         <label className="bt-field">
           Room
           <select
+            className="control"
             value={roomId}
             onChange={(event) => {
               setRoomId(event.target.value);
@@ -107,7 +108,7 @@ export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: ()
             </div>
             <label className="bt-field">
               Grid
-              <select value={chosenGrid?.id ?? ''} onChange={(event) => setGridId(event.target.value)}>
+              <select className="control" value={chosenGrid?.id ?? ''} onChange={(event) => setGridId(event.target.value)}>
                 {gridsOfRoom.map((grid) => (
                   <option key={grid.id} value={grid.id}>
                     {String(grid.Name)}

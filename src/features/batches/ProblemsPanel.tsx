@@ -10,6 +10,7 @@ import type { Places } from './hooks';
 import { formatMoment, openProblems, problemsMatching, resolvedProblems, roomName, type LocalBatch, type UserLike, userName } from './model';
 import type { BatchProblem } from '../../api/batches';
 import { FormButtons, FormError } from '../shell/forms';
+import { ProblemEntry } from './Entries';
 
 export function ProblemsPanel(props: { batch: LocalBatch; places: Places; roomIds: string[]; userId: number | null; companyId: number | null; users: UserLike[]; knownTypes: string[] }) {
   const { batch, places } = props;
@@ -40,23 +41,13 @@ function ProblemList(props: { problems: BatchProblem[]; places: Places; users: U
       {sorted.map((problem) => {
         const by = userName(props.users, problem.user_id);
         return (
-          <li key={String(problem.problem_id)} className={`bt-problem${problem.resolved ? ' bt-resolved' : ''}`}>
-            <span className="bt-severity" aria-label={`Severity ${problem.severity}`}>
-              {problem.severity}
-            </span>
-            <span className="bt-problem-text">
-              <span>
-                <strong>{problem.problem_type}</strong>
-                {problem.room_id !== null && <span> · {roomName(props.places.roomsById.get(String(problem.room_id)))}</span>}
-              </span>
-              {problem.notes && <span className="bt-notes">{problem.notes}</span>}
-              <small className="muted">
-                Reported {formatMoment(problem.created_at)}
-                {by ? ` by ${by}` : ''}
-                {problem.resolved && ` · resolved ${formatMoment(problem.resolved_at)}${userName(props.users, problem.resolved_by) ? ` by ${userName(props.users, problem.resolved_by)}` : ''}`}
-              </small>
-            </span>
-          </li>
+          <ProblemEntry key={String(problem.problem_id)} problem={problem} places={props.places}>
+            <small className="muted">
+              Reported {formatMoment(problem.created_at)}
+              {by ? ` by ${by}` : ''}
+              {problem.resolved && ` · resolved ${formatMoment(problem.resolved_at)}${userName(props.users, problem.resolved_by) ? ` by ${userName(props.users, problem.resolved_by)}` : ''}`}
+            </small>
+          </ProblemEntry>
         );
       })}
     </ul>

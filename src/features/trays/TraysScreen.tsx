@@ -11,7 +11,7 @@
  * - A tray's batch is shown by its batch number; a batch the tablet does not know shows as "Batch not
  *   on this tablet" rather than an id.
  */
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, type ReactNode, useMemo, useState } from 'react';
 import { trayMessages as m } from '../../../common/messages/trays';
 import { createTray, createTrayTemplate, deleteTray, deleteTrayTemplate, type Tray, type TrayTemplate, updateTray, useTrayTemplate } from '../../api/trays';
 import { useAction, useLocalQuery, type SignedInUser } from '../../app/hooks';
@@ -117,21 +117,30 @@ function Waiting({ id }: { id: unknown }) {
   return isTempId(id) ? <span className="chip waiting">Waiting to sync</span> : null;
 }
 
+/** A tray's or template's card: its name (marked while it waits to sync), plant count and batch, then what the card offers. */
+function CardFrame(props: { name: string; id: unknown; plants: number | null; batchText: string; children: ReactNode }) {
+  return (
+    <li className="card tray-card" aria-label={props.name}>
+      <div className="tray-head">
+        <h3>{props.name}</h3>
+        <Waiting id={props.id} />
+      </div>
+      <p className="tray-facts">
+        <span>
+          <strong>{props.plants ?? '—'}</strong> {props.plants === 1 ? 'plant' : 'plants'}
+        </span>
+        <span>{props.batchText}</span>
+      </p>
+      {props.children}
+    </li>
+  );
+}
+
 function TrayCard({ tray, batch, user, onEdit }: { tray: TrayDoc; batch: string | null; user: SignedInUser; onEdit: () => void }) {
   const [confirming, setConfirming] = useState(false);
   const remove = useAction(deleteTray, m.trayDeleted);
   return (
-    <li className="card tray-card" aria-label={tray.tray_name}>
-      <div className="tray-head">
-        <h3>{tray.tray_name}</h3>
-        <Waiting id={tray.tray_id} />
-      </div>
-      <p className="tray-facts">
-        <span>
-          <strong>{tray.number_of_plants ?? '—'}</strong> {tray.number_of_plants === 1 ? 'plant' : 'plants'}
-        </span>
-        <span>{batch ? `Batch ${batch}` : 'No batch'}</span>
-      </p>
+    <CardFrame name={tray.tray_name} id={tray.tray_id} plants={tray.number_of_plants} batchText={batch ? `Batch ${batch}` : 'No batch'}>
       {confirming ? (
         <ConfirmPanel
           question={`Delete tray ${tray.tray_name}?`}
@@ -152,7 +161,7 @@ function TrayCard({ tray, batch, user, onEdit }: { tray: TrayDoc; batch: string 
         </div>
       )}
       <FormError error={remove.error} />
-    </li>
+    </CardFrame>
   );
 }
 
@@ -160,17 +169,7 @@ function TemplateCard({ template, batch, user, onUse }: { template: TemplateDoc;
   const [confirming, setConfirming] = useState(false);
   const remove = useAction(deleteTrayTemplate, m.templateDeleted);
   return (
-    <li className="card tray-card" aria-label={template.template_name}>
-      <div className="tray-head">
-        <h3>{template.template_name}</h3>
-        <Waiting id={template.template_id} />
-      </div>
-      <p className="tray-facts">
-        <span>
-          <strong>{template.number_of_plants}</strong> {template.number_of_plants === 1 ? 'plant' : 'plants'}
-        </span>
-        <span>{batch ? `Default batch ${batch}` : 'No default batch'}</span>
-      </p>
+    <CardFrame name={template.template_name} id={template.template_id} plants={template.number_of_plants} batchText={batch ? `Default batch ${batch}` : 'No default batch'}>
       {template.description && <p className="muted">{template.description}</p>}
       {confirming ? (
         <ConfirmPanel
@@ -192,7 +191,7 @@ function TemplateCard({ template, batch, user, onUse }: { template: TemplateDoc;
         </div>
       )}
       <FormError error={remove.error} />
-    </li>
+    </CardFrame>
   );
 }
 

@@ -1,0 +1,37 @@
+/** One line of a batch's history and one of its problems, as the batch sheet and the batch-info screen both list them. */
+import type { ReactNode } from 'react';
+import type { BatchEvent, BatchProblem } from '../../api/batches';
+import type { Places } from './hooks';
+import { describeEvent, formatMoment, roomName, type UserLike, userName } from './model';
+
+export function HistoryEntry({ event, users, places }: { event: BatchEvent; users: UserLike[]; places: Places }) {
+  const by = userName(users, event.user_id);
+  return (
+    <li>
+      <span>{describeEvent(event, places.roomsById)}</span>
+      <small className="muted">
+        {formatMoment(event.created_at)}
+        {by ? ` · ${by}` : ''}
+      </small>
+    </li>
+  );
+}
+
+/** `children`: the line under the problem (when and by whom it was reported, resolved). */
+export function ProblemEntry({ problem, places, children }: { problem: BatchProblem; places: Places; children: ReactNode }) {
+  return (
+    <li className={`bt-problem${problem.resolved ? ' bt-resolved' : ''}`}>
+      <span className="bt-severity" aria-label={`Severity ${problem.severity}`}>
+        {problem.severity}
+      </span>
+      <span className="bt-problem-text">
+        <span>
+          <strong>{problem.problem_type}</strong>
+          {problem.room_id !== null && <span> · {roomName(places.roomsById.get(String(problem.room_id)))}</span>}
+        </span>
+        {problem.notes && <span className="bt-notes">{problem.notes}</span>}
+        {children}
+      </span>
+    </li>
+  );
+}
