@@ -1,4 +1,7 @@
-/** One line of a batch's history and one of its problems, as the batch sheet and the batch-info screen both list them. */
+/**
+ * What the batch screens list the same way: one line of a batch's history, one of its problems, and the
+ * rooms or grids offered in a select.
+ */
 import type { ReactNode } from 'react';
 import type { BatchEvent, BatchProblem } from '../../api/batches';
 import type { Places } from './hooks';
@@ -34,4 +37,13 @@ export function ProblemEntry({ problem, places, children }: { problem: BatchProb
       </span>
     </li>
   );
+}
+
+/** A select's options for rooms or grids from the local store: the document's id as value, its Name as text. */
+export function NameOptions({ items }: { items: { id: string; Name?: unknown }[] }) {
+  return items.map((item) => (
+    <option key={item.id} value={item.id}>
+      {String(item.Name)}
+    </option>
+  ));
 }

@@ -10,6 +10,7 @@ import { linkBatch } from './actions';
 import { useGridBoxes, type Places } from './hooks';
 import { boxLabel, boxShortLabel, idsOf, type LocalBatch } from './model';
 import { FormError } from '../shell/forms';
+import { NameOptions } from './Entries';
 
 const toggle = (set: ReadonlySet<string>, id: string) => {
   const next = new Set(set);
@@ -109,11 +110,7 @@ export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: ()
             <label className="bt-field">
               Grid
               <select className="control" value={chosenGrid?.id ?? ''} onChange={(event) => setGridId(event.target.value)}>
-                {gridsOfRoom.map((grid) => (
-                  <option key={grid.id} value={grid.id}>
-                    {String(grid.Name)}
-                  </option>
-                ))}
+                <NameOptions items={gridsOfRoom} />
               </select>
             </label>
             {boxesLoading ? (

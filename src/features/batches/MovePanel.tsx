@@ -9,6 +9,7 @@ import { useAction } from '../../app/hooks';
 import type { Places } from './hooks';
 import { roomName, type LocalBatch } from './model';
 import { FormError } from '../shell/forms';
+import { NameOptions } from './Entries';
 
 export function MovePanel(props: { batch: LocalBatch; places: Places; roomIds: string[]; onDone: () => void }) {
   const { batch, places } = props;
@@ -45,11 +46,7 @@ export function MovePanel(props: { batch: LocalBatch; places: Places; roomIds: s
       <label>
         To room
         <select value={target} onChange={(event) => setTo(event.target.value)}>
-          {targets.map((room) => (
-            <option key={room.id} value={room.id}>
-              {String(room.Name)}
-            </option>
-          ))}
+          <NameOptions items={targets} />
         </select>
       </label>
       <p className="muted">The batch leaves {roomName(places.roomsById.get(from))}, with its grids and plant positions there, and is linked to the new room. Place it in boxes there afterwards.</p>

@@ -10,7 +10,7 @@ import type { Places } from './hooks';
 import { formatMoment, openProblems, problemsMatching, resolvedProblems, roomName, type LocalBatch, type UserLike, userName } from './model';
 import type { BatchProblem } from '../../api/batches';
 import { FormButtons, FormError } from '../shell/forms';
-import { ProblemEntry } from './Entries';
+import { NameOptions, ProblemEntry } from './Entries';
 
 export function ProblemsPanel(props: { batch: LocalBatch; places: Places; roomIds: string[]; userId: number | null; companyId: number | null; users: UserLike[]; knownTypes: string[] }) {
   const { batch, places } = props;
@@ -105,11 +105,7 @@ function ReportProblem(props: { batch: LocalBatch; places: Places; roomIds: stri
           Room (optional)
           <select value={roomId} onChange={(event) => setRoomId(event.target.value)}>
             <option value="">Not tied to a room</option>
-            {rooms.map((room) => (
-              <option key={room.id} value={room.id}>
-                {String(room.Name)}
-              </option>
-            ))}
+            <NameOptions items={rooms} />
           </select>
         </label>
         <label>

@@ -117,8 +117,23 @@ function Waiting({ id }: { id: unknown }) {
   return isTempId(id) ? <span className="chip waiting">Waiting to sync</span> : null;
 }
 
-/** A tray's or template's card: its name (marked while it waits to sync), plant count and batch, then what the card offers. */
-function CardFrame(props: { name: string; id: unknown; plants: number | null; batchText: string; children: ReactNode }) {
+/**
+ * A tray's or template's card: its name (marked while it waits to sync), plant count and batch, then
+ * its own button and, for an Admin, Delete, which asks first in the card.
+ */
+function CardFrame(props: {
+  name: string;
+  id: unknown;
+  plants: number | null;
+  batchText: string;
+  children?: ReactNode;
+  action: ReactNode;
+  canDelete: boolean;
+  deleteQuestion: string;
+  removing: { busy: boolean; error: string | null };
+  onDelete: () => void;
+}) {
+  const [confirming, setConfirming] = useState(false);
   return (
     <li className="card tray-card" aria-label={props.name}>
       <div className="tray-head">
@@ -132,65 +147,63 @@ function CardFrame(props: { name: string; id: unknown; plants: number | null; ba
         <span>{props.batchText}</span>
       </p>
       {props.children}
+      {confirming ? (
+        <ConfirmPanel question={props.deleteQuestion} busy={props.removing.busy} onConfirm={props.onDelete} onKeep={() => setConfirming(false)} />
+      ) : (
+        <div className="tray-actions">
+          {props.action}
+          {props.canDelete && (
+            <button type="button" className="button danger" onClick={() => setConfirming(true)}>
+              Delete
+            </button>
+          )}
+        </div>
+      )}
+      <FormError error={props.removing.error} />
     </li>
   );
 }
 
 function TrayCard({ tray, batch, user, onEdit }: { tray: TrayDoc; batch: string | null; user: SignedInUser; onEdit: () => void }) {
-  const [confirming, setConfirming] = useState(false);
   const remove = useAction(deleteTray, m.trayDeleted);
   return (
-    <CardFrame name={tray.tray_name} id={tray.tray_id} plants={tray.number_of_plants} batchText={batch ? `Batch ${batch}` : 'No batch'}>
-      {confirming ? (
-        <ConfirmPanel
-          question={`Delete tray ${tray.tray_name}?`}
-          busy={remove.busy}
-          onConfirm={() => void remove.run({ trayId: tray.tray_id, companyId: user.companyId })}
-          onKeep={() => setConfirming(false)}
-        />
-      ) : (
-        <div className="tray-actions">
-          <button type="button" className="button" onClick={onEdit}>
-            Edit
-          </button>
-          {user.isAdmin && (
-            <button type="button" className="button danger" onClick={() => setConfirming(true)}>
-              Delete
-            </button>
-          )}
-        </div>
-      )}
-      <FormError error={remove.error} />
-    </CardFrame>
+    <CardFrame
+      name={tray.tray_name}
+      id={tray.tray_id}
+      plants={tray.number_of_plants}
+      batchText={batch ? `Batch ${batch}` : 'No batch'}
+      action={
+        <button type="button" className="button" onClick={onEdit}>
+          Edit
+        </button>
+      }
+      canDelete={user.isAdmin}
+      deleteQuestion={`Delete tray ${tray.tray_name}?`}
+      removing={remove}
+      onDelete={() => void remove.run({ trayId: tray.tray_id, companyId: user.companyId })}
+    />
   );
 }
 
 function TemplateCard({ template, batch, user, onUse }: { template: TemplateDoc; batch: string | null; user: SignedInUser; onUse: () => void }) {
-  const [confirming, setConfirming] = useState(false);
   const remove = useAction(deleteTrayTemplate, m.templateDeleted);
   return (
-    <CardFrame name={template.template_name} id={template.template_id} plants={template.number_of_plants} batchText={batch ? `Default batch ${batch}` : 'No default batch'}>
+    <CardFrame
+      name={template.template_name}
+      id={template.template_id}
+      plants={template.number_of_plants}
+      batchText={batch ? `Default batch ${batch}` : 'No default batch'}
+      action={
+        <button type="button" className="button primary" onClick={onUse}>
+          Make a tray
+        </button>
+      }
+      canDelete={user.isAdmin}
+      deleteQuestion={`Delete template ${template.template_name}? Trays made from it stay.`}
+      removing={remove}
+      onDelete={() => void remove.run({ templateId: template.template_id, companyId: user.companyId })}
+    >
       {template.description && <p className="muted">{template.description}</p>}
-      {confirming ? (
-        <ConfirmPanel
-          question={`Delete template ${template.template_name}? Trays made from it stay.`}
-          busy={remove.busy}
-          onConfirm={() => void remove.run({ templateId: template.template_id, companyId: user.companyId })}
-          onKeep={() => setConfirming(false)}
-        />
-      ) : (
-        <div className="tray-actions">
-          <button type="button" className="button primary" onClick={onUse}>
-            Make a tray
-          </button>
-          {user.isAdmin && (
-            <button type="button" className="button danger" onClick={() => setConfirming(true)}>
-              Delete
-            </button>
-          )}
-        </div>
-      )}
-      <FormError error={remove.error} />
     </CardFrame>
   );
 }
