@@ -21,8 +21,8 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { ServerConfig } from '../../server/config';
-import { startServer, type TestServer } from './server';
+import { startServer } from './server';
+import { type E2EServer, startServerProcess } from './server-process';
 
 const run = promisify(execFile);
 
@@ -190,7 +190,7 @@ export interface BrowserPage {
 }
 
 export interface E2E {
-  server: TestServer;
+  server: E2EServer;
   browser: Browser;
   /**
    * A page in a fresh browser context (its own storage, service workers and IndexedDB) whose relative
@@ -204,10 +204,12 @@ export interface E2E {
  * For a test file: builds (or reuses) the web app, starts the real server serving it and launches
  * Chromium. One browser per file; call `close` in afterAll.
  */
-export async function startE2E(overrides: Partial<ServerConfig> = {}): Promise<E2E> {
+export async function startE2E(): Promise<E2E> {
   requireChromium();
   const webRoot = await webAppBuild();
-  const server = await startServer({ webRoot, ...overrides });
+  // As `npm start` runs it (its own process, a fresh data directory), where a PostgreSQL server is at
+  // hand (CI, this machine); else the same app in-process on a fresh embedded database.
+  const server = (await startServerProcess({ webRoot })) ?? (await startServer({ webRoot }));
   let browser: Browser;
   try {
     browser = await launchChromium();

@@ -8,6 +8,9 @@ import { systemActor, writer } from '../../server/db/writes';
 import { gridQueries } from '../../server/domains/grids/queries';
 import type { TestServer } from './server';
 
+/** What the factories need of a server: its database and its API. */
+type Server = Pick<TestServer, 'database' | 'request'>;
+
 export interface SignedInUser {
   id: number;
   email: string;
@@ -27,7 +30,7 @@ export interface Tenant {
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toString(36)}-${(counter += 1)}`;
 
-export async function signIn(server: TestServer, email: string, password: string) {
+export async function signIn(server: Server, email: string, password: string) {
   const response = await server.request<{ access_token: string; refresh_token: string; user_id: number; user_role: Role; company_id: number }>('POST', '/login', {
     form: { email, password },
   });
@@ -35,7 +38,7 @@ export async function signIn(server: TestServer, email: string, password: string
   return response.body;
 }
 
-export async function createUser(server: TestServer, companyId: number, role: Role, name = unique(role.toLowerCase())): Promise<SignedInUser> {
+export async function createUser(server: Server, companyId: number, role: Role, name = unique(role.toLowerCase())): Promise<SignedInUser> {
   const email = `${name}@example.test`;
   const password = `pw-${name}`;
   const id = await addUser(server.database.db, companyId, { email, password, role, name: [role, name] });
@@ -44,7 +47,7 @@ export async function createUser(server: TestServer, companyId: number, role: Ro
 }
 
 /** A company with a signed-in Admin and a signed-in Regular user. */
-export async function createTenant(server: TestServer, name = unique('Farm')): Promise<Tenant> {
+export async function createTenant(server: Server, name = unique('Farm')): Promise<Tenant> {
   const email = `${unique('admin')}@example.test`;
   const password = `pw-${unique('admin')}`;
   const { company_id, user_id } = await createCompanyWithAdmin(server.database.db, { name, adminEmail: email, adminPassword: password });
@@ -61,13 +64,13 @@ export async function createSuperAdmin(server: TestServer): Promise<SignedInUser
 }
 
 /** A room of the company, written straight to the database (for tests of other domains). */
-export async function createRoom(server: TestServer, companyId: number, name = unique('Room')): Promise<number> {
+export async function createRoom(server: Server, companyId: number, name = unique('Room')): Promise<number> {
   const { id } = await writer(server.database.db, systemActor(companyId)).insert('rooms', { company_id: companyId, name, description: `${name} for tests` });
   return id;
 }
 
 /** A batch of the company, written straight to the database (for tests of other domains). */
-export async function createBatch(server: TestServer, companyId: number, batchNumber = unique('B')): Promise<number> {
+export async function createBatch(server: Server, companyId: number, batchNumber = unique('B')): Promise<number> {
   const { id } = await writer(server.database.db, systemActor(companyId)).insert('batches', {
     company_id: companyId,
     batch_number: batchNumber,
@@ -84,7 +87,7 @@ export async function createBatch(server: TestServer, companyId: number, batchNu
 }
 
 /** A grid of nx × ny boxes in a room, written straight to the database; returns its id and box ids (row by row). */
-export async function createGrid(server: TestServer, companyId: number, roomId: number, nx = 2, ny = 2, name = unique('Grid')) {
+export async function createGrid(server: Server, companyId: number, roomId: number, nx = 2, ny = 2, name = unique('Grid')) {
   const id = await gridQueries.createWithBoxes(server.database.db, systemActor(companyId), { roomId, name, nx, ny });
   const boxes = await gridQueries.boxesOfGrids(server.database.db, [id]);
   return { id, boxIds: boxes.map((box) => box.id) };

@@ -54,8 +54,7 @@ export interface TestServer {
 export const databaseKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
 /** A new, empty database on the suite's PostgreSQL server (TEST_DATABASE_URL), and how to drop it. */
-export async function freshPostgres(prefix = 'grow_test'): Promise<{ url: string; drop: () => Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL as string;
+export async function freshPostgres(prefix = 'grow_test', adminUrl = process.env.TEST_DATABASE_URL as string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -74,7 +73,7 @@ export async function freshPostgres(prefix = 'grow_test'): Promise<{ url: string
   };
 }
 
-async function startMailCatcher(mail: CaughtMail[]) {
+export async function startMailCatcher(mail: CaughtMail[]) {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -97,6 +96,49 @@ async function startMailCatcher(mail: CaughtMail[]) {
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Calls the API of the server at `url` as the tests do: JSON or multipart bodies, a bearer token, the parsed answer. */
+export function requester(url: string) {
+  return async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const target = new URL(`${url}/api${path}`);
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) target.searchParams.set(key, String(value));
+    }
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: BodyInit | undefined;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.form) {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(options.form)) form.append(key, value instanceof Blob ? value : String(value));
+      body = form;
+    }
+    const response = await fetch(target, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // Not JSON (an image, a page): the text is the body.
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T };
+  };
+}
+
+/** Waits until a mail to `to` has arrived (mail goes out after the request's commit). */
+export function mailWaiter(mail: CaughtMail[]) {
+  return async (to: string, timeoutMs = 5000): Promise<CaughtMail> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = mail.findLast((message) => message.to === to);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`No mail to ${to} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
 }
 
 export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
@@ -126,32 +168,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   const url = `http://127.0.0.1:${port}`;
   let running = true;
 
-  async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    const target = new URL(`${url}/api${path}`);
-    for (const [key, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined) target.searchParams.set(key, String(value));
-    }
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let body: BodyInit | undefined;
-    if (options.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(options.json);
-    } else if (options.form) {
-      const form = new FormData();
-      for (const [key, value] of Object.entries(options.form)) form.append(key, value instanceof Blob ? value : String(value));
-      body = form;
-    }
-    const response = await fetch(target, { method, headers, body });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // Not JSON (an image, a page): the text is the body.
-    }
-    return { status: response.status, headers: response.headers, body: parsed as T };
-  }
+  const request = requester(url);
 
   return {
     url,
@@ -162,15 +179,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     config,
     mail,
     request,
-    async mailTo(to, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = mail.findLast((message) => message.to === to);
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`No mail to ${to} within ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
+    mailTo: mailWaiter(mail),
     async stop() {
       running = false;
       await app.close();
