@@ -23,6 +23,7 @@ import { createTokenService, type TokenService } from './domains/auth/tokens';
 import { companyRoutes } from './domains/companies/routes';
 import { batchRoutes } from './domains/batches/routes';
 import { fileRoutes } from './domains/files/routes';
+import { formRoutes } from './domains/forms/routes';
 import { gridTemplateRoutes } from './domains/grid-templates/routes';
 import { gridRoutes } from './domains/grids/routes';
 import { roomRoutes } from './domains/rooms/routes';
@@ -123,6 +124,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
       await api.register(subgridRoutes);
       await api.register(gridTemplateRoutes);
       await api.register(trayRoutes);
+      await api.register(formRoutes);
       await api.register(syncRoutes, { prefix: '/sync' });
     },
     { prefix: '/api' },

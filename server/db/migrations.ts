@@ -398,6 +398,92 @@ const migrations: Record<string, string> = {
     -- Two templates of one type with one name could not be told apart in a picker.
     CREATE UNIQUE INDEX grid_templates_name ON grid_templates (company_id, template_type, lower(template_name)) WHERE deleted_at IS NULL;
   `,
+  '0004_forms': `
+    -- Form templates (spec part 2 §3): a company's forms; one default per category.
+    CREATE TABLE form_templates (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      template_name text NOT NULL,
+      form_category text NOT NULL DEFAULT 'Scouting',
+      page_css text,
+      is_default boolean NOT NULL DEFAULT false,
+      user_id integer REFERENCES users(id),
+      ${syncColumns}
+    );
+    ${trackChanges('form_templates')}
+    CREATE UNIQUE INDEX form_templates_default ON form_templates (company_id, form_category) WHERE is_default AND deleted_at IS NULL;
+
+    -- Fields travel inside their template's document (they touch it).
+    CREATE TABLE form_fields (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      template_id integer NOT NULL REFERENCES form_templates(id),
+      field_name text NOT NULL,
+      field_type text NOT NULL,
+      field_options jsonb NOT NULL DEFAULT '[]',
+      report_id integer,
+      css_class text,
+      is_required smallint NOT NULL DEFAULT 0 CHECK (is_required IN (0, 1)),
+      position integer NOT NULL DEFAULT 0,
+      is_active smallint NOT NULL DEFAULT 1 CHECK (is_active IN (0, 1)),
+      ${syncColumns}
+    );
+    ${trackChanges('form_fields')}
+    CREATE INDEX form_fields_template ON form_fields (template_id, position);
+
+    -- A field stays hidden until the linked field is answered with linked_input; one live rule per hidden field.
+    CREATE TABLE form_field_hide_rules (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      template_id integer NOT NULL REFERENCES form_templates(id),
+      hidden_field_id integer NOT NULL REFERENCES form_fields(id),
+      linked_field_id integer NOT NULL REFERENCES form_fields(id),
+      linked_input text NOT NULL DEFAULT '',
+      ${syncColumns}
+    );
+    ${trackChanges('form_field_hide_rules')}
+    CREATE UNIQUE INDEX form_field_hide_rules_hidden ON form_field_hide_rules (hidden_field_id) WHERE deleted_at IS NULL;
+
+    -- A submitted form: for one grid box, or a room (grid_box_id null); several boxes make several responses.
+    CREATE TABLE form_responses (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      template_id integer NOT NULL REFERENCES form_templates(id),
+      grid_box_id integer REFERENCES grid_boxes(id),
+      room_id integer REFERENCES rooms(id),
+      batch_id integer REFERENCES batches(id),
+      submitted_by integer REFERENCES users(id),
+      submitted_at timestamptz NOT NULL DEFAULT now(),
+      ${syncColumns}
+    );
+    ${trackChanges('form_responses')}
+    CREATE INDEX form_responses_box ON form_responses (grid_box_id, submitted_at);
+    CREATE INDEX form_responses_room ON form_responses (room_id, submitted_at);
+    CREATE INDEX form_responses_batch ON form_responses (batch_id, submitted_at);
+
+    CREATE TABLE form_field_responses (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      response_id integer NOT NULL REFERENCES form_responses(id),
+      field_id integer NOT NULL REFERENCES form_fields(id),
+      input_data text,
+      ${syncColumns}
+    );
+    ${trackChanges('form_field_responses')}
+    CREATE INDEX form_field_responses_response ON form_field_responses (response_id);
+
+    -- Photos of a response, stored in files.
+    CREATE TABLE form_response_images (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      response_id integer NOT NULL REFERENCES form_responses(id),
+      field_id integer REFERENCES form_fields(id),
+      file_id uuid NOT NULL REFERENCES files(id),
+      ${syncColumns}
+    );
+    ${trackChanges('form_response_images')}
+    CREATE INDEX form_response_images_response ON form_response_images (response_id);
+  `,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -302,6 +302,66 @@ export interface TrayTemplatesTable extends SyncColumns {
   user_id: number | null;
 }
 
+export interface FormTemplatesTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  template_name: string;
+  form_category: Generated<string>;
+  page_css: string | null;
+  is_default: Generated<boolean>;
+  user_id: number | null;
+}
+
+export interface FormFieldsTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  template_id: number;
+  field_name: string;
+  field_type: string;
+  field_options: ColumnType<unknown, string | undefined, string>;
+  report_id: number | null;
+  css_class: string | null;
+  is_required: Generated<number>;
+  position: Generated<number>;
+  is_active: Generated<number>;
+}
+
+export interface FormFieldHideRulesTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  template_id: number;
+  hidden_field_id: number;
+  linked_field_id: number;
+  linked_input: Generated<string>;
+}
+
+export interface FormResponsesTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  template_id: number;
+  grid_box_id: number | null;
+  room_id: number | null;
+  batch_id: number | null;
+  submitted_by: number | null;
+  submitted_at: Timestamp;
+}
+
+export interface FormFieldResponsesTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  response_id: number;
+  field_id: number;
+  input_data: string | null;
+}
+
+export interface FormResponseImagesTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  response_id: number;
+  field_id: number | null;
+  file_id: string;
+}
+
 export interface DB {
   companies: CompaniesTable;
   users: UsersTable;
@@ -329,6 +389,12 @@ export interface DB {
   grid_templates: GridTemplatesTable;
   trays: TraysTable;
   tray_templates: TrayTemplatesTable;
+  form_templates: FormTemplatesTable;
+  form_fields: FormFieldsTable;
+  form_field_hide_rules: FormFieldHideRulesTable;
+  form_responses: FormResponsesTable;
+  form_field_responses: FormFieldResponsesTable;
+  form_response_images: FormResponseImagesTable;
 }
 
 export type Company = Selectable<CompaniesTable>;

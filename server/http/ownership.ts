@@ -26,6 +26,8 @@ export const OWNED_KINDS = {
   grid_template: { table: 'grid_templates', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
   tray: { table: 'trays', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
   tray_template: { table: 'tray_templates', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
+  form_template: { table: 'form_templates', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
+  form_field: { table: 'form_fields', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
 } satisfies Record<string, OwnedKind>;
 
 export type OwnedKindName = keyof typeof OWNED_KINDS;

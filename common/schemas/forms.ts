@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { DEFAULT_FORM_CATEGORY, FIELD_TYPES, FORM_CATEGORIES, formMessages as m } from '../messages/forms';
+import { flag, formBody, optionalId, optionalText, requiredId, requiredText } from './fields';
+
+const blankToUndefined = (value: unknown) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value);
+
+/** Options as a JSON list, or one comma-joined text as a form builder may send them; blanks are dropped. */
+const fieldOptions = z.preprocess(
+  (value) => (value === undefined || value === null || value === '' ? [] : typeof value === 'string' ? value.split(',') : value),
+  z.array(z.string({ error: m.fieldOptionsInvalid }).trim().max(500, { error: m.fieldOptionsInvalid }), { error: m.fieldOptionsInvalid }).transform((options) => options.filter(Boolean)),
+);
+
+const category = z.preprocess(blankToUndefined, z.enum(FORM_CATEGORIES, { error: m.categoryInvalid }));
+
+/** One field as the form builder sends it (spec §3). */
+export const formFieldInput = z.object({
+  fieldName: requiredText(m.fieldNameRequired, 200),
+  fieldType: z.preprocess(blankToUndefined, z.enum(FIELD_TYPES, { error: m.fieldTypeInvalid })),
+  fieldOptions,
+  report_id: optionalId(m.idInvalid('report_id')),
+  cssClass: optionalText(200),
+  isRequired: z.preprocess(blankToUndefined, flag(m.requiredInvalid).default(0)),
+});
+export type FormFieldInput = z.output<typeof formFieldInput>;
+
+/** A field already saved, changed in place; `isActive: 0` takes it off the form (its answers stay). */
+export const updatedFormFieldInput = formFieldInput.extend({
+  FieldID: requiredId(m.idInvalid('FieldID')),
+  isActive: z.preprocess(blankToUndefined, flag(m.activeInvalid).default(1)),
+});
+export type UpdatedFormFieldInput = z.output<typeof updatedFormFieldInput>;
+
+export const saveFormTemplateBody = formBody({
+  templateName: requiredText(m.saveRequired, 200),
+  companyID: requiredId(m.saveRequired),
+  fields: z.array(formFieldInput, { error: m.saveRequired }).min(1, { error: m.saveRequired }),
+  formCategory: category.default(DEFAULT_FORM_CATEGORY),
+  pageCSS: optionalText(20_000),
+});
+
+export const formTemplatesQuery = z.object({
+  company_id: requiredId(m.companyIdRequired),
+  template_id: optionalId(m.idInvalid('template_id')),
+});
+
+export const updateFormTemplateBody = formBody({
+  templateID: requiredId(m.updateRequired),
+  newFields: z.array(formFieldInput, { error: m.updateRequired }),
+  updatedFields: z.array(updatedFormFieldInput, { error: m.updateRequired }),
+  templateName: optionalText(200),
+  formCategory: category.optional(),
+  pageCSS: optionalText(20_000),
+});
+
+export const updateDefaultTemplateBody = formBody({
+  template_id: requiredId(m.defaultRequired),
+  company_id: requiredId(m.defaultRequired),
+  template_type: z.preprocess(blankToUndefined, z.enum(FORM_CATEGORIES, { error: (issue) => (issue.input === undefined ? m.defaultRequired : m.categoryInvalid) })),
+});
+
+export const resetTemplatesBody = formBody({ company_id: requiredId(m.resetRequired) });
+
+export const deleteTemplateQuery = z.object({ template_id: requiredId(m.deleteRequired) });
+
+export const companyQuery = z.object({ company_id: requiredId(m.companyIdRequired) });
+
+export const reportableFieldsQuery = z.object({
+  company_id: requiredId(m.companyIdRequired),
+  template_id: optionalId(m.idInvalid('template_id')),
+});
+
+export const hideRuleBody = formBody({
+  form_field_hidden_FieldID: requiredId(m.hideRuleRequired),
+  form_field_linked_FieldID: requiredId(m.hideRuleRequired),
+  form_field_linked_input: z.preprocess((value) => (value === null || value === undefined ? undefined : String(value)), z.string({ error: m.hideRuleRequired }).trim().max(500)),
+});
+
+export const hideRulesQuery = z.object({ form_field_hidden_UID: requiredId(m.hideListRequired) });
+
+export const hiddenFieldQuery = z.object({ form_field_hidden_FieldID: requiredId(m.hiddenFieldRequired) });
