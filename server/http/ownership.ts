@@ -28,6 +28,7 @@ export const OWNED_KINDS = {
   tray_template: { table: 'tray_templates', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
   form_template: { table: 'form_templates', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
   form_field: { table: 'form_fields', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
+  form_response: { table: 'form_responses', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
 } satisfies Record<string, OwnedKind>;
 
 export type OwnedKindName = keyof typeof OWNED_KINDS;

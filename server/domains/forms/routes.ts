@@ -24,6 +24,7 @@ import { badRequest, conflict, conflictOnUnique, notFound } from '../../http/err
 import { caller } from '../../http/guards';
 import { fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
 import { actorOf, recordAudit } from '../audit/record';
+import { formResponseRoutes } from './responses';
 import { checkFieldOptions, DEFAULT_FORM_TEMPLATES, fieldRow, formFieldJson, formQueries, hideRuleJson } from './queries';
 
 const saveSchema = { body: saveFormTemplateBody };
@@ -255,4 +256,5 @@ export async function formRoutes(app: App) {
   app.get('/get_field_hide_until_link', { schema: hideListSchema, config: { owns: { form_field_hidden_UID: 'form_template' } } }, getFieldHideUntilLink);
   app.put('/update_field_hide_until_link', { schema: hideRuleSchema, ...either, config: { access: admin, owns: ownsRuleFields } }, updateFieldHideUntilLink);
   app.delete('/delete_field_hide_until_link', { schema: hiddenFieldSchema, config: { access: admin, owns: ownsRuleFields } }, deleteFieldHideUntilLink);
+  await formResponseRoutes(app);
 }

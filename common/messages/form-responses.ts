@@ -1,0 +1,12 @@
+/** Messages of form submissions and the reading of answers (spec part 2 §7, §8). */
+export const formResponseMessages = {
+  submitNeeds: 'Form submit needs submittedBy and fieldResponses',
+  roomSubmitNeeds: 'Room form submit needs submittedBy, roomID and fieldResponses',
+  gridBoxRequired: 'Form submit needs GridBoxID',
+  idInvalid: (name: string) => `${name} must be a positive whole number.`,
+  fieldNotFound: (fieldId: number) => `Form field ${fieldId} was not found.`,
+  oneTemplate: 'All answers of one submission must belong to one form template.',
+  fieldRequired: (fieldName: string) => `${fieldName} is required.`,
+  submitted: 'Form submitted successfully',
+  responseNotFound: 'Form response not found.',
+} as const;

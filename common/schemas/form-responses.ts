@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { formResponseMessages as m } from '../messages/form-responses';
+import { formBody, requiredId } from './fields';
+
+/** One answer: the field and what was entered (numbers and flags arrive as text or as JSON values). */
+const fieldResponse = z.object({
+  fieldID: requiredId(m.idInvalid('fieldID')),
+  inputData: z.preprocess((value) => (value === undefined || value === null ? null : String(value)), z.string().max(10_000).nullable()),
+});
+const fieldResponses = (message: string) => z.array(fieldResponse, { error: message }).min(1, { error: message });
+const blankToUndefined = (value: unknown) => (value === undefined || value === null || value === '' ? undefined : value);
+
+/** The spec's one message stands for any missing part; a present but malformed part gets its own message. */
+const needed =
+  (message: string) =>
+  (value: unknown, context: z.core.$RefinementCtx) => {
+    const present = blankToUndefined(value);
+    if (present === undefined) context.addIssue({ code: 'custom', message });
+    return present;
+  };
+const neededId = (message: string, name: string) => z.preprocess(needed(message), requiredId(m.idInvalid(name)));
+const neededAnswers = (message: string) => z.preprocess(needed(message), fieldResponses(message));
+
+export const submitFormBody = formBody({
+  submittedBy: neededId(m.submitNeeds, 'submittedBy'),
+  fieldResponses: neededAnswers(m.submitNeeds),
+  GridBoxID: neededId(m.gridBoxRequired, 'GridBoxID'),
+});
+
+export const submitFormRoomBody = formBody({
+  submittedBy: neededId(m.roomSubmitNeeds, 'submittedBy'),
+  roomID: neededId(m.roomSubmitNeeds, 'roomID'),
+  fieldResponses: neededAnswers(m.roomSubmitNeeds),
+});
+
+export const responseIdQuery = z.object({ response_id: requiredId(m.idInvalid('response_id')) });
+export const gridBoxQuery = z.object({ GridBoxID: requiredId(m.idInvalid('GridBoxID')) });

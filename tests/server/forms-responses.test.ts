@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formResponseMessages as m } from '../../common/messages/form-responses';
+import { createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
+import { type RequestOptions, startServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+let farm: Tenant;
+let other: Tenant;
+let roomId: number;
+let boxIds: number[];
+let otherBoxId: number;
+let otherRoomId: number;
+let scouting: { id: number; fields: number[] };
+let trap: { id: number; fields: number[] };
+
+const request = (method: string, path: string, token: string, options: Omit<RequestOptions, 'token'> = {}) => server.request(method, path, { token, ...options });
+const error = (message: string) => ({ status: 'error', message });
+
+async function template(tenant: Tenant, formCategory: string) {
+  const response = await request('POST', '/save_form_template', tenant.admin.token, {
+    json: {
+      templateName: `${formCategory} ${randomUUID()}`,
+      companyID: tenant.companyId,
+      formCategory,
+      fields: [
+        { fieldName: 'Pest pressure', fieldType: 'Radio', fieldOptions: ['Low', 'High'], isRequired: 1 },
+        { fieldName: 'Notes', fieldType: 'Textarea', fieldOptions: [], isRequired: 0 },
+      ],
+    },
+  });
+  expect(response.status).toBe(200);
+  const body = response.body as { template_id: number; template: { fields: Array<{ FieldID: number }> } };
+  return { id: body.template_id, fields: body.template.fields.map((field) => field.FieldID) };
+}
+
+const auditTitles = (companyId: number, like: string) =>
+  server.database.db.selectFrom('audit_events').select(['event_title', 'grid_box_id', 'room_id']).where('company_id', '=', companyId).where('event_title', 'like', like).execute();
+
+beforeAll(async () => {
+  server = await startServer();
+  farm = await createTenant(server);
+  other = await createTenant(server);
+  roomId = await createRoom(server, farm.companyId);
+  boxIds = (await createGrid(server, farm.companyId, roomId)).boxIds;
+  otherRoomId = await createRoom(server, other.companyId);
+  otherBoxId = (await createGrid(server, other.companyId, otherRoomId)).boxIds[0]!;
+  scouting = await template(farm, 'Scouting');
+  trap = await template(farm, 'Sticky Trap');
+});
+afterAll(() => server.close());
+
+const answers = (form = scouting) => [
+  { fieldID: form.fields[0], inputData: 'High' },
+  { fieldID: form.fields[1], inputData: 'thrips on lower leaves' },
+];
+
+describe('submit_form', () => {
+  it('records a response for a grid box, its answers and an audit event', async () => {
+    const boxId = boxIds[0]!;
+    const response = await request('POST', '/submit_form', farm.regular.token, { json: { GridBoxID: boxId, submittedBy: farm.regular.id, fieldResponses: answers() } });
+    expect(response.status).toBe(200);
+    const { response_id } = response.body as { response_id: number };
+    expect(response.body).toMatchObject({ status: 'success', message: m.submitted });
+    const read = await request('GET', `/get_field_responses?response_id=${response_id}`, farm.admin.token);
+    expect(read.body).toMatchObject({
+      status: 'success',
+      fieldResponses: [
+        { FieldID: scouting.fields[0], FieldName: 'Pest pressure', InputData: 'High' },
+        { FieldID: scouting.fields[1], FieldName: 'Notes', InputData: 'thrips on lower leaves' },
+      ],
+    });
+    const events = await auditTitles(farm.companyId, `Submitted form ${scouting.id} for grid box ${boxId}`);
+    expect(events).toEqual([{ event_title: `Submitted form ${scouting.id} for grid box ${boxId}`, grid_box_id: boxId, room_id: roomId }]);
+    const byBox = await request('GET', `/get_field_responses_by_gridbox?GridBoxID=${boxId}`, farm.regular.token);
+    expect(byBox.body).toMatchObject({ status: 'success', responses: [{ ResponseID: response_id, TemplateID: scouting.id, GridBoxID: boxId, SubmittedBy: farm.regular.id }] });
+  });
+
+  it('answers each message', async () => {
+    const submit = (json: object) => request('POST', '/submit_form', farm.regular.token, { json });
+    expect((await submit({ GridBoxID: boxIds[0], fieldResponses: answers() })).body).toEqual(error(m.submitNeeds));
+    expect((await submit({ GridBoxID: boxIds[0], submittedBy: farm.regular.id })).body).toEqual(error(m.submitNeeds));
+    expect((await submit({ GridBoxID: boxIds[0], submittedBy: farm.regular.id, fieldResponses: [] })).body).toEqual(error(m.submitNeeds));
+    expect((await submit({ submittedBy: farm.regular.id, fieldResponses: answers() })).body).toEqual(error(m.gridBoxRequired));
+    const missingRequired = await submit({ GridBoxID: boxIds[0], submittedBy: farm.regular.id, fieldResponses: [{ fieldID: scouting.fields[0], inputData: ' ' }, answers()[1]] });
+    expect(missingRequired.status).toBe(400);
+    expect(missingRequired.body).toEqual(error(m.fieldRequired('Pest pressure')));
+    const mixed = await submit({ GridBoxID: boxIds[0], submittedBy: farm.regular.id, fieldResponses: [answers()[0], answers(trap)[1]] });
+    expect(mixed.body).toEqual(error(m.oneTemplate));
+    const unknown = await submit({ GridBoxID: boxIds[0], submittedBy: farm.regular.id, fieldResponses: [{ fieldID: 99_999_999, inputData: 'x' }] });
+    expect(unknown.body).toEqual(error(m.fieldNotFound(99_999_999)));
+  });
+
+  it('refuses another company, and submitting as someone else', async () => {
+    const submit = (json: object) => request('POST', '/submit_form', farm.regular.token, { json });
+    expect((await submit({ GridBoxID: otherBoxId, submittedBy: farm.regular.id, fieldResponses: answers() })).status).toBe(403);
+    expect((await submit({ GridBoxID: boxIds[0], submittedBy: farm.admin.id, fieldResponses: answers() })).status).toBe(403);
+    expect((await submit({ GridBoxID: boxIds[0], submittedBy: other.regular.id, fieldResponses: answers() })).status).toBe(403);
+    // Fields of another company's template are not found for this company.
+    const otherForm = await template(other, 'Scouting');
+    expect((await submit({ GridBoxID: boxIds[0], submittedBy: farm.regular.id, fieldResponses: answers(otherForm) })).body).toEqual(error(m.fieldNotFound(otherForm.fields[0]!)));
+  });
+
+  it('makes one response for a repeated Idempotency-Key', async () => {
+    const boxId = boxIds[1]!;
+    const headers = { 'Idempotency-Key': randomUUID() };
+    const json = { GridBoxID: boxId, submittedBy: farm.regular.id, fieldResponses: answers() };
+    const first = await request('POST', '/submit_form', farm.regular.token, { json, headers });
+    const second = await request('POST', '/submit_form', farm.regular.token, { json, headers });
+    expect(second.body).toEqual(first.body);
+    const rows = await server.database.db.selectFrom('form_responses').select('id').where('grid_box_id', '=', boxId).execute();
+    expect(rows).toHaveLength(1);
+  });
+});
+
+describe('submit_form_room', () => {
+  it('records a response for a room and an audit event', async () => {
+    const response = await request('POST', '/submit_form_room', farm.regular.token, { json: { roomID: roomId, submittedBy: farm.regular.id, fieldResponses: answers() } });
+    expect(response.status).toBe(200);
+    const { response_id } = response.body as { response_id: number };
+    const row = await server.database.db.selectFrom('form_responses').selectAll().where('id', '=', response_id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ room_id: roomId, grid_box_id: null, template_id: scouting.id, submitted_by: farm.regular.id });
+    expect(await auditTitles(farm.companyId, `Submitted form ${scouting.id} for room ${roomId}`)).toEqual([
+      { event_title: `Submitted form ${scouting.id} for room ${roomId}`, grid_box_id: null, room_id: roomId },
+    ]);
+  });
+
+  it('answers its message and refuses another company', async () => {
+    const submit = (json: object) => request('POST', '/submit_form_room', farm.regular.token, { json });
+    expect((await submit({ submittedBy: farm.regular.id, fieldResponses: answers() })).body).toEqual(error(m.roomSubmitNeeds));
+    expect((await submit({ roomID: roomId, fieldResponses: answers() })).body).toEqual(error(m.roomSubmitNeeds));
+    expect((await submit({ roomID: roomId, submittedBy: farm.regular.id })).body).toEqual(error(m.roomSubmitNeeds));
+    expect((await submit({ roomID: otherRoomId, submittedBy: farm.regular.id, fieldResponses: answers() })).status).toBe(403);
+  });
+});
+
+describe('reading responses', () => {
+  it('check_for_stickytrap says whether a box has a sticky-trap response', async () => {
+    const boxId = boxIds[2]!;
+    expect((await request('GET', `/check_for_stickytrap?GridBoxID=${boxId}`, farm.regular.token)).body).toEqual({ status: 'success', has_submission: false });
+    await request('POST', '/submit_form', farm.regular.token, { json: { GridBoxID: boxId, submittedBy: farm.regular.id, fieldResponses: answers() } });
+    expect((await request('GET', `/check_for_stickytrap?GridBoxID=${boxId}`, farm.regular.token)).body).toEqual({ status: 'success', has_submission: false });
+    await request('POST', '/submit_form', farm.regular.token, { json: { GridBoxID: boxId, submittedBy: farm.regular.id, fieldResponses: answers(trap) } });
+    expect((await request('GET', `/check_for_stickytrap?GridBoxID=${boxId}`, farm.regular.token)).body).toEqual({ status: 'success', has_submission: true });
+  });
+
+  it('refuses another company and answers 404 for a missing response', async () => {
+    const submitted = await request('POST', '/submit_form', farm.regular.token, { json: { GridBoxID: boxIds[3], submittedBy: farm.regular.id, fieldResponses: answers() } });
+    const { response_id } = submitted.body as { response_id: number };
+    expect((await request('GET', `/get_field_responses?response_id=${response_id}`, other.regular.token)).status).toBe(403);
+    expect((await request('GET', `/get_field_responses?response_id=99999999`, farm.regular.token)).status).toBe(404);
+    expect((await request('GET', `/get_field_responses_by_gridbox?GridBoxID=${boxIds[3]}`, other.regular.token)).status).toBe(403);
+    expect((await request('GET', `/check_for_stickytrap?GridBoxID=${boxIds[3]}`, other.regular.token)).status).toBe(403);
+  });
+});
