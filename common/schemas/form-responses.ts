@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formResponseMessages as m } from '../messages/form-responses';
-import { formBody, requiredId } from './fields';
+import { formBody, idList, isCalendarDate, requiredId } from './fields';
 
 /** One answer: the field and what was entered (numbers and flags arrive as text or as JSON values). */
 const fieldResponse = z.object({
@@ -19,6 +19,7 @@ const needed =
     return present;
   };
 const neededId = (message: string, name: string) => z.preprocess(needed(message), requiredId(m.idInvalid(name)));
+const neededIds = (message: string, name: string) => z.preprocess(needed(message), idList(m.idInvalid(name)).refine((ids) => ids.length > 0, { error: message }));
 const neededAnswers = (message: string) => z.preprocess(needed(message), fieldResponses(message));
 
 export const submitFormBody = formBody({
@@ -35,3 +36,25 @@ export const submitFormRoomBody = formBody({
 
 export const responseIdQuery = z.object({ response_id: requiredId(m.idInvalid('response_id')) });
 export const gridBoxQuery = z.object({ GridBoxID: requiredId(m.idInvalid('GridBoxID')) });
+
+/** GridBoxIDs as strings (spec §7): a JSON list of numeric strings or one comma-joined text. */
+export const submitFormBoxesBody = formBody({
+  submittedBy: neededId(m.submitNeeds, 'submittedBy'),
+  fieldResponses: neededAnswers(m.submitNeeds),
+  GridBoxIDs: neededIds(m.gridBoxesRequired, 'GridBoxIDs'),
+});
+
+export const submitMultiSelectBody = formBody({
+  submittedBy: neededId(m.multiSelectNeeds, 'submittedBy'),
+  roomID: neededId(m.multiSelectNeeds, 'roomID'),
+  GridBoxIDs: neededIds(m.multiSelectNeeds, 'GridBoxIDs'),
+  fieldResponses: neededAnswers(m.multiSelectNeeds),
+});
+
+const calendarDate = z.string({ error: m.datesInvalid }).trim().refine(isCalendarDate, { error: m.datesInvalid });
+const dates = { start_date: calendarDate, end_date: calendarDate };
+const inOrder = (query: { start_date: string; end_date: string }) => query.start_date <= query.end_date;
+
+export const gridBoxDatesQuery = z.object({ GridBoxID: requiredId(m.idInvalid('GridBoxID')), ...dates }).refine(inOrder, { error: m.datesReversed });
+export const gridDatesQuery = z.object({ GridID: requiredId(m.idInvalid('GridID')), ...dates }).refine(inOrder, { error: m.datesReversed });
+export const batchQuery = z.object({ batch_id: requiredId(m.idInvalid('batch_id')) });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formResponseMessages as m } from '../../common/messages/form-responses';
-import { createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
+import { createBatch, createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
 import { type RequestOptions, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -151,5 +151,101 @@ describe('reading responses', () => {
     expect((await request('GET', `/get_field_responses?response_id=99999999`, farm.regular.token)).status).toBe(404);
     expect((await request('GET', `/get_field_responses_by_gridbox?GridBoxID=${boxIds[3]}`, other.regular.token)).status).toBe(403);
     expect((await request('GET', `/check_for_stickytrap?GridBoxID=${boxIds[3]}`, other.regular.token)).status).toBe(403);
+  });
+});
+
+describe('submit_form_boxes and submit_form_multiselect', () => {
+  it('records one response per box (ids as strings), each audited under its box', async () => {
+    const grid = await createGrid(server, farm.companyId, roomId);
+    const [a, b] = [grid.boxIds[0]!, grid.boxIds[1]!];
+    const response = await request('POST', '/submit_form_boxes', farm.regular.token, { json: { GridBoxIDs: [String(a), String(b)], submittedBy: farm.regular.id, fieldResponses: answers() } });
+    expect(response.status).toBe(200);
+    const { response_ids } = response.body as { response_ids: number[] };
+    expect(response_ids).toHaveLength(2);
+    const rows = await server.database.db.selectFrom('form_responses').select(['grid_box_id']).where('id', 'in', response_ids).orderBy('id').execute();
+    expect(rows).toEqual([{ grid_box_id: a }, { grid_box_id: b }]);
+    expect(await auditTitles(farm.companyId, `Submitted form ${scouting.id} for grid box ${b}`)).toHaveLength(1);
+  });
+
+  it('answers its messages and refuses another company', async () => {
+    const submit = (json: object) => request('POST', '/submit_form_boxes', farm.regular.token, { json });
+    expect((await submit({ GridBoxIDs: `${boxIds[0]}`, fieldResponses: answers() })).body).toEqual(error(m.submitNeeds));
+    expect((await submit({ GridBoxIDs: `${boxIds[0]}`, submittedBy: farm.regular.id })).body).toEqual(error(m.submitNeeds));
+    expect((await submit({ submittedBy: farm.regular.id, fieldResponses: answers() })).body).toEqual(error(m.gridBoxesRequired));
+    expect((await submit({ GridBoxIDs: `${boxIds[0]},${otherBoxId}`, submittedBy: farm.regular.id, fieldResponses: answers() })).status).toBe(403);
+  });
+
+  it('multi-select records one response per box and one room event with the spec title', async () => {
+    const room = await createRoom(server, farm.companyId);
+    const grid = await createGrid(server, farm.companyId, room);
+    const name = (await server.database.db.selectFrom('rooms').select('name').where('id', '=', room).executeTakeFirstOrThrow()).name;
+    const json = { roomID: room, GridBoxIDs: grid.boxIds.map(String), submittedBy: farm.regular.id, fieldResponses: answers() };
+    const response = await request('POST', '/submit_form_multiselect', farm.regular.token, { json });
+    expect(response.status).toBe(200);
+    expect((response.body as { response_ids: number[] }).response_ids).toHaveLength(grid.boxIds.length);
+    expect(await auditTitles(farm.companyId, `Submitted MultiSelect Template in room ${name}`)).toEqual([
+      { event_title: `Submitted MultiSelect Template in room ${name}`, grid_box_id: null, room_id: room },
+    ]);
+    const submit = (body: object) => request('POST', '/submit_form_multiselect', farm.regular.token, { json: body });
+    expect((await submit({ ...json, roomID: undefined })).body).toEqual(error(m.multiSelectNeeds));
+    expect((await submit({ ...json, GridBoxIDs: [] })).body).toEqual(error(m.multiSelectNeeds));
+    expect((await submit({ ...json, GridBoxIDs: [boxIds[0]] })).body).toEqual(error(m.boxNotInRoom(boxIds[0]!, name)));
+    expect((await submit({ ...json, roomID: otherRoomId })).status).toBe(403);
+  });
+});
+
+describe('reading responses by dates, grid and batch', () => {
+  const today = new Date().toISOString().slice(0, 10);
+  let gridId: number;
+  let boxId: number;
+  let batchId: number;
+
+  beforeAll(async () => {
+    const grid = await createGrid(server, farm.companyId, roomId);
+    gridId = grid.id;
+    boxId = grid.boxIds[0]!;
+    batchId = await createBatch(server, farm.companyId);
+    await server.database.db.insertInto('batch_grid_boxes').values({ batch_id: batchId, company_id: farm.companyId, grid_box_id: boxId }).execute();
+    const treatment = await template(farm, 'Treatment');
+    for (const form of [scouting, trap, treatment]) {
+      const response = await request('POST', '/submit_form', farm.regular.token, { json: { GridBoxID: boxId, submittedBy: farm.regular.id, fieldResponses: answers(form) } });
+      expect(response.status).toBe(200);
+    }
+  });
+
+  const categories = (body: unknown, key = 'responses') => (body as Record<string, Array<{ FormCategory: string }>>)[key]!.map((response) => response.FormCategory).sort();
+
+  it('splits a box’s responses of the days into forms and sticky traps', async () => {
+    const forms = await request('GET', `/get_field_responses_by_gridbox_date/forms?GridBoxID=${boxId}&start_date=${today}&end_date=${today}`, farm.regular.token);
+    expect(categories(forms.body)).toEqual(['Scouting', 'Treatment']);
+    const traps = await request('GET', `/get_field_responses_by_gridbox_date/stickytraps?GridBoxID=${boxId}&start_date=${today}&end_date=${today}`, farm.regular.token);
+    expect(categories(traps.body)).toEqual(['Sticky Trap']);
+    const before = await request('GET', `/get_field_responses_by_gridbox_date/forms?GridBoxID=${boxId}&start_date=2020-01-01&end_date=2020-01-02`, farm.regular.token);
+    expect(before.body).toEqual({ status: 'success', responses: [] });
+  });
+
+  it('answers a grid’s responses, treatments apart, and its sticky traps', async () => {
+    const grid = await request('GET', `/get_responses_for_grid2?GridID=${gridId}&start_date=${today}&end_date=${today}`, farm.regular.token);
+    expect(categories(grid.body, 'all_responses')).toEqual(['Scouting', 'Sticky Trap', 'Treatment']);
+    expect(categories(grid.body, 'treatment_responses')).toEqual(['Treatment']);
+    const traps = await request('GET', `/get_sticky_trap_responses_grid?GridID=${gridId}&start_date=${today}&end_date=${today}`, farm.regular.token);
+    expect(categories(traps.body)).toEqual(['Sticky Trap']);
+  });
+
+  it('answers a batch’s responses', async () => {
+    const batch = await request('GET', `/get_batch_form_responses?batch_id=${batchId}`, farm.regular.token);
+    expect(batch.body).toMatchObject({ status: 'success' });
+    expect(categories(batch.body)).toEqual(['Scouting', 'Sticky Trap', 'Treatment']);
+  });
+
+  it('answers the date messages and refuses another company', async () => {
+    const get = (path: string, token = farm.regular.token) => request('GET', path, token);
+    expect((await get(`/get_responses_for_grid2?GridID=${gridId}&start_date=2026-02-30&end_date=${today}`)).body).toEqual(error(m.datesInvalid));
+    expect((await get(`/get_sticky_trap_responses_grid?GridID=${gridId}&end_date=${today}`)).body).toEqual(error(m.datesInvalid));
+    expect((await get(`/get_field_responses_by_gridbox_date/forms?GridBoxID=${boxId}&start_date=2026-03-02&end_date=2026-03-01`)).body).toEqual(error(m.datesReversed));
+    expect((await get(`/get_responses_for_grid2?GridID=${gridId}&start_date=${today}&end_date=${today}`, other.regular.token)).status).toBe(403);
+    expect((await get(`/get_sticky_trap_responses_grid?GridID=${gridId}&start_date=${today}&end_date=${today}`, other.regular.token)).status).toBe(403);
+    expect((await get(`/get_field_responses_by_gridbox_date/stickytraps?GridBoxID=${boxId}&start_date=${today}&end_date=${today}`, other.regular.token)).status).toBe(403);
+    expect((await get(`/get_batch_form_responses?batch_id=${batchId}`, other.regular.token)).status).toBe(403);
   });
 });

@@ -10,8 +10,17 @@ export interface Answer {
   inputData: string | null;
 }
 
-/** The sticky-trap forms are those of this category (spec §5). */
-export const STICKY_TRAP_CATEGORY = 'Sticky Trap';
+export interface ResponseFilter {
+  gridBoxId?: number;
+  gridId?: number;
+  batchId?: number;
+  category?: string;
+  /** Calendar days, both included, in UTC (the spec names no time zone). */
+  startDate?: string;
+  endDate?: string;
+}
+
+const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 const isBlank = (value: string | null) => value === null || value.trim() === '';
 
@@ -55,23 +64,45 @@ export const responseQueries = {
     if (missing) throw badRequest(m.fieldRequired(missing.field_name));
   },
 
-  async roomOfBox(db: Kysely<DB>, gridBoxId: number) {
-    const row = await db
+  /** The room of each box, and the batch the box holds (its latest link), which the response is filed under. */
+  async placesOfBoxes(db: Kysely<DB>, gridBoxIds: number[]) {
+    const rows = await db
       .selectFrom('grid_boxes')
       .innerJoin('grids', 'grids.id', 'grid_boxes.grid_id')
-      .select('grids.room_id')
-      .where('grid_boxes.id', '=', gridBoxId)
-      .executeTakeFirstOrThrow();
-    return row.room_id;
+      .select((eb) => [
+        'grid_boxes.id',
+        'grids.room_id',
+        eb
+          .selectFrom('batch_grid_boxes')
+          .select('batch_grid_boxes.batch_id')
+          .whereRef('batch_grid_boxes.grid_box_id', '=', 'grid_boxes.id')
+          .orderBy('batch_grid_boxes.created_at', 'desc')
+          .limit(1)
+          .as('batch_id'),
+      ])
+      .where('grid_boxes.id', 'in', gridBoxIds)
+      .execute();
+    return new Map(rows.map((row) => [row.id, { roomId: row.room_id, batchId: row.batch_id }]));
   },
 
-  async create(db: Kysely<DB>, actor: Actor, values: { templateId: number; gridBoxId: number | null; roomId: number | null; submittedBy: number }, answers: Answer[]) {
+  async roomName(db: Kysely<DB>, roomId: number) {
+    const row = await db.selectFrom('rooms').select('name').where('id', '=', roomId).executeTakeFirstOrThrow();
+    return row.name;
+  },
+
+  async create(
+    db: Kysely<DB>,
+    actor: Actor,
+    values: { templateId: number; gridBoxId: number | null; roomId: number | null; batchId?: number | null; submittedBy: number },
+    answers: Answer[],
+  ) {
     const write = writer(db, actor);
     const { id } = await write.insert('form_responses', {
       company_id: actor.companyId,
       template_id: values.templateId,
       grid_box_id: values.gridBoxId,
       room_id: values.roomId,
+      batch_id: values.batchId ?? null,
       submitted_by: values.submittedBy,
     });
     await write.insertMany(
@@ -114,8 +145,8 @@ export const responseQueries = {
     }));
   },
 
-  /** A grid box's live responses, newest first, optionally of one category only. */
-  async responsesOfBox(db: Kysely<DB>, gridBoxId: number, category?: string) {
+  /** Live responses matching the filter, newest first. */
+  async responses(db: Kysely<DB>, filter: ResponseFilter) {
     let query = db
       .selectFrom('form_responses')
       .innerJoin('form_templates', 'form_templates.id', 'form_responses.template_id')
@@ -124,19 +155,34 @@ export const responseQueries = {
         'form_responses.template_id',
         'form_responses.grid_box_id',
         'form_responses.room_id',
+        'form_responses.batch_id',
         'form_responses.submitted_by',
         'form_responses.submitted_at',
         'form_templates.template_name',
         'form_templates.form_category',
       ])
-      .where('form_responses.grid_box_id', '=', gridBoxId)
       .where('form_responses.deleted_at', 'is', null);
-    if (category !== undefined) query = query.where('form_templates.form_category', '=', category);
+    if (filter.gridBoxId !== undefined) query = query.where('form_responses.grid_box_id', '=', filter.gridBoxId);
+    if (filter.batchId !== undefined) query = query.where('form_responses.batch_id', '=', filter.batchId);
+    if (filter.gridId !== undefined) {
+      const gridId = filter.gridId;
+      query = query.where('form_responses.grid_box_id', 'in', (eb) => eb.selectFrom('grid_boxes').select('id').where('grid_id', '=', gridId));
+    }
+    if (filter.category !== undefined) query = query.where('form_templates.form_category', '=', filter.category);
+    if (filter.startDate !== undefined) query = query.where('form_responses.submitted_at', '>=', new Date(`${filter.startDate}T00:00:00Z`));
+    if (filter.endDate !== undefined) query = query.where('form_responses.submitted_at', '<', new Date(`${nextDay(filter.endDate)}T00:00:00Z`));
     return query.orderBy('form_responses.submitted_at', 'desc').orderBy('form_responses.id', 'desc').execute();
+  },
+
+  /** The responses with their answers, as readers get them. */
+  async responsesWithAnswers(db: Kysely<DB>, filter: ResponseFilter) {
+    const responses = await responseQueries.responses(db, filter);
+    const answers = await responseQueries.answersOf(db, responses.map((response) => response.id));
+    return responses.map((response) => responseJson(response, answers));
   },
 };
 
-type ResponseRow = Awaited<ReturnType<typeof responseQueries.responsesOfBox>>[number];
+type ResponseRow = Awaited<ReturnType<typeof responseQueries.responses>>[number];
 
 export const responseJson = (response: ResponseRow, fieldResponses: Awaited<ReturnType<typeof responseQueries.answersOf>>) => ({
   ResponseID: response.id,
@@ -145,6 +191,7 @@ export const responseJson = (response: ResponseRow, fieldResponses: Awaited<Retu
   FormCategory: response.form_category,
   GridBoxID: response.grid_box_id,
   RoomID: response.room_id,
+  BatchID: response.batch_id,
   SubmittedBy: response.submitted_by,
   SubmittedAt: new Date(response.submitted_at).toISOString(),
   fieldResponses: fieldResponses.filter((answer) => answer.ResponseID === response.id),

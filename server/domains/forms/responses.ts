@@ -4,37 +4,92 @@
  * written in the request's one transaction, so a repeated Idempotency-Key makes one response.
  */
 import { formResponseMessages as m } from '../../../common/messages/form-responses';
-import { gridBoxQuery, responseIdQuery, submitFormBody, submitFormRoomBody } from '../../../common/schemas/form-responses';
+import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
+import {
+  batchQuery,
+  gridBoxDatesQuery,
+  gridBoxQuery,
+  gridDatesQuery,
+  responseIdQuery,
+  submitFormBody,
+  submitFormBoxesBody,
+  submitFormRoomBody,
+  submitMultiSelectBody,
+} from '../../../common/schemas/form-responses';
 import type { App } from '../../app';
-import { notFound } from '../../http/errors';
+import { badRequest, notFound } from '../../http/errors';
 import { assertCaller } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
 import { actorOf, recordAudit } from '../audit/record';
-import { responseJson, responseQueries, STICKY_TRAP_CATEGORY } from './responses-queries';
+import { type Answer, responseQueries } from './responses-queries';
 
 const submitSchema = { body: submitFormBody };
 const submitRoomSchema = { body: submitFormRoomBody };
+const submitBoxesSchema = { body: submitFormBoxesBody };
+const submitMultiSelectSchema = { body: submitMultiSelectBody };
 const responseSchema = { querystring: responseIdQuery };
+const gridBoxDatesSchema = { querystring: gridBoxDatesQuery };
+const gridDatesSchema = { querystring: gridDatesQuery };
+const batchSchema = { querystring: batchQuery };
+const TREATMENT_CATEGORY = 'Treatment';
+
+type AnyRequest = RequestOf<object>;
+
+/** The form of the answers, checked for its required fields. */
+async function checkedTemplate(request: AnyRequest, companyId: number, answers: Answer[]) {
+  const templateId = await responseQueries.templateOfAnswers(request.db, companyId, answers);
+  await responseQueries.checkRequired(request.db, templateId, answers);
+  return templateId;
+}
+
+/** One response per box, each audited under its box; answers the response ids in the boxes' order. */
+async function submitForBoxes(request: AnyRequest, submittedBy: number, gridBoxIds: number[], answers: Answer[], roomId?: number) {
+  const claims = assertCaller(request, submittedBy);
+  const actor = actorOf(claims, claims.company_id);
+  const templateId = await checkedTemplate(request, actor.companyId, answers);
+  const places = await responseQueries.placesOfBoxes(request.db, gridBoxIds);
+  const roomName = roomId === undefined ? '' : await responseQueries.roomName(request.db, roomId);
+  for (const gridBoxId of gridBoxIds) if (roomId !== undefined && places.get(gridBoxId)?.roomId !== roomId) throw badRequest(m.boxNotInRoom(gridBoxId, roomName));
+  const responseIds: number[] = [];
+  for (const gridBoxId of [...new Set(gridBoxIds)]) {
+    const place = places.get(gridBoxId)!;
+    const responseId = await responseQueries.create(request.db, actor, { templateId, gridBoxId, roomId: place.roomId, batchId: place.batchId, submittedBy }, answers);
+    responseIds.push(responseId);
+    if (roomId === undefined) {
+      await recordAudit(request.db, actor, { title: `Submitted form ${templateId} for grid box ${gridBoxId}`, gridBoxId, roomId: place.roomId, batchId: place.batchId, details: { response_id: responseId } });
+    }
+  }
+  // A multi-select submission is one act on the floor: one event for the room (spec §8 names its title).
+  if (roomId !== undefined) {
+    await recordAudit(request.db, actor, { title: `Submitted MultiSelect Template in room ${roomName}`, roomId, details: { response_ids: responseIds, template_id: templateId } });
+  }
+  return responseIds;
+}
 const gridBoxSchema = { querystring: gridBoxQuery };
 
 async function submitForm(request: RequestOf<typeof submitSchema>) {
   const { submittedBy, fieldResponses, GridBoxID } = request.body;
-  const claims = assertCaller(request, submittedBy);
-  const actor = actorOf(claims, claims.company_id);
-  const templateId = await responseQueries.templateOfAnswers(request.db, actor.companyId, fieldResponses);
-  await responseQueries.checkRequired(request.db, templateId, fieldResponses);
-  const roomId = await responseQueries.roomOfBox(request.db, GridBoxID);
-  const responseId = await responseQueries.create(request.db, actor, { templateId, gridBoxId: GridBoxID, roomId, submittedBy }, fieldResponses);
-  await recordAudit(request.db, actor, { title: `Submitted form ${templateId} for grid box ${GridBoxID}`, gridBoxId: GridBoxID, roomId, details: { response_id: responseId } });
+  const [responseId] = await submitForBoxes(request, submittedBy, [GridBoxID], fieldResponses);
   return success({ response_id: responseId }, m.submitted);
+}
+
+async function submitFormBoxes(request: RequestOf<typeof submitBoxesSchema>) {
+  const { submittedBy, fieldResponses, GridBoxIDs } = request.body;
+  const responseIds = await submitForBoxes(request, submittedBy, GridBoxIDs, fieldResponses);
+  return success({ response_ids: responseIds }, m.submitted);
+}
+
+async function submitFormMultiselect(request: RequestOf<typeof submitMultiSelectSchema>) {
+  const { submittedBy, roomID, GridBoxIDs, fieldResponses } = request.body;
+  const responseIds = await submitForBoxes(request, submittedBy, GridBoxIDs, fieldResponses, roomID);
+  return success({ response_ids: responseIds }, m.submitted);
 }
 
 async function submitFormRoom(request: RequestOf<typeof submitRoomSchema>) {
   const { submittedBy, roomID, fieldResponses } = request.body;
   const claims = assertCaller(request, submittedBy);
   const actor = actorOf(claims, claims.company_id);
-  const templateId = await responseQueries.templateOfAnswers(request.db, actor.companyId, fieldResponses);
-  await responseQueries.checkRequired(request.db, templateId, fieldResponses);
+  const templateId = await checkedTemplate(request, actor.companyId, fieldResponses);
   const responseId = await responseQueries.create(request.db, actor, { templateId, gridBoxId: null, roomId: roomID, submittedBy }, fieldResponses);
   await recordAudit(request.db, actor, { title: `Submitted form ${templateId} for room ${roomID}`, roomId: roomID, details: { response_id: responseId } });
   return success({ response_id: responseId }, m.submitted);
@@ -47,20 +102,51 @@ async function getFieldResponses(request: RequestOf<typeof responseSchema>) {
 }
 
 async function getFieldResponsesByGridbox(request: RequestOf<typeof gridBoxSchema>) {
-  const responses = await responseQueries.responsesOfBox(request.db, request.query.GridBoxID);
-  const answers = await responseQueries.answersOf(request.db, responses.map((response) => response.id));
-  return success({ responses: responses.map((response) => responseJson(response, answers)) });
+  return success({ responses: await responseQueries.responsesWithAnswers(request.db, { gridBoxId: request.query.GridBoxID }) });
+}
+
+/** A box's responses of the given days; the forms path leaves sticky-trap cards out, the stickytraps path has only them. */
+async function getFieldResponsesByGridboxDate(request: RequestOf<typeof gridBoxDatesSchema>, stickyTraps: boolean) {
+  const { GridBoxID, start_date, end_date } = request.query;
+  const responses = await responseQueries.responsesWithAnswers(request.db, { gridBoxId: GridBoxID, startDate: start_date, endDate: end_date });
+  return success({ responses: responses.filter((response) => (response.FormCategory === STICKY_TRAP_CATEGORY) === stickyTraps) });
+}
+
+/** A grid's responses of the given days, and those of treatment forms apart. */
+async function getResponsesForGrid2(request: RequestOf<typeof gridDatesSchema>) {
+  const { GridID, start_date, end_date } = request.query;
+  const all = await responseQueries.responsesWithAnswers(request.db, { gridId: GridID, startDate: start_date, endDate: end_date });
+  return success({ all_responses: all, treatment_responses: all.filter((response) => response.FormCategory === TREATMENT_CATEGORY) });
+}
+
+/** The spec does not show this call's query: GridID, start_date, end_date, as get_responses_for_grid2 has. */
+async function getStickyTrapResponsesGrid(request: RequestOf<typeof gridDatesSchema>) {
+  const { GridID, start_date, end_date } = request.query;
+  return success({ responses: await responseQueries.responsesWithAnswers(request.db, { gridId: GridID, category: STICKY_TRAP_CATEGORY, startDate: start_date, endDate: end_date }) });
 }
 
 async function checkForStickytrap(request: RequestOf<typeof gridBoxSchema>) {
-  const responses = await responseQueries.responsesOfBox(request.db, request.query.GridBoxID, STICKY_TRAP_CATEGORY);
+  const responses = await responseQueries.responses(request.db, { gridBoxId: request.query.GridBoxID, category: STICKY_TRAP_CATEGORY });
   return success({ has_submission: responses.length > 0 });
+}
+
+/** A batch's responses: those of boxes that held the batch when the form was submitted. */
+async function getBatchFormResponses(request: RequestOf<typeof batchSchema>) {
+  return success({ responses: await responseQueries.responsesWithAnswers(request.db, { batchId: request.query.batch_id }) });
 }
 
 export async function formResponseRoutes(app: App) {
   app.post('/submit_form', { schema: submitSchema }, submitForm);
+  app.post('/submit_form_boxes', { schema: submitBoxesSchema }, submitFormBoxes);
+  // The spec does not show the multi-select path (§7); this one is ours.
+  app.post('/submit_form_multiselect', { schema: submitMultiSelectSchema }, submitFormMultiselect);
   app.post('/submit_form_room', { schema: submitRoomSchema }, submitFormRoom);
   app.get('/get_field_responses', { schema: responseSchema, config: { owns: { response_id: 'form_response' } } }, getFieldResponses);
   app.get('/get_field_responses_by_gridbox', { schema: gridBoxSchema }, getFieldResponsesByGridbox);
+  app.get('/get_field_responses_by_gridbox_date/forms', { schema: gridBoxDatesSchema }, (request: RequestOf<typeof gridBoxDatesSchema>) => getFieldResponsesByGridboxDate(request, false));
+  app.get('/get_field_responses_by_gridbox_date/stickytraps', { schema: gridBoxDatesSchema }, (request: RequestOf<typeof gridBoxDatesSchema>) => getFieldResponsesByGridboxDate(request, true));
+  app.get('/get_responses_for_grid2', { schema: gridDatesSchema }, getResponsesForGrid2);
+  app.get('/get_sticky_trap_responses_grid', { schema: gridDatesSchema }, getStickyTrapResponsesGrid);
+  app.get('/get_batch_form_responses', { schema: batchSchema }, getBatchFormResponses);
   app.get('/check_for_stickytrap', { schema: gridBoxSchema }, checkForStickytrap);
 }
