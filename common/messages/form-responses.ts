@@ -13,5 +13,8 @@ export const formResponseMessages = {
   oneTemplate: 'All answers of one submission must belong to one form template.',
   fieldRequired: (fieldName: string) => `${fieldName} is required.`,
   submitted: 'Form submitted successfully',
+  imageResponseRequired: 'Form image needs response_id',
+  imageFieldNotInForm: (fieldId: number) => `Form field ${fieldId} is not a field of this response's form.`,
+  imageSaved: 'Form image saved.',
   responseNotFound: 'Form response not found.',
 } as const;

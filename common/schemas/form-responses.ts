@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formResponseMessages as m } from '../messages/form-responses';
-import { formBody, idList, isCalendarDate, requiredId } from './fields';
+import { formBody, idList, isCalendarDate, optionalId, requiredId } from './fields';
 
 /** One answer: the field and what was entered (numbers and flags arrive as text or as JSON values). */
 const fieldResponse = z.object({
@@ -58,3 +58,10 @@ const inOrder = (query: { start_date: string; end_date: string }) => query.start
 export const gridBoxDatesQuery = z.object({ GridBoxID: requiredId(m.idInvalid('GridBoxID')), ...dates }).refine(inOrder, { error: m.datesReversed });
 export const gridDatesQuery = z.object({ GridID: requiredId(m.idInvalid('GridID')), ...dates }).refine(inOrder, { error: m.datesReversed });
 export const batchQuery = z.object({ batch_id: requiredId(m.idInvalid('batch_id')) });
+
+/** Multipart: the response, optionally the field the photo answers, and the image (a Buffer; saveImage checks it). */
+export const submitFormImageBody = formBody({
+  response_id: requiredId(m.imageResponseRequired),
+  field_id: optionalId(m.idInvalid('field_id')),
+  image: z.unknown().optional(),
+});

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formResponseMessages as m } from '../../common/messages/form-responses';
+import { fileMessages } from '../../common/messages/files';
 import { createBatch, createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
 import { type RequestOptions, startServer, type TestServer } from '../support/server';
 
@@ -247,5 +248,28 @@ describe('reading responses by dates, grid and batch', () => {
     expect((await get(`/get_sticky_trap_responses_grid?GridID=${gridId}&start_date=${today}&end_date=${today}`, other.regular.token)).status).toBe(403);
     expect((await get(`/get_field_responses_by_gridbox_date/stickytraps?GridBoxID=${boxId}&start_date=${today}&end_date=${today}`, other.regular.token)).status).toBe(403);
     expect((await get(`/get_batch_form_responses?batch_id=${batchId}`, other.regular.token)).status).toBe(403);
+  });
+});
+
+describe('submit_form_image', () => {
+  const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+  const png = () => new Blob([PNG], { type: 'image/png' });
+
+  it('stores a photo for a response field, audited, and answers each message', async () => {
+    const submitted = await request('POST', '/submit_form', farm.regular.token, { json: { GridBoxID: boxIds[0], submittedBy: farm.regular.id, fieldResponses: answers() } });
+    const { response_id } = submitted.body as { response_id: number };
+    const response = await request('POST', '/submit_form_image', farm.regular.token, { form: { response_id, field_id: scouting.fields[1]!, image: png() } });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ status: 'success', response_id, message: m.imageSaved });
+    const images = await server.database.db.selectFrom('form_response_images').select(['field_id']).where('response_id', '=', response_id).execute();
+    expect(images).toEqual([{ field_id: scouting.fields[1] }]);
+    expect(await auditTitles(farm.companyId, `Added a photo to form response ${response_id}`)).toHaveLength(1);
+
+    const send = (form: Record<string, string | number | Blob>, token = farm.regular.token) => request('POST', '/submit_form_image', token, { form });
+    expect((await send({ image: png() })).body).toEqual(error(m.imageResponseRequired));
+    expect((await send({ response_id })).body).toEqual(error(fileMessages.imageRequired));
+    expect((await send({ response_id, image: new Blob([Uint8Array.from([1, 2, 3, 4])]) })).status).toBe(415);
+    expect((await send({ response_id, field_id: trap.fields[0]!, image: png() })).body).toEqual(error(m.imageFieldNotInForm(trap.fields[0]!)));
+    expect((await send({ response_id, image: png() }, other.regular.token)).status).toBe(403);
   });
 });

@@ -112,6 +112,11 @@ export const responseQueries = {
     return id;
   },
 
+  async isFieldOfTemplate(db: Kysely<DB>, fieldId: number, templateId: number) {
+    const row = await db.selectFrom('form_fields').select('id').where('id', '=', fieldId).where('template_id', '=', templateId).executeTakeFirst();
+    return row !== undefined;
+  },
+
   async byId(db: Kysely<DB>, id: number) {
     return db.selectFrom('form_responses').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
   },

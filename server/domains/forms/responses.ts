@@ -13,12 +13,15 @@ import {
   responseIdQuery,
   submitFormBody,
   submitFormBoxesBody,
+  submitFormImageBody,
   submitFormRoomBody,
   submitMultiSelectBody,
 } from '../../../common/schemas/form-responses';
 import type { App } from '../../app';
 import { badRequest, notFound } from '../../http/errors';
-import { assertCaller } from '../../http/guards';
+import { writer } from '../../db/writes';
+import { assertCaller, caller } from '../../http/guards';
+import { saveImage } from '../files/storage';
 import { type RequestOf, success } from '../../http/route';
 import { actorOf, recordAudit } from '../audit/record';
 import { type Answer, responseQueries } from './responses-queries';
@@ -27,6 +30,7 @@ const submitSchema = { body: submitFormBody };
 const submitRoomSchema = { body: submitFormRoomBody };
 const submitBoxesSchema = { body: submitFormBoxesBody };
 const submitMultiSelectSchema = { body: submitMultiSelectBody };
+const submitImageSchema = { body: submitFormImageBody };
 const responseSchema = { querystring: responseIdQuery };
 const gridBoxDatesSchema = { querystring: gridBoxDatesQuery };
 const gridDatesSchema = { querystring: gridDatesQuery };
@@ -95,6 +99,25 @@ async function submitFormRoom(request: RequestOf<typeof submitRoomSchema>) {
   return success({ response_id: responseId }, m.submitted);
 }
 
+/** A photo for a response (and the field it answers); its type is read from its bytes. */
+async function submitFormImage(request: RequestOf<typeof submitImageSchema>) {
+  const { response_id, field_id, image } = request.body;
+  const response = await responseQueries.byId(request.db, response_id);
+  if (!response) throw notFound(m.responseNotFound);
+  if (field_id !== undefined && !(await responseQueries.isFieldOfTemplate(request.db, field_id, response.template_id))) throw badRequest(m.imageFieldNotInForm(field_id));
+  const actor = actorOf(caller(request), response.company_id);
+  const file = await saveImage(request, image, response.company_id);
+  await writer(request.db, actor).insert('form_response_images', { company_id: response.company_id, response_id: response.id, field_id: field_id ?? null, file_id: file.id });
+  await recordAudit(request.db, actor, {
+    title: `Added a photo to form response ${response.id}`,
+    gridBoxId: response.grid_box_id,
+    roomId: response.room_id,
+    batchId: response.batch_id,
+    details: { response_id: response.id, file: file.path },
+  });
+  return success({ response_id: response.id, image: file.path }, m.imageSaved);
+}
+
 async function getFieldResponses(request: RequestOf<typeof responseSchema>) {
   const response = await responseQueries.byId(request.db, request.query.response_id);
   if (!response) throw notFound(m.responseNotFound);
@@ -140,6 +163,7 @@ export async function formResponseRoutes(app: App) {
   app.post('/submit_form_boxes', { schema: submitBoxesSchema }, submitFormBoxes);
   // The spec does not show the multi-select path (§7); this one is ours.
   app.post('/submit_form_multiselect', { schema: submitMultiSelectSchema }, submitFormMultiselect);
+  app.post('/submit_form_image', { schema: submitImageSchema, config: { owns: { response_id: 'form_response', field_id: 'form_field' } } }, submitFormImage);
   app.post('/submit_form_room', { schema: submitRoomSchema }, submitFormRoom);
   app.get('/get_field_responses', { schema: responseSchema, config: { owns: { response_id: 'form_response' } } }, getFieldResponses);
   app.get('/get_field_responses_by_gridbox', { schema: gridBoxSchema }, getFieldResponsesByGridbox);
