@@ -36,7 +36,7 @@ async function template(tenant: Tenant, formCategory: string) {
 }
 
 const auditTitles = (companyId: number, like: string) =>
-  server.database.db.selectFrom('audit_events').select(['event_title', 'grid_box_id', 'room_id']).where('company_id', '=', companyId).where('event_title', 'like', like).execute();
+  server.database.db.selectFrom('audit_events').select(['event_title', 'grid_box_id', 'room_id', 'response_id']).where('company_id', '=', companyId).where('event_title', 'like', like).execute();
 
 beforeAll(async () => {
   server = await startServer();
@@ -72,7 +72,7 @@ describe('submit_form', () => {
       ],
     });
     const events = await auditTitles(farm.companyId, `Submitted form ${scouting.id} for grid box ${boxId}`);
-    expect(events).toEqual([{ event_title: `Submitted form ${scouting.id} for grid box ${boxId}`, grid_box_id: boxId, room_id: roomId }]);
+    expect(events).toEqual([{ event_title: `Submitted form ${scouting.id} for grid box ${boxId}`, grid_box_id: boxId, room_id: roomId, response_id }]);
     const byBox = await request('GET', `/get_field_responses_by_gridbox?GridBoxID=${boxId}`, farm.regular.token);
     expect(byBox.body).toMatchObject({ status: 'success', responses: [{ ResponseID: response_id, TemplateID: scouting.id, GridBoxID: boxId, SubmittedBy: farm.regular.id }] });
   });
@@ -122,7 +122,7 @@ describe('submit_form_room', () => {
     const row = await server.database.db.selectFrom('form_responses').selectAll().where('id', '=', response_id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ room_id: roomId, grid_box_id: null, template_id: scouting.id, submitted_by: farm.regular.id });
     expect(await auditTitles(farm.companyId, `Submitted form ${scouting.id} for room ${roomId}`)).toEqual([
-      { event_title: `Submitted form ${scouting.id} for room ${roomId}`, grid_box_id: null, room_id: roomId },
+      { event_title: `Submitted form ${scouting.id} for room ${roomId}`, grid_box_id: null, room_id: roomId, response_id },
     ]);
   });
 
@@ -183,9 +183,10 @@ describe('submit_form_boxes and submit_form_multiselect', () => {
     const json = { roomID: room, GridBoxIDs: grid.boxIds.map(String), submittedBy: farm.regular.id, fieldResponses: answers() };
     const response = await request('POST', '/submit_form_multiselect', farm.regular.token, { json });
     expect(response.status).toBe(200);
-    expect((response.body as { response_ids: number[] }).response_ids).toHaveLength(grid.boxIds.length);
+    const { response_ids } = response.body as { response_ids: number[] };
+    expect(response_ids).toHaveLength(grid.boxIds.length);
     expect(await auditTitles(farm.companyId, `Submitted MultiSelect Template in room ${name}`)).toEqual([
-      { event_title: `Submitted MultiSelect Template in room ${name}`, grid_box_id: null, room_id: room },
+      { event_title: `Submitted MultiSelect Template in room ${name}`, grid_box_id: null, room_id: room, response_id: response_ids[0] },
     ]);
     const submit = (body: object) => request('POST', '/submit_form_multiselect', farm.regular.token, { json: body });
     expect((await submit({ ...json, roomID: undefined })).body).toEqual(error(m.multiSelectNeeds));
@@ -263,7 +264,9 @@ describe('submit_form_image', () => {
     expect(response.body).toMatchObject({ status: 'success', response_id, message: m.imageSaved });
     const images = await server.database.db.selectFrom('form_response_images').select(['field_id']).where('response_id', '=', response_id).execute();
     expect(images).toEqual([{ field_id: scouting.fields[1] }]);
-    expect(await auditTitles(farm.companyId, `Added a photo to form response ${response_id}`)).toHaveLength(1);
+    expect(await auditTitles(farm.companyId, `Added a photo to form response ${response_id}`)).toEqual([
+      { event_title: `Added a photo to form response ${response_id}`, grid_box_id: boxIds[0], room_id: roomId, response_id },
+    ]);
 
     const send = (form: Record<string, string | number | Blob>, token = farm.regular.token) => request('POST', '/submit_form_image', token, { form });
     expect((await send({ image: png() })).body).toEqual(error(m.imageResponseRequired));

@@ -60,12 +60,13 @@ async function submitForBoxes(request: AnyRequest, submittedBy: number, gridBoxI
     const responseId = await responseQueries.create(request.db, actor, { templateId, gridBoxId, roomId: place.roomId, batchId: place.batchId, submittedBy }, answers);
     responseIds.push(responseId);
     if (roomId === undefined) {
-      await recordAudit(request.db, actor, { title: `Submitted form ${templateId} for grid box ${gridBoxId}`, gridBoxId, roomId: place.roomId, batchId: place.batchId, details: { response_id: responseId } });
+      await recordAudit(request.db, actor, { title: `Submitted form ${templateId} for grid box ${gridBoxId}`, gridBoxId, roomId: place.roomId, batchId: place.batchId, responseId });
     }
   }
-  // A multi-select submission is one act on the floor: one event for the room (spec §8 names its title).
+  // A multi-select submission is one act on the floor: one event for the room (spec §8 names its title),
+  // carrying the first response as its response_id and all of them in its details.
   if (roomId !== undefined) {
-    await recordAudit(request.db, actor, { title: `Submitted MultiSelect Template in room ${roomName}`, roomId, details: { response_ids: responseIds, template_id: templateId } });
+    await recordAudit(request.db, actor, { title: `Submitted MultiSelect Template in room ${roomName}`, roomId, responseId: responseIds[0] ?? null, details: { response_ids: responseIds, template_id: templateId } });
   }
   return responseIds;
 }
@@ -95,7 +96,7 @@ async function submitFormRoom(request: RequestOf<typeof submitRoomSchema>) {
   const actor = actorOf(claims, claims.company_id);
   const templateId = await checkedTemplate(request, actor.companyId, fieldResponses);
   const responseId = await responseQueries.create(request.db, actor, { templateId, gridBoxId: null, roomId: roomID, submittedBy }, fieldResponses);
-  await recordAudit(request.db, actor, { title: `Submitted form ${templateId} for room ${roomID}`, roomId: roomID, details: { response_id: responseId } });
+  await recordAudit(request.db, actor, { title: `Submitted form ${templateId} for room ${roomID}`, roomId: roomID, responseId });
   return success({ response_id: responseId }, m.submitted);
 }
 
@@ -113,7 +114,8 @@ async function submitFormImage(request: RequestOf<typeof submitImageSchema>) {
     gridBoxId: response.grid_box_id,
     roomId: response.room_id,
     batchId: response.batch_id,
-    details: { response_id: response.id, file: file.path },
+    responseId: response.id,
+    details: { file: file.path },
   });
   return success({ response_id: response.id, image: file.path }, m.imageSaved);
 }
