@@ -9,8 +9,7 @@ import { localSessionStore } from '../api/session';
 import { localDatabase } from '../db/database';
 import { rxLocalStore } from '../db/local-store';
 import { Outbox } from '../../sync/outbox';
-import { syncWorker } from '../sync/sync-store';
-import { startSyncForSession } from '../sync/start';
+import { startSyncWorker, syncWorker } from '../sync/sync-store';
 
 export const session = localSessionStore();
 export const apiBaseUrl = backendUrl(window.location.host, import.meta.env);
@@ -37,5 +36,13 @@ export function apiContext(): Promise<ApiContext> {
   return context;
 }
 
-/** After a sign-in: the sync worker starts pulling this company's data. */
-export const startSync = () => startSyncForSession(signedOut);
+/**
+ * Starts the sync worker when there is a session: at page open (work resumes after a reload or a
+ * crash) and after a sign-in. Pull checkpoints are kept per server and company, so another
+ * company's session on this tablet starts its own.
+ */
+export async function startSync() {
+  const current = await session.get();
+  if (!current) return null;
+  return startSyncWorker({ baseURL: apiBaseUrl, replicationIdentifier: `${apiBaseUrl}|company-${current.company_id}` }, session, signedOut);
+}
