@@ -1,0 +1,59 @@
+/**
+ * Server processes started as `npm start` starts them (`tsx <script>`), for the browser tests and the
+ * bench: a free port, a start that waits for the ready line, and a graceful stop.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs `tsx script` with `env` added, until it prints `readyText`; a process that fails to start is killed. */
+export async function startScript(script: string, env: Record<string, string>, readyText: string, timeoutMs = 60_000): Promise<ChildProcess> {
+  const child = spawn(tsx, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${script} did not start within ${timeoutMs / 1000} s:\n${output}`)), timeoutMs);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes(readyText)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${script} exited with ${code}:\n${output}`));
+      });
+    });
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  child.removeAllListeners('exit');
+  return child;
+}
+
+/** SIGTERM, as a deployment stops it, and waits for the exit. */
+export async function stopScript(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
