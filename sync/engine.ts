@@ -99,6 +99,8 @@ export class SyncEngine {
   /** A new entry was recorded (by the page, in another realm): send it. */
   changed(): Promise<void> {
     this.options.outbox.announce();
+    // Counted at once: a send hanging on a weak signal must not keep the new change out of the count.
+    void this.refreshCounts();
     return this.kick();
   }
 
