@@ -252,6 +252,43 @@ describe('reading responses by dates, grid and batch', () => {
   });
 });
 
+describe('the form_responses sync collection', () => {
+  type Pulled = { documents: Array<{ id: string; _deleted: boolean; ResponseID?: number; fieldResponses?: unknown[]; images?: unknown[] }>; checkpoint: string | null };
+  /**
+   * Every document pulled from the start, page by page as the client does. On PostgreSQL the pull holds
+   * rows back while an older transaction of the cluster (another test file's) is in flight, so it pulls
+   * again until `wanted` is among them (or 5 s have passed).
+   */
+  const pullAll = async (token: string, wanted: (documents: Pulled['documents']) => boolean = () => true) => {
+    const documents: Pulled['documents'] = [];
+    let checkpoint: string | null = null;
+    const until = Date.now() + 5000;
+    for (;;) {
+      const query: Record<string, string> = { collection: 'form_responses', limit: '500', ...(checkpoint ? { checkpoint } : {}) };
+      const page: Pulled = (await server.request<Pulled>('GET', '/sync/pull', { token, query })).body;
+      documents.push(...page.documents);
+      checkpoint = page.checkpoint ?? checkpoint;
+      if (page.documents.length === 0 && (wanted(documents) || Date.now() > until)) return documents;
+      if (page.documents.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  it('pulls a response with its answers and photo to the company only, and again when a photo is added', async () => {
+    const submitted = await request('POST', '/submit_form', farm.regular.token, { json: { GridBoxID: boxIds[1], submittedBy: farm.regular.id, fieldResponses: answers() } });
+    const { response_id } = submitted.body as { response_id: number };
+    const isResponse = (document: { id: string }) => document.id === String(response_id);
+    const first = (await pullAll(farm.regular.token, (documents) => documents.some(isResponse))).find(isResponse);
+    expect(first).toMatchObject({ _deleted: false, ResponseID: response_id, GridBoxID: boxIds[1], TemplateID: scouting.id, images: [] });
+    expect(first?.fieldResponses).toHaveLength(2);
+    expect((await pullAll(other.regular.token)).some((document) => document.id === String(response_id))).toBe(false);
+
+    const png = new Blob([Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9])], { type: 'image/png' });
+    await request('POST', '/submit_form_image', farm.regular.token, { form: { response_id, image: png } });
+    const withPhoto = (documents: Pulled['documents']) => documents.filter(isResponse).at(-1)?.images?.length === 1;
+    expect(withPhoto(await pullAll(farm.regular.token, withPhoto))).toBe(true);
+  });
+});
+
 describe('submit_form_image', () => {
   const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
   const png = () => new Blob([PNG], { type: 'image/png' });
@@ -264,6 +301,9 @@ describe('submit_form_image', () => {
     expect(response.body).toMatchObject({ status: 'success', response_id, message: m.imageSaved });
     const images = await server.database.db.selectFrom('form_response_images').select(['field_id']).where('response_id', '=', response_id).execute();
     expect(images).toEqual([{ field_id: scouting.fields[1] }]);
+    const read = await request('GET', `/get_field_responses_by_gridbox?GridBoxID=${boxIds[0]}`, farm.regular.token);
+    const withPhoto = (read.body as { responses: Array<{ ResponseID: number; images: unknown[] }> }).responses.find((one) => one.ResponseID === response_id);
+    expect(withPhoto?.images).toEqual([{ ImageID: expect.any(Number), ResponseID: response_id, FieldID: scouting.fields[1], ImagePath: (response.body as { image: string }).image }]);
     expect(await auditTitles(farm.companyId, `Added a photo to form response ${response_id}`)).toEqual([
       { event_title: `Added a photo to form response ${response_id}`, grid_box_id: boxIds[0], room_id: roomId, response_id },
     ]);

@@ -78,6 +78,7 @@ describe('save_form_template and get_form_templates', () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ status: 'success', message: m.saved, template: { TemplateName: json.templateName, CompanyID: farm.companyId, FormCategory: 'Scouting', PageCSS: '.form { gap: 4px }' } });
     const template = response.body.template as Template;
+    expect(response.body.field_ids).toEqual(template.fields.map((field) => field.FieldID));
     expect(template.fields.map((field) => [field.FieldName, field.FieldType, field.FieldOptions, field.IsRequired, field.Position, field.CSSClass, field.report_id])).toEqual([
       ['Pest pressure', 'Radio', ['Low', 'High'], 1, 0, 'wide', null],
       ['Thrips', 'Number', [], 0, 1, null, 7],
@@ -159,6 +160,7 @@ describe('update_form_template', () => {
       ['Notes', 'Textarea', 1, 2],
       ['Photo', 'Image', 1, 3],
     ]);
+    expect(response.body.new_field_ids).toEqual([updated.fields[3]!.FieldID]);
     expect(await auditEvents(farm.companyId, 'Updated form template Weekly walk%')).toEqual([{ event_title: 'Updated form template Weekly walk (1 new, 2 changed fields)', user_id: farm.admin.id }]);
   });
 

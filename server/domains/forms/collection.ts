@@ -1,8 +1,9 @@
 /** The `form_templates` collection: one document per template, with its fields and hide-until-link rules inside. */
 import type { Selectable } from 'kysely';
-import type { FormTemplatesTable } from '../../db/schema';
+import type { FormResponsesTable, FormTemplatesTable } from '../../db/schema';
 import type { SyncCollection } from '../replication/collections';
 import { formQueries } from './queries';
+import { responseQueries } from './responses-queries';
 
 export const formTemplatesCollection: SyncCollection = {
   name: 'form_templates',
@@ -15,6 +16,31 @@ export const formTemplatesCollection: SyncCollection = {
         const templates = rows as unknown as Array<Selectable<FormTemplatesTable>>;
         const documents = await formQueries.withChildren(db, templates);
         return documents.map((document, index) => ({ id: String(document.TemplateID), _deleted: templates[index]!.deleted_at !== null, ...document }));
+      },
+    },
+  ],
+};
+
+/** Responses are pulled for a recent window (ARCHITECTURE.md "The local store"); older ones are read online. */
+export const FORM_RESPONSES_WINDOW_DAYS = 90;
+
+/** The `form_responses` collection: one document per response, with its answers and photos inside. */
+export const formResponsesCollection: SyncCollection = {
+  name: 'form_responses',
+  tables: ['form_responses', 'form_field_responses', 'form_response_images'],
+  sources: [
+    {
+      table: 'form_responses',
+      companyColumn: 'company_id',
+      windowDays: FORM_RESPONSES_WINDOW_DAYS,
+      async toDocuments(db, rows) {
+        const responses = rows as unknown as Array<Selectable<FormResponsesTable>>;
+        const live = await responseQueries.responsesWithAnswers(db, { ids: responses.filter((row) => row.deleted_at === null).map((row) => row.id) });
+        const byId = new Map(live.map((document) => [document.ResponseID, document]));
+        return responses.map((row) => {
+          const document = byId.get(row.id);
+          return document ? { id: String(row.id), _deleted: false, ...document } : { id: String(row.id), _deleted: true };
+        });
       },
     },
   ],

@@ -11,6 +11,7 @@ export interface Answer {
 }
 
 export interface ResponseFilter {
+  ids?: number[];
   gridBoxId?: number;
   gridId?: number;
   batchId?: number;
@@ -150,6 +151,19 @@ export const responseQueries = {
     }));
   },
 
+  /** The photos of the given responses, each with the field it answers and the path it is served from. */
+  async imagesOf(db: Kysely<DB>, responseIds: number[]) {
+    if (responseIds.length === 0) return [];
+    const rows = await db
+      .selectFrom('form_response_images')
+      .select(['id', 'response_id', 'field_id', 'file_id'])
+      .where('response_id', 'in', responseIds)
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({ ImageID: row.id, ResponseID: row.response_id, FieldID: row.field_id, ImagePath: `/api/files/${row.file_id}` }));
+  },
+
   /** Live responses matching the filter, newest first. */
   async responses(db: Kysely<DB>, filter: ResponseFilter) {
     let query = db
@@ -167,6 +181,7 @@ export const responseQueries = {
         'form_templates.form_category',
       ])
       .where('form_responses.deleted_at', 'is', null);
+    if (filter.ids !== undefined) query = query.where('form_responses.id', 'in', filter.ids.length ? filter.ids : [0]);
     if (filter.gridBoxId !== undefined) query = query.where('form_responses.grid_box_id', '=', filter.gridBoxId);
     if (filter.batchId !== undefined) query = query.where('form_responses.batch_id', '=', filter.batchId);
     if (filter.gridId !== undefined) {
@@ -179,17 +194,21 @@ export const responseQueries = {
     return query.orderBy('form_responses.submitted_at', 'desc').orderBy('form_responses.id', 'desc').execute();
   },
 
-  /** The responses with their answers, as readers get them. */
+  /** The responses with their answers and photos, as readers (and the sync document) get them. */
   async responsesWithAnswers(db: Kysely<DB>, filter: ResponseFilter) {
     const responses = await responseQueries.responses(db, filter);
-    const answers = await responseQueries.answersOf(db, responses.map((response) => response.id));
-    return responses.map((response) => responseJson(response, answers));
+    const ids = responses.map((response) => response.id);
+    const [answers, images] = [await responseQueries.answersOf(db, ids), await responseQueries.imagesOf(db, ids)];
+    return responses.map((response) => responseJson(response, answers, images));
   },
 };
 
 type ResponseRow = Awaited<ReturnType<typeof responseQueries.responses>>[number];
 
-export const responseJson = (response: ResponseRow, fieldResponses: Awaited<ReturnType<typeof responseQueries.answersOf>>) => ({
+type AnswerJson = Awaited<ReturnType<typeof responseQueries.answersOf>>[number];
+type ImageJson = Awaited<ReturnType<typeof responseQueries.imagesOf>>[number];
+
+export const responseJson = (response: ResponseRow, fieldResponses: AnswerJson[], images: ImageJson[]) => ({
   ResponseID: response.id,
   TemplateID: response.template_id,
   TemplateName: response.template_name,
@@ -200,4 +219,5 @@ export const responseJson = (response: ResponseRow, fieldResponses: Awaited<Retu
   SubmittedBy: response.submitted_by,
   SubmittedAt: new Date(response.submitted_at).toISOString(),
   fieldResponses: fieldResponses.filter((answer) => answer.ResponseID === response.id),
+  images: images.filter((image) => image.ResponseID === response.id),
 });

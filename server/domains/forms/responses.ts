@@ -108,7 +108,10 @@ async function submitFormImage(request: RequestOf<typeof submitImageSchema>) {
   if (field_id !== undefined && !(await responseQueries.isFieldOfTemplate(request.db, field_id, response.template_id))) throw badRequest(m.imageFieldNotInForm(field_id));
   const actor = actorOf(caller(request), response.company_id);
   const file = await saveImage(request, image, response.company_id);
-  await writer(request.db, actor).insert('form_response_images', { company_id: response.company_id, response_id: response.id, field_id: field_id ?? null, file_id: file.id });
+  const write = writer(request.db, actor);
+  await write.insert('form_response_images', { company_id: response.company_id, response_id: response.id, field_id: field_id ?? null, file_id: file.id });
+  // The photo travels inside the response's sync document.
+  await write.touch('form_responses', response.id);
   await recordAudit(request.db, actor, {
     title: `Added a photo to form response ${response.id}`,
     gridBoxId: response.grid_box_id,

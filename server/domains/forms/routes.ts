@@ -57,7 +57,8 @@ async function saveFormTemplate(request: RequestOf<typeof saveSchema>) {
   const id = await formQueries.create(request.db, actor, { name: templateName, category: formCategory, pageCss: pageCSS ?? null, isDefault: !hasDefault }, fields);
   await recordAudit(request.db, actor, { title: `Created form template ${templateName} (${fields.length} fields)`, details: { template_id: id } });
   const [template] = await formQueries.withChildren(request.db, [await formQueries.byId(request.db, id)]);
-  return success({ template_id: id, template }, m.saved);
+  // The new fields' ids in the order sent, so a form built offline can map its temporary field ids.
+  return success({ template_id: id, field_ids: template!.fields.map((field) => field.FieldID), template }, m.saved);
 }
 
 async function getFormTemplates(request: RequestOf<typeof listSchema>) {
@@ -78,7 +79,8 @@ async function updateFormTemplate(request: RequestOf<typeof updateSchema>) {
   const actor = actorOf(caller(request), template.company_id);
   const write = writer(request.db, actor);
   for (const field of updatedFields) await write.update('form_fields', field.FieldID, { ...fieldRow(field), is_active: field.isActive });
-  let position = live.reduce((last, field) => Math.max(last, field.position), -1);
+  const lastPosition = live.reduce((last, field) => Math.max(last, field.position), -1);
+  let position = lastPosition;
   if (newFields.length > 0) {
     await write.insertMany(
       'form_fields',
@@ -99,7 +101,8 @@ async function updateFormTemplate(request: RequestOf<typeof updateSchema>) {
     details: { template_id: template.id },
   });
   const [json] = await formQueries.withChildren(request.db, [await formQueries.byId(request.db, template.id)]);
-  return success({ template_id: template.id, template: json }, m.updated);
+  const newFieldIds = json!.fields.filter((field) => field.Position > lastPosition).map((field) => field.FieldID);
+  return success({ template_id: template.id, new_field_ids: newFieldIds, template: json }, m.updated);
 }
 
 /** Makes the template the default of its category (`template_type`); the category's previous default stops being one. */

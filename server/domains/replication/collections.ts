@@ -10,7 +10,7 @@ import type { DB } from '../../db/schema';
 import { auditCollection } from '../audit/collection';
 import { batchesCollection } from '../batches/collection';
 import { companyCollection } from '../companies/collection';
-import { formTemplatesCollection } from '../forms/collection';
+import { formResponsesCollection, formTemplatesCollection } from '../forms/collection';
 import { gridBoxesCollection, gridsCollection } from '../grids/collection';
 import { operationsCollection } from '../operations/collection';
 import { roomsCollection } from '../rooms/collection';
@@ -48,6 +48,7 @@ export const COLLECTIONS: readonly SyncCollection[] = [
   operationsCollection,
   auditCollection,
   formTemplatesCollection,
+  formResponsesCollection,
 ];
 
 const byName = new Map(COLLECTIONS.map((collection) => [collection.name, collection]));
