@@ -5,7 +5,7 @@ import type { GrowDatabase } from './database';
 import { type CollectionName, type LocalDocument, REFERENCES, withLinkKeys } from './schemas';
 
 /** The field a record's own numeric id is shown in, besides the document id. */
-const OWN_ID_FIELDS: Partial<Record<CollectionName, string>> = { rooms: 'RoomID', batches: 'BatchID' };
+const OWN_ID_FIELDS: Partial<Record<CollectionName, string>> = { rooms: 'RoomID', batches: 'BatchID', form_templates: 'TemplateID', form_responses: 'ResponseID' };
 
 export function rxLocalStore(database: GrowDatabase): LocalStore {
   const collectionOf = (name: string) => {

@@ -12,8 +12,8 @@
  *
  * Documents are the server's (GET /api/sync/pull) plus string link keys (`roomId`, `gridId`, …) that
  * the screens query by: the server's ids are numbers, a record made offline has a `tmp-…` id until its
- * create answers, and an index needs one type. Form templates, form responses, plant problems, reports
- * and automations are added with their areas; their names are reserved below.
+ * create answers, and an index needs one type. Plant problems, reports and automations are added with
+ * their areas; their names are reserved below.
  */
 import type { RxJsonSchema } from 'rxdb';
 
@@ -145,13 +145,53 @@ export const SCHEMAS = {
     CreatedAt: 'string',
     UpdatedAt: 'string',
   }),
+  /** Templates with their fields and hide-until-link rules inside (spec's formTemplates and formFields). */
+  form_templates: schema(
+    'form_templates',
+    {
+      TemplateID: 'any',
+      TemplateName: 'string',
+      CompanyID: 'number',
+      CreatedAt: 'string',
+      FormCategory: 'string',
+      PageCSS: 'string',
+      IsDefault: 'boolean',
+      fields: 'array',
+      hide_rules: 'array',
+    },
+    ['category'],
+    [['category']],
+  ),
+  /**
+   * Responses with their answers and photos inside (spec's offlineFormResponses and
+   * offlineFieldResponses): the server's recent window plus those made here and not yet sent, whose
+   * photos wait as Blobs in their outbox entries.
+   */
+  form_responses: schema(
+    'form_responses',
+    {
+      ResponseID: 'any',
+      TemplateID: 'any',
+      TemplateName: 'string',
+      FormCategory: 'string',
+      GridBoxID: 'any',
+      RoomID: 'any',
+      BatchID: 'any',
+      SubmittedBy: 'number',
+      SubmittedAt: 'string',
+      fieldResponses: 'array',
+      images: 'array',
+    },
+    ['gridBoxId', 'roomId'],
+    [['gridBoxId'], ['roomId']],
+  ),
 } satisfies Record<string, RxJsonSchema<LocalDocument>>;
 
 export type CollectionName = keyof typeof SCHEMAS;
 export const COLLECTION_NAMES = Object.keys(SCHEMAS) as CollectionName[];
 
-/** Collections the later areas add, counted now so the limit holds: 7 above + these 5 = 12. */
-export const RESERVED_COLLECTIONS = ['form_templates', 'form_responses', 'plant_problems', 'reports', 'automations'] as const;
+/** Collections the later areas add, counted now so the limit holds: 9 above + these 3 = 12. */
+export const RESERVED_COLLECTIONS = ['plant_problems', 'reports', 'automations'] as const;
 
 /**
  * The string link keys of a document, from its numeric (or temporary) references. Applied to every
@@ -165,6 +205,10 @@ export function withLinkKeys(collection: CollectionName, document: LocalDocument
       return { ...document, gridId: String(document.GridID ?? '') };
     case 'operations':
       return { ...document, kind: String(document.kind ?? '') };
+    case 'form_templates':
+      return { ...document, category: String(document.FormCategory ?? '') };
+    case 'form_responses':
+      return { ...document, gridBoxId: String(document.GridBoxID ?? ''), roomId: String(document.RoomID ?? '') };
     default:
       return document;
   }
@@ -172,6 +216,10 @@ export function withLinkKeys(collection: CollectionName, document: LocalDocument
 
 /** Which link keys of which collections refer to records of a collection (for moving a temporary id). */
 export const REFERENCES: Partial<Record<CollectionName, Array<{ collection: CollectionName; key: string; field: string }>>> = {
-  rooms: [{ collection: 'grids', key: 'roomId', field: 'RoomID' }],
+  rooms: [
+    { collection: 'grids', key: 'roomId', field: 'RoomID' },
+    { collection: 'form_responses', key: 'roomId', field: 'RoomID' },
+  ],
   grids: [{ collection: 'grid_boxes', key: 'gridId', field: 'GridID' }],
+  grid_boxes: [{ collection: 'form_responses', key: 'gridBoxId', field: 'GridBoxID' }],
 };

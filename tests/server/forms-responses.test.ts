@@ -114,6 +114,28 @@ describe('submit_form', () => {
   });
 });
 
+describe('required fields hidden until another is answered', () => {
+  it('are required only while they show', async () => {
+    const saved = await request('POST', '/save_form_template', farm.admin.token, {
+      json: {
+        templateName: `Mites ${randomUUID()}`,
+        companyID: farm.companyId,
+        fields: [
+          { fieldName: 'Mites seen', fieldType: 'Radio', fieldOptions: ['Yes', 'No'], isRequired: 1 },
+          { fieldName: 'Mite count', fieldType: 'Number', fieldOptions: [], isRequired: 1 },
+        ],
+      },
+    });
+    const [seen, count] = (saved.body as { field_ids: number[] }).field_ids;
+    const rule = { form_field_hidden_FieldID: count, form_field_linked_FieldID: seen, form_field_linked_input: 'Yes' };
+    expect((await request('POST', '/add_hide_field_until_link', farm.admin.token, { json: rule })).status).toBe(200);
+    const submit = (inputData: string) =>
+      request('POST', '/submit_form', farm.regular.token, { json: { GridBoxID: boxIds[2], submittedBy: farm.regular.id, fieldResponses: [{ fieldID: seen, inputData }] } });
+    expect((await submit('No')).status).toBe(200);
+    expect((await submit('Yes')).body).toEqual(error(m.fieldRequired('Mite count')));
+  });
+});
+
 describe('submit_form_room', () => {
   it('records a response for a room and an audit event', async () => {
     const response = await request('POST', '/submit_form_room', farm.regular.token, { json: { roomID: roomId, submittedBy: farm.regular.id, fieldResponses: answers() } });

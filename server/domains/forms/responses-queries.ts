@@ -1,5 +1,6 @@
 /** Queries of form responses and their answers, and the JSON shapes the spec's readers expect. */
 import type { Kysely } from 'kysely';
+import { firstMissingRequired } from '../../../common/form-rules';
 import { formResponseMessages as m } from '../../../common/messages/form-responses';
 import type { DB } from '../../db/schema';
 import { type Actor, writer } from '../../db/writes';
@@ -22,8 +23,6 @@ export interface ResponseFilter {
 }
 
 const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-
-const isBlank = (value: string | null) => value === null || value.trim() === '';
 
 export const responseQueries = {
   /**
@@ -49,20 +48,31 @@ export const responseQueries = {
     return fields[0]!.template_id;
   },
 
-  /** Every active required field of the template needs a non-blank answer; the message names the first missing one. */
+  /**
+   * Every active required field that shows with these answers needs a non-blank answer (common/form-rules.ts:
+   * a field hidden until another is answered cannot be filled); the message names the first one missing.
+   */
   async checkRequired(db: Kysely<DB>, templateId: number, answers: Answer[]) {
-    const required = await db
+    const fields = await db
       .selectFrom('form_fields')
-      .select(['id', 'field_name'])
+      .select(['id', 'field_name', 'field_type', 'is_required', 'is_active'])
       .where('template_id', '=', templateId)
-      .where('is_required', '=', 1)
-      .where('is_active', '=', 1)
       .where('deleted_at', 'is', null)
       .orderBy('position')
+      .orderBy('id')
       .execute();
-    const answered = new Set(answers.filter((answer) => !isBlank(answer.inputData)).map((answer) => answer.fieldID));
-    const missing = required.find((field) => !answered.has(field.id));
-    if (missing) throw badRequest(m.fieldRequired(missing.field_name));
+    const rules = await db
+      .selectFrom('form_field_hide_rules')
+      .select(['hidden_field_id', 'linked_field_id', 'linked_input'])
+      .where('template_id', '=', templateId)
+      .where('deleted_at', 'is', null)
+      .execute();
+    const missing = firstMissingRequired(
+      fields.map((field) => ({ FieldID: field.id, FieldName: field.field_name, FieldType: field.field_type, IsRequired: field.is_required, IsActive: field.is_active })),
+      rules.map((rule) => ({ form_field_hidden_FieldID: rule.hidden_field_id, form_field_linked_FieldID: rule.linked_field_id, form_field_linked_input: rule.linked_input })),
+      new Map(answers.map((answer) => [String(answer.fieldID), answer.inputData])),
+    );
+    if (missing) throw badRequest(m.fieldRequired(missing.FieldName));
   },
 
   /** The room of each box, and the batch the box holds (its latest link), which the response is filed under. */
