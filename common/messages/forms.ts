@@ -60,4 +60,6 @@ export const formClientMessages = {
   deleteFailed: 'Failed to delete template.',
   submitFailed: 'Failed to submit form.',
   batchTemplatesFailed: 'Failed to get Batch Templates',
+  // Ours: the spec names no message for these.
+  resetFailed: 'Failed to reset templates.',
 } as const;

@@ -36,24 +36,58 @@ export class ValidationError extends Error {
   override readonly name = 'ValidationError';
 }
 
-/** Stands in for a temporary id while checking: a record made offline is a valid reference. */
-const TEMP_ID_STAND_IN = Number.MAX_SAFE_INTEGER;
-const standIns = (values: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(values).map(([key, value]) => [key, isTempId(value) ? TEMP_ID_STAND_IN : Array.isArray(value) ? value.map((item) => (isTempId(item) ? TEMP_ID_STAND_IN : item)) : value]));
+/**
+ * Temporary ids and the numbers that stand in for them while checking (a record made offline is a valid
+ * reference): each temporary id gets its own stand-in, found at any depth (lists, answers' field ids).
+ */
+function standIns(values: unknown) {
+  const numbers = new Map<string, number>();
+  const temps = new Map<number, string>();
+  const replace = (value: unknown): unknown => {
+    if (isTempId(value)) {
+      if (!numbers.has(value)) {
+        const number = Number.MAX_SAFE_INTEGER - numbers.size;
+        numbers.set(value, number);
+        temps.set(number, value);
+      }
+      return numbers.get(value);
+    }
+    if (Array.isArray(value)) return value.map(replace);
+    if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replace(item)]));
+    return value;
+  };
+  const restore = (value: unknown): unknown => {
+    if (typeof value === 'number' && temps.has(value)) return temps.get(value);
+    if (Array.isArray(value)) return value.map(restore);
+    if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, restore(item)]));
+    return value;
+  };
+  return { input: replace(values), restore };
+}
 
 /**
  * Checks input with the schema the server uses (common/schemas), so both sides give the same message;
  * throws the first rule's message. Returns the checked values, with temporary ids kept as they were.
  */
 export function check<S extends z.ZodType>(schema: S, values: Record<string, unknown>): z.output<S> {
-  const parsed = schema.safeParse(standIns(values));
+  const { input, restore } = standIns(values);
+  const parsed = schema.safeParse(input);
   if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? 'Invalid input.');
-  const output = parsed.data as Record<string, unknown>;
-  for (const [key, value] of Object.entries(values)) {
-    if (isTempId(value)) output[key] = value;
-    else if (Array.isArray(value) && value.some(isTempId)) output[key] = value;
+  return restore(parsed.data) as z.output<S>;
+}
+
+/**
+ * A read that works offline: the server's answer, or, when the server gives no answer at all, what the
+ * local store holds (spec part 2 §8: a network error while offline is only warned about).
+ */
+export async function onlineOrLocal<T>(context: Pick<ApiContext, 'client'>, request: Parameters<typeof online>[1], fallback: string, local: () => Promise<T>): Promise<T> {
+  try {
+    return await online<T>(context, request, fallback);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== null) throw error;
+    console.warn(`${request.path}: no answer from the server (${error.message}); reading the local store.`);
+    return local();
   }
-  return output as z.output<S>;
 }
 
 /** Documents of a local collection matching a selector, as plain data (no RxDB meta fields). */

@@ -1,0 +1,400 @@
+/**
+ * Domain functions of form submissions and the reading of answers (spec part 2 §3, §5, §7, §8).
+ *
+ * A submission is queued like every write (the spec's offlineFormResponses and offlineFieldResponses
+ * are these outbox entries and the `form_responses` documents they make): each response appears in the
+ * local store at once under a temporary id, and each photo is an entry of its own after it, kept as a
+ * Blob until sent, which waits for its response's server id. A response made here shows its photos as
+ * `pending` until they reach the server.
+ *
+ * Decisions (README "Forms"): a photo taken while filling a form for several boxes is sent once, with
+ * the first box's response; an Image field's answer is the photo's file name, so a required photo
+ * counts as answered.
+ */
+import { firstMissingRequired, isBlank } from '../../common/form-rules';
+import { formResponseMessages as rm } from '../../common/messages/form-responses';
+import { formClientMessages as cm, formMessages as fm, STICKY_TRAP_CATEGORY } from '../../common/messages/forms';
+import {
+  batchQuery,
+  gridBoxDatesQuery,
+  gridBoxQuery,
+  gridDatesQuery,
+  responseIdQuery,
+  submitFormBody,
+  submitFormBoxesBody,
+  submitFormImageBody,
+  submitFormRoomBody,
+  submitMultiSelectBody,
+} from '../../common/schemas/form-responses';
+import { newTempId } from '../../sync/record';
+import type { Effect, IdSource, TempId } from '../../sync/types';
+import { type ApiContext, check, findLocal, json, now, onlineOrLocal, record, ValidationError } from './context';
+import { type FormTemplate, localTemplate } from './forms';
+import { filePart, multipartWithFile } from './rooms';
+
+type Id = number | TempId;
+
+/** One answer as readers show it (server/domains/forms/responses-queries.ts `answersOf`). */
+export interface FieldAnswer {
+  FieldResponseID: number | null;
+  ResponseID: Id;
+  FieldID: Id;
+  FieldName: string;
+  FieldType: string;
+  InputData: string | null;
+}
+
+/** A photo of a response; one taken on this tablet and not yet sent is `pending`, without a path. */
+export interface ResponseImage {
+  ImageID: number | null;
+  ResponseID: Id;
+  FieldID: Id | null;
+  ImagePath: string | null;
+  pending?: true;
+}
+
+/** A response with its answers and photos (`responseJson`). */
+export interface FormResponse {
+  ResponseID: Id;
+  TemplateID: Id;
+  TemplateName: string;
+  FormCategory: string;
+  GridBoxID: Id | null;
+  RoomID: Id | null;
+  BatchID: Id | null;
+  SubmittedBy: number;
+  SubmittedAt: string;
+  fieldResponses: FieldAnswer[];
+  images: ResponseImage[];
+}
+
+/** What the grower entered: an answer per field (text; Checkbox choices joined by common/form-rules CHOICE_SEPARATOR). */
+export interface Answer {
+  fieldId: Id;
+  inputData: string | null;
+}
+
+/** A photo to send with the submission, for an Image field (or the response as a whole). */
+export interface Photo {
+  fieldId?: Id;
+  image: Blob;
+  fileName?: string;
+}
+
+interface Submission {
+  submittedBy: number;
+  fieldResponses: Answer[];
+  photos?: Photo[];
+}
+
+const fileNameOf = (photo: Photo) => photo.fileName ?? (typeof File !== 'undefined' && photo.image instanceof File && photo.image.name ? photo.image.name : 'photo.jpg');
+
+/** The answers as the server takes them; an Image field answered only by a photo gets the photo's file name. */
+function answersOf(submission: Submission) {
+  const answers = Array.isArray(submission.fieldResponses) ? submission.fieldResponses.map((answer) => ({ fieldID: answer.fieldId, inputData: answer.inputData })) : undefined;
+  if (!answers) return undefined;
+  for (const photo of submission.photos ?? []) {
+    if (photo.fieldId === undefined) continue;
+    const answer = answers.find((each) => String(each.fieldID) === String(photo.fieldId));
+    if (!answer) answers.push({ fieldID: photo.fieldId, inputData: fileNameOf(photo) });
+    else if (isBlank(answer.inputData)) answer.inputData = fileNameOf(photo);
+  }
+  return answers.length > 0 ? answers : undefined;
+}
+
+/**
+ * The template the answers belong to, from the local store, checked as the server checks it: one
+ * template; every required field that shows is answered ('{field} is required.'). A form is filled from
+ * the tablet's copy of its template, so a template the tablet does not hold is refused.
+ */
+async function checkedTemplate(context: ApiContext, answers: Array<{ fieldID: Id; inputData: string | null }>): Promise<FormTemplate> {
+  const templates = (await findLocal(context, 'form_templates')).map((document) => document as unknown as FormTemplate);
+  const ofField = (fieldId: Id) => templates.find((template) => template.fields.some((field) => String(field.FieldID) === String(fieldId)));
+  const template = ofField(answers[0]!.fieldID);
+  if (!template) throw new ValidationError(fm.templateNotFound);
+  if (answers.some((answer) => ofField(answer.fieldID) !== template)) throw new ValidationError(rm.oneTemplate);
+  const missing = firstMissingRequired(template.fields, template.hide_rules, new Map(answers.map((answer) => [String(answer.fieldID), answer.inputData])));
+  if (missing) throw new ValidationError(rm.fieldRequired(missing.FieldName));
+  return (await localTemplate(context, template.TemplateID)) ?? template;
+}
+
+/** The room and batch a box's response is filed under, as far as the tablet knows them. */
+async function placeOf(context: ApiContext, gridBoxId: Id): Promise<{ roomId: Id | null; batchId: Id | null }> {
+  const box = await context.store.get('grid_boxes', String(gridBoxId));
+  const grid = box ? await context.store.get('grids', String(box.GridID)) : null;
+  const batches = Array.isArray(box?.BatchIDs) ? (box.BatchIDs as Id[]) : [];
+  return { roomId: (grid?.RoomID as Id | undefined) ?? null, batchId: batches.at(-1) ?? null };
+}
+
+interface Target {
+  path: string;
+  /** The body's target fields (GridBoxID, GridBoxIDs, roomID). */
+  fields: Record<string, unknown>;
+  /** One response per box, or one for the room. */
+  places: Array<{ gridBoxId: Id | null; roomId: Id | null; batchId: Id | null }>;
+  /** Where each response id is in the answer. */
+  idPath: (index: number) => string[];
+  label: string;
+}
+
+/** Records the submission and its photos; answers the responses' temporary ids in the order of the places. */
+async function submit(context: ApiContext, submission: Submission, answers: Array<{ fieldID: Id; inputData: string | null }>, target: Target) {
+  const template = await checkedTemplate(context, answers);
+  const responseIds = target.places.map(() => newTempId());
+  const at = now();
+  const photos = submission.photos ?? [];
+  const fieldOf = (fieldId: Id) => template.fields.find((field) => String(field.FieldID) === String(fieldId));
+  const pendingImages = (responseId: Id, from = 0): ResponseImage[] =>
+    photos.slice(from).map((photo) => ({ ImageID: null, ResponseID: responseId, FieldID: photo.fieldId ?? null, ImagePath: null, pending: true }));
+  const effects: Effect[] = target.places.map((place, index) => {
+    const responseId = responseIds[index]!;
+    const response: FormResponse = {
+      ResponseID: responseId,
+      TemplateID: template.TemplateID,
+      TemplateName: template.TemplateName,
+      FormCategory: template.FormCategory,
+      GridBoxID: place.gridBoxId,
+      RoomID: place.roomId,
+      BatchID: place.batchId,
+      SubmittedBy: submission.submittedBy,
+      SubmittedAt: at,
+      fieldResponses: answers.map((answer) => ({
+        FieldResponseID: null,
+        ResponseID: responseId,
+        FieldID: answer.fieldID,
+        FieldName: fieldOf(answer.fieldID)?.FieldName ?? '',
+        FieldType: fieldOf(answer.fieldID)?.FieldType ?? '',
+        InputData: answer.inputData,
+      })),
+      images: index === 0 ? pendingImages(responseId) : [],
+    };
+    return { op: 'upsert', collection: 'form_responses', id: responseId, data: { ...response } };
+  });
+  const formName = template.TemplateName;
+  await record(context, {
+    method: 'POST',
+    path: target.path,
+    body: json({ submittedBy: submission.submittedBy, ...target.fields, fieldResponses: answers }),
+    creates: responseIds.map((tempId, index): IdSource => ({ tempId, collection: 'form_responses', path: target.idPath(index) })),
+    effects,
+    label: `Submit ${formName} ${target.label}`,
+    fallbackMessage: cm.submitFailed,
+  });
+  // Photos go with the first response, one entry each; until each is sent the response shows the rest as pending.
+  const first = responseIds[0]!;
+  for (const [index, photo] of photos.entries()) {
+    await record(context, {
+      method: 'POST',
+      path: '/submit_form_image',
+      body: multipartWithFile({ response_id: first, field_id: photo.fieldId }, filePart('image', photo.image, fileNameOf(photo))),
+      effects: [{ op: 'patch', collection: 'form_responses', id: first, data: { images: pendingImages(first, index) } }],
+      label: `Photo for ${formName} ${target.label}`,
+      fallbackMessage: cm.submitFailed,
+    });
+  }
+  return responseIds;
+}
+
+const boxesLabel = (count: number) => (count === 1 ? 'for 1 box' : `for ${count} boxes`);
+
+/** submit_form (spec §5): 'Form submit needs submittedBy and fieldResponses'; one grid box. Answers `response_id` (temporary until sent). */
+export async function submitForm(context: ApiContext, input: Submission & { gridBoxId: Id }) {
+  const answers = answersOf(input);
+  const values = check(submitFormBody, { submittedBy: input.submittedBy, fieldResponses: answers, GridBoxID: input.gridBoxId });
+  const gridBoxId = values.GridBoxID as Id;
+  const [responseId] = await submit(context, input, values.fieldResponses as typeof answers & object, {
+    path: '/submit_form',
+    fields: { GridBoxID: gridBoxId },
+    places: [{ gridBoxId, ...(await placeOf(context, gridBoxId)) }],
+    idPath: () => ['response_id'],
+    label: boxesLabel(1),
+  });
+  return { response_id: responseId! };
+}
+
+/** Boxes once each, in the order chosen. */
+const distinct = (ids: Id[]) => [...new Map(ids.map((id) => [String(id), id])).values()];
+
+/** submit_form_boxes (spec §7): the same answers for several boxes, `GridBoxIDs` sent as strings; one response per box. */
+export async function submitFormBoxes(context: ApiContext, input: Submission & { gridBoxIds: Id[] }) {
+  const answers = answersOf(input);
+  const values = check(submitFormBoxesBody, { submittedBy: input.submittedBy, fieldResponses: answers, GridBoxIDs: input.gridBoxIds });
+  const gridBoxIds = distinct(values.GridBoxIDs as Id[]);
+  const places = await Promise.all(gridBoxIds.map(async (gridBoxId) => ({ gridBoxId, ...(await placeOf(context, gridBoxId)) })));
+  const responseIds = await submit(context, input, values.fieldResponses as typeof answers & object, {
+    path: '/submit_form_boxes',
+    fields: { GridBoxIDs: gridBoxIds.map(String) },
+    places,
+    idPath: (index) => ['response_ids', String(index)],
+    label: boxesLabel(gridBoxIds.length),
+  });
+  return { response_ids: responseIds };
+}
+
+/**
+ * The multi-select submission (spec part 2 §2 and §4; its path is ours: POST /submit_form_multiselect):
+ * boxes picked in one room by coordinates, rows or columns. The server records the audit event
+ * 'Submitted MultiSelect Template in room {room}' with it, in the same transaction, so it is there once.
+ */
+export async function submitFormMultiselect(context: ApiContext, input: Submission & { roomId: Id; gridBoxIds: Id[] }) {
+  const answers = answersOf(input);
+  const values = check(submitMultiSelectBody, { submittedBy: input.submittedBy, roomID: input.roomId, GridBoxIDs: input.gridBoxIds, fieldResponses: answers });
+  const gridBoxIds = distinct(values.GridBoxIDs as Id[]);
+  const roomId = values.roomID as Id;
+  const places = await Promise.all(gridBoxIds.map(async (gridBoxId) => ({ gridBoxId, ...(await placeOf(context, gridBoxId)), roomId })));
+  const responseIds = await submit(context, input, values.fieldResponses as typeof answers & object, {
+    path: '/submit_form_multiselect',
+    fields: { roomID: roomId, GridBoxIDs: gridBoxIds.map(String) },
+    places,
+    idPath: (index) => ['response_ids', String(index)],
+    label: `${boxesLabel(gridBoxIds.length)} (multi-select)`,
+  });
+  return { response_ids: responseIds };
+}
+
+/** submit_form_room (spec §5): 'Room form submit needs submittedBy, roomID and fieldResponses'. */
+export async function submitFormRoom(context: ApiContext, input: Submission & { roomId: Id }) {
+  const answers = answersOf(input);
+  const values = check(submitFormRoomBody, { submittedBy: input.submittedBy, roomID: input.roomId, fieldResponses: answers });
+  const roomId = values.roomID as Id;
+  const room = await context.store.get('rooms', String(roomId));
+  const [responseId] = await submit(context, input, values.fieldResponses as typeof answers & object, {
+    path: '/submit_form_room',
+    fields: { roomID: roomId },
+    places: [{ gridBoxId: null, roomId, batchId: null }],
+    idPath: () => ['response_id'],
+    label: `for room ${typeof room?.Name === 'string' ? room.Name : roomId}`,
+  });
+  return { response_id: responseId! };
+}
+
+/** submit_form_image (spec §7): a photo for a response already made (here or on the server). Queued; answers `response_id`. */
+export async function submitFormImage(context: ApiContext, input: { responseId: Id; fieldId?: Id; image: Blob; fileName?: string }) {
+  const values = check(submitFormImageBody, { response_id: input.responseId, field_id: input.fieldId });
+  const responseId = values.response_id as Id;
+  const photo: Photo = { image: input.image, ...(input.fieldId !== undefined ? { fieldId: input.fieldId } : {}), ...(input.fileName ? { fileName: input.fileName } : {}) };
+  const response = await context.store.get('form_responses', String(responseId));
+  const images = Array.isArray(response?.images) ? (response.images as ResponseImage[]) : [];
+  await record(context, {
+    method: 'POST',
+    path: '/submit_form_image',
+    body: multipartWithFile({ response_id: responseId, field_id: values.field_id as Id | undefined }, filePart('image', input.image, fileNameOf(photo))),
+    effects: response ? [{ op: 'patch', collection: 'form_responses', id: String(responseId), data: { images: [...images, { ImageID: null, ResponseID: responseId, FieldID: input.fieldId ?? null, ImagePath: null, pending: true }] } }] : [],
+    label: `Photo for ${typeof response?.TemplateName === 'string' ? response.TemplateName : 'a form'}`,
+    fallbackMessage: cm.submitFailed,
+  });
+  return { response_id: responseId };
+}
+
+// ——— Reading answers: the server's, or offline the local store's recent window and what was made here ———
+
+const responseOf = (document: Record<string, unknown>): FormResponse => {
+  const { id: _id, gridBoxId: _box, roomId: _room, ...response } = document;
+  return response as unknown as FormResponse;
+};
+
+/** Newest first, as the server orders them. */
+const newestFirst = (responses: FormResponse[]) => responses.sort((a, b) => b.SubmittedAt.localeCompare(a.SubmittedAt) || String(b.ResponseID).localeCompare(String(a.ResponseID), undefined, { numeric: true }));
+
+async function localResponses(context: ApiContext, selector: Record<string, unknown>, filter: { startDate?: string; endDate?: string; category?: (category: string) => boolean } = {}) {
+  const responses = (await findLocal(context, 'form_responses', selector)).map(responseOf);
+  return newestFirst(
+    responses.filter((response) => {
+      const day = response.SubmittedAt.slice(0, 10);
+      if (filter.startDate !== undefined && day < filter.startDate) return false;
+      if (filter.endDate !== undefined && day > filter.endDate) return false;
+      return filter.category ? filter.category(response.FormCategory) : true;
+    }),
+  );
+}
+
+/** get_field_responses (spec §7): a response's answers, `{fieldResponses}`. */
+export async function getFieldResponses(context: ApiContext, input: { responseId: Id }) {
+  const values = check(responseIdQuery, { response_id: input.responseId });
+  const responseId = values.response_id as Id;
+  return onlineOrLocal<{ status: 'success'; fieldResponses: FieldAnswer[]; offline?: true }>(context, { path: '/get_field_responses', query: { response_id: responseId } }, cm.fetchFailed, async () => {
+    const response = await context.store.get('form_responses', String(responseId));
+    if (!response) throw new ValidationError(rm.responseNotFound);
+    return { status: 'success', fieldResponses: responseOf(response).fieldResponses, offline: true };
+  });
+}
+
+type Responses = { status: 'success'; responses: FormResponse[]; offline?: true };
+
+/** get_field_responses_by_gridbox (spec §7): a box's responses, newest first. */
+export async function getFieldResponsesByGridbox(context: ApiContext, input: { gridBoxId: Id }) {
+  const values = check(gridBoxQuery, { GridBoxID: input.gridBoxId });
+  const gridBoxId = values.GridBoxID as Id;
+  return onlineOrLocal<Responses>(context, { path: '/get_field_responses_by_gridbox', query: { GridBoxID: gridBoxId } }, cm.fetchFailed, async () => ({
+    status: 'success',
+    responses: await localResponses(context, { gridBoxId: String(gridBoxId) }),
+    offline: true,
+  }));
+}
+
+/**
+ * get_field_responses_by_gridbox_date/forms and /stickytraps (spec §7): a box's responses of the days
+ * (yyyy-mm-dd, both included, in UTC); `stickyTraps` picks the sticky-trap cards, otherwise the rest.
+ */
+export async function getFieldResponsesByGridboxDate(context: ApiContext, input: { gridBoxId: Id; startDate: string; endDate: string; stickyTraps: boolean }) {
+  const values = check(gridBoxDatesQuery, { GridBoxID: input.gridBoxId, start_date: input.startDate, end_date: input.endDate });
+  const gridBoxId = values.GridBoxID as Id;
+  const path = `/get_field_responses_by_gridbox_date/${input.stickyTraps ? 'stickytraps' : 'forms'}`;
+  return onlineOrLocal<Responses>(context, { path, query: { GridBoxID: gridBoxId, start_date: values.start_date, end_date: values.end_date } }, cm.fetchFailed, async () => ({
+    status: 'success',
+    responses: await localResponses(context, { gridBoxId: String(gridBoxId) }, { startDate: values.start_date, endDate: values.end_date, category: (category) => (category === STICKY_TRAP_CATEGORY) === input.stickyTraps }),
+    offline: true,
+  }));
+}
+
+async function boxIdsOfGrid(context: ApiContext, gridId: Id) {
+  return (await findLocal(context, 'grid_boxes', { gridId: String(gridId) })).map((box) => box.id);
+}
+
+/** get_responses_for_grid2 (spec §7): a grid's responses of the days, `all_responses` and `treatment_responses`. */
+export async function getResponsesForGrid2(context: ApiContext, input: { gridId: Id; startDate: string; endDate: string }) {
+  const values = check(gridDatesQuery, { GridID: input.gridId, start_date: input.startDate, end_date: input.endDate });
+  const gridId = values.GridID as Id;
+  return onlineOrLocal<{ status: 'success'; all_responses: FormResponse[]; treatment_responses: FormResponse[]; offline?: true }>(
+    context,
+    { path: '/get_responses_for_grid2', query: { GridID: gridId, start_date: values.start_date, end_date: values.end_date } },
+    cm.fetchFailed,
+    async () => {
+      const all = await localResponses(context, { gridBoxId: { $in: await boxIdsOfGrid(context, gridId) } }, { startDate: values.start_date, endDate: values.end_date });
+      return { status: 'success', all_responses: all, treatment_responses: all.filter((response) => response.FormCategory === 'Treatment'), offline: true };
+    },
+  );
+}
+
+/** get_sticky_trap_responses_grid (spec §7; its query is ours: GridID, start_date, end_date). */
+export async function getStickyTrapResponsesGrid(context: ApiContext, input: { gridId: Id; startDate: string; endDate: string }) {
+  const values = check(gridDatesQuery, { GridID: input.gridId, start_date: input.startDate, end_date: input.endDate });
+  const gridId = values.GridID as Id;
+  return onlineOrLocal<Responses>(context, { path: '/get_sticky_trap_responses_grid', query: { GridID: gridId, start_date: values.start_date, end_date: values.end_date } }, cm.fetchFailed, async () => ({
+    status: 'success',
+    responses: await localResponses(context, { gridBoxId: { $in: await boxIdsOfGrid(context, gridId) } }, { startDate: values.start_date, endDate: values.end_date, category: (category) => category === STICKY_TRAP_CATEGORY }),
+    offline: true,
+  }));
+}
+
+/** check_for_stickytrap (spec §7): whether a box has a sticky-trap response, `{has_submission}`. */
+export async function checkForStickytrap(context: ApiContext, input: { gridBoxId: Id }) {
+  const values = check(gridBoxQuery, { GridBoxID: input.gridBoxId });
+  const gridBoxId = values.GridBoxID as Id;
+  return onlineOrLocal<{ status: 'success'; has_submission: boolean; offline?: true }>(context, { path: '/check_for_stickytrap', query: { GridBoxID: gridBoxId } }, cm.fetchFailed, async () => ({
+    status: 'success',
+    has_submission: (await localResponses(context, { gridBoxId: String(gridBoxId) }, { category: (category) => category === STICKY_TRAP_CATEGORY })).length > 0,
+    offline: true,
+  }));
+}
+
+/** get_batch_form_responses (spec §7): responses of boxes that held the batch, `{status, responses}`. */
+export async function getBatchFormResponses(context: ApiContext, input: { batchId: Id }) {
+  const values = check(batchQuery, { batch_id: input.batchId });
+  const batchId = values.batch_id as Id;
+  return onlineOrLocal<Responses>(context, { path: '/get_batch_form_responses', query: { batch_id: batchId } }, cm.fetchFailed, async () => ({
+    status: 'success',
+    responses: await localResponses(context, { BatchID: batchId }),
+    offline: true,
+  }));
+}
