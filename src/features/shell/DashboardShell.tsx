@@ -2,6 +2,7 @@
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { logout } from '../../api/session';
+import { ADMIN_ROLES } from '../../app/guards';
 import { client, session, startSync } from '../../app/services';
 import { SyncIndicator } from './SyncIndicator';
 
@@ -10,14 +11,17 @@ const NAVIGATION = [
   { to: '/dashboard/rooms', label: 'Rooms' },
   { to: '/dashboard/batches', label: 'Batches' },
   { to: '/dashboard/trays', label: 'Trays' },
+  { to: '/dashboard/observations', label: 'Observations' },
   { to: '/dashboard/scanNow', label: 'Scan' },
   { to: '/dashboard/tasks', label: 'Tasks' },
   { to: '/dashboard/reports', label: 'Reports' },
+  { to: '/dashboard/formbuilder', label: 'Form builder', adminOnly: true },
   { to: '/dashboard/audittrail', label: 'Audit trail' },
   { to: '/dashboard/company', label: 'Company' },
   { to: '/dashboard/profile', label: 'Profile' },
   { to: '/dashboard/settings', label: 'Settings' },
-] as const;
+] as const satisfies ReadonlyArray<{ to: string; label: string; adminOnly?: boolean }>;
+
 
 export function DashboardShell() {
   const navigate = useNavigate();
@@ -40,7 +44,8 @@ export function DashboardShell() {
         </button>
       </header>
       <nav className="sidenav" aria-label="Main">
-        {NAVIGATION.map((item) => (
+        {/* Admin screens (guards.ts) are offered to Admins only. */}
+        {NAVIGATION.filter((item) => !('adminOnly' in item) || ADMIN_ROLES.some((role) => role === session.role())).map((item) => (
           <Link key={item.to} to={item.to} activeProps={{ className: 'active' }}>
             {item.label}
           </Link>
