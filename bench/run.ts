@@ -4,7 +4,7 @@
  * BENCH_DATABASE_URL=postgres://… also on a fresh database created on that server and dropped after),
  * and a bare Fastify route is measured in the same run as the baseline. Figures depend on the machine; nothing here asserts them.
  *
- * Settings: BENCH_SECONDS (default 10 per target), BENCH_CONNECTIONS (default 50), BENCH_ONLY (server or sync). The
+ * Settings: BENCH_SECONDS (default 10 per target), BENCH_CONNECTIONS (default 50), BENCH_ONLY (server, or sync: the sync engine and form responses). The
  * load_room_grids_boxes targets always use LOAD_CONNECTIONS: a company's tablets opening the floor
  * plan at once, not a flood of small calls.
  */
@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, startScript as start, stopScript as stop } from '../tests/support/process';
-import { measureSync } from './sync';
+import { measureFormResponses } from './forms';
+import { type Call, measureSync } from './sync';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -214,7 +215,10 @@ if (only !== 'sync') {
 if (only !== 'server') {
   // The sync engine in Node against the real server on PGlite (bench/sync.ts).
   console.log('\nSync engine (Node, RxDB memory storage, outbox on fake-indexeddb; server on PGlite)\n');
-  await withServer(undefined, (base, session) =>
-    measureSync(base, session, (method, path, query, body) => call(base, session, method, path, query, body), (line) => console.log(line)),
-  );
+  await withServer(undefined, async (base, session) => {
+    const send: Call = (method, path, query, body) => call(base, session, method, path, query, body);
+    const report = (line: string) => console.log(line);
+    await measureFormResponses(base, session, send, report);
+    await measureSync(base, session, send, report);
+  });
 }

@@ -229,13 +229,9 @@ export class SyncEngine {
   }
 
   private async refreshCounts() {
-    const entries = await this.options.outbox.all();
     const userId = (await this.options.currentUserId?.()) ?? null;
-    this.setStatus({
-      pending: entries.length,
-      otherUsers: entries.filter((entry) => entry.userId !== null && userId !== null && entry.userId !== userId).length,
-      failed: entries.filter((entry) => entry.state === 'failed').map((entry) => ({ id: entry.id, label: entry.label, error: entry.error ?? '', createdAt: entry.createdAt })),
-    });
+    const { pending, otherUsers, failed } = await this.options.outbox.counts(userId);
+    this.setStatus({ pending, otherUsers, failed: failed.map((entry) => ({ id: entry.id, label: entry.label, error: entry.error ?? '', createdAt: entry.createdAt })) });
   }
 
   private setStatus(change: Partial<SyncStatus>) {

@@ -129,12 +129,14 @@ export class Replayer {
       }
 
       if (answer.status >= 200 && answer.status < 300) {
-        touched.push(...(await this.acknowledge(entry, answer.data)));
+        const acknowledged = await this.acknowledge(entry, answer.data);
+        touched.push(...acknowledged.touched);
         sent += 1;
-        // Later entries that used this create's temporary ids now carry its server ids: read them again.
-        if (entry.creates.length > 0) {
-          queue = (await this.outbox.all()).filter((other) => other.seq > entry.seq);
-          index = -1;
+        // Later entries that used this create's temporary ids now carry its server ids. (Entries recorded
+        // during this run wait for the next one, which the engine starts when it was told of them.)
+        if (acknowledged.rewritten.length > 0) {
+          const rewritten = new Map(acknowledged.rewritten.map((other) => [other.id, other]));
+          queue = queue.map((other) => rewritten.get(other.id) ?? other);
         }
       } else if (isRetryable(answer)) {
         const until = this.now() + backoffMs(entry.attempts);
@@ -149,7 +151,7 @@ export class Replayer {
     return { state: 'idle', sent, touched };
   }
 
-  private async acknowledge(entry: OutboxEntry, data: unknown): Promise<TouchedDocument[]> {
+  private async acknowledge(entry: OutboxEntry, data: unknown): Promise<{ touched: TouchedDocument[]; rewritten: OutboxEntry[] }> {
     const created = new Map<TempId, number>();
     for (const source of entry.creates) {
       const serverId = serverIdFrom(data, source);
@@ -157,11 +159,12 @@ export class Replayer {
       if (serverId === null) throw new Error(`The answer to ${entry.path} has no id for ${source.path.join('.')}`);
       created.set(source.tempId, serverId);
     }
-    await this.outbox.complete(entry, created);
+    const rewritten = await this.outbox.complete(entry, created);
     for (const source of entry.creates) await this.store.replaceId(source.collection, source.tempId, created.get(source.tempId) as number, source.documentId);
     // The documents it changed, under their server ids (still-temporary ids cannot be read back).
-    return entry.effects
+    const touched = entry.effects
       .map((effect) => ({ collection: effect.collection, id: String(replaceTempIds(effect.id, created)) }))
       .filter((document) => tempIdsIn(document.id).size === 0);
+    return { touched, rewritten };
   }
 }

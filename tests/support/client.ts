@@ -9,7 +9,7 @@ import { type ApiClient, createApiClient, type Session, type SessionStore, trans
 import type { ApiContext } from '../../src/api/context';
 import { type GrowDatabase, openGrowDatabase } from '../../src/db/database';
 import { rxLocalStore } from '../../src/db/local-store';
-import { COLLECTION_NAMES, withLinkKeys } from '../../src/db/schemas';
+import { type CollectionName, COLLECTION_NAMES, withLinkKeys } from '../../src/db/schemas';
 import { SyncEngine } from '../../sync/engine';
 import { Outbox } from '../../sync/outbox';
 import type { SignedInUser } from './factories';
@@ -41,11 +41,20 @@ export function memorySession(initial: Session | null): SessionStore & { current
   return store;
 }
 
-export async function startTablet(apiUrl: string, user: SignedInUser, options: { start?: boolean; withReplayLock?: (task: () => Promise<void>) => Promise<void> } = {}): Promise<Tablet> {
+export async function startTablet(
+  apiUrl: string,
+  user: SignedInUser,
+  options: {
+    start?: boolean;
+    withReplayLock?: (task: () => Promise<void>) => Promise<void>;
+    /** Only these local collections (for tests with two tablets open at once: RxDB's per-process limit). */
+    collections?: readonly CollectionName[];
+  } = {},
+): Promise<Tablet> {
   const session = memorySession({ access_token: user.token, refresh_token: user.refreshToken, user_id: user.id, user_role: user.role, company_id: user.companyId });
   const tablet = { signedOut: 0 } as Tablet;
   const client = createApiClient({ baseURL: apiUrl, session, onSignedOut: () => (tablet.signedOut += 1) });
-  const database = await openGrowDatabase({ storage: getRxStorageMemory(), name: `tablet${randomUUID().replaceAll('-', '')}`, multiInstance: false });
+  const database = await openGrowDatabase({ storage: getRxStorageMemory(), name: `tablet${randomUUID().replaceAll('-', '')}`, multiInstance: false, collections: options.collections });
   const store = rxLocalStore(database);
   const outbox = new Outbox(`outbox-${randomUUID()}`);
   const engine = new SyncEngine({
@@ -56,7 +65,7 @@ export async function startTablet(apiUrl: string, user: SignedInUser, options: {
     withReplayLock: options.withReplayLock,
     pullRetryMs: 500,
     currentUserId: async () => session.current?.user_id ?? null,
-    pullTargets: COLLECTION_NAMES.map((name) => ({ name, collection: database.collections[name], toLocal: (document) => withLinkKeys(name, document) })),
+    pullTargets: (options.collections ?? COLLECTION_NAMES).map((name) => ({ name, collection: database.collections[name], toLocal: (document) => withLinkKeys(name, document) })),
   });
   const context: ApiContext = { client, outbox, store, database, notify: () => void engine.changed() };
   Object.assign(tablet, {

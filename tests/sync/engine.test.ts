@@ -137,8 +137,10 @@ describe('two tablets change the same grid box offline', () => {
     const roomId = await createServerRoom(fleet.server, fleet.farm.companyId);
     const grid = await createServerGrid(fleet.server, fleet.farm.companyId, roomId, 2, 1);
     const boxId = grid.boxIds[0] as number;
-    const first = await tablet(fleet.farm.regular);
-    const second = await tablet(fleet.farm.admin);
+    // Two tablets in one process: each opens only the collections this test reads (RxDB's per-process limit).
+    const collections = ['rooms', 'grids', 'grid_boxes', 'batches'] as const;
+    const first = await tablet(fleet.farm.regular, { collections });
+    const second = await tablet(fleet.farm.admin, { collections });
     await first.engine.settle();
     await second.engine.settle();
     expect((await first.database.grid_boxes.findOne(String(boxId)).exec())?.get('culled')).toBe(false);

@@ -1,0 +1,77 @@
+/**
+ * Form figures for `npm run bench`: a day of scouting on a tablet with no signal — 1,000 form responses
+ * (one in ten with a photo) recorded offline, then the outbox replayed against the real server. The
+ * engine runs in Node as in the sync tests (RxDB memory storage, the outbox on fake-indexeddb).
+ */
+import 'fake-indexeddb/auto';
+import { submitForm } from '../src/api/form-responses';
+import type { FormTemplate } from '../src/api/forms';
+import { withLinkKeys } from '../src/db/schemas';
+import { startTablet } from '../tests/support/client';
+import type { Call } from './sync';
+
+const RESPONSES = Number(process.env.BENCH_FORM_RESPONSES ?? 1_000);
+const PHOTO_EVERY = 10;
+/** A small real PNG (1×1), as a tablet camera's file would be checked by its bytes. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+interface SignedIn {
+  access_token: string;
+  refresh_token: string;
+  user_id: number;
+  user_role: string;
+  company_id: number;
+}
+
+export async function measureFormResponses(base: string, session: SignedIn, call: Call, report: (line: string) => void): Promise<void> {
+  const user = { id: session.user_id, email: '', password: '', role: session.user_role as 'Admin', companyId: session.company_id, token: session.access_token, refreshToken: session.refresh_token };
+  const room = await call<{ RoomID: number }>('POST', '/create_room', { company_id: session.company_id }, { name: 'Forms bench', description: 'npm run bench' });
+  const grid = await call<{ grid: { id: number; boxes: Array<{ id: number }> } }>('POST', '/Create_grid', {}, { ncompany_id: session.company_id, nroom_id: room.RoomID, ngrid_name: 'Scouting', nx: 10, ny: 10 });
+  const boxIds = grid.grid.boxes.map((box) => box.id);
+  const saved = await call<{ template: FormTemplate }>('POST', '/save_form_template', {}, {
+    templateName: 'Bench scouting',
+    companyID: session.company_id,
+    fields: [
+      { fieldName: 'Pest pressure', fieldType: 'Radio', fieldOptions: ['None', 'Low', 'High'], isRequired: 1 },
+      { fieldName: 'Thrips', fieldType: 'Number', fieldOptions: [] },
+      { fieldName: 'Photo', fieldType: 'Image', fieldOptions: [] },
+      { fieldName: 'Notes', fieldType: 'Textarea', fieldOptions: [] },
+    ],
+  });
+  const template = saved.template;
+  const [pressure, thrips, photo, notes] = template.fields.map((field) => field.FieldID);
+
+  // The tablet holds the template as its pull would have left it, and never reaches the server until replay.
+  const tablet = await startTablet(base, user, { start: false });
+  await tablet.context.store.upsert('form_templates', withLinkKeys('form_templates', { id: String(template.TemplateID), ...template }));
+  const recordStart = performance.now();
+  for (let index = 0; index < RESPONSES; index += 1) {
+    await submitForm(tablet.context, {
+      submittedBy: session.user_id,
+      gridBoxId: boxIds[index % boxIds.length]!,
+      fieldResponses: [
+        { fieldId: pressure!, inputData: ['None', 'Low', 'High'][index % 3]! },
+        { fieldId: thrips!, inputData: String(index % 17) },
+        { fieldId: notes!, inputData: `Walk ${index}` },
+      ],
+      photos: index % PHOTO_EVERY === 0 ? [{ fieldId: photo!, image: new Blob([PNG], { type: 'image/png' }), fileName: `box-${index}.png` }] : [],
+    });
+  }
+  const entries = await tablet.outbox.count();
+  report(`recording ${RESPONSES.toLocaleString('en')} form responses offline (${entries.toLocaleString('en')} outbox entries with the photos): ${((performance.now() - recordStart) / 1000).toFixed(1)} s`);
+
+  const replayStart = performance.now();
+  await tablet.engine.start();
+  const deadline = Date.now() + 900_000;
+  while ((await tablet.outbox.count()) > 0) {
+    if (Date.now() > deadline) throw new Error('form responses did not drain');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const replaySeconds = (performance.now() - replayStart) / 1000;
+  await tablet.close();
+  const onServer = await call<{ all_responses: unknown[] }>('GET', '/get_responses_for_grid2', { GridID: grid.grid.id, start_date: '2000-01-01', end_date: '2100-01-01' });
+  const counted = onServer.all_responses.length;
+  if (counted !== RESPONSES) throw new Error(`expected ${RESPONSES} responses on the server, found ${counted}`);
+  report(`replay of ${RESPONSES.toLocaleString('en')} form responses (${entries.toLocaleString('en')} entries): ${replaySeconds.toFixed(1)} s, ${Math.round(RESPONSES / replaySeconds)} responses/s; the server holds ${counted.toLocaleString('en')}`);
+}
+
