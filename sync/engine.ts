@@ -43,6 +43,8 @@ export class SyncEngine {
   private status: SyncStatus = { online: true, pending: 0, otherUsers: 0, failed: [], lastSyncedAt: null, lastError: null };
   private replaying: Promise<void> | null = null;
   private replayAgain = false;
+  private counting: Promise<void> | null = null;
+  private countAgain = false;
   private ignoreBackoff = false;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private started = false;
@@ -228,10 +230,28 @@ export class SyncEngine {
     }
   }
 
-  private async refreshCounts() {
-    const userId = (await this.options.currentUserId?.()) ?? null;
-    const { pending, otherUsers, failed } = await this.options.outbox.counts(userId);
-    this.setStatus({ pending, otherUsers, failed: failed.map((entry) => ({ id: entry.id, label: entry.label, error: entry.error ?? '', createdAt: entry.createdAt })) });
+  /**
+   * Counts again; calls while a count runs are folded into one more count after it (recording a
+   * thousand changes in a row must not count a thousand times).
+   */
+  private refreshCounts(): Promise<void> {
+    if (this.counting) {
+      this.countAgain = true;
+      return this.counting;
+    }
+    this.counting = (async () => {
+      try {
+        do {
+          this.countAgain = false;
+          const userId = (await this.options.currentUserId?.()) ?? null;
+          const { pending, otherUsers, failed } = await this.options.outbox.counts(userId);
+          this.setStatus({ pending, otherUsers, failed: failed.map((entry) => ({ id: entry.id, label: entry.label, error: entry.error ?? '', createdAt: entry.createdAt })) });
+        } while (this.countAgain);
+      } finally {
+        this.counting = null;
+      }
+    })();
+    return this.counting;
   }
 
   private setStatus(change: Partial<SyncStatus>) {

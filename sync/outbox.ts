@@ -163,8 +163,8 @@ export class Outbox {
   async counts(userId: number | null): Promise<{ pending: number; otherUsers: number; failed: OutboxEntry[] }> {
     return this.db.transaction('r', this.db.entries, async () => ({
       pending: await this.db.entries.count(),
-      // IndexedDB leaves entries whose userId is null out of the index.
-      otherUsers: userId === null ? 0 : await this.db.entries.where('userId').notEqual(userId).count(),
+      // IndexedDB leaves entries whose userId is null out of the index; two key ranges count the rest (Dexie's notEqual reads them all).
+      otherUsers: userId === null ? 0 : (await this.db.entries.where('userId').below(userId).count()) + (await this.db.entries.where('userId').above(userId).count()),
       failed: await this.db.entries.where('state').equals('failed').sortBy('seq'),
     }));
   }
