@@ -76,11 +76,17 @@ export function check<S extends z.ZodType>(schema: S, values: Record<string, unk
   return restore(parsed.data) as z.output<S>;
 }
 
+/** Whether a query names a record made on this tablet that the server does not know yet (a temporary id). */
+const namesTemporaryRecord = (query: Record<string, unknown> | undefined) => Object.values(query ?? {}).some((value) => (Array.isArray(value) ? value.some(isTempId) : isTempId(value)));
+
 /**
  * A read that works offline: the server's answer, or, when the server gives no answer at all, what the
- * local store holds (spec part 2 §8: a network error while offline is only warned about).
+ * local store holds (spec part 2 §8: a network error while offline is only warned about). A read of a
+ * record still waiting in the outbox (a temporary id) goes to the local store at once: online, the
+ * server would only refuse the id.
  */
 export async function onlineOrLocal<T>(context: Pick<ApiContext, 'client'>, request: Parameters<typeof online>[1], fallback: string, local: () => Promise<T>): Promise<T> {
+  if (namesTemporaryRecord(request.query)) return local();
   try {
     return await online<T>(context, request, fallback);
   } catch (error) {

@@ -144,8 +144,8 @@ async function submit(context: ApiContext, submission: Submission, answers: Arra
   const at = now();
   const photos = submission.photos ?? [];
   const fieldOf = (fieldId: Id) => template.fields.find((field) => String(field.FieldID) === String(fieldId));
-  const pendingImages = (responseId: Id, from = 0): ResponseImage[] =>
-    photos.slice(from).map((photo) => ({ ImageID: null, ResponseID: responseId, FieldID: photo.fieldId ?? null, ImagePath: null, pending: true }));
+  const pendingImages = (responseId: Id): ResponseImage[] =>
+    photos.map((photo) => ({ ImageID: null, ResponseID: responseId, FieldID: photo.fieldId ?? null, ImagePath: null, pending: true }));
   const effects: Effect[] = target.places.map((place, index) => {
     const responseId = responseIds[index]!;
     const response: FormResponse = {
@@ -180,14 +180,16 @@ async function submit(context: ApiContext, submission: Submission, answers: Arra
     label: `Submit ${formName} ${target.label}`,
     fallbackMessage: cm.submitFailed,
   });
-  // Photos go with the first response, one entry each; until each is sent the response shows the rest as pending.
+  // Photos go with the first response, one entry each. Each entry shows them all as pending until the last is
+  // sent: pending effects are laid over the server's document in order and a patch replaces the whole list,
+  // so a patch of the photos still to send would hide those recorded before it (and those already sent).
   const first = responseIds[0]!;
-  for (const [index, photo] of photos.entries()) {
+  for (const photo of photos) {
     await record(context, {
       method: 'POST',
       path: '/submit_form_image',
       body: multipartWithFile({ response_id: first, field_id: photo.fieldId }, filePart('image', photo.image, fileNameOf(photo))),
-      effects: [{ op: 'patch', collection: 'form_responses', id: first, data: { images: pendingImages(first, index) } }],
+      effects: [{ op: 'patch', collection: 'form_responses', id: first, data: { images: pendingImages(first) } }],
       label: `Photo for ${formName} ${target.label}`,
       fallbackMessage: cm.submitFailed,
     });
@@ -235,13 +237,21 @@ export async function submitFormBoxes(context: ApiContext, input: Submission & {
  * The multi-select submission (spec part 2 §2 and §4; its path is ours: POST /submit_form_multiselect):
  * boxes picked in one room by coordinates, rows or columns. The server records the audit event
  * 'Submitted MultiSelect Template in room {room}' with it, in the same transaction, so it is there once.
+ * A box the tablet knows to be in another room is refused here with the server's message.
  */
 export async function submitFormMultiselect(context: ApiContext, input: Submission & { roomId: Id; gridBoxIds: Id[] }) {
   const answers = answersOf(input);
   const values = check(submitMultiSelectBody, { submittedBy: input.submittedBy, roomID: input.roomId, GridBoxIDs: input.gridBoxIds, fieldResponses: answers });
   const gridBoxIds = distinct(values.GridBoxIDs as Id[]);
   const roomId = values.roomID as Id;
-  const places = await Promise.all(gridBoxIds.map(async (gridBoxId) => ({ gridBoxId, ...(await placeOf(context, gridBoxId)), roomId })));
+  const known = await Promise.all(gridBoxIds.map(async (gridBoxId) => ({ gridBoxId, ...(await placeOf(context, gridBoxId)) })));
+  // The server refuses a box of another room; a box the tablet knows is checked here, before anything is queued.
+  const stray = known.find((place) => place.roomId !== null && String(place.roomId) !== String(roomId));
+  if (stray) {
+    const room = await context.store.get('rooms', String(roomId));
+    throw new ValidationError(rm.boxNotInRoom(stray.gridBoxId as number, typeof room?.Name === 'string' ? room.Name : String(roomId)));
+  }
+  const places = known.map((place) => ({ ...place, roomId }));
   const responseIds = await submit(context, input, values.fieldResponses as typeof answers & object, {
     path: '/submit_form_multiselect',
     fields: { roomID: roomId, GridBoxIDs: gridBoxIds.map(String) },

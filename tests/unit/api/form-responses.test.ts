@@ -1,0 +1,516 @@
+/**
+ * Form submissions and the reading of answers (src/api/form-responses.ts) on a real tablet (outbox,
+ * RxDB, sync engine) against the real server, behind a proxy that can cut the network or lose an
+ * answer: submissions made offline show at once and reach the server once each, photos included;
+ * readers answer the server's data online and the local store's offline.
+ */
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { formResponseMessages as m } from '../../../common/messages/form-responses';
+import { formMessages as fm } from '../../../common/messages/forms';
+import { httpMessages } from '../../../common/messages/http';
+import { ApiError } from '../../../src/api/context';
+import { getFile } from '../../../src/api/files';
+import {
+  checkForStickytrap,
+  type FormResponse,
+  getBatchFormResponses,
+  getFieldResponses,
+  getFieldResponsesByGridbox,
+  getFieldResponsesByGridboxDate,
+  getResponsesForGrid2,
+  getStickyTrapResponsesGrid,
+  submitForm,
+  submitFormBoxes,
+  submitFormImage,
+  submitFormMultiselect,
+  submitFormRoom,
+} from '../../../src/api/form-responses';
+import { addHideFieldUntilLink, type FormTemplate, saveFormTemplate } from '../../../src/api/forms';
+import { createGrid as createGridOffline } from '../../../src/api/grids';
+import { createRoom as createRoomOffline } from '../../../src/api/rooms';
+import type { TempId } from '../../../sync/types';
+import type { Tablet } from '../../support/client';
+import { createBatch, createGrid, createRoom } from '../../support/factories';
+import { rejects, useFleet } from '../../support/fleet';
+
+const fleet = useFleet({ room: true });
+const { tablet, localJson } = fleet;
+const db = () => fleet.server.database.db;
+
+/** A real 1×1 PNG. */
+const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'));
+const png = () => new Blob([PNG], { type: 'image/png' });
+
+type Template = FormTemplate & { TemplateID: number; fields: Array<FormTemplate['fields'][number] & { FieldID: number }> };
+
+async function serverTemplate(formCategory: string, fields: Array<Record<string, unknown>>): Promise<Template> {
+  const response = await fleet.server.request<{ template: Template }>('POST', '/save_form_template', {
+    token: fleet.farm.admin.token,
+    json: { templateName: `${formCategory} ${randomUUID()}`, companyID: fleet.farm.companyId, formCategory, fields },
+  });
+  expect(response.status).toBe(200);
+  return response.body.template;
+}
+
+/** Scouting: Pest pressure (required), Notes, Photo. */
+let scouting: Template;
+let trap: Template;
+let treatment: Template;
+/** Mites seen (required), Mite count (required, hidden until Mites seen is Yes). */
+let mites: Template;
+/** Trap photo (required Image). */
+let photoForm: Template;
+
+beforeAll(async () => {
+  scouting = await serverTemplate('Scouting', [
+    { fieldName: 'Pest pressure', fieldType: 'Radio', fieldOptions: ['Low', 'High'], isRequired: 1 },
+    { fieldName: 'Notes', fieldType: 'Textarea' },
+    { fieldName: 'Photo', fieldType: 'Image' },
+  ]);
+  trap = await serverTemplate('Sticky Trap', [
+    { fieldName: 'Thrips', fieldType: 'Number', isRequired: 1 },
+    { fieldName: 'Notes', fieldType: 'Text' },
+  ]);
+  treatment = await serverTemplate('Treatment', [{ fieldName: 'Product', fieldType: 'Text', isRequired: 1 }]);
+  mites = await serverTemplate('Scouting', [
+    { fieldName: 'Mites seen', fieldType: 'Radio', fieldOptions: ['Yes', 'No'], isRequired: 1 },
+    { fieldName: 'Mite count', fieldType: 'Number', isRequired: 1 },
+  ]);
+  const rule = { form_field_hidden_FieldID: mites.fields[1]!.FieldID, form_field_linked_FieldID: mites.fields[0]!.FieldID, form_field_linked_input: 'Yes' };
+  expect((await fleet.server.request('POST', '/add_hide_field_until_link', { token: fleet.farm.admin.token, json: rule })).status).toBe(200);
+  photoForm = await serverTemplate('General', [{ fieldName: 'Trap photo', fieldType: 'Image', isRequired: 1 }]);
+});
+
+const field = (template: Template, index: number) => template.fields[index]!.FieldID;
+const scoutingAnswers = (pressure = 'High', notes = 'thrips on lower leaves') => [
+  { fieldId: field(scouting, 0), inputData: pressure },
+  { fieldId: field(scouting, 1), inputData: notes },
+];
+const trapAnswers = (count = '12') => [{ fieldId: field(trap, 0), inputData: count }];
+
+/** A room of its own with a grid of nx × 1 boxes, made on the server. */
+async function place(nx = 3) {
+  const roomId = await createRoom(fleet.server, fleet.farm.companyId);
+  const grid = await createGrid(fleet.server, fleet.farm.companyId, roomId, nx, 1);
+  const room = await db().selectFrom('rooms').select('name').where('id', '=', roomId).executeTakeFirstOrThrow();
+  return { roomId, roomName: room.name, gridId: grid.id, boxIds: grid.boxIds };
+}
+
+const localResponse = async (device: Tablet, id: number | string) => (await device.database.form_responses.findOne(String(id)).exec())?.toMutableJSON() ?? null;
+const responseRows = (where: { roomId?: number; gridBoxId?: number }) => {
+  let query = db().selectFrom('form_responses').selectAll().where('deleted_at', 'is', null);
+  if (where.roomId !== undefined) query = query.where('room_id', '=', where.roomId);
+  if (where.gridBoxId !== undefined) query = query.where('grid_box_id', '=', where.gridBoxId);
+  return query.orderBy('id').execute();
+};
+const today = () => new Date().toISOString().slice(0, 10);
+const ids = (responses: FormResponse[]) => responses.map((response) => response.ResponseID);
+
+describe('submission messages (spec §5), checked before anything is queued', () => {
+  it("'Form submit needs submittedBy and fieldResponses', 'Room form submit needs submittedBy, roomID and fieldResponses', and the targets’", async () => {
+    const { boxIds, roomId, roomName } = await place(1);
+    const device = await tablet();
+    const ctx = device.context;
+    const who = fleet.farm.regular.id;
+    const boxId = boxIds[0]!;
+    await rejects(submitForm(ctx, { submittedBy: undefined as never, gridBoxId: boxId, fieldResponses: scoutingAnswers() }), m.submitNeeds);
+    await rejects(submitForm(ctx, { submittedBy: who, gridBoxId: boxId, fieldResponses: undefined as never }), m.submitNeeds);
+    await rejects(submitForm(ctx, { submittedBy: who, gridBoxId: boxId, fieldResponses: [] }), m.submitNeeds);
+    await rejects(submitForm(ctx, { submittedBy: who, gridBoxId: undefined as never, fieldResponses: scoutingAnswers() }), m.gridBoxRequired);
+    await rejects(submitFormBoxes(ctx, { submittedBy: undefined as never, gridBoxIds: [boxId], fieldResponses: scoutingAnswers() }), m.submitNeeds);
+    await rejects(submitFormBoxes(ctx, { submittedBy: who, gridBoxIds: [boxId], fieldResponses: [] }), m.submitNeeds);
+    await rejects(submitFormBoxes(ctx, { submittedBy: who, gridBoxIds: [], fieldResponses: scoutingAnswers() }), m.gridBoxesRequired);
+    await rejects(submitFormRoom(ctx, { submittedBy: undefined as never, roomId, fieldResponses: scoutingAnswers() }), m.roomSubmitNeeds);
+    await rejects(submitFormRoom(ctx, { submittedBy: who, roomId: undefined as never, fieldResponses: scoutingAnswers() }), m.roomSubmitNeeds);
+    await rejects(submitFormRoom(ctx, { submittedBy: who, roomId, fieldResponses: [] }), m.roomSubmitNeeds);
+    await rejects(submitFormMultiselect(ctx, { submittedBy: who, roomId: undefined as never, gridBoxIds: [boxId], fieldResponses: scoutingAnswers() }), m.multiSelectNeeds);
+    await rejects(submitFormMultiselect(ctx, { submittedBy: who, roomId, gridBoxIds: [], fieldResponses: scoutingAnswers() }), m.multiSelectNeeds);
+    await rejects(submitFormMultiselect(ctx, { submittedBy: who, roomId, gridBoxIds: [boxId], fieldResponses: undefined as never }), m.multiSelectNeeds);
+    const elsewhere = await place(1);
+    await device.engine.settle();
+    await rejects(submitFormMultiselect(ctx, { submittedBy: who, roomId, gridBoxIds: [boxId, elsewhere.boxIds[0]!], fieldResponses: scoutingAnswers() }), m.boxNotInRoom(elsewhere.boxIds[0]!, roomName));
+    await rejects(submitFormImage(ctx, { responseId: undefined as never, image: png() }), m.imageResponseRequired);
+    // Answers of a form the tablet does not hold, or of two forms.
+    await rejects(submitForm(ctx, { submittedBy: who, gridBoxId: boxId, fieldResponses: [{ fieldId: 99_999_999, inputData: 'x' }] }), fm.templateNotFound);
+    await rejects(submitForm(ctx, { submittedBy: who, gridBoxId: boxId, fieldResponses: [...scoutingAnswers(), ...trapAnswers()] }), m.oneTemplate);
+    expect(await device.outbox.count()).toBe(0);
+    expect(await device.database.form_responses.find({ selector: { roomId: String(roomId) } }).exec()).toHaveLength(0);
+  });
+
+  it("a required field that shows blocks the submission: '{Field} is required.'; hidden until its link shows, it is not required", async () => {
+    const { boxIds } = await place(1);
+    const device = await tablet();
+    const submit = (fieldResponses: Array<{ fieldId: number; inputData: string | null }>, photos?: Array<{ fieldId: number; image: Blob; fileName?: string }>) =>
+      submitForm(device.context, { submittedBy: fleet.farm.regular.id, gridBoxId: boxIds[0]!, fieldResponses, ...(photos ? { photos } : {}) });
+    await rejects(submit(scoutingAnswers('  ')), m.fieldRequired('Pest pressure'));
+    await rejects(submit([{ fieldId: field(scouting, 1), inputData: 'only notes' }]), m.fieldRequired('Pest pressure'));
+    await rejects(submit([{ fieldId: field(scouting, 0), inputData: null }]), m.fieldRequired('Pest pressure'));
+    await rejects(submit([{ fieldId: field(mites, 0), inputData: 'Yes' }]), m.fieldRequired('Mite count'));
+    await rejects(submit([{ fieldId: field(mites, 0), inputData: 'Yes' }, { fieldId: field(mites, 1), inputData: ' ' }]), m.fieldRequired('Mite count'));
+    await rejects(submit([{ fieldId: field(mites, 1), inputData: '4' }]), m.fieldRequired('Mites seen'));
+    await rejects(submit([{ fieldId: field(photoForm, 0), inputData: '' }]), m.fieldRequired('Trap photo'));
+    expect(await device.outbox.count()).toBe(0);
+
+    fleet.proxy.setOnline(false);
+    // Mite count is hidden while Mites seen is not Yes: not required then.
+    await submit([{ fieldId: field(mites, 0), inputData: 'No' }]);
+    await submit([{ fieldId: field(mites, 0), inputData: 'Yes' }, { fieldId: field(mites, 1), inputData: '4' }]);
+    // A required photo field is answered by the photo itself (its file name).
+    await submit([], [{ fieldId: field(photoForm, 0), image: png(), fileName: 'trap.png' }]);
+    expect((await device.outbox.all()).map((entry) => entry.path)).toEqual(['/submit_form', '/submit_form', '/submit_form', '/submit_form_image']);
+    await fleet.reconnect(device);
+    expect(await device.outbox.count()).toBe(0);
+    const rows = await responseRows({ gridBoxId: boxIds[0]! });
+    expect(rows.map((row) => row.template_id)).toEqual([mites.TemplateID, mites.TemplateID, photoForm.TemplateID]);
+    const photoAnswer = await db().selectFrom('form_field_responses').select(['field_id', 'input_data']).where('response_id', '=', rows[2]!.id).execute();
+    expect(photoAnswer).toEqual([{ field_id: field(photoForm, 0), input_data: 'trap.png' }]);
+  });
+});
+
+describe('submissions made offline', () => {
+  it('show at once (the photo pending), then reach the server once each, with the photo once and the multi-select event once; local documents take server ids', async () => {
+    const { roomId, roomName, boxIds } = await place(3);
+    const [a, b, c] = boxIds as [number, number, number];
+    const batchId = await createBatch(fleet.server, fleet.farm.companyId);
+    const linked = await fleet.server.request('POST', '/link_gridbox_batch', { token: fleet.farm.regular.token, json: { batch_id: batchId, grid_box_ids: [a] } });
+    expect(linked.status).toBe(200);
+    const device = await tablet();
+    const who = fleet.farm.regular.id;
+    fleet.proxy.setOnline(false);
+
+    const single = await submitForm(device.context, {
+      submittedBy: who,
+      gridBoxId: a,
+      fieldResponses: scoutingAnswers('High', 'under the leaves'),
+      photos: [{ fieldId: field(scouting, 2), image: png(), fileName: 'leaf.png' }],
+    });
+    const boxes = await submitFormBoxes(device.context, { submittedBy: who, gridBoxIds: [a, b, c, b], fieldResponses: scoutingAnswers('Low', 'weekly walk') });
+    const room = await submitFormRoom(device.context, { submittedBy: who, roomId, fieldResponses: scoutingAnswers('Low', 'whole room') });
+    const multi = await submitFormMultiselect(device.context, { submittedBy: who, roomId, gridBoxIds: [b, c], fieldResponses: trapAnswers('7') });
+    expect(single.response_id).toMatch(/^tmp-/);
+    expect(boxes.response_ids).toHaveLength(3);
+    expect(multi.response_ids).toHaveLength(2);
+
+    // At once, in the local store.
+    expect(await localResponse(device, single.response_id)).toMatchObject({
+      ResponseID: single.response_id,
+      TemplateID: scouting.TemplateID,
+      TemplateName: scouting.TemplateName,
+      FormCategory: 'Scouting',
+      GridBoxID: a,
+      RoomID: roomId,
+      BatchID: batchId,
+      SubmittedBy: who,
+      fieldResponses: [
+        { FieldResponseID: null, ResponseID: single.response_id, FieldID: field(scouting, 0), FieldName: 'Pest pressure', FieldType: 'Radio', InputData: 'High' },
+        { FieldResponseID: null, ResponseID: single.response_id, FieldID: field(scouting, 1), FieldName: 'Notes', FieldType: 'Textarea', InputData: 'under the leaves' },
+        { FieldResponseID: null, ResponseID: single.response_id, FieldID: field(scouting, 2), FieldName: 'Photo', FieldType: 'Image', InputData: 'leaf.png' },
+      ],
+      images: [{ ImageID: null, ResponseID: single.response_id, FieldID: field(scouting, 2), ImagePath: null, pending: true }],
+    });
+    const boxDocuments = await Promise.all(boxes.response_ids.map((id) => localResponse(device, id)));
+    expect(boxDocuments.map((document) => [document?.GridBoxID, document?.RoomID, document?.images])).toEqual([
+      [a, roomId, []],
+      [b, roomId, []],
+      [c, roomId, []],
+    ]);
+    expect(await localResponse(device, room.response_id)).toMatchObject({ GridBoxID: null, RoomID: roomId, BatchID: null, images: [] });
+    const multiDocuments = await Promise.all(multi.response_ids.map((id) => localResponse(device, id)));
+    expect(multiDocuments.map((document) => [document?.GridBoxID, document?.RoomID, document?.FormCategory])).toEqual([
+      [b, roomId, 'Sticky Trap'],
+      [c, roomId, 'Sticky Trap'],
+    ]);
+    const entries = await device.outbox.all();
+    expect(entries.map((entry) => entry.path)).toEqual(['/submit_form', '/submit_form_image', '/submit_form_boxes', '/submit_form_room', '/submit_form_multiselect']);
+    const image = entries[1]!;
+    expect(image.body.kind === 'multipart' ? image.body.parts.map((part) => ('blob' in part ? [part.name, part.fileName, part.blob.size] : [part.name, part.value])) : null).toEqual([
+      ['response_id', single.response_id],
+      ['field_id', String(field(scouting, 2))],
+      ['image', 'leaf.png', PNG.length],
+    ]);
+    expect(entries[2]?.body).toMatchObject({ kind: 'json', data: { GridBoxIDs: [String(a), String(b), String(c)] } });
+    expect(entries[4]?.body).toMatchObject({ kind: 'json', data: { roomID: roomId, GridBoxIDs: [String(b), String(c)] } });
+    expect(await responseRows({ roomId })).toEqual([]);
+
+    await fleet.reconnect(device);
+    expect(await device.outbox.count()).toBe(0);
+    const rows = await responseRows({ roomId });
+    expect(rows.map((row) => [row.template_id, row.grid_box_id, row.batch_id])).toEqual([
+      [scouting.TemplateID, a, batchId],
+      [scouting.TemplateID, a, batchId],
+      [scouting.TemplateID, b, null],
+      [scouting.TemplateID, c, null],
+      [scouting.TemplateID, null, null],
+      [trap.TemplateID, b, null],
+      [trap.TemplateID, c, null],
+    ]);
+    const rowIds = rows.map((row) => row.id);
+    const answers = await db().selectFrom('form_field_responses').select(['response_id', 'input_data']).where('response_id', 'in', rowIds).execute();
+    expect(answers).toHaveLength(3 + 2 * 3 + 2 + 1 * 2);
+    const images = await db().selectFrom('form_response_images').select(['response_id', 'field_id', 'file_id']).where('response_id', 'in', rowIds).execute();
+    expect(images.map((row) => [row.response_id, row.field_id])).toEqual([[rows[0]!.id, field(scouting, 2)]]);
+    const events = await db().selectFrom('audit_events').select(['room_id', 'response_id']).where('company_id', '=', fleet.farm.companyId).where('event_title', '=', `Submitted MultiSelect Template in room ${roomName}`).execute();
+    expect(events).toEqual([{ room_id: roomId, response_id: rows[5]!.id }]);
+
+    // Local documents now under the server's ids, with the photo's path.
+    expect(await localJson(device)).not.toContain('tmp-');
+    for (const id of [single.response_id, ...boxes.response_ids, room.response_id, ...multi.response_ids]) expect(await localResponse(device, id)).toBeNull();
+    const local = await Promise.all(rowIds.map((id) => localResponse(device, id)));
+    expect(local.map((document) => document?.ResponseID)).toEqual(rowIds);
+    const photoPath = `/api/files/${images[0]!.file_id}`;
+    expect(local[0]?.images).toEqual([{ ImageID: expect.any(Number), ResponseID: rowIds[0], FieldID: field(scouting, 2), ImagePath: photoPath }]);
+    const photo = await getFile(device.context, { file: photoPath });
+    expect(new Uint8Array(await photo.arrayBuffer())).toEqual(PNG);
+  });
+
+  it('a form built offline, filled offline for boxes of a room and grid made offline, reaches the server under server ids', async () => {
+    const device = await tablet(fleet.farm.admin);
+    fleet.proxy.setOnline(false);
+    const roomName = `Offline room ${randomUUID()}`;
+    const { RoomID } = await createRoomOffline(device.context, { companyId: fleet.farm.companyId, name: roomName, description: 'No signal' });
+    const { boxIds } = await createGridOffline(device.context, { companyId: fleet.farm.companyId, roomId: RoomID, name: 'Bench', nx: 2, ny: 1 });
+    const saved = await saveFormTemplate(device.context, {
+      templateName: `Built offline ${randomUUID()}`,
+      companyId: fleet.farm.companyId,
+      formCategory: 'Sticky Trap',
+      fields: [
+        { fieldName: 'Trap replaced', fieldType: 'Radio', fieldOptions: ['Yes', 'No'], isRequired: true },
+        { fieldName: 'Count', fieldType: 'Number', isRequired: true },
+        { fieldName: 'Trap photo', fieldType: 'Image' },
+      ],
+    });
+    const [replaced, count, photoField] = saved.field_ids as [TempId, TempId, TempId];
+    await addHideFieldUntilLink(device.context, { hiddenFieldId: count, linkedFieldId: replaced, linkedInput: 'Yes' });
+    // The rule made offline applies at once.
+    await rejects(
+      submitFormMultiselect(device.context, { submittedBy: fleet.farm.admin.id, roomId: RoomID, gridBoxIds: boxIds, fieldResponses: [{ fieldId: replaced, inputData: 'Yes' }] }),
+      m.fieldRequired('Count'),
+    );
+    const multi = await submitFormMultiselect(device.context, {
+      submittedBy: fleet.farm.admin.id,
+      roomId: RoomID,
+      gridBoxIds: boxIds,
+      fieldResponses: [
+        { fieldId: replaced, inputData: 'Yes' },
+        { fieldId: count, inputData: '9' },
+      ],
+      photos: [{ fieldId: photoField, image: png(), fileName: 'trap.png' }],
+    });
+    expect((await checkForStickytrap(device.context, { gridBoxId: boxIds[1]! })).has_submission).toBe(true);
+    expect(await localResponse(device, multi.response_ids[0]!)).toMatchObject({ TemplateID: saved.template_id, GridBoxID: boxIds[0], RoomID, FormCategory: 'Sticky Trap' });
+
+    await fleet.reconnect(device);
+    expect(await device.outbox.count()).toBe(0);
+    const room = await db().selectFrom('rooms').select('id').where('name', '=', roomName).executeTakeFirstOrThrow();
+    const template = await db().selectFrom('form_templates').select('id').where('template_name', '=', saved.template.TemplateName).executeTakeFirstOrThrow();
+    const fields = await db().selectFrom('form_fields').select(['id', 'field_name']).where('template_id', '=', template.id).orderBy('position').execute();
+    const rows = await responseRows({ roomId: room.id });
+    expect(rows.map((row) => row.template_id)).toEqual([template.id, template.id]);
+    const answers = await db().selectFrom('form_field_responses').select(['response_id', 'field_id', 'input_data']).where('response_id', 'in', rows.map((row) => row.id)).orderBy('id').execute();
+    expect(answers.map((answer) => [answer.response_id, answer.field_id, answer.input_data])).toEqual(
+      rows.flatMap((row) => [
+        [row.id, fields[0]!.id, 'Yes'],
+        [row.id, fields[1]!.id, '9'],
+        [row.id, fields[2]!.id, 'trap.png'],
+      ]),
+    );
+    const images = await db().selectFrom('form_response_images').select(['response_id', 'field_id']).where('response_id', 'in', rows.map((row) => row.id)).execute();
+    expect(images).toEqual([{ response_id: rows[0]!.id, field_id: fields[2]!.id }]);
+    expect(await db().selectFrom('audit_events').select('room_id').where('event_title', '=', `Submitted MultiSelect Template in room ${roomName}`).execute()).toEqual([{ room_id: room.id }]);
+    expect(await localJson(device)).not.toContain('tmp-');
+    expect(await localResponse(device, rows[1]!.id)).toMatchObject({ TemplateID: template.id, RoomID: room.id, fieldResponses: [{ FieldID: fields[0]!.id }, { FieldID: fields[1]!.id }, { FieldID: fields[2]!.id }] });
+  });
+
+  it('a submission the server refuses (its form deleted meanwhile) stays as a failed entry with the server’s message, its response kept', async () => {
+    const { boxIds } = await place(1);
+    const doomed = await serverTemplate('Scouting', [{ fieldName: 'Count', fieldType: 'Number' }]);
+    const device = await tablet();
+    fleet.proxy.setOnline(false);
+    expect((await fleet.server.request('DELETE', '/delete_template', { token: fleet.farm.admin.token, query: { template_id: doomed.TemplateID } })).status).toBe(200);
+    const { response_id } = await submitForm(device.context, {
+      submittedBy: fleet.farm.regular.id,
+      gridBoxId: boxIds[0]!,
+      fieldResponses: [{ fieldId: field(doomed, 0), inputData: '3' }],
+      photos: [{ image: png() }],
+    });
+
+    await fleet.reconnect(device);
+    const entries = await device.outbox.all();
+    expect(entries.map((entry) => [entry.path, entry.state, entry.error])).toEqual([
+      ['/submit_form', 'failed', m.fieldNotFound(field(doomed, 0))],
+      // The photo waits for its response, which never got a server id.
+      ['/submit_form_image', 'pending', null],
+    ]);
+    expect(device.engine.current().failed).toMatchObject([{ id: entries[0]!.id, error: m.fieldNotFound(field(doomed, 0)) }]);
+    expect(await localResponse(device, response_id)).toMatchObject({ ResponseID: response_id, images: [{ pending: true }] });
+    expect(await responseRows({ gridBoxId: boxIds[0]! })).toEqual([]);
+    // Online, the grower can still read what was entered (the server cannot know a temporary id);
+    // the box's list is the server's, which holds no such response.
+    expect(await getFieldResponses(device.context, { responseId: response_id })).toEqual({
+      status: 'success',
+      fieldResponses: [{ FieldResponseID: null, ResponseID: response_id, FieldID: field(doomed, 0), FieldName: 'Count', FieldType: 'Number', InputData: '3' }],
+      offline: true,
+    });
+    expect(ids((await getFieldResponsesByGridbox(device.context, { gridBoxId: boxIds[0]! })).responses)).toEqual([]);
+  });
+
+  it('a submission whose answer is lost after the server committed is replayed into one response, its photo once', async () => {
+    const { boxIds } = await place(1);
+    const device = await tablet();
+    const lost = fleet.proxy.loseAnswerOnce((request) => request.url?.split('?')[0] === '/api/submit_form');
+    const { response_id } = await submitForm(device.context, { submittedBy: fleet.farm.regular.id, gridBoxId: boxIds[0]!, fieldResponses: scoutingAnswers(), photos: [{ image: png(), fileName: 'again.png' }] });
+    await lost;
+    expect(await responseRows({ gridBoxId: boxIds[0]! })).toHaveLength(1);
+    expect(await device.outbox.count()).toBe(2);
+
+    await device.engine.settle();
+    expect(await device.outbox.count()).toBe(0);
+    const rows = await responseRows({ gridBoxId: boxIds[0]! });
+    expect(rows).toHaveLength(1);
+    expect(fleet.proxy.sent.filter((request) => request.url.split('?')[0] === '/api/submit_form').length).toBeGreaterThanOrEqual(2);
+    const images = await db().selectFrom('form_response_images').select('field_id').where('response_id', '=', rows[0]!.id).execute();
+    expect(images).toEqual([{ field_id: null }]);
+    expect(await localResponse(device, response_id)).toBeNull();
+    expect(await localResponse(device, rows[0]!.id)).toMatchObject({ ResponseID: rows[0]!.id, images: [{ ImagePath: expect.stringMatching(/^\/api\/files\//) }] });
+  });
+
+  it('several photos of one submission all show as pending at once, and reach the server once each', async () => {
+    const { boxIds } = await place(2);
+    const device = await tablet();
+    fleet.proxy.setOnline(false);
+    const { response_ids } = await submitFormBoxes(device.context, {
+      submittedBy: fleet.farm.regular.id,
+      gridBoxIds: boxIds,
+      fieldResponses: scoutingAnswers(),
+      photos: [
+        { fieldId: field(scouting, 2), image: png(), fileName: 'first.png' },
+        { image: png(), fileName: 'second.png' },
+        { image: png(), fileName: 'third.png' },
+      ],
+    });
+    const [first, second] = response_ids as [TempId, TempId];
+    expect((await localResponse(device, first))?.images).toEqual([
+      { ImageID: null, ResponseID: first, FieldID: field(scouting, 2), ImagePath: null, pending: true },
+      { ImageID: null, ResponseID: first, FieldID: null, ImagePath: null, pending: true },
+      { ImageID: null, ResponseID: first, FieldID: null, ImagePath: null, pending: true },
+    ]);
+    expect((await localResponse(device, second))?.images).toEqual([]);
+
+    await fleet.reconnect(device);
+    expect(await device.outbox.count()).toBe(0);
+    const rows = await responseRows({ gridBoxId: boxIds[0]! });
+    expect(rows).toHaveLength(1);
+    const images = await db().selectFrom('form_response_images').select(['id', 'field_id', 'file_id']).where('response_id', '=', rows[0]!.id).orderBy('id').execute();
+    expect(images.map((image) => image.field_id)).toEqual([field(scouting, 2), null, null]);
+    expect((await localResponse(device, rows[0]!.id))?.images).toEqual(images.map((image) => ({ ImageID: image.id, ResponseID: rows[0]!.id, FieldID: image.field_id, ImagePath: `/api/files/${image.file_id}` })));
+  });
+
+  it('submitFormImage adds a photo to a response already on the server: pending at once, then stored', async () => {
+    const { boxIds } = await place(1);
+    const submitted = await fleet.server.request<{ response_id: number }>('POST', '/submit_form', {
+      token: fleet.farm.regular.token,
+      json: { GridBoxID: boxIds[0], submittedBy: fleet.farm.regular.id, fieldResponses: scoutingAnswers().map((answer) => ({ fieldID: answer.fieldId, inputData: answer.inputData })) },
+    });
+    const responseId = submitted.body.response_id;
+    const device = await tablet();
+    fleet.proxy.setOnline(false);
+    await submitFormImage(device.context, { responseId, fieldId: field(scouting, 2), image: png(), fileName: 'late.png' });
+    expect((await localResponse(device, responseId))?.images).toEqual([{ ImageID: null, ResponseID: responseId, FieldID: field(scouting, 2), ImagePath: null, pending: true }]);
+
+    await fleet.reconnect(device);
+    expect(await device.outbox.count()).toBe(0);
+    const images = await db().selectFrom('form_response_images').select(['id', 'file_id']).where('response_id', '=', responseId).execute();
+    expect(images).toHaveLength(1);
+    expect((await localResponse(device, responseId))?.images).toEqual([{ ImageID: images[0]!.id, ResponseID: responseId, FieldID: field(scouting, 2), ImagePath: `/api/files/${images[0]!.file_id}` }]);
+  });
+});
+
+describe('readers', () => {
+  const submitOnServer = async (gridBoxId: number, fieldResponses: Array<{ fieldId: number; inputData: string }>) => {
+    const response = await fleet.server.request<{ response_id: number }>('POST', '/submit_form', {
+      token: fleet.farm.regular.token,
+      json: { GridBoxID: gridBoxId, submittedBy: fleet.farm.regular.id, fieldResponses: fieldResponses.map((answer) => ({ fieldID: answer.fieldId, inputData: answer.inputData })) },
+    });
+    expect(response.status).toBe(200);
+    return response.body.response_id;
+  };
+
+  it('answer the server online, and the local store offline (with what was made here), flagged', async () => {
+    const { gridId, boxIds } = await place(2);
+    const [a, b] = boxIds as [number, number];
+    const batchId = await createBatch(fleet.server, fleet.farm.companyId);
+    expect((await fleet.server.request('POST', '/link_gridbox_batch', { token: fleet.farm.regular.token, json: { batch_id: batchId, grid_box_ids: [a] } })).status).toBe(200);
+    const scoutA = await submitOnServer(a, scoutingAnswers());
+    const trapA = await submitOnServer(a, trapAnswers());
+    const treatA = await submitOnServer(a, [{ fieldId: field(treatment, 0), inputData: 'Neem oil' }]);
+    const scoutB = await submitOnServer(b, scoutingAnswers('Low'));
+    const device = await tablet();
+    const ctx = device.context;
+    const day = today();
+    const sorted = (list: Array<number | string>) => [...list].map(String).sort();
+
+    const readAll = async () => ({
+      byBox: await getFieldResponsesByGridbox(ctx, { gridBoxId: a }),
+      forms: await getFieldResponsesByGridboxDate(ctx, { gridBoxId: a, startDate: day, endDate: day, stickyTraps: false }),
+      traps: await getFieldResponsesByGridboxDate(ctx, { gridBoxId: a, startDate: day, endDate: day, stickyTraps: true }),
+      before: await getFieldResponsesByGridboxDate(ctx, { gridBoxId: a, startDate: '2020-01-01', endDate: '2020-01-02', stickyTraps: false }),
+      grid: await getResponsesForGrid2(ctx, { gridId, startDate: day, endDate: day }),
+      gridTraps: await getStickyTrapResponsesGrid(ctx, { gridId, startDate: day, endDate: day }),
+      hasTrapA: await checkForStickytrap(ctx, { gridBoxId: a }),
+      hasTrapB: await checkForStickytrap(ctx, { gridBoxId: b }),
+      batch: await getBatchFormResponses(ctx, { batchId }),
+      answers: await getFieldResponses(ctx, { responseId: scoutA }),
+    });
+    const expectations = (read: Awaited<ReturnType<typeof readAll>>) => {
+      expect(sorted(ids(read.byBox.responses))).toEqual(sorted([scoutA, trapA, treatA]));
+      expect(sorted(ids(read.forms.responses))).toEqual(sorted([scoutA, treatA]));
+      expect(ids(read.traps.responses)).toEqual([trapA]);
+      expect(read.before.responses).toEqual([]);
+      expect(sorted(ids(read.grid.all_responses))).toEqual(sorted([scoutA, trapA, treatA, scoutB]));
+      expect(ids(read.grid.treatment_responses)).toEqual([treatA]);
+      expect(ids(read.gridTraps.responses)).toEqual([trapA]);
+      expect([read.hasTrapA.has_submission, read.hasTrapB.has_submission]).toEqual([true, false]);
+      expect(sorted(ids(read.batch.responses))).toEqual(sorted([scoutA, trapA, treatA]));
+      expect(read.answers.fieldResponses.map((answer) => [answer.FieldID, answer.FieldName, answer.InputData])).toEqual([
+        [field(scouting, 0), 'Pest pressure', 'High'],
+        [field(scouting, 1), 'Notes', 'thrips on lower leaves'],
+      ]);
+    };
+
+    const online = await readAll();
+    expectations(online);
+    for (const answer of Object.values(online)) expect(answer).not.toHaveProperty('offline');
+    expect(online.byBox.responses.find((response) => response.ResponseID === treatA)).toMatchObject({ TemplateID: treatment.TemplateID, FormCategory: 'Treatment', GridBoxID: a, BatchID: batchId, SubmittedBy: fleet.farm.regular.id });
+
+    fleet.proxy.setOnline(false);
+    const offline = await readAll();
+    expectations(offline);
+    for (const answer of Object.values(offline)) expect(answer).toHaveProperty('offline', true);
+    // The local store holds the server's documents: the same responses, newest first as the server orders them.
+    expect(offline.byBox.responses).toEqual(online.byBox.responses);
+    expect(offline.grid).toEqual({ ...online.grid, offline: true });
+
+    // A sticky-trap count made here shows in the offline readers at once.
+    const made = await submitForm(ctx, { submittedBy: fleet.farm.regular.id, gridBoxId: b, fieldResponses: trapAnswers('30') });
+    expect((await checkForStickytrap(ctx, { gridBoxId: b })).has_submission).toBe(true);
+    expect(sorted(ids((await getStickyTrapResponsesGrid(ctx, { gridId, startDate: day, endDate: day })).responses))).toEqual(sorted([trapA, made.response_id]));
+    expect(ids((await getFieldResponsesByGridboxDate(ctx, { gridBoxId: b, startDate: day, endDate: day, stickyTraps: true })).responses)).toEqual([made.response_id]);
+    expect((await getFieldResponses(ctx, { responseId: made.response_id })).fieldResponses.map((answer) => [answer.FieldName, answer.InputData])).toEqual([['Thrips', '30']]);
+    await rejects(getFieldResponses(ctx, { responseId: 99_999_999 }), m.responseNotFound);
+  });
+
+  it('check dates and ids as the server does, and online answer the server’s refusal', async () => {
+    const { gridId, boxIds } = await place(1);
+    const device = await tablet();
+    const ctx = device.context;
+    const day = today();
+    await rejects(getResponsesForGrid2(ctx, { gridId, startDate: '2026-02-30', endDate: day }), m.datesInvalid);
+    await rejects(getStickyTrapResponsesGrid(ctx, { gridId, startDate: undefined as never, endDate: day }), m.datesInvalid);
+    await rejects(getFieldResponsesByGridboxDate(ctx, { gridBoxId: boxIds[0]!, startDate: '2026-03-02', endDate: '2026-03-01', stickyTraps: false }), m.datesReversed);
+    await rejects(getFieldResponsesByGridbox(ctx, { gridBoxId: 0 }), m.idInvalid('GridBoxID'));
+    await rejects(getBatchFormResponses(ctx, { batchId: undefined as never }), m.idInvalid('batch_id'));
+    // The server's access guard answers first for an id of no response.
+    await rejects(getFieldResponses(ctx, { responseId: 99_999_999 }), httpMessages.recordNotFound('form_response 99999999'), ApiError);
+  });
+});
