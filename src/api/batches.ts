@@ -43,8 +43,8 @@ import type { EntryDraft } from '../../sync/outbox';
 import { newTempId } from '../../sync/record';
 import type { LocalDocument } from '../../sync/store';
 import { type Effect, isTempId, type TempId } from '../../sync/types';
-import { ApiError, type ApiContext, check, json, multipart, now, online, record, ValidationError, findLocal } from './context';
-import { idValue, type RoomJson, sameId, signedIn, unanswered } from './rooms';
+import { ApiError, type ApiContext, check, json, multipart, now, online, onlineOrLocal, record, ValidationError, findLocal } from './context';
+import { idValue, type RoomJson, sameId, signedIn } from './rooms';
 
 type Id = number | TempId;
 
@@ -264,18 +264,15 @@ export function createBatch(context: ApiContext, input: CreateBatchInput): Promi
 export async function getBatches(context: ApiContext, input: { companyId?: number | null }): Promise<BatchDocument[]> {
   if (!input.companyId) return [];
   const query = check(companyQuery, { company_id: input.companyId });
-  try {
-    const answer = await online<{ batches?: BatchDocument[] }>(context, { path: '/get_batches', query }, batchClientMessages.fetchFailed);
-    if (!Array.isArray(answer?.batches)) throw new ApiError(batchClientMessages.fetchFailed, 200);
-    return answer.batches;
-  } catch (error) {
-    if (!unanswered(error)) throw error;
-    console.warn(`get_batches: no answer from the server (${error.message}); reading the local store.`);
+  const answer = await onlineOrLocal<{ batches?: BatchDocument[] }>(context, { path: '/get_batches', query }, batchClientMessages.fetchFailed, async () => {
     const local = await findLocal(context, 'batches', { CompanyID: query.company_id });
-    return local
+    const batches = local
       .sort((a, b) => (typeof a.BatchID === 'number' && typeof b.BatchID === 'number' ? a.BatchID - b.BatchID : String(a.CreatedDateTime).localeCompare(String(b.CreatedDateTime))))
       .map(({ id: _id, ...batch }) => batch as unknown as BatchDocument);
-  }
+    return { batches };
+  });
+  if (!Array.isArray(answer?.batches)) throw new ApiError(batchClientMessages.fetchFailed, 200);
+  return answer.batches;
 }
 
 export interface UpdateBatchInput {

@@ -90,7 +90,7 @@ export async function onlineOrLocal<T>(context: Pick<ApiContext, 'client'>, requ
   try {
     return await online<T>(context, request, fallback);
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== null) throw error;
+    if (!unanswered(error)) throw error;
     console.warn(`${request.path}: no answer from the server (${error.message}); reading the local store.`);
     return local();
   }
@@ -133,6 +133,9 @@ export class ApiError extends Error {
     super(message);
   }
 }
+
+/** True when a call got no answer at all (no network, server unreachable): the offline case of spec §8. */
+export const unanswered = (error: unknown): error is ApiError => error instanceof ApiError && error.status === null;
 
 /** The server's message from a failed call, if it sent one. */
 export function serverMessage(error: unknown): string | null {

@@ -10,12 +10,9 @@ import type { EntryDraft } from '../../sync/outbox';
 import { newTempId } from '../../sync/record';
 import type { LocalDocument } from '../../sync/store';
 import { type Effect, isTempId, type MultipartPart, type TempId } from '../../sync/types';
-import { ApiError, type ApiContext, check, multipart, now, online, record, findLocal } from './context';
+import { ApiError, type ApiContext, check, multipart, now, online, onlineOrLocal, record, findLocal } from './context';
 
 // ——— Shared by the grow-model domain files ———
-
-/** True when a call got no answer at all (no network, server unreachable): the offline case of spec §8. */
-export const unanswered = (error: unknown): error is ApiError => error instanceof ApiError && error.status === null;
 
 /** The signed-in user's id and company, for what the server will stamp (scanner, history entries). */
 export async function signedIn(context: ApiContext): Promise<{ userId: number | null; companyId: number | null }> {
@@ -210,15 +207,10 @@ async function loadRoomsLocally(context: ApiContext, companyId: number, roomId: 
 export async function loadRoomGridsBoxes(context: ApiContext, input: { companyId: number; roomId?: number | TempId | null }): Promise<LoadedRooms> {
   const values = check(loadRoomGridsBoxesQuery, { company_id: input.companyId, room_id: input.roomId ?? undefined });
   const roomId = values.room_id as number | TempId | undefined;
-  if (isTempId(roomId)) return loadRoomsLocally(context, values.company_id, roomId);
-  let answer: LoadedRooms;
-  try {
-    answer = await online<LoadedRooms>(context, { path: '/load_room_grids_boxes', query: { company_id: values.company_id, room_id: roomId } }, roomClientMessages.loadFailed);
-  } catch (error) {
-    if (!unanswered(error)) throw error;
-    console.warn(`load_room_grids_boxes: no answer from the server (${error.message}); reading the local store.`);
-    return loadRoomsLocally(context, values.company_id, roomId);
-  }
+  const answer = await onlineOrLocal<LoadedRooms>(context, { path: '/load_room_grids_boxes', query: { company_id: values.company_id, room_id: roomId } }, roomClientMessages.loadFailed, () =>
+    loadRoomsLocally(context, values.company_id, roomId),
+  );
+  if (answer.offline) return answer;
   if (answer?.status !== 'success' || !Array.isArray(answer.rooms)) throw new ApiError(roomClientMessages.unexpectedResponse, 200);
   return answer;
 }

@@ -8,7 +8,7 @@ import { Link } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { batchQr, batchQrUrl, getBatchDashboard, type BatchEvent, type BatchProblem } from '../../api/batches';
-import { unanswered } from '../../api/rooms';
+import { unanswered } from '../../api/context';
 import { useApiContext, useLocalDocument, useToast } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
 import { Screen } from '../shell/Screen';
