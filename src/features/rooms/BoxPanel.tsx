@@ -1,7 +1,8 @@
 /**
  * The panel of one grid box (a plant position), opened by tapping it: rename, cull or un-cull (as the
  * signed-in user), link to a batch from this tablet's batches, its batches, and its sub-gridboxes
- * (list, and divide it into nx × ny). Every change is queued and shows at once.
+ * (list, and divide it into nx × ny), and "Fill a form" for this box. Every change is queued and shows
+ * at once.
  */
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
@@ -15,6 +16,7 @@ import { createSubGridboxes, gridPositions, subGridboxesOf } from '../../api/sub
 import { useAction, type SignedInUser } from '../../app/hooks';
 import { isTempId } from '../../../sync/types';
 import { type BatchDoc, type BoxDoc, byName, type CompanyDoc, type GridDoc, userName, when } from './model';
+import { TemplateChooser } from '../forms/fill/TemplateChooser';
 
 export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; label: string; batches: BatchDoc[]; company: CompanyDoc | null; user: SignedInUser; onClose: () => void }) {
   const { box, grid, user } = props;
@@ -42,6 +44,7 @@ export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; la
         <p className="muted">
           {grid.Name} · box {props.number} · column {box.X}, row {box.Y}
         </p>
+        <FormSection box={box} grid={grid} user={user} />
         <CullSection box={box} boxId={boxId} user={user} company={props.company} />
         <RenameSection box={box} boxId={boxId} />
         <BatchSection box={box} boxId={boxId} batches={props.batches} />
@@ -52,6 +55,20 @@ export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; la
 }
 
 type BoxId = ReturnType<typeof idValue>;
+
+/** The company's forms, each opening the fill screen for this box (which returns to the room). */
+function FormSection({ box, grid, user }: { box: BoxDoc; grid: GridDoc; user: SignedInUser }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <section className="panel-section" aria-label="Forms">
+      <h3>Forms</h3>
+      <button type="button" className="button primary" aria-expanded={open} onClick={() => setOpen(!open)}>
+        Fill a form
+      </button>
+      {open && <TemplateChooser companyId={user.companyId} search={{ boxes: idValue(box.id), room: idValue(grid.roomId) }} label="Forms to fill for this box" />}
+    </section>
+  );
+}
 
 function CullSection({ box, boxId, user, company }: { box: BoxDoc; boxId: BoxId; user: SignedInUser; company: CompanyDoc | null }) {
   const cull = useAction(updateCullingStatus, gridMessages.cullingUpdated);

@@ -2,7 +2,8 @@
  * A room (spec part 1 §2 `rooms/{roomID}`): its grids drawn as their boxes, with the company's grid
  * order and opacity; a tapped box opens its panel. Room actions: add a grid, mark the room or a grid
  * scanned (as the signed-in user), reset every scanned status (Admin), grid background images and the
- * whiteboard with its history. All from the local store: a room made offline opens under its
+ * whiteboard with its history, and "Fill a form": the company's forms, each opening the fill screen for
+ * this room (the whole room or plants picked in it). All from the local store: a room made offline opens under its
  * temporary id, and the screen follows it to its server id once it syncs.
  */
 import { Link, useNavigate } from '@tanstack/react-router';
@@ -21,6 +22,7 @@ import { useFollowTempId, usePreview } from './hooks';
 import { boxNumber } from '../../../common/grid-order';
 import { type BatchDoc, type BoxDoc, boxLabel, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, onePerPosition, type RoomDoc, scanText } from './model';
 import { Whiteboard } from './Whiteboard';
+import { TemplateChooser } from '../forms/fill/TemplateChooser';
 import './rooms.css';
 
 export function RoomScreen({ roomId }: { roomId: string }) {
@@ -37,6 +39,7 @@ export function RoomScreen({ roomId }: { roomId: string }) {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [addingGrid, setAddingGrid] = useState(false);
   const [confirmReset, setConfirmReset] = useState(false);
+  const [choosingForm, setChoosingForm] = useState(false);
 
   const boxesByGrid = useMemo(() => {
     const map = new Map<string, BoxDoc[]>();
@@ -80,6 +83,9 @@ export function RoomScreen({ roomId }: { roomId: string }) {
             <button type="button" className="button primary" disabled={markRoom.busy} onClick={() => void markRoom.run({ roomId: roomRef, userId: user.userId })}>
               Mark room scanned
             </button>
+            <button type="button" className="button" aria-expanded={choosingForm} onClick={() => setChoosingForm(!choosingForm)}>
+              Fill a form
+            </button>
             {!addingGrid && (
               <button type="button" className="button" onClick={() => setAddingGrid(true)}>
                 Add grid
@@ -118,6 +124,17 @@ export function RoomScreen({ roomId }: { roomId: string }) {
                 </button>
               </div>
             </div>
+          )}
+          {choosingForm && (
+            <section className="card form-chooser" aria-label="Fill a form">
+              <div className="section-head">
+                <h2>Fill a form for this room</h2>
+                <button type="button" className="button" onClick={() => setChoosingForm(false)}>
+                  Close
+                </button>
+              </div>
+              <TemplateChooser companyId={user.companyId} search={{ room: idValue(roomId) }} />
+            </section>
           )}
           {addingGrid && <CreateGridForm companyId={user.companyId} roomId={roomRef} onDone={() => setAddingGrid(false)} />}
           {gridList.loading ? null : grids.length === 0 ? (

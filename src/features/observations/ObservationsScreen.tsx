@@ -1,0 +1,259 @@
+/**
+ * Observations: the form responses of a grid's boxes over a range of days, per box, with their answers
+ * and photos, and the room's whole-room responses apart. Read reactively from the local
+ * `form_responses` collection (so a form just filled shows at once, online or not); for days older than
+ * the tablet holds, the grower loads the grid's responses from the server (get_responses_for_grid2).
+ *
+ * Where the spec is silent:
+ * - The grower picks a room, then a grid (the first by default), then the days (the last 7 by default);
+ *   the choice is in the address, so a reload or a shared link shows the same.
+ * - Days are the tablet's calendar days. The server filters UTC days, so the load asks one day more on
+ *   each side and the screen keeps the asked days.
+ * - Boxes without responses in the range are not listed; boxes go by their number.
+ * - Sticky-trap responses carry a "Sticky trap" mark; a photo not yet sent says so instead of a picture.
+ * - Loaded responses stay until the grid or days change (they are not kept on the tablet).
+ */
+import { type ReactNode, useId, useMemo, useState } from 'react';
+import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
+import { type FormResponse, getResponsesForGrid2, type ResponseImage } from '../../api/form-responses';
+import { byServerId, idValue } from '../../api/rooms';
+import { useApiContext, useLocalDocument, useLocalQuery, type SignedInUser } from '../../app/hooks';
+import type { LocalDocument } from '../../db/schemas';
+import { useSyncStatus } from '../../sync/sync-store';
+import { placeBoxes } from '../forms/fill/model';
+import { useStoredImage } from '../rooms/hooks';
+import { type BoxDoc, byName, type CompanyDoc, type GridDoc, gridOrderOf, onePerPosition, type RoomDoc, userName, when } from '../rooms/model';
+import { SignedIn } from '../session/SignedIn';
+import { Screen } from '../shell/Screen';
+import { addDays, byBox, defaultRange, firstLocalDay, isDay, LOCAL_WINDOW_DAYS, mergeResponses, newestFirst, withinDays } from './model';
+import './observations.css';
+
+type ResponseDoc = LocalDocument & FormResponse;
+
+/** Ids are text here; a server id may be given as a number so the address reads `room=12`. */
+export interface ObservationsSearch {
+  room?: string | number;
+  grid?: string | number;
+  start?: string;
+  end?: string;
+}
+
+export function ObservationsScreen(props: { search: ObservationsSearch; onSearch: (next: ObservationsSearch) => void }) {
+  return <SignedIn title="Observations">{(user) => <Observations user={user} {...props} />}</SignedIn>;
+}
+
+function Observations({ user, search, onSearch }: { user: SignedInUser; search: ObservationsSearch; onSearch: (next: ObservationsSearch) => void }) {
+  const companyKey = String(user.companyId);
+  const roomList = useLocalQuery<RoomDoc>('rooms', { CompanyID: user.companyId }, companyKey);
+  const rooms = useMemo(() => [...roomList.documents].sort(byName), [roomList.documents]);
+  const roomId = rooms.find((room) => room.id === String(search.room ?? ''))?.id ?? null;
+  const gridList = useLocalQuery<GridDoc>('grids', { roomId: roomId ?? '\u0000' }, roomId ?? '');
+  const grids = useMemo(() => [...gridList.documents].sort(byServerId), [gridList.documents]);
+  const grid = grids.find((candidate) => candidate.id === String(search.grid ?? '')) ?? grids[0] ?? null;
+  const range = defaultRange();
+  const start = isDay(search.start) ? search.start : range.start;
+  const end = isDay(search.end) ? search.end : range.end;
+  const reversed = start > end;
+
+  const set = (patch: ObservationsSearch) => onSearch({ ...search, ...patch });
+  const ids = useId();
+
+  return (
+    <Screen title="Observations" loading={roomList.loading} empty={rooms.length === 0 ? 'No rooms on this tablet yet: observations are the forms filled in rooms.' : null}>
+      <div className="card observation-controls">
+        {/* Labels beside (not around) their controls: a wrapped select or date would put its value into the control's name. */}
+        <div>
+          <label htmlFor={`${ids}-room`}>Room</label>
+          <select id={`${ids}-room`} className="control" value={roomId ?? ''} onChange={(event) => set({ room: event.target.value ? idValue(event.target.value) : undefined, grid: undefined })}>
+            <option value="">Choose a room…</option>
+            {rooms.map((room) => (
+              <option key={room.id} value={room.id}>
+                {room.Name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor={`${ids}-grid`}>Grid</label>
+          <select id={`${ids}-grid`} className="control" value={grid?.id ?? ''} disabled={!roomId || grids.length === 0} onChange={(event) => set({ grid: event.target.value ? idValue(event.target.value) : undefined })}>
+            {grids.length === 0 && <option value="">{!roomId ? 'Choose a room first' : gridList.loading ? 'Loading the grids…' : 'No grids in this room'}</option>}
+            {grids.map((each) => (
+              <option key={each.id} value={each.id}>
+                {each.Name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor={`${ids}-start`}>From</label>
+          <input id={`${ids}-start`} className="control" type="date" value={start} max={end} onChange={(event) => isDay(event.target.value) && set({ start: event.target.value })} />
+        </div>
+        <div>
+          <label htmlFor={`${ids}-end`}>To</label>
+          <input id={`${ids}-end`} className="control" type="date" value={end} min={start} onChange={(event) => isDay(event.target.value) && set({ end: event.target.value })} />
+        </div>
+      </div>
+      {reversed ? (
+        <p className="banner error" role="alert">
+          The first day is after the last one: change the dates.
+        </p>
+      ) : !roomId ? (
+        <p className="empty">Choose a room to see its observations.</p>
+      ) : (
+        <RoomObservations key={`${roomId}|${grid?.id ?? ''}|${start}|${end}`} user={user} roomId={roomId} room={rooms.find((room) => room.id === roomId)!} grid={grid} gridsLoading={gridList.loading} start={start} end={end} />
+      )}
+    </Screen>
+  );
+}
+
+function RoomObservations(props: { user: SignedInUser; roomId: string; room: RoomDoc; grid: GridDoc | null; gridsLoading: boolean; start: string; end: string }) {
+  const { grid, start, end, roomId } = props;
+  const context = useApiContext();
+  const online = useSyncStatus((status) => status.online);
+  const company = useLocalDocument<CompanyDoc>('company', String(props.user.companyId)).document;
+  const gridId = grid?.id ?? '\u0000';
+  const boxList = useLocalQuery<BoxDoc>('grid_boxes', { gridId }, gridId);
+  const boxes = useMemo(() => onePerPosition(boxList.documents), [boxList.documents]);
+  const boxIds = boxList.documents.map((box) => box.id);
+  const local = useLocalQuery<ResponseDoc>('form_responses', { gridBoxId: { $in: boxIds } }, boxIds.join(','));
+  const roomWide = useLocalQuery<ResponseDoc>('form_responses', { roomId, gridBoxId: '' }, `room-${roomId}`);
+  const [loaded, setLoaded] = useState<{ responses: FormResponse[]; busy: boolean; error: string | null; done: boolean }>({ responses: [], busy: false, error: null, done: false });
+
+  const responses = useMemo(() => mergeResponses(local.documents.filter((response) => withinDays(response, start, end)), loaded.responses), [local.documents, loaded.responses, start, end]);
+  const roomResponses = useMemo(() => roomWide.documents.filter((response) => withinDays(response, start, end)).sort(newestFirst), [roomWide.documents, start, end]);
+  const placed = useMemo(() => (grid ? placeBoxes(boxes, [grid], boxes, gridOrderOf(company)) : []), [boxes, grid, company]);
+  const grouped = useMemo(() => byBox(responses), [responses]);
+  const withResponses = placed.filter((each) => grouped.has(each.box.id));
+  const older = start < firstLocalDay();
+
+  async function loadFromServer() {
+    if (!context || !grid) return;
+    setLoaded((state) => ({ ...state, busy: true, error: null }));
+    try {
+      // The server filters UTC days: ask a day more on each side, keep the tablet's days.
+      const answer = await getResponsesForGrid2(context, { gridId: idValue(grid.id), startDate: addDays(start, -1), endDate: addDays(end, 1) });
+      if (answer.offline) {
+        setLoaded((state) => ({ ...state, busy: false, error: 'No connection to the server: older responses can be loaded when the connection returns.' }));
+        return;
+      }
+      setLoaded({ responses: answer.all_responses.filter((response) => withinDays(response, start, end)), busy: false, error: null, done: true });
+    } catch (error) {
+      setLoaded((state) => ({ ...state, busy: false, error: error instanceof Error ? error.message : String(error) }));
+    }
+  }
+
+  const loading = props.gridsLoading || boxList.loading || local.loading || roomWide.loading;
+  return (
+    <>
+      <div className={`window-note${older ? ' older' : ''}`} role="status">
+        <p>
+          This tablet keeps the last {LOCAL_WINDOW_DAYS} days of responses and every form filled on it.
+          {older && !loaded.done && ' Your range starts earlier, so older responses may be missing.'}
+          {loaded.done && ` Loaded ${loaded.responses.length} ${loaded.responses.length === 1 ? 'response' : 'responses'} of this grid from the server.`}
+        </p>
+        {older && grid && (
+          <button type="button" className="button" disabled={loaded.busy || !online} onClick={() => void loadFromServer()}>
+            {loaded.busy ? 'Loading…' : loaded.done ? 'Load again from server' : 'Load from server'}
+          </button>
+        )}
+        {older && !online && <p className="muted">Loading from the server needs a connection.</p>}
+        {loaded.error && (
+          <p className="error-text" role="alert">
+            {loaded.error}
+          </p>
+        )}
+      </div>
+      {loading ? (
+        <p className="muted">Loading the observations…</p>
+      ) : (
+        <>
+          <p className="observation-summary" data-responses={responses.length}>
+            {grid ? `${grid.Name}: ` : ''}
+            {responses.length} {responses.length === 1 ? 'response' : 'responses'} in {withResponses.length} {withResponses.length === 1 ? 'box' : 'boxes'} · {roomResponses.length} for the whole room
+          </p>
+          {!grid ? (
+            <p className="empty">This room has no grids yet.</p>
+          ) : withResponses.length === 0 ? (
+            <p className="empty">No responses for {grid.Name} in these days.</p>
+          ) : (
+            <div className="observation-boxes">
+              {withResponses.map((each) => (
+                <section key={each.box.id} className="card observation-box" aria-label={`Box ${each.number}`}>
+                  <h2>
+                    {each.label === `Box ${each.number}` ? each.label : `${each.label} · box ${each.number}`}
+                    {each.box.culled === true && <span className="tag culled-tag">Culled</span>}
+                  </h2>
+                  <ResponseList responses={grouped.get(each.box.id) ?? []} company={company} />
+                </section>
+              ))}
+            </div>
+          )}
+          <section className="card observation-box room-wide" aria-label="Whole room">
+            <h2>Whole room: {props.room.Name}</h2>
+            {roomResponses.length === 0 ? <p className="muted">No whole-room responses in these days.</p> : <ResponseList responses={roomResponses} company={company} />}
+          </section>
+        </>
+      )}
+    </>
+  );
+}
+
+function ResponseList({ responses, company }: { responses: FormResponse[]; company: CompanyDoc | null }) {
+  return (
+    <ul className="responses">
+      {responses.map((response) => (
+        <ResponseCard key={String(response.ResponseID)} response={response} company={company} />
+      ))}
+    </ul>
+  );
+}
+
+function ResponseCard({ response, company }: { response: FormResponse; company: CompanyDoc | null }) {
+  const sticky = response.FormCategory === STICKY_TRAP_CATEGORY;
+  const who = userName(company, response.SubmittedBy) ?? 'A user not on this tablet';
+  const answers = response.fieldResponses.filter((answer) => answer.FieldType !== 'Image');
+  return (
+    <li className={`response${sticky ? ' sticky-trap' : ''}`} aria-label={`${response.TemplateName}, ${when(response.SubmittedAt)}`}>
+      <div className="response-head">
+        <h3>{response.TemplateName}</h3>
+        <span className={`tag${sticky ? ' sticky-tag' : ''}`}>{sticky ? 'Sticky trap' : response.FormCategory || 'Scouting'}</span>
+      </div>
+      <p className="muted">
+        {when(response.SubmittedAt)} · {who}
+      </p>
+      {answers.length > 0 && (
+        <dl className="answers">
+          {answers.map((answer) => (
+            <Answer key={String(answer.FieldID)} name={answer.FieldName}>
+              {answer.InputData?.trim() ? answer.InputData : <span className="muted">—</span>}
+            </Answer>
+          ))}
+        </dl>
+      )}
+      {response.images.length > 0 && (
+        <div className="response-images">
+          {response.images.map((image, index) => (
+            <ResponsePhoto key={`${String(image.ImageID ?? 'pending')}-${index}`} image={image} name={response.fieldResponses.find((answer) => String(answer.FieldID) === String(image.FieldID))?.FieldName ?? response.TemplateName} />
+          ))}
+        </div>
+      )}
+    </li>
+  );
+}
+
+function Answer({ name, children }: { name: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{name}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function ResponsePhoto({ image, name }: { image: ResponseImage; name: string }) {
+  const stored = useStoredImage(image.pending ? null : image.ImagePath);
+  if (image.pending || !image.ImagePath) return <p className="photo-pending">Photo waiting to upload</p>;
+  if (stored.error) return <p className="muted">Photo not available: {stored.error}</p>;
+  if (!stored.url) return <p className="muted">Loading photo…</p>;
+  return <img className="response-photo" src={stored.url} alt={`Photo: ${name}`} />;
+}
