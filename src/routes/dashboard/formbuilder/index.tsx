@@ -1,9 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ADMIN_ROLES, requireRole } from '../../../app/guards';
-import { Upcoming } from '../../../features/shell/Upcoming';
+import { FormListScreen } from '../../../features/forms/builder/FormListScreen';
 
 export const Route = createFileRoute('/dashboard/formbuilder/')({
   // Templates and automations are company configuration: Admins only.
   beforeLoad: requireRole(ADMIN_ROLES),
-  component: () => <Upcoming title="Form builder" what="Build scouting form templates." />,
+  component: FormListScreen,
 });

@@ -1,9 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ADMIN_ROLES, requireRole } from '../../../../app/guards';
-import { Upcoming } from '../../../../features/shell/Upcoming';
+import { FormBuilderScreen } from '../../../../features/forms/builder/FormBuilderScreen';
 
 export const Route = createFileRoute('/dashboard/formbuilder/$templateID/$templateName')({
   // Templates and automations are company configuration: Admins only.
   beforeLoad: requireRole(ADMIN_ROLES),
-  component: () => <Upcoming title="Form template" what="Edit one form template." />,
+  component: FormBuilderRoute,
 });
+
+/** The name in the address is for people reading it; the form is found by its id. */
+function FormBuilderRoute() {
+  const { templateID, templateName } = Route.useParams();
+  return <FormBuilderScreen templateId={templateID} templateName={templateName} />;
+}

@@ -1,0 +1,344 @@
+/**
+ * The form builder (spec part 2 §2 `formbuilder/{templateID}/{templateName}` and
+ * `formbuilder/{templateID}`; `new` as the template id builds a new form; Admins only): a template's
+ * name, category and fields, each field's hide-until-link rule, and a preview drawn by the fill
+ * screen's own renderer. The draft (draft.ts) stays on this screen until Save, which goes through the
+ * form domain functions (save.ts), queued like every change, so a form is built the same offline.
+ *
+ * Where the spec is silent:
+ * - Order: a new form's fields move freely (Move up / Move down). A saved form's fields keep their
+ *   order, because update_form_template cannot reorder them (it has no position for a saved field and
+ *   appends new fields after the last one); new fields go below them and move among themselves. The
+ *   screen says so.
+ * - Removing a saved field takes it off the form on Save (`isActive: false`, its answers stay); until
+ *   then it can be put back. A rule that waited for a removed field goes with it (it could never be met).
+ * - Category: 'Sticky Trap' marks the sticky-trap count forms; the first form of a category becomes its
+ *   default (the server decides), and moving a form to another category makes it stop being the default.
+ * - After Save the screen goes back to the list, with a toast; a form saved offline shows there as
+ *   waiting to sync. A refused save keeps the draft and shows the domain function's message until the
+ *   draft is changed. Leaving with changes not saved asks first, in place (or the browser's own
+ *   question on a reload).
+ * - A field open in its editor joins the draft with "Add field" / "Keep changes"; Save asks for that
+ *   first rather than leave it out.
+ * - A form made offline that syncs while it is open here follows its new id, keeping the draft.
+ */
+import { Link, useBlocker, useNavigate } from '@tanstack/react-router';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { FORM_CATEGORIES, type FormCategory, formMessages as m, STICKY_TRAP_CATEGORY } from '../../../../common/messages/forms';
+import { isTempId } from '../../../../sync/types';
+import type { ApiContext } from '../../../api/context';
+import type { FormTemplate } from '../../../api/forms';
+import { type SignedInUser, useAction, useApiContext, useLocalDocument } from '../../../app/hooks';
+import type { LocalDocument } from '../../../db/schemas';
+import { useFollowTempId } from '../../rooms/hooks';
+import { SignedIn } from '../../session/SignedIn';
+import { ConfirmPanel, Field, FormError } from '../../shell/forms';
+import { Screen } from '../../shell/Screen';
+import { type Draft, type DraftField, blankField, canMove, draftOf, fieldLabel, isChoice, moveField, previewTemplate, putField, removeField, restoreField, withServerIds } from './draft';
+import { FieldEditor } from './FieldEditor';
+import { Preview } from './Preview';
+import { saveDraft } from './save';
+import './builder.css';
+
+type TemplateDoc = LocalDocument & FormTemplate & { category: string };
+
+/** The local document as the server's template (without the store's id and link key). */
+function templateOf(document: TemplateDoc): FormTemplate {
+  const { id: _id, category: _category, ...template } = document;
+  return template;
+}
+
+/** `templateName` is given on the route that names it, so following a new id keeps the same route. */
+export function FormBuilderScreen({ templateId, templateName }: { templateId: string; templateName?: string }) {
+  return <SignedIn title="Form builder">{(user) => <Builder key={templateId === 'new' ? 'new' : 'saved'} user={user} templateId={templateId} templateName={templateName} />}</SignedIn>;
+}
+
+function Builder({ user, templateId, templateName }: { user: SignedInUser; templateId: string; templateName?: string }) {
+  const navigate = useNavigate();
+  const isNew = templateId === 'new';
+  const found = useLocalDocument<TemplateDoc>('form_templates', isNew ? undefined : templateId);
+  // Another company's form left on a shared tablet is not this Admin's to change; a list still answering for the
+  // previous address (just after following a new id) is not this form either.
+  const document = found.document && found.document.id === templateId && found.document.CompanyID === user.companyId ? found.document : null;
+  // The server id a form made offline became: the editor stays open (with its draft) until that document is here.
+  const [followedTo, setFollowedTo] = useState<string | null>(null);
+  const following = useFollowTempId(templateId, !isNew && !found.loading && !document, (serverId) => {
+    setFollowedTo(serverId);
+    void (templateName === undefined
+      ? navigate({ to: '/dashboard/formbuilder/$templateID', params: { templateID: serverId }, replace: true })
+      : navigate({ to: '/dashboard/formbuilder/$templateID/$templateName', params: { templateID: serverId, templateName }, replace: true }));
+  });
+  // The last copy seen keeps the editor (and its draft) open while a form made offline moves to its server id.
+  const [lastSeen, setLastSeen] = useState<TemplateDoc | null>(document);
+  if (document && document !== lastSeen) setLastSeen(document);
+  const shown = document ?? (lastSeen && (found.loading || following || followedTo === templateId) ? lastSeen : null);
+  const title = isNew ? 'New form' : shown ? `Edit form ${shown.TemplateName}` : 'Form';
+
+  if (!isNew && !shown && (found.loading || following)) return <Screen title={title} loading />;
+  if (!isNew && !shown) {
+    return (
+      <Screen title={title} actions={<BackToList />} empty="This form is not on this tablet: it was deleted, or it has not synced here yet. Go back to the list of forms." />
+    );
+  }
+  return <Editor user={user} title={title} template={shown ? templateOf(shown) : null} />;
+}
+
+function BackToList() {
+  return (
+    <Link className="button" to="/dashboard/formbuilder">
+      All forms
+    </Link>
+  );
+}
+
+type Tab = 'fields' | 'preview';
+/** What is being edited: a field of the draft (by key), a new field, or nothing. */
+type Editing = { key: string; field: DraftField; isNew: boolean } | null;
+
+function Editor({ user, title, template }: { user: SignedInUser; title: string; template: FormTemplate | null }) {
+  const navigate = useNavigate();
+  const context = useApiContext();
+  const [draft, setDraft] = useState<Draft>(() => draftOf(template));
+  const [editing, setEditing] = useState<Editing>(null);
+  const [tab, setTab] = useState<Tab>('fields');
+  const [notice, setNotice] = useState<string | null>(null);
+  const [errorStale, setErrorStale] = useState(false);
+  // Refs, not state: the router asks the blocker at the moment of leaving, after a save has just passed.
+  const touched = useRef(false);
+  const leaving = useRef(false);
+  const blocker = useBlocker({
+    // Following a form made offline to its server id stays on the builder: not a leave.
+    shouldBlockFn: ({ next }) => touched.current && !leaving.current && !next.fullPath.startsWith('/dashboard/formbuilder/$templateID'),
+    enableBeforeUnload: () => touched.current && !leaving.current,
+    withResolver: true,
+  });
+
+  // The form synced while open (its temporary ids became the server's): the draft follows, keeping its edits.
+  const openId = template ? String(template.TemplateID) : null;
+  const draftId = draft.templateId;
+  useEffect(() => {
+    if (!context || openId === null || draftId === null || String(draftId) === openId || !isTempId(draftId)) return;
+    void context.outbox.mappings().then((mappings) => {
+      const serverIds = new Map(mappings.map((mapping) => [String(mapping.tempId), mapping.serverId]));
+      if (serverIds.has(draftId)) setDraft((current) => withServerIds(current, serverIds));
+    });
+  }, [context, openId, draftId]);
+
+  const save = useAction(
+    useCallback((apiContext: ApiContext, current: Draft) => saveDraft(apiContext, current, user.companyId, setDraft), [user.companyId]),
+    draft.templateId === null ? m.saved : m.updated,
+  );
+  const preview = useMemo(() => previewTemplate(draft, user.companyId), [draft, user.companyId]);
+  const savedTemplate = draft.templateId !== null;
+  const hasSavedFields = draft.fields.some((field) => field.savedId !== null);
+
+  /** A change the Admin makes: the draft now differs from what is saved, and an earlier save's error no longer applies. */
+  function edit(update: (current: Draft) => Draft) {
+    setDraft(update);
+    touched.current = true;
+    setErrorStale(true);
+  }
+
+  async function saveForm() {
+    if (editing) {
+      // A field open in its editor is not in the draft yet: saving now would leave it out without a word.
+      setTab('fields');
+      setNotice(`Add or cancel the field you are editing first (${editing.isNew ? 'the new field' : editing.field.name}), then save the form.`);
+      return;
+    }
+    setErrorStale(false);
+    if (await save.run(draft)) {
+      leaving.current = true;
+      void navigate({ to: '/dashboard/formbuilder' });
+    }
+  }
+
+  function keepField(field: DraftField) {
+    edit((current) => putField(current, field));
+    setEditing(null);
+    setNotice(null);
+  }
+
+  function remove(field: DraftField, index: number) {
+    const result = removeField(draft, field.key);
+    edit(() => result.draft);
+    if (editing?.key === field.key) setEditing(null);
+    const name = fieldLabel(field, index);
+    const taken = field.savedId !== null ? `${name} is taken off the form when you save.` : `${name} is removed.`;
+    setNotice(result.freed.length > 0 ? `${taken} ${result.freed.join(', ')} now always ${result.freed.length === 1 ? 'shows' : 'show'}: ${result.freed.length === 1 ? 'its rule' : 'their rules'} waited for ${name}.` : taken);
+  }
+
+  return (
+    <Screen
+      title={title}
+      actions={
+        <>
+          <BackToList />
+          <button type="button" className="button primary" disabled={save.busy} onClick={() => void saveForm()}>
+            {save.busy ? 'Saving…' : 'Save form'}
+          </button>
+        </>
+      }
+    >
+      <div className="form-builder">
+        {blocker.status === 'blocked' && (
+          <div className="card fb-ask">
+            <ConfirmPanel
+              question="Leave without saving?"
+              message="Leave without saving? The changes to this form since it was last saved are lost."
+              confirmLabel="Leave without saving"
+              keepLabel="Stay"
+              busy={false}
+              onConfirm={blocker.proceed}
+              onKeep={blocker.reset}
+            />
+          </div>
+        )}
+        <FormError error={errorStale ? null : save.error} banner />
+        <div className="form card fb-details">
+          <div className="fb-row">
+            <Field label="Form name">
+              <input value={draft.name} onChange={(event) => edit((current) => ({ ...current, name: event.target.value }))} autoComplete="off" autoFocus={!savedTemplate} />
+            </Field>
+            <Field label="Category">
+              <select value={draft.category} onChange={(event) => edit((current) => ({ ...current, category: event.target.value as FormCategory }))} aria-describedby="category-hint">
+                {FORM_CATEGORIES.map((category) => (
+                  <option key={category} value={category}>
+                    {category}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </div>
+          <p id="category-hint" className="muted fb-hint">
+            {draft.category === STICKY_TRAP_CATEGORY
+              ? 'Sticky Trap: this is a sticky-trap count form; its answers feed the sticky-trap counts of the grids.'
+              : '‘Sticky Trap’ marks sticky-trap count forms. The first form of a category is its default.'}
+          </p>
+        </div>
+
+        <div className="fb-tabs" role="tablist" aria-label="Form builder views">
+          <button type="button" role="tab" id="tab-fields" aria-controls="panel-fields" aria-selected={tab === 'fields'} className={`button${tab === 'fields' ? ' primary' : ''}`} onClick={() => setTab('fields')}>
+            Fields ({draft.fields.length})
+          </button>
+          <button type="button" role="tab" id="tab-preview" aria-controls="panel-preview" aria-selected={tab === 'preview'} className={`button${tab === 'preview' ? ' primary' : ''}`} onClick={() => setTab('preview')}>
+            Preview
+          </button>
+        </div>
+
+        {tab === 'preview' ? (
+          <div role="tabpanel" id="panel-preview" aria-labelledby="tab-preview">
+            <Preview template={preview} />
+          </div>
+        ) : (
+          <div role="tabpanel" id="panel-fields" aria-labelledby="tab-fields" className="fb-fields-panel">
+            {savedTemplate && hasSavedFields && (
+              <p className="muted fb-hint">Saved fields keep their order: the server has no way to reorder them. New fields go below them and can be moved among themselves.</p>
+            )}
+            {notice && (
+              <p className="banner" role="status">
+                {notice}
+              </p>
+            )}
+            {draft.fields.length === 0 && !editing && <p className="empty">No fields yet. Add the first one with “Add field”: a form needs at least one.</p>}
+            <ol className="fb-fields" aria-label="Fields">
+              {draft.fields.map((field, index) =>
+                editing?.key === field.key ? (
+                  <li key={field.key}>
+                    <FieldEditor field={editing.field} draft={draft} isNew={false} onKeep={keepField} onCancel={() => setEditing(null)} />
+                  </li>
+                ) : (
+                  <FieldRow
+                    key={field.key}
+                    field={field}
+                    index={index}
+                    draft={draft}
+                    onMove={(step) => edit((current) => moveField(current, index, step))}
+                    onEdit={() => setEditing({ key: field.key, field, isNew: false })}
+                    onRemove={() => remove(field, index)}
+                  />
+                ),
+              )}
+            </ol>
+            {editing?.isNew ? (
+              <FieldEditor field={editing.field} draft={draft} isNew onKeep={keepField} onCancel={() => setEditing(null)} />
+            ) : (
+              <button
+                type="button"
+                className="button fb-add"
+                onClick={() => {
+                  const field = blankField();
+                  setEditing({ key: field.key, field, isNew: true });
+                  setNotice(null);
+                }}
+              >
+                Add field
+              </button>
+            )}
+            {draft.removed.length > 0 && (
+              <section className="fb-removed" aria-label="Taken off when you save">
+                <h2>Taken off when you save</h2>
+                <ul>
+                  {draft.removed.map((field) => (
+                    <li key={field.key}>
+                      <span>{field.name}</span>
+                      <button type="button" className="button" onClick={() => edit((current) => restoreField(current, field.key))}>
+                        Put back {field.name}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
+          </div>
+        )}
+      </div>
+    </Screen>
+  );
+}
+
+function ruleText(field: DraftField, draft: Draft): string | null {
+  if (!field.rule) return null;
+  const index = draft.fields.findIndex((each) => each.key === field.rule!.linkedKey);
+  const linked = draft.fields[index];
+  if (!linked) return null;
+  const name = fieldLabel(linked, index);
+  return field.rule.input.trim() ? `Shows only when ${name} is ${field.rule.input.trim()}` : `Shows only when ${name} is answered`;
+}
+
+function FieldRow(props: { field: DraftField; index: number; draft: Draft; onMove: (step: -1 | 1) => void; onEdit: () => void; onRemove: () => void }) {
+  const { field, index, draft } = props;
+  const name = fieldLabel(field, index);
+  const rule = ruleText(field, draft);
+  return (
+    <li className="card fb-field" aria-label={name}>
+      <div className="fb-field-main">
+        <h3>
+          <span className="fb-position">{index + 1}.</span> {name}
+        </h3>
+        <p className="fb-facts">
+          <span>{field.type}</span>
+          {field.required && <span className="fb-chip required">Required</span>}
+          {draft.templateId !== null && field.savedId === null && <span className="fb-chip new">Not saved yet</span>}
+          {isChoice(field.type) && <span className="fb-options">{field.options.join(' · ')}</span>}
+          {field.cssClass.trim() && <span className="muted">class {field.cssClass.trim()}</span>}
+        </p>
+        {rule && <p className="fb-rule-text">{rule}</p>}
+      </div>
+      <div className="fb-actions">
+        <button type="button" className="button" disabled={!canMove(draft, index, -1)} onClick={() => props.onMove(-1)} aria-label={`Move ${name} up`}>
+          Move up
+        </button>
+        <button type="button" className="button" disabled={!canMove(draft, index, 1)} onClick={() => props.onMove(1)} aria-label={`Move ${name} down`}>
+          Move down
+        </button>
+        <button type="button" className="button" onClick={props.onEdit} aria-label={`Edit ${name}`}>
+          Edit
+        </button>
+        <button type="button" className="button danger" onClick={props.onRemove} aria-label={`Remove ${name}`}>
+          Remove
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,187 @@
+/**
+ * The form builder's list (spec part 2 §2 `formbuilder`, Admins only): the company's form templates
+ * from the local `form_templates` collection, grouped by category (FORM_CATEGORIES), the default of
+ * each category marked. From here an Admin builds a new form, edits or fills one, makes one the default
+ * of its category, deletes one, or replaces them all by the built-in set (src/api/forms.ts).
+ *
+ * Where the spec is silent:
+ * - Every category is listed, an empty one saying so: a company without a Sticky Trap form cannot
+ *   record sticky-trap counts, and the Admin should see that at a glance.
+ * - Within a category the default comes first, then by name (numbers in names in number order).
+ * - Deleting and resetting ask first, in place (a tablet is easy to mis-tap). Reset is the one call
+ *   made online (the built-in set is the server's): offline its button is disabled and says why; after
+ *   it the list follows the server with the next sync.
+ * - A form made offline shows at once, marked "Waiting to sync"; it can be edited, filled and made the
+ *   default before it syncs (its calls wait in the queue behind its save).
+ */
+import { Link } from '@tanstack/react-router';
+import { useMemo, useState } from 'react';
+import { FORM_CATEGORIES, type FormCategory, formMessages as m } from '../../../../common/messages/forms';
+import { isTempId } from '../../../../sync/types';
+import { deleteTemplate, type FormTemplate, resetAllTemplates, updateDefaultTemplate } from '../../../api/forms';
+import { type SignedInUser, useAction, useLocalQuery } from '../../../app/hooks';
+import type { LocalDocument } from '../../../db/schemas';
+import { useSyncStatus } from '../../../sync/sync-store';
+import { SignedIn } from '../../session/SignedIn';
+import { ConfirmPanel, FormError } from '../../shell/forms';
+import { Screen } from '../../shell/Screen';
+import './builder.css';
+
+type TemplateDoc = LocalDocument & FormTemplate;
+
+const byDefaultThenName = (a: TemplateDoc, b: TemplateDoc) =>
+  Number(b.IsDefault) - Number(a.IsDefault) || a.TemplateName.localeCompare(b.TemplateName, undefined, { numeric: true, sensitivity: 'base' });
+
+/** The built-in set (server/domains/forms/queries.ts DEFAULT_FORM_TEMPLATES), named for the question before a reset. */
+const BUILT_IN = 'a scouting form, a sticky-trap count, a treatment record and a task form';
+
+export function FormListScreen() {
+  return <SignedIn title="Form builder">{(user) => <FormList user={user} />}</SignedIn>;
+}
+
+function FormList({ user }: { user: SignedInUser }) {
+  const { companyId } = user;
+  // The company's own forms only: a shared tablet may still hold another company's.
+  const templates = useLocalQuery<TemplateDoc>('form_templates', { CompanyID: companyId }, `form_templates-${companyId}`);
+  const online = useSyncStatus((status) => status.online);
+  const [confirmingReset, setConfirmingReset] = useState(false);
+  const reset = useAction(resetAllTemplates, m.reset);
+
+  const byCategory = useMemo(() => {
+    const groups = new Map<FormCategory, TemplateDoc[]>(FORM_CATEGORIES.map((category) => [category, []]));
+    for (const template of templates.documents) groups.get(template.FormCategory)?.push(template);
+    for (const list of groups.values()) list.sort(byDefaultThenName);
+    return groups;
+  }, [templates.documents]);
+
+  async function resetAll() {
+    if (await reset.run({ companyId })) setConfirmingReset(false);
+  }
+
+  return (
+    <Screen
+      title="Form builder"
+      loading={templates.loading}
+      actions={
+        <>
+          <Link className="button primary" to="/dashboard/formbuilder/$templateID" params={{ templateID: 'new' }}>
+            New form
+          </Link>
+          <button type="button" className="button" disabled={!online || confirmingReset} aria-describedby={online ? undefined : 'reset-needs-connection'} onClick={() => setConfirmingReset(true)}>
+            Reset to the built-in forms
+          </button>
+        </>
+      }
+    >
+      <div className="form-builder">
+        {!online && (
+          <p id="reset-needs-connection" className="muted">
+            Resetting to the built-in forms needs a connection: the built-in forms come from the server. Everything else here works offline.
+          </p>
+        )}
+        {confirmingReset && (
+          <div className="card fb-ask">
+            <ConfirmPanel
+              question="Replace every form with the built-in forms?"
+              message={
+                <>
+                  Every form of the company is replaced by the built-in forms ({BUILT_IN}), on every tablet. Forms built here are removed; answers already given keep
+                  theirs.
+                </>
+              }
+              confirmLabel="Replace every form"
+              busy={reset.busy}
+              onConfirm={() => void resetAll()}
+              onKeep={() => setConfirmingReset(false)}
+            />
+          </div>
+        )}
+        <FormError error={reset.error} banner />
+
+        {templates.documents.length === 0 ? (
+          <p className="empty">No forms yet. Build one with “New form”, or start from the built-in forms with “Reset to the built-in forms” and change them.</p>
+        ) : (
+          FORM_CATEGORIES.map((category) => <CategorySection key={category} category={category} templates={byCategory.get(category) ?? []} user={user} />)
+        )}
+      </div>
+    </Screen>
+  );
+}
+
+function CategorySection({ category, templates, user }: { category: FormCategory; templates: TemplateDoc[]; user: SignedInUser }) {
+  const headingId = `category-${category.replace(/\W+/g, '-')}`;
+  return (
+    <section className="fb-category" aria-labelledby={headingId}>
+      <h2 id={headingId}>{category}</h2>
+      {templates.length === 0 ? (
+        <p className="muted">No {category} form yet.</p>
+      ) : (
+        <ul className="fb-templates" aria-label={`${category} forms`}>
+          {templates.map((template) => (
+            <TemplateCard key={template.id} template={template} user={user} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function TemplateCard({ template, user }: { template: TemplateDoc; user: SignedInUser }) {
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const makeDefault = useAction(updateDefaultTemplate, m.defaultSet);
+  const remove = useAction(deleteTemplate, m.deleted);
+  const active = template.fields.filter((field) => Number(field.IsActive) === 1);
+  const activeIds = new Set(active.map((field) => String(field.FieldID)));
+  const rules = template.hide_rules.filter((rule) => activeIds.has(String(rule.form_field_hidden_FieldID))).length;
+  const required = active.filter((field) => Number(field.IsRequired) === 1).length;
+  const params = { templateID: String(template.TemplateID), templateName: template.TemplateName };
+
+  return (
+    <li className="card fb-template" aria-label={template.TemplateName}>
+      <div className="fb-template-head">
+        <h3>{template.TemplateName}</h3>
+        {template.IsDefault && <span className="fb-chip default">Default {template.FormCategory} form</span>}
+        {isTempId(template.TemplateID) && <span className="fb-chip waiting">Waiting to sync</span>}
+      </div>
+      <p className="fb-facts">
+        <span>
+          {active.length} {active.length === 1 ? 'field' : 'fields'}
+        </span>
+        {required > 0 && <span>{required} required</span>}
+        {rules > 0 && <span>{rules === 1 ? '1 shown only after an answer' : `${rules} shown only after an answer`}</span>}
+      </p>
+      {confirmingDelete ? (
+        <ConfirmPanel
+          question={`Delete form ${template.TemplateName}?`}
+          message={`Delete form ${template.TemplateName}? Growers can no longer fill it in; answers already given keep theirs.`}
+          busy={remove.busy}
+          onConfirm={() => void remove.run({ templateId: template.TemplateID })}
+          onKeep={() => setConfirmingDelete(false)}
+        />
+      ) : (
+        <div className="fb-actions">
+          <Link className="button primary" to="/dashboard/formbuilder/$templateID/$templateName" params={params}>
+            Edit
+          </Link>
+          <Link className="button" to="/dashboard/formbuilder/submit/$templateID/$templateName" params={params}>
+            Fill
+          </Link>
+          {!template.IsDefault && (
+            <button
+              type="button"
+              className="button"
+              disabled={makeDefault.busy}
+              onClick={() => void makeDefault.run({ templateId: template.TemplateID, companyId: user.companyId, templateType: template.FormCategory })}
+            >
+              Make default
+            </button>
+          )}
+          <button type="button" className="button danger" onClick={() => setConfirmingDelete(true)}>
+            Delete
+          </button>
+        </div>
+      )}
+      <FormError error={makeDefault.error ?? remove.error} />
+    </li>
+  );
+}

@@ -1,0 +1,236 @@
+/**
+ * The form builder's draft: a template being built or changed, held on the screen until Save. Fields
+ * are named by a `key` that never changes while the screen is open (a saved field's key is its id as
+ * text, a new one's a `tmp-draft-…` text), so a hide-until-link rule can point at a field that has no
+ * id yet; Save (save.ts) turns keys into the ids the domain functions answer.
+ *
+ * WARNING: saved fields cannot be reordered: update_form_template changes a saved field's name, type,
+ * options, required flag and class but never its Position, and appends new fields after the last one.
+ * So while a template is edited, its saved fields stay first in their order and only new fields move
+ * (among themselves); a form that is new moves freely, since save_form_template takes the list order.
+ */
+import { CHOICE_FIELD_TYPES, DEFAULT_FORM_CATEGORY, type FieldType, type FormCategory, formMessages } from '../../../../common/messages/forms';
+import type { FormField, FormHideRule, FormTemplate } from '../../../api/forms';
+import type { TempId } from '../../../../sync/types';
+
+export type Id = FormField['FieldID'];
+
+/** The field's rule: it shows only once `linkedKey`'s field is answered with `input` (any answer when blank). */
+export interface DraftRule {
+  linkedKey: string;
+  input: string;
+}
+
+export interface DraftField {
+  key: string;
+  /** The server's (or a queued save's temporary) id; null until the field is saved. */
+  savedId: Id | null;
+  name: string;
+  type: FieldType;
+  options: string[];
+  required: boolean;
+  cssClass: string;
+  /** Kept as it was: the builder does not edit report links. */
+  reportId: number | null;
+  rule: DraftRule | null;
+}
+
+export interface Draft {
+  /** Null for a form not saved yet. */
+  templateId: Id | null;
+  name: string;
+  category: FormCategory;
+  /** In form order; while editing a saved template its saved fields come first (see the header). */
+  fields: DraftField[];
+  /** Saved fields taken off the form: on Save they become inactive (their answers stay). */
+  removed: DraftField[];
+}
+
+export const isChoice = (type: FieldType) => CHOICE_FIELD_TYPES.includes(type);
+
+export const newFieldKey = (): TempId => `tmp-draft-${crypto.randomUUID()}`;
+
+/** A new, empty field of the draft (Text, not required). */
+export function blankField(): DraftField {
+  return { key: newFieldKey(), savedId: null, name: '', type: 'Text', options: [], required: false, cssClass: '', reportId: null, rule: null };
+}
+
+/** The draft of a saved template (its active fields, by position, with their rules), or of a new form. */
+export function draftOf(template: FormTemplate | null): Draft {
+  if (!template) return { templateId: null, name: '', category: DEFAULT_FORM_CATEGORY, fields: [], removed: [] };
+  const active = template.fields.filter((field) => Number(field.IsActive) === 1).sort((a, b) => a.Position - b.Position);
+  const ruleOf = new Map(template.hide_rules.map((rule) => [String(rule.form_field_hidden_FieldID), rule]));
+  const activeIds = new Set(active.map((field) => String(field.FieldID)));
+  return {
+    templateId: template.TemplateID,
+    name: template.TemplateName,
+    category: template.FormCategory,
+    fields: active.map((field) => {
+      const rule = ruleOf.get(String(field.FieldID));
+      const linked = rule ? String(rule.form_field_linked_FieldID) : null;
+      return {
+        key: String(field.FieldID),
+        savedId: field.FieldID,
+        name: field.FieldName,
+        type: field.FieldType,
+        options: [...field.FieldOptions],
+        required: Number(field.IsRequired) === 1,
+        cssClass: field.CSSClass ?? '',
+        reportId: field.report_id,
+        // A rule on a field taken off the form could never be met; the builder shows the field as always shown.
+        rule: rule && linked && activeIds.has(linked) ? { linkedKey: linked, input: rule.form_field_linked_input } : null,
+      };
+    }),
+    removed: [],
+  };
+}
+
+/** The draft's fields are not all movable: see the header. */
+export function canMove(draft: Draft, index: number, step: -1 | 1): boolean {
+  const target = index + step;
+  const field = draft.fields[index];
+  const other = draft.fields[target];
+  if (!field || !other) return false;
+  return draft.templateId === null || (field.savedId === null && other.savedId === null);
+}
+
+export function moveField(draft: Draft, index: number, step: -1 | 1): Draft {
+  if (!canMove(draft, index, step)) return draft;
+  const fields = [...draft.fields];
+  [fields[index], fields[index + step]] = [fields[index + step]!, fields[index]!];
+  return { ...draft, fields };
+}
+
+/** Adds a field at the end, or replaces the field with the same key. */
+export function putField(draft: Draft, field: DraftField): Draft {
+  const exists = draft.fields.some((each) => each.key === field.key);
+  return { ...draft, fields: exists ? draft.fields.map((each) => (each.key === field.key ? field : each)) : [...draft.fields, field] };
+}
+
+/**
+ * Takes a field off the draft: a saved one goes to `removed` (made inactive on Save), a new one is
+ * dropped. Rules that waited for its answer go too (they could never be met): their fields' names are
+ * returned so the screen can say so.
+ */
+export function removeField(draft: Draft, key: string): { draft: Draft; freed: string[] } {
+  const field = draft.fields.find((each) => each.key === key);
+  if (!field) return { draft, freed: [] };
+  const freed: string[] = [];
+  const fields = draft.fields
+    .filter((each) => each.key !== key)
+    .map((each) => {
+      if (each.rule?.linkedKey !== key) return each;
+      freed.push(each.name);
+      return { ...each, rule: null };
+    });
+  const removed = field.savedId === null ? draft.removed : [...draft.removed, { ...field, rule: null }];
+  return { draft: { ...draft, fields, removed }, freed };
+}
+
+/** Puts a removed saved field back, after the other saved fields (its old place, as far as the server goes). */
+export function restoreField(draft: Draft, key: string): Draft {
+  const field = draft.removed.find((each) => each.key === key);
+  if (!field) return draft;
+  const lastSaved = draft.fields.reduce((last, each, index) => (each.savedId !== null ? index : last), -1);
+  const fields = [...draft.fields.slice(0, lastSaved + 1), field, ...draft.fields.slice(lastSaved + 1)];
+  return { ...draft, fields, removed: draft.removed.filter((each) => each.key !== key) };
+}
+
+/** True when `key`'s field, hidden until `linkedKey`'s, would close a loop of rules (such fields never show). */
+export function wouldLoop(draft: Draft, key: string, linkedKey: string): boolean {
+  const ruleOf = new Map(draft.fields.map((field) => [field.key, field.rule?.linkedKey ?? null]));
+  const seen = new Set<string>();
+  for (let current: string | null = linkedKey; current !== null && !seen.has(current); current = ruleOf.get(current) ?? null) {
+    if (current === key) return true;
+    seen.add(current);
+  }
+  return false;
+}
+
+/** The fields `key`'s field may wait for: any other field of the draft that does not wait for it. */
+export function linkCandidates(draft: Draft, key: string): DraftField[] {
+  return draft.fields.filter((field) => field.key !== key && !wouldLoop(draft, key, field.key));
+}
+
+/** What a field is called in the builder (a field not named yet is still shown). */
+export const fieldLabel = (field: DraftField, index: number) => field.name.trim() || `Field ${index + 1}`;
+
+/** The options typed one per line: trimmed, blanks and repeats dropped. */
+export function optionsOf(text: string): string[] {
+  return [...new Set(text.split('\n').map((line) => line.trim()).filter(Boolean))];
+}
+
+/** A field's own rules, checked as the domain functions will (same messages), before it joins the draft. */
+export function fieldProblem(field: DraftField): string | null {
+  if (field.name.trim() === '') return formMessages.fieldNameRequired;
+  if (isChoice(field.type) && field.options.length === 0) return formMessages.optionsRequired(field.name.trim());
+  return null;
+}
+
+/** A field of the draft as a template field (for the preview and for comparing with the saved one). */
+function fieldOf(field: DraftField, templateId: Id, position: number): FormField {
+  const id = field.savedId ?? (field.key as TempId);
+  return {
+    id,
+    FieldID: id,
+    TemplateID: templateId,
+    FieldName: field.name.trim(),
+    FieldType: field.type,
+    FieldOptions: isChoice(field.type) ? field.options : [],
+    CSSClass: field.cssClass.trim() || null,
+    IsRequired: field.required ? 1 : 0,
+    IsActive: 1,
+    report_id: field.reportId,
+    Position: position,
+  };
+}
+
+/** The draft as a template, exactly as FormFields draws it for growers (the preview). */
+export function previewTemplate(draft: Draft, companyId: number): FormTemplate {
+  const templateId: Id = draft.templateId ?? 'tmp-draft-template';
+  const idOf = new Map(draft.fields.map((field) => [field.key, field.savedId ?? (field.key as TempId)]));
+  const hideRules: FormHideRule[] = draft.fields.flatMap((field) => {
+    const linked = field.rule ? idOf.get(field.rule.linkedKey) : undefined;
+    return field.rule && linked !== undefined
+      ? [{ form_field_hidden_UID: templateId, form_field_hidden_FieldID: idOf.get(field.key)!, form_field_linked_FieldID: linked, form_field_linked_input: field.rule.input.trim() }]
+      : [];
+  });
+  return {
+    TemplateID: templateId,
+    TemplateName: draft.name.trim() || 'New form',
+    CompanyID: companyId,
+    CreatedAt: new Date(0).toISOString(),
+    FormCategory: draft.category,
+    PageCSS: null,
+    IsDefault: false,
+    fields: draft.fields.map((field, position) => fieldOf(field, templateId, position)),
+    hide_rules: hideRules,
+  };
+}
+
+/** True when a saved field's draft differs from what is saved (so it goes into updatedFields). */
+export function fieldChanged(field: DraftField, saved: FormField): boolean {
+  const draft = fieldOf(field, saved.TemplateID, saved.Position);
+  return (
+    draft.FieldName !== saved.FieldName ||
+    draft.FieldType !== saved.FieldType ||
+    draft.IsRequired !== Number(saved.IsRequired) ||
+    (draft.CSSClass ?? '') !== (saved.CSSClass ?? '') ||
+    draft.FieldOptions.join('\n') !== saved.FieldOptions.join('\n')
+  );
+}
+
+/** The draft with the ids a save answered (saved field ids by key), so a second Save changes rather than duplicates. */
+export function withSavedIds(draft: Draft, templateId: Id, ids: ReadonlyMap<string, Id>): Draft {
+  return { ...draft, templateId, fields: draft.fields.map((field) => (field.savedId === null && ids.has(field.key) ? { ...field, savedId: ids.get(field.key)! } : field)) };
+}
+
+/**
+ * The draft once the sync has given temporary ids their server ids (a form made offline that syncs while
+ * it is open here): keys stay, ids follow.
+ */
+export function withServerIds(draft: Draft, serverIds: ReadonlyMap<string, number>): Draft {
+  const follow = (id: Id | null): Id | null => (id === null ? null : (serverIds.get(String(id)) ?? id));
+  const fields = (list: DraftField[]) => list.map((field) => ({ ...field, savedId: follow(field.savedId) }));
+  return { ...draft, templateId: follow(draft.templateId), fields: fields(draft.fields), removed: fields(draft.removed) };
+}
