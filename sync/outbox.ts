@@ -98,7 +98,9 @@ export class Outbox {
   /**
    * Counts the changes that add or alter entries' effects (made through this instance, or announced by
    * another realm with `announce`): readers cache what they derive from the entries (the pull's
-   * pending effects) until it moves. Completing and postponing entries do not count: while a long
+   * pending effects) until it moves. A completion that rewrites later entries counts (their effects
+   * now name server ids: a document pulled under its new id must get them). Other completions and
+   * postponing entries do not count: while a long
    * queue drains, a cache still holding applied entries' effects lays them over pulled documents
    * again, which is harmless because the engine reads those documents back after the run, with the
    * cache renewed (`announce`).
@@ -199,6 +201,7 @@ export class Outbox {
           tempIds: other.tempIds.filter((tempId) => !created.has(tempId)),
         }));
       await this.db.entries.bulkPut(rewritten);
+      if (rewritten.length > 0) this.changes += 1;
       return rewritten;
     });
   }

@@ -32,6 +32,7 @@ export const formMessages = {
   optionsRequired: (fieldName: string) => `${fieldName} needs at least one option.`,
   requiredInvalid: 'isRequired must be 0 or 1.',
   activeInvalid: 'isActive must be 0 or 1.',
+  positionInvalid: 'position must be a whole number from 0 to 10000.',
   categoryInvalid: `formCategory must be one of ${FORM_CATEGORIES.join(', ')}.`,
   templateNotFound: 'No such form template in this company.',
   fieldNotInTemplate: (fieldId: number) => `Field ${fieldId} is not a field of this template.`,

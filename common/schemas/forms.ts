@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_FORM_CATEGORY, FIELD_TYPES, FORM_CATEGORIES, formMessages as m } from '../messages/forms';
-import { flag, formBody, optionalId, optionalText, requiredId, requiredText } from './fields';
+import { flag, formBody, optionalId, optionalText, requiredId, requiredText, requiredWholeNumber } from './fields';
 
 const blankToUndefined = (value: unknown) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value);
 
@@ -23,10 +23,17 @@ export const formFieldInput = z.object({
 });
 export type FormFieldInput = z.output<typeof formFieldInput>;
 
+/** Where a field stands on the form (order by position, then by id); left out, a field keeps its place or goes last. */
+const position = z.preprocess(blankToUndefined, requiredWholeNumber(m.positionInvalid, 0, 10_000).optional());
+
+/** A field added to a saved template. */
+export const newFormFieldInput = formFieldInput.extend({ position });
+
 /** A field already saved, changed in place; `isActive: 0` takes it off the form (its answers stay). */
 export const updatedFormFieldInput = formFieldInput.extend({
   FieldID: requiredId(m.idInvalid('FieldID')),
   isActive: z.preprocess(blankToUndefined, flag(m.activeInvalid).default(1)),
+  position,
 });
 export type UpdatedFormFieldInput = z.output<typeof updatedFormFieldInput>;
 
@@ -45,7 +52,7 @@ export const formTemplatesQuery = z.object({
 
 export const updateFormTemplateBody = formBody({
   templateID: requiredId(m.updateRequired),
-  newFields: z.array(formFieldInput, { error: m.updateRequired }),
+  newFields: z.array(newFormFieldInput, { error: m.updateRequired }),
   updatedFields: z.array(updatedFormFieldInput, { error: m.updateRequired }),
   templateName: optionalText(200),
   formCategory: category.optional(),

@@ -9,8 +9,9 @@
 import { CHOICE_FIELD_TYPES, DEFAULT_FORM_CATEGORY, FIELD_TYPES, type FieldType, type FormCategory, formClientMessages as cm, formMessages as m } from '../../common/messages/forms';
 import {
   deleteTemplateQuery,
-  formFieldInput,
+  type formFieldInput,
   formTemplatesQuery,
+  newFormFieldInput,
   hiddenFieldQuery,
   hideRuleBody,
   hideRulesQuery,
@@ -19,8 +20,10 @@ import {
   saveFormTemplateBody,
   updateDefaultTemplateBody,
   updateFormTemplateBody,
+  updatedFormFieldInput,
   companyQuery,
 } from '../../common/schemas/forms';
+import type { z } from 'zod';
 import { newTempId } from '../../sync/record';
 import type { Effect, IdSource, TempId } from '../../sync/types';
 import { type ApiContext, check, findLocal, json, now, online, onlineOrLocal, record, ValidationError } from './context';
@@ -73,10 +76,19 @@ export interface FieldDraft {
   reportId?: number | null;
 }
 
-/** A saved field changed in the builder; `isActive: false` takes it off the form (its answers stay). */
+/** A field added to a saved form; `position` places it (left out: after the last field). */
+export interface NewField extends FieldDraft {
+  position?: number;
+}
+
+/**
+ * A saved field changed in the builder; `isActive: false` takes it off the form (its answers stay);
+ * `position` moves it (fields are ordered by position, then by id).
+ */
 export interface FieldChange extends FieldDraft {
   fieldId: Id;
   isActive?: boolean | 0 | 1;
+  position?: number;
 }
 
 const flagOf = (value: boolean | 0 | 1 | undefined, fallback: 0 | 1): 0 | 1 => (value === undefined ? fallback : value ? 1 : 0);
@@ -97,10 +109,7 @@ function withOptions<F extends { fieldName: string; fieldType: FieldType; fieldO
   return field;
 }
 
-/** A field checked with the server's rules. */
-const checkedField = (draft: FieldDraft) => withOptions(check(formFieldInput, rawField(draft)));
-
-type CheckedField = ReturnType<typeof checkedField>;
+type CheckedField = z.output<typeof formFieldInput>;
 
 const fieldBody = (field: CheckedField) => ({
   fieldName: field.fieldName,
@@ -229,7 +238,7 @@ export async function saveFormTemplate(
  */
 export async function updateFormTemplate(
   context: ApiContext,
-  input: { templateId: Id; newFields: FieldDraft[]; updatedFields: FieldChange[]; templateName?: string; formCategory?: FormCategory; pageCSS?: string | null },
+  input: { templateId: Id; newFields: NewField[]; updatedFields: FieldChange[]; templateName?: string; formCategory?: FormCategory; pageCSS?: string | null },
 ) {
   const envelope = check(updateFormTemplateBody, {
     templateID: input.templateId,
@@ -241,20 +250,21 @@ export async function updateFormTemplate(
   });
   const templateId = envelope.templateID as Id;
   const template = await templateOrFail(context, templateId);
-  const newFields = input.newFields.map(checkedField);
+  const newFields = input.newFields.map((draft) => withOptions(check(newFormFieldInput, { ...rawField(draft), position: draft.position })));
   const updatedFields = input.updatedFields.map((change) => {
     if (!template.fields.some((field) => String(field.FieldID) === String(change.fieldId))) throw new ValidationError(m.fieldNotInTemplate(Number(change.fieldId)));
-    return { fieldId: change.fieldId, isActive: flagOf(change.isActive, 1), field: checkedField(change) };
+    const field = withOptions(check(updatedFormFieldInput, { ...rawField(change), FieldID: change.fieldId, isActive: flagOf(change.isActive, 1), position: change.position }));
+    return { ...field, FieldID: change.fieldId };
   });
   const newFieldIds = newFields.map(() => newTempId());
-  let position = template.fields.reduce((last, field) => Math.max(last, field.Position), -1);
+  let last = template.fields.reduce((highest, field) => Math.max(highest, field.Position), -1);
   const fields = [
     ...template.fields.map((field) => {
-      const change = updatedFields.find((each) => String(each.fieldId) === String(field.FieldID));
-      return change ? fieldDocument(change.field, field.FieldID, templateId, field.Position, change.isActive) : field;
+      const change = updatedFields.find((each) => String(each.FieldID) === String(field.FieldID));
+      return change ? fieldDocument(change, field.FieldID, templateId, change.position ?? field.Position, change.isActive as 0 | 1) : field;
     }),
-    ...newFields.map((field, index) => fieldDocument(field, newFieldIds[index]!, templateId, (position += 1))),
-  ];
+    ...newFields.map((field, index) => fieldDocument(field, newFieldIds[index]!, templateId, field.position ?? (last += 1))),
+  ].sort((a, b) => a.Position - b.Position);
   const name = envelope.templateName ?? template.TemplateName;
   const categoryChanged = envelope.formCategory !== undefined && envelope.formCategory !== template.FormCategory;
   await record(context, {
@@ -262,8 +272,8 @@ export async function updateFormTemplate(
     path: '/update_form_template',
     body: json({
       templateID: templateId,
-      newFields: newFields.map(fieldBody),
-      updatedFields: updatedFields.map((change) => ({ FieldID: change.fieldId, ...fieldBody(change.field), isActive: change.isActive })),
+      newFields: newFields.map((field) => ({ ...fieldBody(field), ...(field.position !== undefined ? { position: field.position } : {}) })),
+      updatedFields: updatedFields.map((field) => ({ FieldID: field.FieldID, ...fieldBody(field), isActive: field.isActive, ...(field.position !== undefined ? { position: field.position } : {}) })),
       ...(envelope.templateName !== undefined ? { templateName: envelope.templateName } : {}),
       ...(envelope.formCategory !== undefined ? { formCategory: envelope.formCategory } : {}),
       ...(envelope.pageCSS !== undefined ? { pageCSS: envelope.pageCSS } : {}),

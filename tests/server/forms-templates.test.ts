@@ -161,7 +161,32 @@ describe('update_form_template', () => {
       ['Photo', 'Image', 1, 3],
     ]);
     expect(response.body.new_field_ids).toEqual([updated.fields[3]!.FieldID]);
-    expect(await auditEvents(farm.companyId, 'Updated form template Weekly walk%')).toEqual([{ event_title: 'Updated form template Weekly walk (1 new, 2 changed fields)', user_id: farm.admin.id }]);
+
+    // Reordered: the new field first, the old ones after it.
+    const [first, second, third, fourth] = updated.fields.map((field) => field.FieldID);
+    const reordered = await request('POST', '/update_form_template', farm.admin.token, {
+      json: {
+        templateID: template.TemplateID,
+        newFields: [{ fieldName: 'Vigour', fieldType: 'Text', position: 1 }],
+        updatedFields: [
+          { FieldID: fourth, fieldName: 'Photo', fieldType: 'Image', position: 0 },
+          { FieldID: first, fieldName: 'Pressure', fieldType: 'Dropdown', fieldOptions: ['None', 'Low', 'High'], isRequired: 1, position: 2 },
+          { FieldID: second, fieldName: 'Thrips', fieldType: 'Number', isActive: 0, position: 3 },
+          { FieldID: third, fieldName: 'Notes', fieldType: 'Textarea', position: 4 },
+        ],
+      },
+    });
+    expect(reordered.status).toBe(200);
+    expect((reordered.body.template as Template).fields.map((field) => field.FieldName)).toEqual(['Photo', 'Vigour', 'Pressure', 'Thrips', 'Notes']);
+    expect(reordered.body.new_field_ids).toEqual([(reordered.body.template as Template).fields[1]!.FieldID]);
+    const badPosition = await request('POST', '/update_form_template', farm.admin.token, {
+      json: { templateID: template.TemplateID, newFields: [{ fieldName: 'X', fieldType: 'Text', position: -1 }], updatedFields: [] },
+    });
+    expect(badPosition.body).toEqual(error(m.positionInvalid));
+    expect(await auditEvents(farm.companyId, 'Updated form template Weekly walk%')).toEqual([
+      { event_title: 'Updated form template Weekly walk (1 new, 2 changed fields)', user_id: farm.admin.id },
+      { event_title: 'Updated form template Weekly walk (1 new, 4 changed fields)', user_id: farm.admin.id },
+    ]);
   });
 
   it('answers the spec message, ours for a foreign field, 403 for a Regular user or another company', async () => {

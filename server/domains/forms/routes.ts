@@ -78,15 +78,15 @@ async function updateFormTemplate(request: RequestOf<typeof updateSchema>) {
 
   const actor = actorOf(caller(request), template.company_id);
   const write = writer(request.db, actor);
-  for (const field of updatedFields) await write.update('form_fields', field.FieldID, { ...fieldRow(field), is_active: field.isActive });
-  const lastPosition = live.reduce((last, field) => Math.max(last, field.position), -1);
-  let position = lastPosition;
-  if (newFields.length > 0) {
-    await write.insertMany(
-      'form_fields',
-      newFields.map((field) => ({ ...fieldRow(field), company_id: template.company_id, template_id: template.id, position: (position += 1) })),
-    );
+  for (const field of updatedFields) {
+    await write.update('form_fields', field.FieldID, { ...fieldRow(field), is_active: field.isActive, ...(field.position !== undefined ? { position: field.position } : {}) });
   }
+  // New fields go where they ask to be, or after the last field, in the order sent (ids follow that order).
+  let position = live.reduce((last, field) => Math.max(last, field.position), -1);
+  const inserted = await write.insertMany(
+    'form_fields',
+    newFields.map((field) => ({ ...fieldRow(field), company_id: template.company_id, template_id: template.id, position: field.position ?? (position += 1) })),
+  );
   const categoryChanged = formCategory !== undefined && formCategory !== template.form_category;
   await write.update('form_templates', template.id, {
     template_name: templateName ?? template.template_name,
@@ -101,8 +101,7 @@ async function updateFormTemplate(request: RequestOf<typeof updateSchema>) {
     details: { template_id: template.id },
   });
   const [json] = await formQueries.withChildren(request.db, [await formQueries.byId(request.db, template.id)]);
-  const newFieldIds = json!.fields.filter((field) => field.Position > lastPosition).map((field) => field.FieldID);
-  return success({ template_id: template.id, new_field_ids: newFieldIds, template: json }, m.updated);
+  return success({ template_id: template.id, new_field_ids: inserted.map((field) => field.id).sort((a, b) => a - b), template: json }, m.updated);
 }
 
 /** Makes the template the default of its category (`template_type`); the category's previous default stops being one. */

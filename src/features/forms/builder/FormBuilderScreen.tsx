@@ -6,10 +6,8 @@
  * form domain functions (save.ts), queued like every change, so a form is built the same offline.
  *
  * Where the spec is silent:
- * - Order: a new form's fields move freely (Move up / Move down). A saved form's fields keep their
- *   order, because update_form_template cannot reorder them (it has no position for a saved field and
- *   appends new fields after the last one); new fields go below them and move among themselves. The
- *   screen says so.
+ * - Order: fields move with Move up / Move down, saved or new; Save sends each field's place as its
+ *   position.
  * - Removing a saved field takes it off the form on Save (`isActive: false`, its answers stay); until
  *   then it can be put back. A rule that waited for a removed field goes with it (it could never be met).
  * - Category: 'Sticky Trap' marks the sticky-trap count forms; the first form of a category becomes its
@@ -130,7 +128,6 @@ function Editor({ user, title, template }: { user: SignedInUser; title: string; 
   );
   const preview = useMemo(() => previewTemplate(draft, user.companyId), [draft, user.companyId]);
   const savedTemplate = draft.templateId !== null;
-  const hasSavedFields = draft.fields.some((field) => field.savedId !== null);
 
   /** A change the Admin makes: the draft now differs from what is saved, and an earlier save's error no longer applies. */
   function edit(update: (current: Draft) => Draft) {
@@ -232,9 +229,6 @@ function Editor({ user, title, template }: { user: SignedInUser; title: string; 
           </div>
         ) : (
           <div role="tabpanel" id="panel-fields" aria-labelledby="tab-fields" className="fb-fields-panel">
-            {savedTemplate && hasSavedFields && (
-              <p className="muted fb-hint">Saved fields keep their order: the server has no way to reorder them. New fields go below them and can be moved among themselves.</p>
-            )}
             {notice && (
               <p className="banner" role="status">
                 {notice}

@@ -3,11 +3,7 @@
  * are named by a `key` that never changes while the screen is open (a saved field's key is its id as
  * text, a new one's a `tmp-draft-…` text), so a hide-until-link rule can point at a field that has no
  * id yet; Save (save.ts) turns keys into the ids the domain functions answer.
- *
- * WARNING: saved fields cannot be reordered: update_form_template changes a saved field's name, type,
- * options, required flag and class but never its Position, and appends new fields after the last one.
- * So while a template is edited, its saved fields stay first in their order and only new fields move
- * (among themselves); a form that is new moves freely, since save_form_template takes the list order.
+ * The order of `fields` is the form's order: Save sends each field's index as its position.
  */
 import { CHOICE_FIELD_TYPES, DEFAULT_FORM_CATEGORY, type FieldType, type FormCategory, formMessages } from '../../../../common/messages/forms';
 import type { FormField, FormHideRule, FormTemplate } from '../../../api/forms';
@@ -85,13 +81,9 @@ export function draftOf(template: FormTemplate | null): Draft {
   };
 }
 
-/** The draft's fields are not all movable: see the header. */
+/** Whether a field can move a step (not past either end). */
 export function canMove(draft: Draft, index: number, step: -1 | 1): boolean {
-  const target = index + step;
-  const field = draft.fields[index];
-  const other = draft.fields[target];
-  if (!field || !other) return false;
-  return draft.templateId === null || (field.savedId === null && other.savedId === null);
+  return draft.fields[index] !== undefined && draft.fields[index + step] !== undefined;
 }
 
 export function moveField(draft: Draft, index: number, step: -1 | 1): Draft {
@@ -127,13 +119,11 @@ export function removeField(draft: Draft, key: string): { draft: Draft; freed: s
   return { draft: { ...draft, fields, removed }, freed };
 }
 
-/** Puts a removed saved field back, after the other saved fields (its old place, as far as the server goes). */
+/** Puts a removed saved field back, last (it can be moved from there). */
 export function restoreField(draft: Draft, key: string): Draft {
   const field = draft.removed.find((each) => each.key === key);
   if (!field) return draft;
-  const lastSaved = draft.fields.reduce((last, each, index) => (each.savedId !== null ? index : last), -1);
-  const fields = [...draft.fields.slice(0, lastSaved + 1), field, ...draft.fields.slice(lastSaved + 1)];
-  return { ...draft, fields, removed: draft.removed.filter((each) => each.key !== key) };
+  return { ...draft, fields: [...draft.fields, field], removed: draft.removed.filter((each) => each.key !== key) };
 }
 
 /** True when `key`'s field, hidden until `linkedKey`'s, would close a loop of rules (such fields never show). */

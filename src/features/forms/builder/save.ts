@@ -60,13 +60,15 @@ async function changeTemplate(context: ApiContext, draft: Draft) {
   // The form went away (deleted here or by the server) while it was open.
   if (!before) throw new ValidationError(formMessages.templateNotFound);
   const savedField = (field: DraftField) => before.fields.find((each) => String(each.FieldID) === String(field.savedId));
+  // Every field goes where the draft has it: its index is its position.
+  const positionOf = new Map(draft.fields.map((field, index) => [field.key, index]));
   const fresh = draft.fields.filter((field) => field.savedId === null);
   const changed = draft.fields.filter((field) => {
     const saved = field.savedId === null ? undefined : savedField(field);
-    return saved !== undefined && fieldChanged(field, saved);
+    return saved !== undefined && (fieldChanged(field, saved) || saved.Position !== positionOf.get(field.key));
   });
   const updatedFields: FieldChange[] = [
-    ...changed.map((field) => ({ fieldId: field.savedId!, ...fieldDraft(field), isActive: true })),
+    ...changed.map((field) => ({ fieldId: field.savedId!, ...fieldDraft(field), isActive: true, position: positionOf.get(field.key)! })),
     // Taken off with what is saved (an edit made before removing it is not kept).
     ...draft.removed.flatMap((field): FieldChange[] => {
       const saved = savedField(field);
@@ -80,7 +82,7 @@ async function changeTemplate(context: ApiContext, draft: Draft) {
   if (fresh.length === 0 && updatedFields.length === 0 && !renamed && !recategorised) return { draft, before };
   const answer = await updateFormTemplate(context, {
     templateId,
-    newFields: fresh.map(fieldDraft),
+    newFields: fresh.map((field) => ({ ...fieldDraft(field), position: positionOf.get(field.key)! })),
     updatedFields,
     ...(renamed ? { templateName: draft.name } : {}),
     ...(recategorised ? { formCategory: draft.category } : {}),
