@@ -312,8 +312,8 @@ function FieldRow(props: { field: DraftField; index: number; draft: Draft; onMov
         </h3>
         <p className="fb-facts">
           <span>{field.type}</span>
-          {field.required && <span className="fb-chip required">Required</span>}
-          {draft.templateId !== null && field.savedId === null && <span className="fb-chip new">Not saved yet</span>}
+          {field.required && <span className="chip required">Required</span>}
+          {draft.templateId !== null && field.savedId === null && <span className="chip new">Not saved yet</span>}
           {isChoice(field.type) && <span className="fb-options">{field.options.join(' · ')}</span>}
           {field.cssClass.trim() && <span className="muted">class {field.cssClass.trim()}</span>}
         </p>

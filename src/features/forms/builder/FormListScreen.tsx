@@ -140,8 +140,8 @@ function TemplateCard({ template, user }: { template: TemplateDoc; user: SignedI
     <li className="card fb-template" aria-label={template.TemplateName}>
       <div className="fb-template-head">
         <h3>{template.TemplateName}</h3>
-        {template.IsDefault && <span className="fb-chip default">Default {template.FormCategory} form</span>}
-        {isTempId(template.TemplateID) && <span className="fb-chip waiting">Waiting to sync</span>}
+        {template.IsDefault && <span className="chip default">Default {template.FormCategory} form</span>}
+        {isTempId(template.TemplateID) && <span className="chip waiting">Waiting to sync</span>}
       </div>
       <p className="fb-facts">
         <span>
