@@ -8,23 +8,15 @@ import { submitForm } from '../src/api/form-responses';
 import type { FormTemplate } from '../src/api/forms';
 import { withLinkKeys } from '../src/db/schemas';
 import { startTablet } from '../tests/support/client';
-import type { Call } from './sync';
+import { type Call, type SignedIn, tabletUser } from './sync';
 
 const RESPONSES = Number(process.env.BENCH_FORM_RESPONSES ?? 1_000);
 const PHOTO_EVERY = 10;
 /** A small real PNG (1×1), as a tablet camera's file would be checked by its bytes. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
-interface SignedIn {
-  access_token: string;
-  refresh_token: string;
-  user_id: number;
-  user_role: string;
-  company_id: number;
-}
-
 export async function measureFormResponses(base: string, session: SignedIn, call: Call, report: (line: string) => void): Promise<void> {
-  const user = { id: session.user_id, email: '', password: '', role: session.user_role as 'Admin', companyId: session.company_id, token: session.access_token, refreshToken: session.refresh_token };
+  const user = tabletUser(session);
   const room = await call<{ RoomID: number }>('POST', '/create_room', { company_id: session.company_id }, { name: 'Forms bench', description: 'npm run bench' });
   const grid = await call<{ grid: { id: number; boxes: Array<{ id: number }> } }>('POST', '/Create_grid', {}, { ncompany_id: session.company_id, nroom_id: room.RoomID, ngrid_name: 'Scouting', nx: 10, ny: 10 });
   const boxIds = grid.grid.boxes.map((box) => box.id);

@@ -10,7 +10,8 @@ import { startTablet } from '../tests/support/client';
 
 export type Call = <T>(method: string, path: string, query: Record<string, string | number>, body?: object) => Promise<T>;
 
-interface SignedIn {
+/** The bench's signed-in Admin, as /login answered. */
+export interface SignedIn {
   access_token: string;
   refresh_token: string;
   user_id: number;
@@ -30,8 +31,11 @@ async function until(condition: () => Promise<boolean>, timeoutMs: number, every
   }
 }
 
+/** The bench's user as a test tablet signs in with it. */
+export const tabletUser = (session: SignedIn) => ({ id: session.user_id, email: '', password: '', role: session.user_role as 'Admin', companyId: session.company_id, token: session.access_token, refreshToken: session.refresh_token });
+
 export async function measureSync(base: string, session: SignedIn, call: Call, report: (line: string) => void): Promise<void> {
-  const user = { id: session.user_id, email: '', password: '', role: session.user_role as 'Admin', companyId: session.company_id, token: session.access_token, refreshToken: session.refresh_token };
+  const user = tabletUser(session);
 
   // Replay: 5,000 culls and un-culls queued offline on 100 plants, then the engine starts.
   const room = await call<{ RoomID: number }>('POST', '/create_room', { company_id: session.company_id }, { name: 'Sync bench', description: 'npm run bench' });

@@ -398,11 +398,14 @@ export async function checkForStickytrap(context: ApiContext, input: { gridBoxId
   }));
 }
 
-/** get_batch_form_responses (spec §7): responses of boxes that held the batch, `{status, responses}`. */
+/**
+ * get_batch_form_responses (spec §7): responses of boxes that held the batch, `{status, responses}`;
+ * a failure without the server's message is 'Failed to get Batch Templates' (spec §8: the forms filled for a batch).
+ */
 export async function getBatchFormResponses(context: ApiContext, input: { batchId: Id }) {
   const values = check(batchQuery, { batch_id: input.batchId });
   const batchId = values.batch_id as Id;
-  return onlineOrLocal<Responses>(context, { path: '/get_batch_form_responses', query: { batch_id: batchId } }, cm.fetchFailed, async () => ({
+  return onlineOrLocal<Responses>(context, { path: '/get_batch_form_responses', query: { batch_id: batchId } }, cm.batchTemplatesFailed, async () => ({
     status: 'success',
     responses: await localResponses(context, { BatchID: batchId }),
     offline: true,

@@ -20,7 +20,7 @@ import { BoxPanel } from './BoxPanel';
 import { GridView } from './GridView';
 import { useFollowTempId, usePreview } from './hooks';
 import { boxNumber } from '../../../common/grid-order';
-import { type BatchDoc, type BoxDoc, boxLabel, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, onePerPosition, type RoomDoc, scanText } from './model';
+import { type BatchDoc, type BoxDoc, boxLabel, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, boxesByGrid, type RoomDoc, scanText } from './model';
 import { Whiteboard } from './Whiteboard';
 import { TemplateChooser } from '../forms/fill/TemplateChooser';
 import './rooms.css';
@@ -41,12 +41,7 @@ export function RoomScreen({ roomId }: { roomId: string }) {
   const [confirmReset, setConfirmReset] = useState(false);
   const [choosingForm, setChoosingForm] = useState(false);
 
-  const boxesByGrid = useMemo(() => {
-    const map = new Map<string, BoxDoc[]>();
-    for (const box of boxList.documents) map.set(box.gridId, [...(map.get(box.gridId) ?? []), box]);
-    for (const [gridId, boxes] of map) map.set(gridId, onePerPosition(boxes));
-    return map;
-  }, [boxList.documents]);
+  const boxesOfGrid = useMemo(() => boxesByGrid(boxList.documents), [boxList.documents]);
   const batches = useMemo(() => new Map(batchList.documents.map((batch) => [batch.id, batch])), [batchList.documents]);
   const selectedBox = selectedId ? (boxList.documents.find((box) => box.id === selectedId) ?? null) : null;
 
@@ -62,7 +57,7 @@ export function RoomScreen({ roomId }: { roomId: string }) {
   const opacity = gridOpacityOf(company);
   const document = room.document;
   const roomRef = document ? idValue(document.RoomID ?? document.id) : null;
-  const shownBoxes = [...boxesByGrid.values()].flat();
+  const shownBoxes = [...boxesOfGrid.values()].flat();
   const plants = shownBoxes.length;
   const culled = shownBoxes.filter((box) => box.culled === true).length;
 
@@ -144,7 +139,7 @@ export function RoomScreen({ roomId }: { roomId: string }) {
               <GridSection
                 key={grid.id}
                 grid={grid}
-                boxes={boxesByGrid.get(grid.id) ?? []}
+                boxes={boxesOfGrid.get(grid.id) ?? []}
                 user={user}
                 company={company}
                 order={order}
@@ -160,7 +155,7 @@ export function RoomScreen({ roomId }: { roomId: string }) {
             (() => {
               const grid = grids.find((candidate) => candidate.id === selectedBox.gridId);
               if (!grid) return null;
-              const { nx, ny } = gridSize(grid, boxesByGrid.get(grid.id) ?? []);
+              const { nx, ny } = gridSize(grid, boxesOfGrid.get(grid.id) ?? []);
               const number = boxNumber(order, Number(selectedBox.X) || 1, Number(selectedBox.Y) || 1, nx, ny);
               return (
                 <BoxPanel

@@ -99,3 +99,11 @@ export function onePerPosition<T extends { id: string; X?: number | null; Y?: nu
   }
   return kept.size === boxes.length ? boxes : [...kept.values()];
 }
+
+/** A room's boxes by their grid's id, one per position in each grid (see onePerPosition). */
+export function boxesByGrid<T extends { id: string; gridId: string; X?: number | null; Y?: number | null }>(boxes: T[]): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const box of boxes) map.set(box.gridId, [...(map.get(box.gridId) ?? []), box]);
+  for (const [gridId, list] of map) map.set(gridId, onePerPosition(list));
+  return map;
+}

@@ -28,7 +28,7 @@ import { useAction, useApiContext, useLocalDocument, useLocalQuery, type SignedI
 import type { LocalDocument } from '../../../db/schemas';
 import { useSyncStatus } from '../../../sync/sync-store';
 import { isTempId } from '../../../../sync/types';
-import { type BoxDoc, byName, type CompanyDoc, type GridDoc, gridOrderOf, onePerPosition, type RoomDoc } from '../../rooms/model';
+import { type BoxDoc, byName, type CompanyDoc, boxesByGrid, type GridDoc, gridOrderOf, type RoomDoc } from '../../rooms/model';
 import { SignedIn } from '../../session/SignedIn';
 import { FormError } from '../../shell/forms';
 import { Screen } from '../../shell/Screen';
@@ -194,13 +194,8 @@ function RoomFill(props: { user: SignedInUser; template: TemplateDoc; roomId: st
   const boxList = useLocalQuery<BoxDoc>('grid_boxes', { gridId: { $in: grids.map((grid) => grid.id) } }, gridKey);
   const company = useLocalDocument<CompanyDoc>('company', String(user.companyId)).document;
   const order = gridOrderOf(company);
-  const boxesByGrid = useMemo(() => {
-    const map = new Map<string, BoxDoc[]>();
-    for (const box of boxList.documents) map.set(box.gridId, [...(map.get(box.gridId) ?? []), box]);
-    for (const [gridId, boxes] of map) map.set(gridId, onePerPosition(boxes));
-    return map;
-  }, [boxList.documents]);
-  const placed = useMemo(() => placeBoxes([...boxesByGrid.values()].flat(), grids, boxList.documents, order), [boxesByGrid, grids, boxList.documents, order]);
+  const boxesOfGrid = useMemo(() => boxesByGrid(boxList.documents), [boxList.documents]);
+  const placed = useMemo(() => placeBoxes([...boxesOfGrid.values()].flat(), grids, boxList.documents, order), [boxesOfGrid, grids, boxList.documents, order]);
   const chosen = useMemo(() => {
     const ids = new Set(chosenIds);
     return placed.filter((each) => ids.has(each.box.id));
@@ -262,7 +257,7 @@ function RoomFill(props: { user: SignedInUser; template: TemplateDoc; roomId: st
               Step 1 of 2: pick the plants in <strong>{roomName}</strong>
             </p>
           </FillTarget>
-          <BoxPicker grids={grids} placed={placed} boxesByGrid={boxesByGrid} order={order} onNext={() => setPage(2)} />
+          <BoxPicker grids={grids} placed={placed} boxesByGrid={boxesOfGrid} order={order} onNext={() => setPage(2)} />
         </>
       )}
       {mode === 'pick' && page === 2 && (
