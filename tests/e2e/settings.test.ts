@@ -96,7 +96,7 @@ describe.skipIf(skipBrowser)('settings, trays, profile, company and sign-up scre
     await expect.poll(() => edit.getByRole('alert').textContent()).toBe('numberOfPlants must be positive.');
     await edit.getByLabel('Number of plants').fill('30');
     await edit.getByRole('button', { name: 'Save tray' }).click();
-    await bench.getByText('30').waitFor();
+    await bench.getByText('30', { exact: true }).waitFor();
     await expect.poll(async () => (await trays())[0]?.number_of_plants, { timeout: 20_000 }).toBe(30);
 
     await page.getByRole('button', { name: 'New template' }).click();
