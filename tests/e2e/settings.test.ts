@@ -114,7 +114,7 @@ describe.skipIf(skipBrowser)('settings, trays, profile, company and sign-up scre
     await useForm.getByLabel('Tray name').fill('Clones A');
     await useForm.getByRole('button', { name: 'Create tray' }).click();
     const clones = page.getByRole('listitem', { name: 'Clones A' });
-    await clones.getByText('72').waitFor();
+    await clones.getByText('72', { exact: true }).waitFor();
     await clones.getByText(`Batch ${batchNumber}`).waitFor();
     await expect.poll(trays, { timeout: 20_000 }).toContainEqual({ tray_name: 'Clones A', number_of_plants: 72, batch_id: batchId, deleted_at: null });
     const templates = await e2e.server.database.db.selectFrom('tray_templates').select(['template_name', 'number_of_plants', 'default_batch_id']).where('company_id', '=', farm.companyId).execute();
