@@ -207,12 +207,37 @@ describe.skipIf(skipBrowser)('rooms, grids and boxes in Chromium', { timeout: 12
     // The history (server-only) lists it, with its image.
     await grower.page.getByRole('list', { name: 'Whiteboard history' }).locator('img').waitFor({ timeout: 30_000 });
 
+    // The grower names a sub-gridbox and gives it a status; deleting one is for Admins.
+    await grower.app.openBox('Rack 1', 1, 1);
+    const subList = grower.app.panel().getByRole('list', { name: 'Sub-gridboxes of this box' });
+    expect(await subList.getByRole('button', { name: 'Delete Sub-2-1' }).count()).toBe(0);
+    await subList.getByRole('button', { name: 'Edit Sub-2-1' }).click();
+    const subForm = grower.app.panel().getByRole('form', { name: 'Edit Sub-2-1' });
+    await subForm.getByLabel('Name').fill('Mother A');
+    await subForm.getByLabel('Status').fill('Rooted');
+    await subForm.getByRole('button', { name: 'Save' }).click();
+    await subList.getByText('Mother A').waitFor();
+    await grower.app.screenshot('rooms-box-subgridboxes');
+    await grower.app.closePanel();
+    const subDetails = () => db().selectFrom('sub_gridboxes').select(['subx', 'custom_name', 'status']).where('company_id', '=', farm.companyId).where('deleted_at', 'is', null).orderBy('subx').execute();
+    await expect.poll(async () => (await subDetails()).find((sub) => sub.subx === 2), { timeout: 30_000 }).toEqual({ subx: 2, custom_name: 'Mother A', status: 'Rooted' });
+
     // An Admin marks the grid scanned, then resets every scanned status (after confirming).
     const admin = await signedIn(farm.admin);
     await admin.app.openRooms();
     const card = admin.app.roomCard(roomName);
     await card.waitFor({ timeout: 30_000 });
     await admin.app.openRoom(roomName);
+    // The Admin deletes a sub-gridbox, after confirming.
+    await admin.app.openBox('Rack 1', 1, 1);
+    const adminSubs = admin.app.panel().getByRole('list', { name: 'Sub-gridboxes of this box' });
+    await adminSubs.getByRole('button', { name: 'Delete Sub-3-1' }).click({ timeout: 30_000 });
+    await adminSubs.getByRole('button', { name: 'Keep' }).click();
+    await adminSubs.getByRole('button', { name: 'Delete Sub-3-1' }).click();
+    await adminSubs.getByRole('group', { name: 'Delete Sub-3-1?' }).getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => adminSubs.getByRole('listitem').count()).toBe(2);
+    await admin.app.closePanel();
+    await expect.poll(async () => (await subDetails()).map((sub) => sub.subx), { timeout: 30_000 }).toEqual([1, 2]);
     await admin.app.grid('Rack 1').getByRole('button', { name: 'Mark grid scanned' }).click();
     await admin.app.grid('Rack 1').locator('.scan-state.scanned').waitFor();
     await expect.poll(async () => (await db().selectFrom('grids').select('scanned').where('room_id', '=', roomId).executeTakeFirstOrThrow()).scanned, { timeout: 30_000 }).toBe(true);

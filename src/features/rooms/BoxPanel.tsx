@@ -1,7 +1,7 @@
 /**
  * The panel of one grid box (a plant position), opened by tapping it: rename, cull or un-cull (as the
  * signed-in user), link to a batch from this tablet's batches, its batches, and its sub-gridboxes
- * (list, and divide it into nx × ny), and "Fill a form" for this box. Every change is queued and shows
+ * (list, divide into nx × ny, edit, and for Admins delete), and "Fill a form" for this box. Every change is queued and shows
  * at once.
  */
 import { Link } from '@tanstack/react-router';
@@ -12,11 +12,12 @@ import { subgridMessages } from '../../../common/messages/subgrids';
 import { linkGridboxBatch } from '../../api/batches';
 import { updateCullingStatus, updateGridBoxName } from '../../api/grids';
 import { idValue } from '../../api/rooms';
-import { createSubGridboxes, gridPositions, subGridboxesOf } from '../../api/subgrids';
+import { createSubGridboxes, deleteSubGridbox, gridPositions, type SubGridbox, subGridboxesOf, updateSubGridbox } from '../../api/subgrids';
 import { useAction, type SignedInUser } from '../../app/hooks';
 import { isTempId } from '../../../sync/types';
 import { type BatchDoc, type BoxDoc, byName, type CompanyDoc, type GridDoc, userName, when } from './model';
 import { TemplateChooser } from '../forms/fill/TemplateChooser';
+import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 
 export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; label: string; batches: BatchDoc[]; company: CompanyDoc | null; user: SignedInUser; onClose: () => void }) {
   const { box, grid, user } = props;
@@ -188,6 +189,98 @@ function BatchSection({ box, boxId, batches }: { box: BoxDoc; boxId: BoxId; batc
   );
 }
 
+/** The name a sub-gridbox shows when it has none of its own (spec §3). */
+const defaultSubName = (sub: SubGridbox) => `Sub-${sub.SubX}-${sub.SubY}`;
+
+/**
+ * One sub-gridbox: its name, plant id and status; Edit changes name, plant id, status and notes (only
+ * what changed is sent; a blank name goes back to 'Sub-{SubX}-{SubY}'); Admins also delete it, after
+ * confirming (the server allows deleting to Admins only).
+ */
+function SubGridboxItem({ sub, boxId, user }: { sub: SubGridbox; boxId: BoxId; user: SignedInUser }) {
+  const [editing, setEditing] = useState(false);
+  const [asking, setAsking] = useState(false);
+  const ownName = sub.CustomName === defaultSubName(sub) ? '' : sub.CustomName;
+  const [name, setName] = useState(ownName);
+  const [plantId, setPlantId] = useState(sub.PlantID ?? '');
+  const [status, setStatus] = useState(sub.Status ?? '');
+  const [content, setContent] = useState(sub.Content ?? '');
+  const update = useAction(updateSubGridbox, subgridMessages.updated);
+  const remove = useAction(deleteSubGridbox, subgridMessages.deleted);
+  const label = sub.CustomName || defaultSubName(sub);
+
+  function startEditing() {
+    setName(ownName);
+    setPlantId(sub.PlantID ?? '');
+    setStatus(sub.Status ?? '');
+    setContent(sub.Content ?? '');
+    setEditing(true);
+  }
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    const changed = <T,>(value: T, before: T) => (value === before ? undefined : value);
+    const changes = {
+      customName: changed(name.trim(), ownName),
+      plantId: changed(plantId.trim() || null, sub.PlantID ?? null),
+      status: changed(status.trim() || null, sub.Status ?? null),
+      content: changed(content.trim() || null, sub.Content ?? null),
+    };
+    // Nothing changed: nothing to send.
+    if (Object.values(changes).every((value) => value === undefined)) return setEditing(false);
+    if (await update.run({ subGridboxId: sub.Sub_gridboxID, parentGridboxId: boxId, ...changes })) setEditing(false);
+  }
+  return (
+    <li className="sub-item">
+      <div className="sub-line">
+        <strong>{label}</strong>
+        {/* The server gives plant ids; a sub-gridbox made on this tablet gets its id when it syncs. */}
+        <span className="muted">{sub.PlantID ?? (isTempId(sub.Sub_gridboxID) ? 'plant id after sync' : 'no plant id')}</span>
+        {sub.Status && <span className="chip">{sub.Status}</span>}
+        {!editing && !asking && (
+          <span className="sub-actions">
+            <button type="button" className="button" onClick={startEditing} aria-label={`Edit ${label}`}>
+              Edit
+            </button>
+            {user.isAdmin && (
+              <button type="button" className="button danger" onClick={() => setAsking(true)} aria-label={`Delete ${label}`}>
+                Delete
+              </button>
+            )}
+          </span>
+        )}
+      </div>
+      {sub.Content && !editing && <p className="muted sub-notes">{sub.Content}</p>}
+      {asking && (
+        <ConfirmPanel
+          question={`Delete ${label}?`}
+          message={`Delete ${label}? Its plant leaves this box's list.`}
+          busy={remove.busy}
+          onConfirm={() => void remove.run({ subGridboxId: sub.Sub_gridboxID, parentGridboxId: boxId })}
+          onKeep={() => setAsking(false)}
+        />
+      )}
+      {editing && (
+        <form className="form sub-edit" aria-label={`Edit ${label}`} onSubmit={(event) => void save(event)}>
+          <Field label="Name">
+            <input value={name} placeholder={defaultSubName(sub)} onChange={(event) => setName(event.target.value)} autoComplete="off" />
+          </Field>
+          <Field label="Plant id">
+            <input value={plantId} onChange={(event) => setPlantId(event.target.value)} autoComplete="off" />
+          </Field>
+          <Field label="Status">
+            <input value={status} onChange={(event) => setStatus(event.target.value)} autoComplete="off" />
+          </Field>
+          <Field label="Notes">
+            <textarea value={content} rows={2} onChange={(event) => setContent(event.target.value)} />
+          </Field>
+          <FormError error={update.error} />
+          <FormButtons submitLabel="Save" busy={update.busy} onCancel={() => setEditing(false)} />
+        </form>
+      )}
+    </li>
+  );
+}
+
 /** A whole number typed in a field, or undefined when blank (createSubGridboxes then gives the spec's message). */
 const wholeOrUndefined = (value: string) => (value.trim() === '' ? undefined : Number(value));
 
@@ -223,11 +316,7 @@ function SubGridboxSection({ box, boxId, user }: { box: BoxDoc; boxId: BoxId; us
       ) : (
         <ul className="sub-list" aria-label="Sub-gridboxes of this box">
           {subs.map((sub) => (
-            <li key={String(sub.Sub_gridboxID)}>
-              <strong>{sub.CustomName}</strong>
-              {/* The server gives plant ids; a sub-gridbox made on this tablet gets its id when it syncs. */}
-              <span className="muted">{sub.PlantID ?? 'plant id after sync'}</span>
-            </li>
+            <SubGridboxItem key={String(sub.Sub_gridboxID)} sub={sub} boxId={boxId} user={user} />
           ))}
         </ul>
       )}
