@@ -272,4 +272,34 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     // Once the pull brings the server's copy, the photo shows instead of the pending note.
     await box.getByRole('img', { name: 'Photo: Leaf photo' }).waitFor({ timeout: 30_000 });
   });
+
+  it('a sticky-trap count filled for a box marks that box on the room grid', async () => {
+    const farm = await createTenant(e2e.server);
+    const roomName = `Mother room ${Date.now()}`;
+    const roomId = await createRoom(e2e.server, farm.companyId, roomName);
+    await createGrid(e2e.server, farm.companyId, roomId, 2, 1, 'Rack T');
+    const saved = await e2e.server.request<{ template: Template }>('POST', '/save_form_template', {
+      token: farm.admin.token,
+      json: { templateName: 'Trap count', companyID: farm.companyId, formCategory: 'Sticky Trap', fields: [{ fieldName: 'Thrips', fieldType: 'Number', fieldOptions: [], isRequired: 1 }] },
+    });
+    expect(saved.status).toBe(200);
+    const { page, app, errors, messages } = await signedIn(farm.regular);
+    await app.open(`/dashboard/rooms/${roomId}`);
+    await app.rendered(roomName, 30_000);
+    const trapBox = page.locator('.grid-box[data-x="1"][data-y="1"]');
+    await trapBox.waitFor({ timeout: 30_000 });
+    expect(await page.locator('.box-trap').count()).toBe(0);
+    await trapBox.click();
+    const panel = page.locator('.box-panel');
+    await panel.getByRole('button', { name: 'Fill a form' }).click();
+    await panel.getByRole('link', { name: /^Trap count/ }).click({ timeout: 30_000 });
+    await app.rendered('Trap count');
+    await app.answer('Thrips', '14');
+    await app.submit();
+    await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomId}`);
+    await expect.poll(() => trapBox.getAttribute('aria-label')).toContain('sticky trap read');
+    expect(await page.locator('.grid-box[data-x="2"][data-y="1"] .box-trap').count()).toBe(0);
+    await app.synced();
+    expect(errors, messages.join('\n')).toEqual([]);
+  });
 });

@@ -20,6 +20,8 @@ export function GridView(props: {
   order: GridOrder;
   opacity: number;
   batches: Map<string, BatchDoc>;
+  /** Boxes whose sticky trap was read lately (RoomScreen): they show a trap marker. */
+  trapBoxIds?: ReadonlySet<string>;
   /** A background picked on this tablet and not yet on the server (shown until the pull brings it). */
   previewImage: string | null;
   selectedId: string | null;
@@ -46,6 +48,7 @@ export function GridView(props: {
           const fill = box.Color || batch?.Color || DEFAULT_FILL;
           const culled = box.culled === true;
           const named = Boolean(box.CustomName?.trim());
+          const trap = props.trapBoxIds?.has(box.id) ?? false;
           return (
             <button
               key={box.id}
@@ -55,7 +58,7 @@ export function GridView(props: {
               data-x={x}
               data-y={y}
               data-culled={culled}
-              aria-label={[label, named ? `box ${number}` : '', box.Status ?? '', culled ? 'culled' : '', batch ? `batch ${batch.BatchNumber}` : ''].filter(Boolean).join(', ')}
+              aria-label={[label, named ? `box ${number}` : '', box.Status ?? '', culled ? 'culled' : '', batch ? `batch ${batch.BatchNumber}` : '', trap ? 'sticky trap read' : ''].filter(Boolean).join(', ')}
               onClick={() => props.onSelect(box)}
             >
               <span className="box-fill" style={{ backgroundColor: fill, opacity }} aria-hidden="true" />
@@ -65,6 +68,7 @@ export function GridView(props: {
                 {box.Status && <span className="box-status">{box.Status}</span>}
                 {batch && <span className="box-batch">{batch.BatchNumber}</span>}
                 {culled && <span className="box-culled">Culled</span>}
+                {trap && <span className="box-trap">Trap</span>}
               </span>
             </button>
           );

@@ -20,7 +20,9 @@ import { BoxPanel } from './BoxPanel';
 import { GridView } from './GridView';
 import { useFollowTempId, usePreview } from './hooks';
 import { boxNumber } from '../../../common/grid-order';
-import { type BatchDoc, type BoxDoc, boxLabel, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, boxesByGrid, type RoomDoc, scanText } from './model';
+import { type BatchDoc, type BoxDoc, boxLabel, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, boxesByGrid, recentTrapBoxIds, type RoomDoc, scanText } from './model';
+import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
+import { useUiState } from '../ui-state/ui-state';
 import { Whiteboard } from './Whiteboard';
 import { TemplateChooser } from '../forms/fill/TemplateChooser';
 import './rooms.css';
@@ -42,6 +44,10 @@ export function RoomScreen({ roomId }: { roomId: string }) {
   const [choosingForm, setChoosingForm] = useState(false);
 
   const boxesOfGrid = useMemo(() => boxesByGrid(boxList.documents), [boxList.documents]);
+  // Boxes whose sticky trap was read lately get a marker (the company's sticky-trap render value, in weeks).
+  const trapResponses = useLocalQuery('form_responses', { roomId, FormCategory: STICKY_TRAP_CATEGORY }, `traps-${roomId}`);
+  const trapWeeks = useUiState((state) => state.stickyTrapRender);
+  const trapBoxIds = useMemo(() => recentTrapBoxIds(trapResponses.documents, trapWeeks), [trapResponses.documents, trapWeeks]);
   const batches = useMemo(() => new Map(batchList.documents.map((batch) => [batch.id, batch])), [batchList.documents]);
   const selectedBox = selectedId ? (boxList.documents.find((box) => box.id === selectedId) ?? null) : null;
 
@@ -145,6 +151,7 @@ export function RoomScreen({ roomId }: { roomId: string }) {
                 order={order}
                 opacity={opacity}
                 batches={batches}
+                trapBoxIds={trapBoxIds}
                 selectedId={selectedId}
                 onSelect={(box) => setSelectedId(box.id)}
               />
@@ -214,6 +221,7 @@ function GridSection(props: {
   order: ReturnType<typeof gridOrderOf>;
   opacity: number;
   batches: Map<string, BatchDoc>;
+  trapBoxIds: ReadonlySet<string>;
   selectedId: string | null;
   onSelect: (box: BoxDoc) => void;
 }) {
@@ -274,7 +282,7 @@ function GridSection(props: {
       {boxes.length === 0 ? (
         <p className="muted">Loading the grid’s boxes…</p>
       ) : (
-        <GridView grid={grid} boxes={boxes} order={props.order} opacity={props.opacity} batches={props.batches} previewImage={preview} selectedId={props.selectedId} onSelect={props.onSelect} />
+        <GridView grid={grid} boxes={boxes} order={props.order} opacity={props.opacity} batches={props.batches} trapBoxIds={props.trapBoxIds} previewImage={preview} selectedId={props.selectedId} onSelect={props.onSelect} />
       )}
     </section>
   );

@@ -107,3 +107,15 @@ export function boxesByGrid<T extends { id: string; gridId: string; X?: number |
   for (const [gridId, list] of map) map.set(gridId, onePerPosition(list));
   return map;
 }
+
+const WEEK_MS = 7 * 86_400_000;
+
+/**
+ * The boxes whose sticky trap was read recently: a Sticky Trap response within the last `weeks` weeks
+ * (the company's sticky-trap render value, README "Company settings"; 0 shows none).
+ */
+export function recentTrapBoxIds(responses: ReadonlyArray<Record<string, unknown>>, weeks: number, now = Date.now()): Set<string> {
+  if (!(weeks > 0)) return new Set();
+  const since = now - weeks * WEEK_MS;
+  return new Set(responses.filter((response) => Date.parse(String(response.SubmittedAt ?? '')) >= since).map((response) => String(response.gridBoxId ?? '')).filter(Boolean));
+}

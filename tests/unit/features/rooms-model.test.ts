@@ -1,7 +1,7 @@
-/** The rooms screens' pure helpers: box numbers by the company's grid order, and one box per position. */
+/** The rooms screens' pure helpers: box numbers by the company's grid order, one box per position, sticky-trap markers. */
 import { describe, expect, it } from 'vitest';
 import { boxNumber } from '../../../common/grid-order';
-import { gridOpacityOf, gridOrderOf, onePerPosition } from '../../../src/features/rooms/model';
+import { gridOpacityOf, gridOrderOf, onePerPosition, recentTrapBoxIds } from '../../../src/features/rooms/model';
 
 /** The numbers of an nx × ny grid laid out as drawn: one array per row, top to bottom. */
 const layout = (order: Parameters<typeof boxNumber>[0], nx: number, ny: number) =>
@@ -61,5 +61,21 @@ describe('one box per position', () => {
     ];
     expect(onePerPosition(boxes).map((box) => box.id)).toEqual(['17', 'tmp-b']);
     expect(onePerPosition([{ id: '17', X: 1, Y: 1 }, { id: 'tmp-a', X: 1, Y: 1 }]).map((box) => box.id)).toEqual(['17']);
+  });
+});
+
+describe('recentTrapBoxIds', () => {
+  const now = Date.parse('2026-11-21T12:00:00Z');
+  const read = (gridBoxId: string, daysAgo: number) => ({ gridBoxId, SubmittedAt: new Date(now - daysAgo * 86_400_000).toISOString() });
+
+  it('marks the boxes whose trap was read within the render value in weeks', () => {
+    const responses = [read('1', 0), read('2', 6.9), read('3', 7.1), read('4', 20)];
+    expect([...recentTrapBoxIds(responses, 1, now)].sort()).toEqual(['1', '2']);
+    expect([...recentTrapBoxIds(responses, 3, now)].sort()).toEqual(['1', '2', '3', '4']);
+  });
+
+  it('marks none for 0, and ignores room-wide responses and unreadable dates', () => {
+    expect(recentTrapBoxIds([read('1', 0)], 0, now).size).toBe(0);
+    expect(recentTrapBoxIds([{ gridBoxId: '', SubmittedAt: new Date(now).toISOString() }, { gridBoxId: '5', SubmittedAt: 'soon' }], 1, now).size).toBe(0);
   });
 });
