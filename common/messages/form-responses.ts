@@ -6,6 +6,7 @@ export const formResponseMessages = {
   gridBoxesRequired: 'Form submit needs GridBoxIDs',
   multiSelectNeeds: 'Multi-select submit needs submittedBy, roomID, GridBoxIDs and fieldResponses',
   boxNotInRoom: (gridBoxId: number, room: string) => `Grid box ${gridBoxId} is not in room ${room}.`,
+  submittedAtInvalid: 'submittedAt must be a date and time (ISO 8601).',
   datesInvalid: 'start_date and end_date are needed as yyyy-mm-dd.',
   datesReversed: 'start_date must not be after end_date.',
   idInvalid: (name: string) => `${name} must be a positive whole number.`,

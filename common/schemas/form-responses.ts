@@ -22,16 +22,31 @@ const neededId = (message: string, name: string) => z.preprocess(needed(message)
 const neededIds = (message: string, name: string) => z.preprocess(needed(message), idList(m.idInvalid(name)).refine((ids) => ids.length > 0, { error: message }));
 const neededAnswers = (message: string) => z.preprocess(needed(message), fieldResponses(message));
 
+/**
+ * When the form was filled (ISO 8601, from the tablet's clock): a form filled offline is sent later,
+ * and its time, day and batch are those of the filling. The server keeps it within its own clock
+ * (never in the future, at most a year back); left out, it is the time of arrival.
+ */
+const submittedAt = z.preprocess(
+  blankToUndefined,
+  z
+    .string({ error: m.submittedAtInvalid })
+    .refine((value) => !Number.isNaN(Date.parse(value)), { error: m.submittedAtInvalid })
+    .optional(),
+);
+
 export const submitFormBody = formBody({
   submittedBy: neededId(m.submitNeeds, 'submittedBy'),
   fieldResponses: neededAnswers(m.submitNeeds),
   GridBoxID: neededId(m.gridBoxRequired, 'GridBoxID'),
+  submittedAt,
 });
 
 export const submitFormRoomBody = formBody({
   submittedBy: neededId(m.roomSubmitNeeds, 'submittedBy'),
   roomID: neededId(m.roomSubmitNeeds, 'roomID'),
   fieldResponses: neededAnswers(m.roomSubmitNeeds),
+  submittedAt,
 });
 
 export const responseIdQuery = z.object({ response_id: requiredId(m.idInvalid('response_id')) });
@@ -42,6 +57,7 @@ export const submitFormBoxesBody = formBody({
   submittedBy: neededId(m.submitNeeds, 'submittedBy'),
   fieldResponses: neededAnswers(m.submitNeeds),
   GridBoxIDs: neededIds(m.gridBoxesRequired, 'GridBoxIDs'),
+  submittedAt,
 });
 
 export const submitMultiSelectBody = formBody({
@@ -49,6 +65,7 @@ export const submitMultiSelectBody = formBody({
   roomID: neededId(m.multiSelectNeeds, 'roomID'),
   GridBoxIDs: neededIds(m.multiSelectNeeds, 'GridBoxIDs'),
   fieldResponses: neededAnswers(m.multiSelectNeeds),
+  submittedAt,
 });
 
 const calendarDate = z.string({ error: m.datesInvalid }).trim().refine(isCalendarDate, { error: m.datesInvalid });

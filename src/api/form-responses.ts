@@ -174,7 +174,8 @@ async function submit(context: ApiContext, submission: Submission, answers: Arra
   await record(context, {
     method: 'POST',
     path: target.path,
-    body: json({ submittedBy: submission.submittedBy, ...target.fields, fieldResponses: answers }),
+    // The time of filling goes along: sent later, the response keeps its day and the batch of then.
+    body: json({ submittedBy: submission.submittedBy, ...target.fields, fieldResponses: answers, submittedAt: at }),
     creates: responseIds.map((tempId, index): IdSource => ({ tempId, collection: 'form_responses', path: target.idPath(index) })),
     effects,
     label: `Submit ${formName} ${target.label}`,

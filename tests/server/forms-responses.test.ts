@@ -136,6 +136,53 @@ describe('required fields hidden until another is answered', () => {
   });
 });
 
+describe('a form filled offline and sent later', () => {
+  const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+  const rowOf = (responseId: number) => server.database.db.selectFrom('form_responses').select(['submitted_at', 'batch_id', 'template_id']).where('id', '=', responseId).executeTakeFirstOrThrow();
+  const submitAt = (gridBoxId: number, submittedAt: unknown, fieldResponses = answers()) =>
+    request('POST', '/submit_form', farm.regular.token, { json: { GridBoxID: gridBoxId, submittedBy: farm.regular.id, fieldResponses, submittedAt } });
+
+  it('keeps the time of filling (never ahead of the server), and files it under the batch the box held then', async () => {
+    const grid = await createGrid(server, farm.companyId, roomId);
+    const boxId = grid.boxIds[0]!;
+    const batchId = await createBatch(server, farm.companyId);
+    await server.database.db.insertInto('batch_grid_boxes').values({ batch_id: batchId, company_id: farm.companyId, grid_box_id: boxId }).execute();
+
+    const filled = hoursAgo(30);
+    const before = await submitAt(boxId, filled.toISOString());
+    expect(before.status).toBe(200);
+    const early = await rowOf((before.body as { response_id: number }).response_id);
+    expect(new Date(early.submitted_at).toISOString()).toBe(filled.toISOString());
+    expect(early.batch_id).toBeNull();
+
+    const ahead = await submitAt(boxId, new Date(Date.now() + 86_400_000).toISOString());
+    const late = await rowOf((ahead.body as { response_id: number }).response_id);
+    expect(new Date(late.submitted_at).getTime()).toBeLessThanOrEqual(Date.now());
+    expect(late.batch_id).toBe(batchId);
+
+    expect((await submitAt(boxId, 'yesterday')).body).toEqual(error(m.submittedAtInvalid));
+  });
+
+  it('is kept when its form was deleted or given a new required field before it arrived', async () => {
+    const form = await template(farm, 'Scouting');
+    const filled = hoursAgo(2);
+    expect((await request('DELETE', '/delete_template', farm.admin.token, { query: { template_id: form.id } })).status).toBe(200);
+    const deleted = await submitAt(boxIds[3]!, filled.toISOString(), answers(form));
+    expect(deleted.status).toBe(200);
+    expect((await rowOf((deleted.body as { response_id: number }).response_id)).template_id).toBe(form.id);
+
+    const changed = await template(farm, 'Scouting');
+    // A field made required after the filling is not held against it; one required before is.
+    const updated = await request('POST', '/update_form_template', farm.admin.token, {
+      json: { templateID: changed.id, newFields: [{ fieldName: 'Added later', fieldType: 'Text', isRequired: 1 }], updatedFields: [] },
+    });
+    expect(updated.status).toBe(200);
+    expect((await submitAt(boxIds[3]!, hoursAgo(1).toISOString(), answers(changed))).status).toBe(200);
+    expect((await submitAt(boxIds[3]!, undefined, [answers(changed)[1]!])).body).toEqual(error(m.fieldRequired('Pest pressure')));
+    expect((await submitAt(boxIds[3]!, undefined, answers(changed))).body).toEqual(error(m.fieldRequired('Added later')));
+  });
+});
+
 describe('submit_form_room', () => {
   it('records a response for a room and an audit event', async () => {
     const response = await request('POST', '/submit_form_room', farm.regular.token, { json: { roomID: roomId, submittedBy: farm.regular.id, fieldResponses: answers() } });

@@ -26,20 +26,14 @@ const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_
 
 export const responseQueries = {
   /**
-   * The one live template the answers belong to. The template is not sent (spec §7): it follows from the
-   * fields answered, which must all be live fields of one template of the company.
+   * The one template the answers belong to. The template is not sent (spec §7): it follows from the
+   * fields answered, which must all be fields of one template of the company. A field or template
+   * deleted since is accepted: a form filled offline on a tablet whose copy was older is still a
+   * grower's observation, and is kept (README "Forms offline").
    */
   async templateOfAnswers(db: Kysely<DB>, companyId: number, answers: Answer[]): Promise<number> {
     const ids = [...new Set(answers.map((answer) => answer.fieldID))];
-    const fields = await db
-      .selectFrom('form_fields')
-      .innerJoin('form_templates', 'form_templates.id', 'form_fields.template_id')
-      .select(['form_fields.id', 'form_fields.template_id'])
-      .where('form_fields.id', 'in', ids)
-      .where('form_fields.company_id', '=', companyId)
-      .where('form_fields.deleted_at', 'is', null)
-      .where('form_templates.deleted_at', 'is', null)
-      .execute();
+    const fields = await db.selectFrom('form_fields').select(['id', 'template_id']).where('id', 'in', ids).where('company_id', '=', companyId).execute();
     const found = new Set(fields.map((field) => field.id));
     const missing = ids.find((id) => !found.has(id));
     if (missing !== undefined) throw badRequest(m.fieldNotFound(missing));
@@ -49,15 +43,16 @@ export const responseQueries = {
   },
 
   /**
-   * Every active required field that shows with these answers needs a non-blank answer (common/form-rules.ts:
-   * a field hidden until another is answered cannot be filled); the message names the first one missing.
+   * Every required field that showed with these answers when the form was filled needs a non-blank
+   * answer (common/form-rules.ts: a field hidden until another is answered cannot be filled); the
+   * message names the first one missing. Fields as they were at `filledAt`: one added, changed or
+   * deleted after it (a form filled offline, sent later) is not held against the answers.
    */
-  async checkRequired(db: Kysely<DB>, templateId: number, answers: Answer[]) {
+  async checkRequired(db: Kysely<DB>, templateId: number, answers: Answer[], filledAt: Date) {
     const fields = await db
       .selectFrom('form_fields')
-      .select(['id', 'field_name', 'field_type', 'is_required', 'is_active'])
+      .select(['id', 'field_name', 'field_type', 'is_required', 'is_active', 'created_at', 'updated_at', 'deleted_at'])
       .where('template_id', '=', templateId)
-      .where('deleted_at', 'is', null)
       .orderBy('position')
       .orderBy('id')
       .execute();
@@ -67,16 +62,18 @@ export const responseQueries = {
       .where('template_id', '=', templateId)
       .where('deleted_at', 'is', null)
       .execute();
+    const asFilled = fields.filter((field) => field.deleted_at === null || new Date(field.deleted_at) > filledAt);
+    const unchangedSince = (field: (typeof fields)[number]) => new Date(field.created_at) <= filledAt && new Date(field.updated_at) <= filledAt;
     const missing = firstMissingRequired(
-      fields.map((field) => ({ FieldID: field.id, FieldName: field.field_name, FieldType: field.field_type, IsRequired: field.is_required, IsActive: field.is_active })),
+      asFilled.map((field) => ({ FieldID: field.id, FieldName: field.field_name, FieldType: field.field_type, IsRequired: unchangedSince(field) ? field.is_required : 0, IsActive: field.is_active })),
       rules.map((rule) => ({ form_field_hidden_FieldID: rule.hidden_field_id, form_field_linked_FieldID: rule.linked_field_id, form_field_linked_input: rule.linked_input })),
       new Map(answers.map((answer) => [String(answer.fieldID), answer.inputData])),
     );
     if (missing) throw badRequest(m.fieldRequired(missing.FieldName));
   },
 
-  /** The room of each box, and the batch the box holds (its latest link), which the response is filed under. */
-  async placesOfBoxes(db: Kysely<DB>, gridBoxIds: number[]) {
+  /** The room of each box, and the batch the box held when the form was filled (its latest link by then), which the response is filed under. */
+  async placesOfBoxes(db: Kysely<DB>, gridBoxIds: number[], filledAt: Date) {
     const rows = await db
       .selectFrom('grid_boxes')
       .innerJoin('grids', 'grids.id', 'grid_boxes.grid_id')
@@ -87,6 +84,7 @@ export const responseQueries = {
           .selectFrom('batch_grid_boxes')
           .select('batch_grid_boxes.batch_id')
           .whereRef('batch_grid_boxes.grid_box_id', '=', 'grid_boxes.id')
+          .where('batch_grid_boxes.created_at', '<=', filledAt)
           .orderBy('batch_grid_boxes.created_at', 'desc')
           .limit(1)
           .as('batch_id'),
@@ -104,7 +102,7 @@ export const responseQueries = {
   async create(
     db: Kysely<DB>,
     actor: Actor,
-    values: { templateId: number; gridBoxId: number | null; roomId: number | null; batchId?: number | null; submittedBy: number },
+    values: { templateId: number; gridBoxId: number | null; roomId: number | null; batchId?: number | null; submittedBy: number; submittedAt: Date },
     answers: Answer[],
   ) {
     const write = writer(db, actor);
@@ -115,6 +113,7 @@ export const responseQueries = {
       room_id: values.roomId,
       batch_id: values.batchId ?? null,
       submitted_by: values.submittedBy,
+      submitted_at: values.submittedAt,
     });
     await write.insertMany(
       'form_field_responses',

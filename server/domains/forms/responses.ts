@@ -39,25 +39,36 @@ const TREATMENT_CATEGORY = 'Treatment';
 
 type AnyRequest = RequestOf<object>;
 
-/** The form of the answers, checked for its required fields. */
-async function checkedTemplate(request: AnyRequest, companyId: number, answers: Answer[]) {
+const YEAR_MS = 365 * 86_400_000;
+
+/** When the form was filled: the tablet's time, within the server's clock (never ahead of it, at most a year back). */
+function filledAt(submittedAt: string | undefined): Date {
+  const now = Date.now();
+  const at = submittedAt === undefined ? now : Date.parse(submittedAt);
+  return new Date(Math.min(now, Math.max(now - YEAR_MS, at)));
+}
+
+/** The form of the answers, checked for its required fields as it was when filled. */
+async function checkedTemplate(request: AnyRequest, companyId: number, answers: Answer[], at: Date) {
   const templateId = await responseQueries.templateOfAnswers(request.db, companyId, answers);
-  await responseQueries.checkRequired(request.db, templateId, answers);
+  await responseQueries.checkRequired(request.db, templateId, answers, at);
   return templateId;
 }
 
 /** One response per box, each audited under its box; answers the response ids in the boxes' order. */
-async function submitForBoxes(request: AnyRequest, submittedBy: number, gridBoxIds: number[], answers: Answer[], roomId?: number) {
+async function submitForBoxes(request: AnyRequest, submission: { submittedBy: number; submittedAt?: string }, gridBoxIds: number[], answers: Answer[], roomId?: number) {
+  const { submittedBy } = submission;
   const claims = assertCaller(request, submittedBy);
   const actor = actorOf(claims, claims.company_id);
-  const templateId = await checkedTemplate(request, actor.companyId, answers);
-  const places = await responseQueries.placesOfBoxes(request.db, gridBoxIds);
+  const at = filledAt(submission.submittedAt);
+  const templateId = await checkedTemplate(request, actor.companyId, answers, at);
+  const places = await responseQueries.placesOfBoxes(request.db, gridBoxIds, at);
   const roomName = roomId === undefined ? '' : await responseQueries.roomName(request.db, roomId);
   for (const gridBoxId of gridBoxIds) if (roomId !== undefined && places.get(gridBoxId)?.roomId !== roomId) throw badRequest(m.boxNotInRoom(gridBoxId, roomName));
   const responseIds: number[] = [];
   for (const gridBoxId of [...new Set(gridBoxIds)]) {
     const place = places.get(gridBoxId)!;
-    const responseId = await responseQueries.create(request.db, actor, { templateId, gridBoxId, roomId: place.roomId, batchId: place.batchId, submittedBy }, answers);
+    const responseId = await responseQueries.create(request.db, actor, { templateId, gridBoxId, roomId: place.roomId, batchId: place.batchId, submittedBy, submittedAt: at }, answers);
     responseIds.push(responseId);
     if (roomId === undefined) {
       await recordAudit(request.db, actor, { title: `Submitted form ${templateId} for grid box ${gridBoxId}`, gridBoxId, roomId: place.roomId, batchId: place.batchId, responseId });
@@ -73,29 +84,30 @@ async function submitForBoxes(request: AnyRequest, submittedBy: number, gridBoxI
 const gridBoxSchema = { querystring: gridBoxQuery };
 
 async function submitForm(request: RequestOf<typeof submitSchema>) {
-  const { submittedBy, fieldResponses, GridBoxID } = request.body;
-  const [responseId] = await submitForBoxes(request, submittedBy, [GridBoxID], fieldResponses);
+  const { fieldResponses, GridBoxID } = request.body;
+  const [responseId] = await submitForBoxes(request, request.body, [GridBoxID], fieldResponses);
   return success({ response_id: responseId }, m.submitted);
 }
 
 async function submitFormBoxes(request: RequestOf<typeof submitBoxesSchema>) {
-  const { submittedBy, fieldResponses, GridBoxIDs } = request.body;
-  const responseIds = await submitForBoxes(request, submittedBy, GridBoxIDs, fieldResponses);
+  const { fieldResponses, GridBoxIDs } = request.body;
+  const responseIds = await submitForBoxes(request, request.body, GridBoxIDs, fieldResponses);
   return success({ response_ids: responseIds }, m.submitted);
 }
 
 async function submitFormMultiselect(request: RequestOf<typeof submitMultiSelectSchema>) {
-  const { submittedBy, roomID, GridBoxIDs, fieldResponses } = request.body;
-  const responseIds = await submitForBoxes(request, submittedBy, GridBoxIDs, fieldResponses, roomID);
+  const { roomID, GridBoxIDs, fieldResponses } = request.body;
+  const responseIds = await submitForBoxes(request, request.body, GridBoxIDs, fieldResponses, roomID);
   return success({ response_ids: responseIds }, m.submitted);
 }
 
 async function submitFormRoom(request: RequestOf<typeof submitRoomSchema>) {
-  const { submittedBy, roomID, fieldResponses } = request.body;
+  const { submittedBy, submittedAt, roomID, fieldResponses } = request.body;
   const claims = assertCaller(request, submittedBy);
   const actor = actorOf(claims, claims.company_id);
-  const templateId = await checkedTemplate(request, actor.companyId, fieldResponses);
-  const responseId = await responseQueries.create(request.db, actor, { templateId, gridBoxId: null, roomId: roomID, submittedBy }, fieldResponses);
+  const at = filledAt(submittedAt);
+  const templateId = await checkedTemplate(request, actor.companyId, fieldResponses, at);
+  const responseId = await responseQueries.create(request.db, actor, { templateId, gridBoxId: null, roomId: roomID, submittedBy, submittedAt: at }, fieldResponses);
   await recordAudit(request.db, actor, { title: `Submitted form ${templateId} for room ${roomID}`, roomId: roomID, responseId });
   return success({ response_id: responseId }, m.submitted);
 }

@@ -322,37 +322,59 @@ describe('submissions made offline', () => {
     expect(await localResponse(device, rows[1]!.id)).toMatchObject({ TemplateID: template.id, RoomID: room.id, fieldResponses: [{ FieldID: fields[0]!.id }, { FieldID: fields[1]!.id }, { FieldID: fields[2]!.id }] });
   });
 
-  it('a submission the server refuses (its form deleted meanwhile) stays as a failed entry with the server’s message, its response kept', async () => {
+  it('a submission whose form was deleted meanwhile still reaches the server, with its photo: the observation is kept', async () => {
     const { boxIds } = await place(1);
     const doomed = await serverTemplate('Scouting', [{ fieldName: 'Count', fieldType: 'Number' }]);
     const device = await tablet();
     fleet.proxy.setOnline(false);
-    expect((await fleet.server.request('DELETE', '/delete_template', { token: fleet.farm.admin.token, query: { template_id: doomed.TemplateID } })).status).toBe(200);
     const { response_id } = await submitForm(device.context, {
       submittedBy: fleet.farm.regular.id,
       gridBoxId: boxIds[0]!,
       fieldResponses: [{ fieldId: field(doomed, 0), inputData: '3' }],
       photos: [{ image: png() }],
     });
+    expect((await fleet.server.request('DELETE', '/delete_template', { token: fleet.farm.admin.token, query: { template_id: doomed.TemplateID } })).status).toBe(200);
+
+    await fleet.reconnect(device);
+    const rows = await responseRows({ gridBoxId: boxIds[0]! });
+    expect(rows.map((row) => row.template_id)).toEqual([doomed.TemplateID]);
+    expect(await db().selectFrom('form_response_images').select('response_id').where('response_id', '=', rows[0]!.id).execute()).toHaveLength(1);
+    expect(await localResponse(device, response_id)).toBeNull();
+    expect(await localResponse(device, rows[0]!.id)).toMatchObject({ ResponseID: rows[0]!.id, fieldResponses: [{ InputData: '3' }] });
+  });
+
+  it('a submission the server refuses (its box deleted meanwhile) stays as a failed entry with the server’s message, its response kept', async () => {
+    const { gridId, boxIds } = await place(1);
+    const form = await serverTemplate('Scouting', [{ fieldName: 'Count', fieldType: 'Number' }]);
+    const device = await tablet();
+    fleet.proxy.setOnline(false);
+    const { response_id } = await submitForm(device.context, {
+      submittedBy: fleet.farm.regular.id,
+      gridBoxId: boxIds[0]!,
+      fieldResponses: [{ fieldId: field(form, 0), inputData: '3' }],
+      photos: [{ image: png() }],
+    });
+    expect((await fleet.server.request('PUT', '/delete_grid', { token: fleet.farm.admin.token, query: { grid_id: gridId } })).status).toBe(200);
 
     await fleet.reconnect(device);
     const entries = await device.outbox.all();
-    expect(entries.map((entry) => [entry.path, entry.state, entry.error])).toEqual([
-      ['/submit_form', 'failed', m.fieldNotFound(field(doomed, 0))],
+    expect(entries.map((entry) => [entry.path, entry.state])).toEqual([
+      ['/submit_form', 'failed'],
       // The photo waits for its response, which never got a server id.
-      ['/submit_form_image', 'pending', null],
+      ['/submit_form_image', 'pending'],
     ]);
-    expect(device.engine.current().failed).toMatchObject([{ id: entries[0]!.id, error: m.fieldNotFound(field(doomed, 0)) }]);
+    expect(entries[0]!.error).toBe(httpMessages.recordNotFound(`grid_box ${boxIds[0]}`));
+    expect(device.engine.current().failed).toMatchObject([{ id: entries[0]!.id, error: entries[0]!.error }]);
     expect(await localResponse(device, response_id)).toMatchObject({ ResponseID: response_id, images: [{ pending: true }] });
     expect(await responseRows({ gridBoxId: boxIds[0]! })).toEqual([]);
     // Online, the grower can still read what was entered (the server cannot know a temporary id);
-    // the box's list is the server's, which holds no such response.
+    // the box itself is gone from the server.
     expect(await getFieldResponses(device.context, { responseId: response_id })).toEqual({
       status: 'success',
-      fieldResponses: [{ FieldResponseID: null, ResponseID: response_id, FieldID: field(doomed, 0), FieldName: 'Count', FieldType: 'Number', InputData: '3' }],
+      fieldResponses: [{ FieldResponseID: null, ResponseID: response_id, FieldID: field(form, 0), FieldName: 'Count', FieldType: 'Number', InputData: '3' }],
       offline: true,
     });
-    expect(ids((await getFieldResponsesByGridbox(device.context, { gridBoxId: boxIds[0]! })).responses)).toEqual([]);
+    await expect(getFieldResponsesByGridbox(device.context, { gridBoxId: boxIds[0]! })).rejects.toThrow(httpMessages.recordNotFound(`grid_box ${boxIds[0]}`));
   });
 
   it('a submission whose answer is lost after the server committed is replayed into one response, its photo once', async () => {
