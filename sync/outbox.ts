@@ -116,37 +116,49 @@ export class Outbox {
 
   /** Stores a new entry last in line (temporary ids already mapped are translated first). */
   async enqueue(draft: EntryDraft): Promise<OutboxEntry> {
+    const [entry] = await this.enqueueAll([draft]);
+    return entry!;
+  }
+
+  /** Stores new entries last in line, in order, in one transaction: all of them or none. */
+  async enqueueAll(drafts: readonly EntryDraft[]): Promise<OutboxEntry[]> {
     this.changes += 1;
     return this.db.transaction('rw', this.db.entries, this.db.idMap, async () => {
-      const known = await this.knownIds(tempIdsIn([draft.path, draft.query, draft.body, draft.effects]));
-      const last = await this.db.entries.orderBy('seq').last();
-      const query = replaceTempIds(draft.query ?? {}, known);
-      const body = replaceTempIds<EntryBody>(draft.body ?? { kind: 'none' }, known);
-      const path = replaceTempIds(draft.path, known);
-      const effects = replaceInEffects(draft.effects ?? [], known);
-      const creates = draft.creates ?? [];
-      const entry: OutboxEntry = {
-        id: crypto.randomUUID(),
-        seq: (last?.seq ?? 0) + 1,
-        method: draft.method,
-        path,
-        query,
-        body,
-        tempIds: [...new Set([...tempIdsIn([path, query, body]), ...creates.map((source) => source.tempId)])],
-        creates,
-        effects,
-        label: draft.label,
-        userId: draft.userId ?? null,
-        fallbackMessage: draft.fallbackMessage ?? null,
-        attempts: 0,
-        state: 'pending',
-        error: null,
-        createdAt: Date.now(),
-        nextAttemptAt: 0,
-      };
-      await this.db.entries.add(entry);
-      return entry;
+      const entries: OutboxEntry[] = [];
+      for (const draft of drafts) entries.push(await this.add(draft));
+      return entries;
     });
+  }
+
+  private async add(draft: EntryDraft): Promise<OutboxEntry> {
+    const known = await this.knownIds(tempIdsIn([draft.path, draft.query, draft.body, draft.effects]));
+    const last = await this.db.entries.orderBy('seq').last();
+    const query = replaceTempIds(draft.query ?? {}, known);
+    const body = replaceTempIds<EntryBody>(draft.body ?? { kind: 'none' }, known);
+    const path = replaceTempIds(draft.path, known);
+    const effects = replaceInEffects(draft.effects ?? [], known);
+    const creates = draft.creates ?? [];
+    const entry: OutboxEntry = {
+      id: crypto.randomUUID(),
+      seq: (last?.seq ?? 0) + 1,
+      method: draft.method,
+      path,
+      query,
+      body,
+      tempIds: [...new Set([...tempIdsIn([path, query, body]), ...creates.map((source) => source.tempId)])],
+      creates,
+      effects,
+      label: draft.label,
+      userId: draft.userId ?? null,
+      fallbackMessage: draft.fallbackMessage ?? null,
+      attempts: 0,
+      state: 'pending',
+      error: null,
+      createdAt: Date.now(),
+      nextAttemptAt: 0,
+    };
+    await this.db.entries.add(entry);
+    return entry;
   }
 
   /** Every entry still to send (failed ones included), in order. */

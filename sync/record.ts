@@ -6,16 +6,37 @@
  * leaves both, never one.
  */
 import type { EntryDraft, Outbox } from './outbox';
-import { applyEffects, type LocalStore } from './store';
+import { applyEffect, applyEffects, type LocalStore } from './store';
+import type { LocalDocument } from './store';
 import type { OutboxEntry, TempId } from './types';
 import { TEMP_ID_PREFIX } from './types';
 
 export const newTempId = (): TempId => `${TEMP_ID_PREFIX}${crypto.randomUUID()}`;
 
 export async function recordChange(outbox: Outbox, store: LocalStore, draft: EntryDraft): Promise<OutboxEntry> {
-  const effects = [];
-  for (const effect of draft.effects ?? []) effects.push({ ...effect, before: await store.get(effect.collection, effect.id) });
-  const entry = await outbox.enqueue({ ...draft, effects });
-  await applyEffects(store, entry.effects);
-  return entry;
+  const [entry] = await recordChanges(outbox, store, [draft]);
+  return entry!;
+}
+
+/**
+ * Several changes that stand or fall together (a form and its photos): all their entries are stored
+ * in one transaction, so a failure leaves none of them and the grower can simply try again. Each
+ * effect's prior state is the document as the changes before it in the list leave it.
+ */
+export async function recordChanges(outbox: Outbox, store: LocalStore, drafts: readonly EntryDraft[]): Promise<OutboxEntry[]> {
+  const states = new Map<string, LocalDocument | null>();
+  const prepared = [];
+  for (const draft of drafts) {
+    const effects = [];
+    for (const effect of draft.effects ?? []) {
+      const key = `${effect.collection}:${effect.id}`;
+      const before = states.has(key) ? states.get(key)! : await store.get(effect.collection, effect.id);
+      effects.push({ ...effect, before });
+      states.set(key, applyEffect(before, effect));
+    }
+    prepared.push({ ...draft, effects });
+  }
+  const entries = await outbox.enqueueAll(prepared);
+  for (const entry of entries) await applyEffects(store, entry.effects);
+  return entries;
 }

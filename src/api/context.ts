@@ -6,7 +6,7 @@
 import axios from 'axios';
 import type { z } from 'zod';
 import type { EntryDraft, Outbox } from '../../sync/outbox';
-import { recordChange } from '../../sync/record';
+import { recordChanges } from '../../sync/record';
 import type { LocalStore } from '../../sync/store';
 import { isTempId, type OutboxEntry } from '../../sync/types';
 import type { GrowDatabase } from '../db/database';
@@ -25,10 +25,21 @@ export interface ApiContext {
 
 /** Records a change as the signed-in user's (see OutboxEntry.userId). */
 export async function record(context: ApiContext, draft: EntryDraft): Promise<OutboxEntry> {
+  const [entry] = await recordAll(context, [draft]);
+  return entry!;
+}
+
+/** Records changes that stand or fall together (a form and its photos): all of them, or none. */
+export async function recordAll(context: ApiContext, drafts: readonly EntryDraft[]): Promise<OutboxEntry[]> {
   const session = await context.client.session.get();
-  const entry = await recordChange(context.outbox, context.store, { ...draft, userId: session?.user_id ?? null });
+  const userId = session?.user_id ?? null;
+  const entries = await recordChanges(
+    context.outbox,
+    context.store,
+    drafts.map((draft) => ({ ...draft, userId })),
+  );
   context.notify();
-  return entry;
+  return entries;
 }
 
 /** A rule of the spec's client side failed: the message is the spec's own (spec part 1 §5, part 2 §5). */

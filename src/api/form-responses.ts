@@ -26,9 +26,10 @@ import {
   submitFormRoomBody,
   submitMultiSelectBody,
 } from '../../common/schemas/form-responses';
+import type { EntryDraft } from '../../sync/outbox';
 import { newTempId } from '../../sync/record';
 import type { Effect, IdSource, TempId } from '../../sync/types';
-import { type ApiContext, check, findLocal, json, now, onlineOrLocal, record, ValidationError } from './context';
+import { type ApiContext, check, findLocal, json, now, onlineOrLocal, record, recordAll, ValidationError } from './context';
 import { type FormTemplate, localTemplate } from './forms';
 import { filePart, multipartWithFile } from './rooms';
 
@@ -171,7 +172,7 @@ async function submit(context: ApiContext, submission: Submission, answers: Arra
     return { op: 'upsert', collection: 'form_responses', id: responseId, data: { ...response } };
   });
   const formName = template.TemplateName;
-  await record(context, {
+  const submitEntry: EntryDraft = {
     method: 'POST',
     path: target.path,
     // The time of filling goes along: sent later, the response keeps its day and the batch of then.
@@ -180,21 +181,24 @@ async function submit(context: ApiContext, submission: Submission, answers: Arra
     effects,
     label: `Submit ${formName} ${target.label}`,
     fallbackMessage: cm.submitFailed,
-  });
-  // Photos go with the first response, one entry each. Each entry shows them all as pending until the last is
-  // sent: pending effects are laid over the server's document in order and a patch replaces the whole list,
-  // so a patch of the photos still to send would hide those recorded before it (and those already sent).
+  };
+  // Photos go with the first response, one entry each, recorded with the submission in one step (a
+  // photo the tablet cannot store leaves the form unsent, so a second tap cannot send it twice). Each
+  // entry shows them all as pending until the last is sent: pending effects are laid over the server's
+  // document in order and a patch replaces the whole list, so a patch of the photos still to send would
+  // hide those recorded before it (and those already sent).
   const first = responseIds[0]!;
-  for (const photo of photos) {
-    await record(context, {
+  const photoEntries = photos.map(
+    (photo): EntryDraft => ({
       method: 'POST',
       path: '/submit_form_image',
       body: multipartWithFile({ response_id: first, field_id: photo.fieldId }, filePart('image', photo.image, fileNameOf(photo))),
       effects: [{ op: 'patch', collection: 'form_responses', id: first, data: { images: pendingImages(first) } }],
       label: `Photo for ${formName} ${target.label}`,
       fallbackMessage: cm.submitFailed,
-    });
-  }
+    }),
+  );
+  await recordAll(context, [submitEntry, ...photoEntries]);
   return responseIds;
 }
 

@@ -169,6 +169,17 @@ describe('submission messages (spec §5), checked before anything is queued', ()
 });
 
 describe('submissions made offline', () => {
+  it('a photo the tablet cannot store leaves the whole submission unsent, so trying again cannot make two', async () => {
+    const { boxIds } = await place(1);
+    const device = await tablet();
+    fleet.proxy.setOnline(false);
+    // IndexedDB cannot store a function: the photo's entry fails to store as a full disk would make it fail.
+    const unstorable = { image: png(), fileName: (() => 'photo.png') as unknown as string };
+    await expect(submitForm(device.context, { submittedBy: fleet.farm.regular.id, gridBoxId: boxIds[0]!, fieldResponses: scoutingAnswers(), photos: [unstorable] })).rejects.toThrow();
+    expect(await device.outbox.count()).toBe(0);
+    expect(await device.database.form_responses.count().exec()).toBe(0);
+  });
+
   it('show at once (the photo pending), then reach the server once each, with the photo once and the multi-select event once; local documents take server ids', async () => {
     const { roomId, roomName, boxIds } = await place(3);
     const [a, b, c] = boxIds as [number, number, number];
