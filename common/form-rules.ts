@@ -7,7 +7,19 @@
  * Checkbox answers are the chosen options joined by CHOICE_SEPARATOR.
  */
 
+import { CHOICE_FIELD_TYPES, type FieldType, formMessages } from './messages/forms';
+
 export const CHOICE_SEPARATOR = ', ';
+
+/**
+ * What is wrong with a field's options, or null: a choice field needs one to be answerable, and a
+ * Checkbox option cannot hold the separator of its answers.
+ */
+export function fieldOptionsProblem(field: { fieldName: string; fieldType: FieldType; fieldOptions: readonly string[] }): string | null {
+  if (CHOICE_FIELD_TYPES.includes(field.fieldType) && field.fieldOptions.length === 0) return formMessages.optionsRequired(field.fieldName);
+  if (field.fieldType === 'Checkbox' && field.fieldOptions.some((option) => option.includes(CHOICE_SEPARATOR))) return formMessages.optionSeparator(field.fieldName);
+  return null;
+}
 
 export interface RuleField {
   FieldID: number | string;

@@ -30,6 +30,7 @@ export const formMessages = {
   fieldTypeInvalid: `fieldType must be one of ${FIELD_TYPES.join(', ')}.`,
   fieldOptionsInvalid: 'fieldOptions must be a list of texts.',
   optionsRequired: (fieldName: string) => `${fieldName} needs at least one option.`,
+  optionSeparator: (fieldName: string) => `${fieldName}: a Checkbox option cannot contain ", " (it separates the options chosen).`,
   requiredInvalid: 'isRequired must be 0 or 1.',
   activeInvalid: 'isActive must be 0 or 1.',
   positionInvalid: 'position must be a whole number from 0 to 10000.',

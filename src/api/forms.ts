@@ -6,7 +6,8 @@
  * so a hide rule on a new field waits for it. Resetting to the built-in set is the one call made online:
  * the set is the server's, and an Admin does it at a desk.
  */
-import { CHOICE_FIELD_TYPES, DEFAULT_FORM_CATEGORY, FIELD_TYPES, type FieldType, type FormCategory, formClientMessages as cm, formMessages as m } from '../../common/messages/forms';
+import { fieldOptionsProblem } from '../../common/form-rules';
+import { DEFAULT_FORM_CATEGORY, FIELD_TYPES, type FieldType, type FormCategory, formClientMessages as cm, formMessages as m } from '../../common/messages/forms';
 import {
   deleteTemplateQuery,
   type formFieldInput,
@@ -105,7 +106,8 @@ const rawField = (draft: FieldDraft) => ({
 
 /** A choice field without options could not be answered (the server's rule and message). */
 function withOptions<F extends { fieldName: string; fieldType: FieldType; fieldOptions: string[] }>(field: F): F {
-  if (CHOICE_FIELD_TYPES.includes(field.fieldType) && field.fieldOptions.length === 0) throw new ValidationError(m.optionsRequired(field.fieldName));
+  const problem = fieldOptionsProblem(field);
+  if (problem) throw new ValidationError(problem);
   return field;
 }
 

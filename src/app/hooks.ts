@@ -71,7 +71,12 @@ export interface Action<Args extends unknown[]> {
  * fails, `success` toasted when it passes. Resolves true on success. Queued writes pass at once: their
  * later refusal by the server shows in the sync indicator.
  */
-export function useAction<Args extends unknown[]>(action: (context: ApiContext, ...args: Args) => Promise<unknown>, success?: string): Action<Args> {
+export function useAction<Args extends unknown[]>(
+  action: (context: ApiContext, ...args: Args) => Promise<unknown>,
+  success?: string,
+  /** `inlineErrors`: the screen shows the error beside the form itself, so no toast repeats it. */
+  options: { inlineErrors?: boolean } = {},
+): Action<Args> {
   const context = useApiContext();
   const toast = useToast();
   const [busy, setBusy] = useState(false);
@@ -88,13 +93,13 @@ export function useAction<Args extends unknown[]>(action: (context: ApiContext, 
       } catch (caught) {
         const message = caught instanceof Error ? caught.message : String(caught);
         setError(message);
-        toast(message, 'danger');
+        if (!options.inlineErrors) toast(message, 'danger');
         return false;
       } finally {
         setBusy(false);
       }
     },
-    [action, context, success, toast],
+    [action, context, success, toast, options.inlineErrors],
   );
   return { run, busy, error };
 }

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2E, skipBrowser, startE2E } from '../support/browser';
 import { createGrid, createRoom, createTenant, type SignedInUser, type Tenant } from '../support/factories';
+import { fileMessages } from '../../common/messages/files';
 import { FormsPage } from './forms-page';
 
 let e2e: E2E;
@@ -300,6 +301,52 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     await expect.poll(() => trapBox.getAttribute('aria-label')).toContain('sticky trap read');
     expect(await page.locator('.grid-box[data-x="2"][data-y="1"] .box-trap').count()).toBe(0);
     await app.synced();
+    expect(errors, messages.join('\n')).toEqual([]);
+  });
+
+  it('a photo is made fit before it is kept: something that is no picture is refused at once, a large picture is sent as a smaller JPEG', async () => {
+    const farm = await createTenant(e2e.server);
+    const roomId = await createRoom(e2e.server, farm.companyId, `Photo room ${Date.now()}`);
+    const grid = await createGrid(e2e.server, farm.companyId, roomId, 1, 1, 'Rack P');
+    const template = await scoutingTemplate(farm, 'Photo check');
+    const { page, app, errors, messages } = await signedIn(farm.regular);
+    await app.openFill(template.TemplateID, template.TemplateName, { boxes: [grid.boxIds[0]!] });
+    await app.answer('Pest pressure', 'Low');
+
+    await app.field('Leaf photo').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
+    await expect.poll(() => app.form().getByRole('alert').textContent()).toBe(fileMessages.imageType);
+
+    // A 4000 × 3000 camera picture.
+    const picture = await page.evaluate(async () => {
+      const canvas = new OffscreenCanvas(4000, 3000);
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = '#3a7';
+      context.fillRect(0, 0, 4000, 3000);
+      const blob = await canvas.convertToBlob({ type: 'image/png' });
+      return Array.from(new Uint8Array(await blob.arrayBuffer()));
+    });
+    await app.attachPhoto('Leaf photo', Buffer.from(picture), 'camera.png');
+    await app.submit();
+    // Submitted, the screen goes back to the box's room.
+    await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomId}`);
+    await app.synced();
+    const stored = () =>
+      db()
+        .selectFrom('form_response_images')
+        .innerJoin('files', 'files.id', 'form_response_images.file_id')
+        .innerJoin('form_responses', 'form_responses.id', 'form_response_images.response_id')
+        .select(['files.content_type'])
+        .where('form_responses.grid_box_id', '=', grid.boxIds[0]!)
+        .execute();
+    await expect.poll(stored, { timeout: 30_000 }).toEqual([{ content_type: 'image/jpeg' }]);
+    const answer = await db()
+      .selectFrom('form_field_responses')
+      .innerJoin('form_fields', 'form_fields.id', 'form_field_responses.field_id')
+      .select('input_data')
+      .where('form_fields.field_name', '=', 'Leaf photo')
+      .where('form_fields.template_id', '=', template.TemplateID as number)
+      .executeTakeFirstOrThrow();
+    expect(answer.input_data).toBe('camera.jpg');
     expect(errors, messages.join('\n')).toEqual([]);
   });
 });

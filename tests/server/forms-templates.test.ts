@@ -104,6 +104,7 @@ describe('save_form_template and get_form_templates', () => {
       [{ fields: [{ fieldName: 'A', fieldType: 'Slider' }] }, m.fieldTypeInvalid],
       [{ fields: [{ fieldName: 'A', fieldType: 'Text', isRequired: 2 }] }, m.requiredInvalid],
       [{ fields: [{ fieldName: 'Pests', fieldType: 'Dropdown', fieldOptions: [] }] }, m.optionsRequired('Pests')],
+      [{ fields: [{ fieldName: 'Leaves', fieldType: 'Checkbox', fieldOptions: ['Yellow, spotted', 'Curled'] }] }, m.optionSeparator('Leaves')],
       [{ formCategory: 'Weather' }, m.categoryInvalid],
     ];
     for (const [change, message] of cases) {

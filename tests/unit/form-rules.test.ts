@@ -1,6 +1,7 @@
 /** What a form shows and requires (common/form-rules.ts), the rules the tablet and the server share. */
 import { describe, expect, it } from 'vitest';
-import { type Answers, CHOICE_SEPARATOR, choicesOf, firstMissingRequired, type HideRule, isBlank, type RuleField, visibleFieldIds } from '../../common/form-rules';
+import { type Answers, CHOICE_SEPARATOR, choicesOf, fieldOptionsProblem, firstMissingRequired, type HideRule, isBlank, type RuleField, visibleFieldIds } from '../../common/form-rules';
+import { formMessages } from '../../common/messages/forms';
 
 const fieldOf = (FieldID: number | string, FieldName: string, FieldType = 'Text', IsRequired: number | boolean = 0, IsActive: number | boolean = 1): RuleField => ({ FieldID, FieldName, FieldType, IsRequired, IsActive });
 const rule = (hidden: number | string, linked: number | string, input: string): HideRule => ({ form_field_hidden_FieldID: hidden, form_field_linked_FieldID: linked, form_field_linked_input: input });
@@ -112,5 +113,15 @@ describe('firstMissingRequired', () => {
   it('an inactive required field is not required; optional fields never are', () => {
     expect(firstMissingRequired([fieldOf(5, 'Retired', 'Text', 1, 0), notes], [], answers({}))).toBeNull();
     expect(firstMissingRequired([notes], [], answers({}))).toBeNull();
+  });
+});
+
+describe('fieldOptionsProblem', () => {
+  it('asks a choice field for an option, and keeps the answers separator out of Checkbox options', () => {
+    expect(fieldOptionsProblem({ fieldName: 'Pests', fieldType: 'Radio', fieldOptions: [] })).toBe(formMessages.optionsRequired('Pests'));
+    expect(fieldOptionsProblem({ fieldName: 'Leaves', fieldType: 'Checkbox', fieldOptions: ['Yellow, spotted'] })).toBe(formMessages.optionSeparator('Leaves'));
+    // Elsewhere the separator does no harm: a Radio or Dropdown answer is one option.
+    expect(fieldOptionsProblem({ fieldName: 'Leaves', fieldType: 'Radio', fieldOptions: ['Yellow, spotted'] })).toBeNull();
+    expect(fieldOptionsProblem({ fieldName: 'Notes', fieldType: 'Text', fieldOptions: [] })).toBeNull();
   });
 });

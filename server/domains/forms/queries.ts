@@ -1,6 +1,7 @@
 /** Form templates, their fields and hide-until-link rules (spec part 2 §3). */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { CHOICE_FIELD_TYPES, type FieldType, type FormCategory, formMessages as m } from '../../../common/messages/forms';
+import { fieldOptionsProblem } from '../../../common/form-rules';
+import type { FieldType, FormCategory } from '../../../common/messages/forms';
 import type { FormFieldInput } from '../../../common/schemas/forms';
 import type { DB, FormFieldHideRulesTable, FormFieldsTable, FormTemplatesTable } from '../../db/schema';
 import type { Actor } from '../../db/writes';
@@ -52,7 +53,10 @@ export const formTemplateJson = (template: Template, fields: Field[], rules: Hid
 
 /** A choice field without options could not be answered. */
 export function checkFieldOptions(fields: Array<{ fieldName: string; fieldType: FieldType; fieldOptions: string[] }>) {
-  for (const field of fields) if (CHOICE_FIELD_TYPES.includes(field.fieldType) && field.fieldOptions.length === 0) throw badRequest(m.optionsRequired(field.fieldName));
+  for (const field of fields) {
+    const problem = fieldOptionsProblem(field);
+    if (problem) throw badRequest(problem);
+  }
 }
 
 export const fieldRow = (field: FormFieldInput) => ({

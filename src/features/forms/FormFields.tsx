@@ -18,6 +18,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { CHOICE_SEPARATOR, choicesOf, visibleFieldIds } from '../../../common/form-rules';
 import type { FormField, FormTemplate } from '../../api/forms';
+import { preparePhoto } from '../../app/photos';
 import './forms.css';
 
 export interface FormFieldsProps {
@@ -232,23 +233,36 @@ function ImageInput(props: FormFieldsProps & { field: FormField; controlId: stri
   const fieldId = String(field.FieldID);
   const photo = props.photos[fieldId] ?? null;
   const url = useObjectUrl(photo);
+  const [preparing, setPreparing] = useState(false);
+  const [photoError, setPhotoError] = useState<string | null>(null);
+  async function choose(file: File) {
+    setPhotoError(null);
+    setPreparing(true);
+    try {
+      props.onPhoto(fieldId, await preparePhoto(file));
+    } catch (error) {
+      setPhotoError(error instanceof Error ? error.message : String(error));
+    } finally {
+      setPreparing(false);
+    }
+  }
   return (
     <>
       <FieldName field={field} htmlFor={controlId} />
       <div className="photo-row">
-        <span className={`button file-button${disabled ? ' disabled' : ''}`}>
-          {photo ? 'Take another photo' : 'Take or choose a photo'}
+        <span className={`button file-button${disabled || preparing ? ' disabled' : ''}`}>
+          {preparing ? 'Preparing the photo…' : photo ? 'Take another photo' : 'Take or choose a photo'}
           <input
             id={controlId}
             type="file"
             accept="image/*"
             capture="environment"
-            disabled={disabled}
+            disabled={disabled || preparing}
             aria-required={Boolean(Number(field.IsRequired)) || undefined}
             aria-invalid={missing || undefined}
             onChange={(event) => {
               const file = event.target.files?.[0];
-              if (file) props.onPhoto(fieldId, file);
+              if (file) void choose(file);
               // Choosing the same file again must fire again.
               event.target.value = '';
             }}
@@ -263,6 +277,11 @@ function ImageInput(props: FormFieldsProps & { field: FormField; controlId: stri
           </figure>
         )}
       </div>
+      {photoError && (
+        <p className="error-text" role="alert">
+          {photoError}
+        </p>
+      )}
     </>
   );
 }

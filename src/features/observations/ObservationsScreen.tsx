@@ -26,6 +26,7 @@ import { type BoxDoc, byName, type CompanyDoc, type GridDoc, gridOrderOf, onePer
 import { SignedIn } from '../session/SignedIn';
 import { Screen } from '../shell/Screen';
 import { addDays, byBox, defaultRange, firstLocalDay, isDay, LOCAL_WINDOW_DAYS, mergeResponses, newestFirst, withinDays } from './model';
+import { isTempId } from '../../../sync/types';
 import './observations.css';
 
 type ResponseDoc = LocalDocument & FormResponse;
@@ -217,6 +218,8 @@ function ResponseCard({ response, company }: { response: FormResponse; company: 
       <div className="response-head">
         <h3>{response.TemplateName}</h3>
         <span className={`tag${sticky ? ' sticky-tag' : ''}`}>{sticky ? 'Sticky trap' : response.FormCategory || 'Scouting'}</span>
+        {/* Made on this tablet and not on the server yet (a refusal shows in the sync indicator's list). */}
+        {isTempId(response.ResponseID) && <span className="chip waiting">Waiting to sync</span>}
       </div>
       <p className="muted">
         {when(response.SubmittedAt)} · {who}

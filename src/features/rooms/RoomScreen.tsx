@@ -14,6 +14,7 @@ import { createGrid, deleteGrid, uploadGridImage } from '../../api/grids';
 import { byServerId, idValue } from '../../api/rooms';
 import { markGridScanned, markRoomScanned, resetScannedStatus } from '../../api/scans';
 import { useAction, useLocalDocument, useLocalQuery, type SignedInUser, useSignedInUser } from '../../app/hooks';
+import { withFittedPhoto } from '../../app/photos';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { BoxPanel } from './BoxPanel';
@@ -26,6 +27,9 @@ import { useUiState } from '../ui-state/ui-state';
 import { Whiteboard } from './Whiteboard';
 import { TemplateChooser } from '../forms/fill/TemplateChooser';
 import './rooms.css';
+
+/** Photos are made fit before they are queued (app/photos.ts). */
+const uploadFittedGridImage = withFittedPhoto(uploadGridImage);
 
 export function RoomScreen({ roomId }: { roomId: string }) {
   const navigate = useNavigate();
@@ -229,7 +233,7 @@ function GridSection(props: {
   const gridRef = idValue(grid.id);
   const { nx, ny } = gridSize(grid, boxes);
   const markGrid = useAction(markGridScanned, scanMessages.gridScanned);
-  const upload = useAction(uploadGridImage, scanMessages.gridImageUploaded);
+  const upload = useAction(uploadFittedGridImage, scanMessages.gridImageUploaded);
   const remove = useAction(deleteGrid, gridMessages.gridDeleted);
   const [confirmDelete, setConfirmDelete] = useState(false);
   // A picked background shows until the server's copy arrives with the grid (its ImageName changes).

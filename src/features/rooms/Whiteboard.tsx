@@ -8,10 +8,14 @@ import { useEffect, useState } from 'react';
 import { scanMessages } from '../../../common/messages/scans';
 import { getWhiteboardHistory, uploadWhiteboardImage, type WhiteboardHistory } from '../../api/scans';
 import { useAction, useApiContext } from '../../app/hooks';
+import { withFittedPhoto } from '../../app/photos';
 import { useSyncStatus } from '../../sync/sync-store';
 import { isTempId, type TempId } from '../../../sync/types';
 import { usePreview, useStoredImage } from './hooks';
 import { type CompanyDoc, type RoomDoc, userName, when } from './model';
+
+/** Photos are made fit before they are queued (app/photos.ts). */
+const uploadFittedWhiteboardImage = withFittedPhoto(uploadWhiteboardImage);
 
 /** History thumbnails shown at first; growers ask for more. */
 const HISTORY_PAGE = 6;
@@ -20,7 +24,7 @@ export function Whiteboard({ room, roomId, company }: { room: RoomDoc; roomId: n
   const current = room.WhiteboardImage ?? null;
   const [picked, setPicked] = useState<{ file: File; over: string | null } | null>(null);
   const preview = usePreview(picked?.file ?? null);
-  const upload = useAction(uploadWhiteboardImage, scanMessages.whiteboardUploaded);
+  const upload = useAction(uploadFittedWhiteboardImage, scanMessages.whiteboardUploaded);
   // The server's copy has arrived (the room's image changed since the pick): show it instead of the preview.
   useEffect(() => {
     if (picked && current !== picked.over) setPicked(null);

@@ -331,7 +331,7 @@ function FillForm(props: { user: SignedInUser; template: TemplateDoc; target: Ta
   const setAnswer = useMultiSelect((state) => state.answer);
   const setPhoto = useMultiSelect((state) => state.photo);
   const online = useSyncStatus((status) => status.online);
-  const submit = useAction(submitFilled);
+  const submit = useAction(submitFilled, undefined, { inlineErrors: true });
   const toast = useToast();
   const done = useDone(props.doneRoomId);
   const [missingFieldId, setMissingFieldId] = useState<string | null>(null);
