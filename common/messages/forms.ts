@@ -8,6 +8,10 @@ export const FORM_CATEGORIES = ['Scouting', 'Sticky Trap', 'Treatment', 'Task', 
 export type FormCategory = (typeof FORM_CATEGORIES)[number];
 export const STICKY_TRAP_CATEGORY: FormCategory = 'Sticky Trap';
 export const DEFAULT_FORM_CATEGORY: FormCategory = 'Scouting';
+/** Treatment records: get_responses_for_grid2 answers them apart as `treatment_responses`. */
+export const TREATMENT_CATEGORY: FormCategory = 'Treatment';
+/** Responses are on the tablets for this many days back (the sync window); older ones are read online. */
+export const FORM_RESPONSES_WINDOW_DAYS = 90;
 
 /** Field types a form may hold (get_field_types). `Coordinates` is the multi-select form's position field. */
 export const FIELD_TYPES = ['Text', 'Textarea', 'Number', 'Dropdown', 'Radio', 'Checkbox', 'Date', 'Image', 'Coordinates'] as const;

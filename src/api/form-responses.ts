@@ -13,7 +13,7 @@
  */
 import { firstMissingRequired, isBlank } from '../../common/form-rules';
 import { formResponseMessages as rm } from '../../common/messages/form-responses';
-import { formClientMessages as cm, formMessages as fm, STICKY_TRAP_CATEGORY } from '../../common/messages/forms';
+import { formClientMessages as cm, formMessages as fm, STICKY_TRAP_CATEGORY, TREATMENT_CATEGORY } from '../../common/messages/forms';
 import {
   batchQuery,
   gridBoxDatesQuery,
@@ -30,7 +30,7 @@ import type { EntryDraft } from '../../sync/outbox';
 import { newTempId } from '../../sync/record';
 import type { Effect, IdSource, TempId } from '../../sync/types';
 import { type ApiContext, check, findLocal, json, now, onlineOrLocal, record, recordAll, ValidationError } from './context';
-import { type FormTemplate, localTemplate } from './forms';
+import { type FormTemplate, localTemplate, templateOf } from './forms';
 import { filePart, multipartWithFile } from './rooms';
 
 type Id = number | TempId;
@@ -88,7 +88,9 @@ interface Submission {
   photos?: Photo[];
 }
 
-const fileNameOf = (photo: Photo) => photo.fileName ?? (typeof File !== 'undefined' && photo.image instanceof File && photo.image.name ? photo.image.name : 'photo.jpg');
+/** A photo's file name: its own, or 'photo.jpg' (an Image field's answer, and the name it is uploaded under). */
+export const photoFileName = (image: Blob, fileName?: string) => fileName ?? (typeof File !== 'undefined' && image instanceof File && image.name ? image.name : 'photo.jpg');
+const fileNameOf = (photo: Photo) => photoFileName(photo.image, photo.fileName);
 
 /** The answers as the server takes them; an Image field answered only by a photo gets the photo's file name. */
 function answersOf(submission: Submission) {
@@ -109,7 +111,9 @@ function answersOf(submission: Submission) {
  * the tablet's copy of its template, so a template the tablet does not hold is refused.
  */
 async function checkedTemplate(context: ApiContext, answers: Array<{ fieldID: Id; inputData: string | null }>): Promise<FormTemplate> {
-  const templates = (await findLocal(context, 'form_templates')).map((document) => document as unknown as FormTemplate);
+  // The signed-in company's templates only: a shared tablet may still hold another company's.
+  const session = await context.client.session.get();
+  const templates = (await findLocal(context, 'form_templates', { CompanyID: session?.company_id ?? -1 })).map(templateOf);
   const ofField = (fieldId: Id) => templates.find((template) => template.fields.some((field) => String(field.FieldID) === String(fieldId)));
   const template = ofField(answers[0]!.fieldID);
   if (!template) throw new ValidationError(fm.templateNotFound);
@@ -308,19 +312,20 @@ const responseOf = (document: Record<string, unknown>): FormResponse => {
   return response as unknown as FormResponse;
 };
 
-/** Newest first, as the server orders them. */
-const newestFirst = (responses: FormResponse[]) => responses.sort((a, b) => b.SubmittedAt.localeCompare(a.SubmittedAt) || String(b.ResponseID).localeCompare(String(a.ResponseID), undefined, { numeric: true }));
+/** Newest first, as the server orders them (then by id, the later first). */
+export const newestFirst = (a: Pick<FormResponse, 'SubmittedAt' | 'ResponseID'>, b: Pick<FormResponse, 'SubmittedAt' | 'ResponseID'>) =>
+  b.SubmittedAt.localeCompare(a.SubmittedAt) || String(b.ResponseID).localeCompare(String(a.ResponseID), undefined, { numeric: true });
 
 async function localResponses(context: ApiContext, selector: Record<string, unknown>, filter: { startDate?: string; endDate?: string; category?: (category: string) => boolean } = {}) {
   const responses = (await findLocal(context, 'form_responses', selector)).map(responseOf);
-  return newestFirst(
-    responses.filter((response) => {
+  return responses
+    .filter((response) => {
       const day = response.SubmittedAt.slice(0, 10);
       if (filter.startDate !== undefined && day < filter.startDate) return false;
       if (filter.endDate !== undefined && day > filter.endDate) return false;
       return filter.category ? filter.category(response.FormCategory) : true;
-    }),
-  );
+    })
+    .sort(newestFirst);
 }
 
 /** get_field_responses (spec §7): a response's answers, `{fieldResponses}`. */
@@ -376,7 +381,7 @@ export async function getResponsesForGrid2(context: ApiContext, input: { gridId:
     cm.fetchFailed,
     async () => {
       const all = await localResponses(context, { gridBoxId: { $in: await boxIdsOfGrid(context, gridId) } }, { startDate: values.start_date, endDate: values.end_date });
-      return { status: 'success', all_responses: all, treatment_responses: all.filter((response) => response.FormCategory === 'Treatment'), offline: true };
+      return { status: 'success', all_responses: all, treatment_responses: all.filter((response) => response.FormCategory === TREATMENT_CATEGORY), offline: true };
     },
   );
 }

@@ -143,7 +143,7 @@ export async function localTemplate(context: Pick<ApiContext, 'store'>, template
 }
 
 /** A local document shaped as the server's JSON (without the store's id and link key). */
-const templateOf = (document: Record<string, unknown>): FormTemplate => {
+export const templateOf = (document: Record<string, unknown>): FormTemplate => {
   const { id: _id, category: _category, ...template } = document;
   return template as unknown as FormTemplate;
 };
@@ -162,7 +162,10 @@ async function templateOfField(context: ApiContext, fieldId: Id): Promise<FormTe
   return template;
 }
 
-/** Server order: by category, the default first, then by name. */
+/**
+ * The server's order (get_form_templates: category by name, the default first, then by name), so an
+ * answer from the local store reads as the server's; screens offer forms in their own order (fill/model.ts).
+ */
 function inServerOrder(templates: FormTemplate[]) {
   return templates.sort(
     (a, b) =>
@@ -236,7 +239,8 @@ export async function saveFormTemplate(
 
 /**
  * update_form_template (spec §5): 'Template update needs the template id plus arrays of new and updated
- * fields'. Changes fields in place, appends new ones (temporary ids returned in order), renames.
+ * fields'. Changes fields in place, adds new ones where their position puts them (else last; temporary
+ * ids returned in order), renames.
  */
 export async function updateFormTemplate(
   context: ApiContext,

@@ -1,5 +1,6 @@
 /** The `form_templates` collection: one document per template, with its fields and hide-until-link rules inside. */
 import type { Selectable } from 'kysely';
+import { FORM_RESPONSES_WINDOW_DAYS } from '../../../common/messages/forms';
 import type { FormResponsesTable, FormTemplatesTable } from '../../db/schema';
 import type { SyncCollection } from '../replication/collections';
 import { formQueries } from './queries';
@@ -20,9 +21,6 @@ export const formTemplatesCollection: SyncCollection = {
     },
   ],
 };
-
-/** Responses are pulled for a recent window (ARCHITECTURE.md "The local store"); older ones are read online. */
-export const FORM_RESPONSES_WINDOW_DAYS = 90;
 
 /** The `form_responses` collection: one document per response, with its answers and photos inside. */
 export const formResponsesCollection: SyncCollection = {

@@ -4,7 +4,7 @@
  * written in the request's one transaction, so a repeated Idempotency-Key makes one response.
  */
 import { formResponseMessages as m } from '../../../common/messages/form-responses';
-import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
+import { STICKY_TRAP_CATEGORY, TREATMENT_CATEGORY } from '../../../common/messages/forms';
 import {
   batchQuery,
   gridBoxDatesQuery,
@@ -35,7 +35,6 @@ const responseSchema = { querystring: responseIdQuery };
 const gridBoxDatesSchema = { querystring: gridBoxDatesQuery };
 const gridDatesSchema = { querystring: gridDatesQuery };
 const batchSchema = { querystring: batchQuery };
-const TREATMENT_CATEGORY = 'Treatment';
 
 type AnyRequest = RequestOf<object>;
 

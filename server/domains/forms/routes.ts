@@ -67,7 +67,10 @@ async function getFormTemplates(request: RequestOf<typeof listSchema>) {
   return success({ templates });
 }
 
-/** Changes fields in place (`isActive: 0` takes one off the form), appends new ones, and renames or restyles. */
+/**
+ * Changes fields in place (`isActive: 0` takes one off the form, `position` moves it), adds new ones (where
+ * their `position` puts them, else after the last field), and renames or restyles.
+ */
 async function updateFormTemplate(request: RequestOf<typeof updateSchema>) {
   const { templateID, newFields, updatedFields, templateName, formCategory, pageCSS } = request.body;
   const template = await liveTemplate(request, templateID);

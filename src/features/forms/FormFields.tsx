@@ -17,6 +17,7 @@
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { CHOICE_SEPARATOR, choicesOf, visibleFieldIds } from '../../../common/form-rules';
+import { photoFileName } from '../../api/form-responses';
 import type { FormField, FormTemplate } from '../../api/forms';
 import { preparePhoto } from '../../app/photos';
 import './forms.css';
@@ -45,7 +46,7 @@ export function shownFields(template: FormTemplate, answers: Record<string, stri
 function answersWithPhotos(answers: Record<string, string>, photos: Record<string, Blob>): Map<string, string> {
   const merged = new Map(Object.entries(answers));
   for (const [fieldId, photo] of Object.entries(photos)) {
-    if (!merged.get(fieldId)?.trim()) merged.set(fieldId, photo instanceof File && photo.name ? photo.name : 'photo.jpg');
+    if (!merged.get(fieldId)?.trim()) merged.set(fieldId, photoFileName(photo));
   }
   return merged;
 }

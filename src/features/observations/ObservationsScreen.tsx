@@ -15,7 +15,7 @@
  */
 import { type ReactNode, useId, useMemo, useState } from 'react';
 import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
-import { type FormResponse, getResponsesForGrid2, type ResponseImage } from '../../api/form-responses';
+import { type FormResponse, getResponsesForGrid2, newestFirst, type ResponseImage } from '../../api/form-responses';
 import { byServerId, idValue } from '../../api/rooms';
 import { useApiContext, useLocalDocument, useLocalQuery, type SignedInUser } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
@@ -25,7 +25,7 @@ import { useStoredImage } from '../rooms/hooks';
 import { type BoxDoc, byName, type CompanyDoc, type GridDoc, gridOrderOf, onePerPosition, type RoomDoc, userName, when } from '../rooms/model';
 import { SignedIn } from '../session/SignedIn';
 import { Screen } from '../shell/Screen';
-import { addDays, byBox, defaultRange, firstLocalDay, isDay, LOCAL_WINDOW_DAYS, mergeResponses, newestFirst, withinDays } from './model';
+import { addDays, byBox, defaultRange, firstLocalDay, isDay, LOCAL_WINDOW_DAYS, mergeResponses, withinDays } from './model';
 import { isTempId } from '../../../sync/types';
 import './observations.css';
 

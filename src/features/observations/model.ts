@@ -3,13 +3,11 @@
  * grower reads a date), the default range, whether a range reaches past what the tablet holds, and
  * the responses of a range grouped by box.
  */
-import type { FormResponse } from '../../api/form-responses';
+import { FORM_RESPONSES_WINDOW_DAYS } from '../../../common/messages/forms';
+import { type FormResponse, newestFirst } from '../../api/form-responses';
 
-/**
- * Days of responses the tablet holds (the server's FORM_RESPONSES_WINDOW_DAYS of the `form_responses`
- * pull, server/domains/forms/collection.ts; src/ may not import server/), plus everything filled on it.
- */
-export const LOCAL_WINDOW_DAYS = 90;
+/** Days of responses the tablet holds (the window of the `form_responses` pull), plus everything filled on it. */
+export const LOCAL_WINDOW_DAYS = FORM_RESPONSES_WINDOW_DAYS;
 /** The default range: the last 7 days, today included. */
 export const DEFAULT_RANGE_DAYS = 7;
 
@@ -45,8 +43,6 @@ export function withinDays(response: Pick<FormResponse, 'SubmittedAt'>, start: s
   return day !== '' && day >= start && day <= end;
 }
 
-/** Newest first. */
-export const newestFirst = (a: Pick<FormResponse, 'SubmittedAt'>, b: Pick<FormResponse, 'SubmittedAt'>) => b.SubmittedAt.localeCompare(a.SubmittedAt);
 
 /** Responses of both sources once each (by response id); the local copy wins, since it knows what is still pending here. */
 export function mergeResponses(local: FormResponse[], loaded: FormResponse[]): FormResponse[] {

@@ -25,7 +25,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { FORM_CATEGORIES, type FormCategory, formMessages as m, STICKY_TRAP_CATEGORY } from '../../../../common/messages/forms';
 import { isTempId } from '../../../../sync/types';
 import type { ApiContext } from '../../../api/context';
-import type { FormTemplate } from '../../../api/forms';
+import { type FormTemplate, templateOf } from '../../../api/forms';
 import { type SignedInUser, useAction, useApiContext, useLocalDocument } from '../../../app/hooks';
 import type { LocalDocument } from '../../../db/schemas';
 import { useFollowTempId } from '../../rooms/hooks';
@@ -39,12 +39,6 @@ import { saveDraft } from './save';
 import './builder.css';
 
 type TemplateDoc = LocalDocument & FormTemplate & { category: string };
-
-/** The local document as the server's template (without the store's id and link key). */
-function templateOf(document: TemplateDoc): FormTemplate {
-  const { id: _id, category: _category, ...template } = document;
-  return template;
-}
 
 /** `templateName` is given on the route that names it, so following a new id keeps the same route. */
 export function FormBuilderScreen({ templateId, templateName }: { templateId: string; templateName?: string }) {

@@ -25,12 +25,10 @@ import { useSyncStatus } from '../../../sync/sync-store';
 import { SignedIn } from '../../session/SignedIn';
 import { ConfirmPanel, FormError } from '../../shell/forms';
 import { Screen } from '../../shell/Screen';
+import { templatesInOrder } from '../fill/model';
 import './builder.css';
 
 type TemplateDoc = LocalDocument & FormTemplate;
-
-const byDefaultThenName = (a: TemplateDoc, b: TemplateDoc) =>
-  Number(b.IsDefault) - Number(a.IsDefault) || a.TemplateName.localeCompare(b.TemplateName, undefined, { numeric: true, sensitivity: 'base' });
 
 /** The built-in set (server/domains/forms/queries.ts DEFAULT_FORM_TEMPLATES), named for the question before a reset. */
 const BUILT_IN = 'a scouting form, a sticky-trap count, a treatment record and a task form';
@@ -49,8 +47,8 @@ function FormList({ user }: { user: SignedInUser }) {
 
   const byCategory = useMemo(() => {
     const groups = new Map<FormCategory, TemplateDoc[]>(FORM_CATEGORIES.map((category) => [category, []]));
-    for (const template of templates.documents) groups.get(template.FormCategory)?.push(template);
-    for (const list of groups.values()) list.sort(byDefaultThenName);
+    // In the order forms are offered everywhere: the category's default first, then by name.
+    for (const template of templatesInOrder(templates.documents)) groups.get(template.FormCategory)?.push(template);
     return groups;
   }, [templates.documents]);
 
