@@ -245,7 +245,7 @@ export class SyncEngine {
           this.countAgain = false;
           const userId = (await this.options.currentUserId?.()) ?? null;
           const { pending, otherUsers, failed } = await this.options.outbox.counts(userId);
-          this.setStatus({ pending, otherUsers, failed: failed.map((entry) => ({ id: entry.id, label: entry.label, error: entry.error ?? '', createdAt: entry.createdAt })) });
+          this.setStatus({ pending, otherUsers, failed: failed.map((entry) => ({ id: entry.id, label: entry.label, error: entry.error ?? '', createdAt: entry.createdAt, creates: entry.creates.map((source) => source.tempId) })) });
         } while (this.countAgain);
       } finally {
         this.counting = null;

@@ -85,6 +85,8 @@ export interface FailedEntry {
   label: string;
   error: string;
   createdAt: number;
+  /** The temporary ids of the records it was to create (a screen can mark them as refused). */
+  creates: TempId[];
 }
 
 export interface SyncStatus {

@@ -263,6 +263,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     await page.getByLabel('Room', { exact: true }).selectOption({ label: roomName });
     const box = app.observationBox(2);
     await box.getByText('Photo waiting to upload').waitFor();
+    await box.getByText('Waiting to sync').waitFor();
     expect(await box.textContent()).toContain('High');
 
     await context.setOffline(false);
@@ -272,6 +273,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     ]);
     // Once the pull brings the server's copy, the photo shows instead of the pending note.
     await box.getByRole('img', { name: 'Photo: Leaf photo' }).waitFor({ timeout: 30_000 });
+    expect(await box.getByText('Waiting to sync').count()).toBe(0);
   });
 
   it('a sticky-trap count filled for a box marks that box on the room grid', async () => {

@@ -213,13 +213,20 @@ function ResponseCard({ response, company }: { response: FormResponse; company: 
   const sticky = response.FormCategory === STICKY_TRAP_CATEGORY;
   const who = userName(company, response.SubmittedBy) ?? 'A user not on this tablet';
   const answers = response.fieldResponses.filter((answer) => answer.FieldType !== 'Image');
+  const refused = useSyncStatus((status) => status.failed.find((entry) => entry.creates.some((tempId) => tempId === response.ResponseID))?.error ?? null);
   return (
     <li className={`response${sticky ? ' sticky-trap' : ''}`} aria-label={`${response.TemplateName}, ${when(response.SubmittedAt)}`}>
       <div className="response-head">
         <h3>{response.TemplateName}</h3>
         <span className={`tag${sticky ? ' sticky-tag' : ''}`}>{sticky ? 'Sticky trap' : response.FormCategory || 'Scouting'}</span>
-        {/* Made on this tablet and not on the server yet (a refusal shows in the sync indicator's list). */}
-        {isTempId(response.ResponseID) && <span className="chip waiting">Waiting to sync</span>}
+        {/* Made on this tablet and not on the server yet; refused, it says so (the sync indicator offers retry and discard). */}
+        {refused ? (
+          <span className="chip refused" title={refused}>
+            Not accepted: {refused}
+          </span>
+        ) : (
+          isTempId(response.ResponseID) && <span className="chip waiting">Waiting to sync</span>
+        )}
       </div>
       <p className="muted">
         {when(response.SubmittedAt)} · {who}

@@ -375,7 +375,8 @@ describe('submissions made offline', () => {
       ['/submit_form_image', 'pending'],
     ]);
     expect(entries[0]!.error).toBe(httpMessages.recordNotFound(`grid_box ${boxIds[0]}`));
-    expect(device.engine.current().failed).toMatchObject([{ id: entries[0]!.id, error: entries[0]!.error }]);
+    // The refusal names the response it was to create, so the screens can mark it.
+    expect(device.engine.current().failed).toMatchObject([{ id: entries[0]!.id, error: entries[0]!.error, creates: [response_id] }]);
     expect(await localResponse(device, response_id)).toMatchObject({ ResponseID: response_id, images: [{ pending: true }] });
     expect(await responseRows({ gridBoxId: boxIds[0]! })).toEqual([]);
     // Online, the grower can still read what was entered (the server cannot know a temporary id);
