@@ -47,7 +47,8 @@ function Observations({ user, search, onSearch }: { user: SignedInUser; search: 
   const companyKey = String(user.companyId);
   const roomList = useLocalQuery<RoomDoc>('rooms', { CompanyID: user.companyId }, companyKey);
   const rooms = useMemo(() => [...roomList.documents].sort(byName), [roomList.documents]);
-  const roomId = rooms.find((room) => room.id === String(search.room ?? ''))?.id ?? null;
+  // The room asked for; a company with one room needs no choosing.
+  const roomId = rooms.find((room) => room.id === String(search.room ?? ''))?.id ?? (rooms.length === 1 ? rooms[0]!.id : null);
   const gridList = useLocalQuery<GridDoc>('grids', { roomId: roomId ?? '\u0000' }, roomId ?? '');
   const grids = useMemo(() => [...gridList.documents].sort(byServerId), [gridList.documents]);
   const grid = grids.find((candidate) => candidate.id === String(search.grid ?? '')) ?? grids[0] ?? null;
