@@ -12,16 +12,17 @@ let roomId: number;
 let boxIds: number[];
 let otherBoxId: number;
 let otherRoomId: number;
-let scouting: { id: number; fields: number[] };
-let trap: { id: number; fields: number[] };
+let scouting: { id: number; name: string; fields: number[] };
+let trap: { id: number; name: string; fields: number[] };
 
 const request = (method: string, path: string, token: string, options: Omit<RequestOptions, 'token'> = {}) => server.request(method, path, { token, ...options });
 const error = (message: string) => ({ status: 'error', message });
 
 async function template(tenant: Tenant, formCategory: string) {
+  const name = `${formCategory} ${randomUUID()}`;
   const response = await request('POST', '/save_form_template', tenant.admin.token, {
     json: {
-      templateName: `${formCategory} ${randomUUID()}`,
+      templateName: name,
       companyID: tenant.companyId,
       formCategory,
       fields: [
@@ -32,7 +33,7 @@ async function template(tenant: Tenant, formCategory: string) {
   });
   expect(response.status).toBe(200);
   const body = response.body as { template_id: number; template: { fields: Array<{ FieldID: number }> } };
-  return { id: body.template_id, fields: body.template.fields.map((field) => field.FieldID) };
+  return { id: body.template_id, name, fields: body.template.fields.map((field) => field.FieldID) };
 }
 
 const auditTitles = (companyId: number, like: string) =>
@@ -71,8 +72,8 @@ describe('submit_form', () => {
         { FieldID: scouting.fields[1], FieldName: 'Notes', InputData: 'thrips on lower leaves' },
       ],
     });
-    const events = await auditTitles(farm.companyId, `Submitted form ${scouting.id} for grid box ${boxId}`);
-    expect(events).toEqual([{ event_title: `Submitted form ${scouting.id} for grid box ${boxId}`, grid_box_id: boxId, room_id: roomId, response_id }]);
+    const events = await auditTitles(farm.companyId, `Submitted ${scouting.name} for grid box ${boxId}`);
+    expect(events).toEqual([{ event_title: `Submitted ${scouting.name} for grid box ${boxId}`, grid_box_id: boxId, room_id: roomId, response_id }]);
     const byBox = await request('GET', `/get_field_responses_by_gridbox?GridBoxID=${boxId}`, farm.regular.token);
     expect(byBox.body).toMatchObject({ status: 'success', responses: [{ ResponseID: response_id, TemplateID: scouting.id, GridBoxID: boxId, SubmittedBy: farm.regular.id }] });
   });
@@ -190,8 +191,9 @@ describe('submit_form_room', () => {
     const { response_id } = response.body as { response_id: number };
     const row = await server.database.db.selectFrom('form_responses').selectAll().where('id', '=', response_id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ room_id: roomId, grid_box_id: null, template_id: scouting.id, submitted_by: farm.regular.id });
-    expect(await auditTitles(farm.companyId, `Submitted form ${scouting.id} for room ${roomId}`)).toEqual([
-      { event_title: `Submitted form ${scouting.id} for room ${roomId}`, grid_box_id: null, room_id: roomId, response_id },
+    const { name: roomName } = await server.database.db.selectFrom('rooms').select('name').where('id', '=', roomId).executeTakeFirstOrThrow();
+    expect(await auditTitles(farm.companyId, `Submitted ${scouting.name} in room ${roomName}`)).toEqual([
+      { event_title: `Submitted ${scouting.name} in room ${roomName}`, grid_box_id: null, room_id: roomId, response_id },
     ]);
   });
 
@@ -234,7 +236,7 @@ describe('submit_form_boxes and submit_form_multiselect', () => {
     expect(response_ids).toHaveLength(2);
     const rows = await server.database.db.selectFrom('form_responses').select(['grid_box_id']).where('id', 'in', response_ids).orderBy('id').execute();
     expect(rows).toEqual([{ grid_box_id: a }, { grid_box_id: b }]);
-    expect(await auditTitles(farm.companyId, `Submitted form ${scouting.id} for grid box ${b}`)).toHaveLength(1);
+    expect(await auditTitles(farm.companyId, `Submitted ${scouting.name} for grid box ${b}`)).toHaveLength(1);
   });
 
   it('answers its messages and refuses another company', async () => {

@@ -94,6 +94,11 @@ export const responseQueries = {
     return new Map(rows.map((row) => [row.id, { roomId: row.room_id, batchId: row.batch_id }]));
   },
 
+  async templateName(db: Kysely<DB>, templateId: number) {
+    const row = await db.selectFrom('form_templates').select('template_name').where('id', '=', templateId).executeTakeFirstOrThrow();
+    return row.template_name;
+  },
+
   async roomName(db: Kysely<DB>, roomId: number) {
     const row = await db.selectFrom('rooms').select('name').where('id', '=', roomId).executeTakeFirstOrThrow();
     return row.name;

@@ -63,6 +63,7 @@ async function submitForBoxes(request: AnyRequest, submission: { submittedBy: nu
   const templateId = await checkedTemplate(request, actor.companyId, answers, at);
   const places = await responseQueries.placesOfBoxes(request.db, gridBoxIds, at);
   const roomName = roomId === undefined ? '' : await responseQueries.roomName(request.db, roomId);
+  const formName = await responseQueries.templateName(request.db, templateId);
   for (const gridBoxId of gridBoxIds) if (roomId !== undefined && places.get(gridBoxId)?.roomId !== roomId) throw badRequest(m.boxNotInRoom(gridBoxId, roomName));
   const responseIds: number[] = [];
   for (const gridBoxId of [...new Set(gridBoxIds)]) {
@@ -70,7 +71,7 @@ async function submitForBoxes(request: AnyRequest, submission: { submittedBy: nu
     const responseId = await responseQueries.create(request.db, actor, { templateId, gridBoxId, roomId: place.roomId, batchId: place.batchId, submittedBy, submittedAt: at }, answers);
     responseIds.push(responseId);
     if (roomId === undefined) {
-      await recordAudit(request.db, actor, { title: `Submitted form ${templateId} for grid box ${gridBoxId}`, gridBoxId, roomId: place.roomId, batchId: place.batchId, responseId });
+      await recordAudit(request.db, actor, { title: `Submitted ${formName} for grid box ${gridBoxId}`, gridBoxId, roomId: place.roomId, batchId: place.batchId, responseId, details: { template_id: templateId } });
     }
   }
   // A multi-select submission is one act on the floor: one event for the room (spec §8 names its title),
@@ -107,7 +108,8 @@ async function submitFormRoom(request: RequestOf<typeof submitRoomSchema>) {
   const at = filledAt(submittedAt);
   const templateId = await checkedTemplate(request, actor.companyId, fieldResponses, at);
   const responseId = await responseQueries.create(request.db, actor, { templateId, gridBoxId: null, roomId: roomID, submittedBy, submittedAt: at }, fieldResponses);
-  await recordAudit(request.db, actor, { title: `Submitted form ${templateId} for room ${roomID}`, roomId: roomID, responseId });
+  const [formName, roomName] = [await responseQueries.templateName(request.db, templateId), await responseQueries.roomName(request.db, roomID)];
+  await recordAudit(request.db, actor, { title: `Submitted ${formName} in room ${roomName}`, roomId: roomID, responseId, details: { template_id: templateId } });
   return success({ response_id: responseId }, m.submitted);
 }
 
