@@ -8,7 +8,7 @@
  * IndexedDB databases, so this order is what makes "either both or neither" hold after a crash.
  *
  * `idMap` remembers which server id each temporary id became. A remap rewrites every later entry in
- * the same transaction that removes the create, and `enqueue` translates known temporary ids in that
+ * the same transaction that removes the create, and `enqueueAll` translates known temporary ids in that
  * transaction too, so an entry made just after its create answered still reaches the server right.
  */
 import { Dexie, type Table } from 'dexie';
@@ -114,13 +114,10 @@ export class Outbox {
     this.changes += 1;
   }
 
-  /** Stores a new entry last in line (temporary ids already mapped are translated first). */
-  async enqueue(draft: EntryDraft): Promise<OutboxEntry> {
-    const [entry] = await this.enqueueAll([draft]);
-    return entry!;
-  }
-
-  /** Stores new entries last in line, in order, in one transaction: all of them or none. */
+  /**
+   * Stores new entries last in line, in order, in one transaction: all of them or none (temporary ids
+   * already mapped are translated first).
+   */
   async enqueueAll(drafts: readonly EntryDraft[]): Promise<OutboxEntry[]> {
     this.changes += 1;
     return this.db.transaction('rw', this.db.entries, this.db.idMap, async () => {

@@ -1,22 +1,16 @@
 /**
- * One write, end to end, step 2 (ARCHITECTURE.md): the page's domain functions call `recordChange`
- * to store an outbox entry and make its optimistic change in the local store. The entry is written
- * first (with each touched document's prior state, to undo it if the grower discards the entry); the
- * engine re-applies the effects of stored entries when it starts, so a crash between the two steps
- * leaves both, never one.
+ * One write, end to end, step 2 (ARCHITECTURE.md): the page's domain functions call `recordChanges`
+ * (through `record` in src/api/context.ts) to store outbox entries and make their optimistic changes
+ * in the local store. The entries are written first (with each touched document's prior state, to undo
+ * it if the grower discards the entry); the engine re-applies the effects of stored entries when it
+ * starts, so a crash between the two steps leaves both, never one.
  */
 import type { EntryDraft, Outbox } from './outbox';
-import { applyEffect, applyEffects, type LocalStore } from './store';
-import type { LocalDocument } from './store';
+import { applyEffect, applyEffects, type LocalDocument, type LocalStore } from './store';
 import type { OutboxEntry, TempId } from './types';
 import { TEMP_ID_PREFIX } from './types';
 
 export const newTempId = (): TempId => `${TEMP_ID_PREFIX}${crypto.randomUUID()}`;
-
-export async function recordChange(outbox: Outbox, store: LocalStore, draft: EntryDraft): Promise<OutboxEntry> {
-  const [entry] = await recordChanges(outbox, store, [draft]);
-  return entry!;
-}
 
 /**
  * Several changes that stand or fall together (a form and its photos): all their entries are stored

@@ -30,7 +30,7 @@ import type { EntryDraft } from '../../sync/outbox';
 import { newTempId } from '../../sync/record';
 import type { Effect, IdSource, TempId } from '../../sync/types';
 import { type ApiContext, check, findLocal, json, now, onlineOrLocal, record, recordAll, ValidationError } from './context';
-import { type FormTemplate, localTemplate, templateOf } from './forms';
+import { companyTemplates, type FormTemplate, templateHolding } from './forms';
 import { filePart, multipartWithFile } from './rooms';
 
 type Id = number | TempId;
@@ -111,16 +111,14 @@ function answersOf(submission: Submission) {
  * the tablet's copy of its template, so a template the tablet does not hold is refused.
  */
 async function checkedTemplate(context: ApiContext, answers: Array<{ fieldID: Id; inputData: string | null }>): Promise<FormTemplate> {
-  // The signed-in company's templates only: a shared tablet may still hold another company's.
-  const session = await context.client.session.get();
-  const templates = (await findLocal(context, 'form_templates', { CompanyID: session?.company_id ?? -1 })).map(templateOf);
-  const ofField = (fieldId: Id) => templates.find((template) => template.fields.some((field) => String(field.FieldID) === String(fieldId)));
+  const templates = await companyTemplates(context);
+  const ofField = (fieldId: Id) => templateHolding(templates, fieldId);
   const template = ofField(answers[0]!.fieldID);
   if (!template) throw new ValidationError(fm.templateNotFound);
   if (answers.some((answer) => ofField(answer.fieldID) !== template)) throw new ValidationError(rm.oneTemplate);
   const missing = firstMissingRequired(template.fields, template.hide_rules, new Map(answers.map((answer) => [String(answer.fieldID), answer.inputData])));
   if (missing) throw new ValidationError(rm.fieldRequired(missing.FieldName));
-  return (await localTemplate(context, template.TemplateID)) ?? template;
+  return template;
 }
 
 /** The room and batch a box's response is filed under, as far as the tablet knows them. */

@@ -154,10 +154,18 @@ async function templateOrFail(context: ApiContext, templateId: Id): Promise<Form
   return template;
 }
 
+/** The signed-in company's templates on this tablet (a shared tablet may still hold another company's). */
+export async function companyTemplates(context: ApiContext): Promise<FormTemplate[]> {
+  const session = await context.client.session.get();
+  return (await findLocal(context, 'form_templates', { CompanyID: session?.company_id ?? -1 })).map(templateOf);
+}
+
+/** Of these templates, the one holding a field. */
+export const templateHolding = (templates: readonly FormTemplate[], fieldId: Id) => templates.find((template) => template.fields.some((field) => String(field.FieldID) === String(fieldId)));
+
 /** The template holding a field, from the local store. */
 async function templateOfField(context: ApiContext, fieldId: Id): Promise<FormTemplate> {
-  const templates = (await findLocal(context, 'form_templates')).map(templateOf);
-  const template = templates.find((each) => each.fields.some((field) => String(field.FieldID) === String(fieldId)));
+  const template = templateHolding(await companyTemplates(context), fieldId);
   if (!template) throw new ValidationError(m.templateNotFound);
   return template;
 }
