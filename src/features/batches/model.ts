@@ -6,7 +6,7 @@
 import { BUILT_IN_BATCH_STATUSES, DEFAULT_BATCH_STATUS, HARVESTED_BATCH_STATUS } from '../../../common/batch-statuses';
 import { batchMessages } from '../../../common/messages/batches';
 import { createBatchBody } from '../../../common/schemas/batches';
-import type { BatchDocument, BatchEvent, BatchProblem } from '../../api/batches';
+import type { BatchDocument, BatchEvent, BatchProblem, UpdateBatchInput } from '../../api/batches';
 import type { LocalDocument } from '../../db/schemas';
 import { isTempId } from '../../../sync/types';
 
@@ -148,15 +148,7 @@ export function batchFormProblem(values: BatchFormValues, companyId: number, bat
 
 /** The fields an edit changes (each call changes only the fields it names: README "Conflicts"). */
 export function formChanges(before: BatchDocument, values: BatchFormValues) {
-  const changes: {
-    batchNumber?: string;
-    numberOfPlants?: number;
-    strainName?: string;
-    batchStatus?: string;
-    color?: string;
-    startDate?: string | null;
-    endDate?: string | null;
-  } = {};
+  const changes: Omit<UpdateBatchInput, 'batchId' | 'companyId'> = {};
   if (values.batchNumber.trim() !== before.BatchNumber) changes.batchNumber = values.batchNumber.trim();
   if (Number(values.numberOfPlants) !== before.NumberOfPlants) changes.numberOfPlants = Number(values.numberOfPlants);
   if (values.strainName.trim() !== (before.StrainName ?? '')) changes.strainName = values.strainName.trim();

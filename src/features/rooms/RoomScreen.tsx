@@ -118,17 +118,16 @@ export function RoomScreen({ roomId }: { roomId: string }) {
             </p>
           </div>
           {confirmReset && (
-            <div className="card confirm" role="group" aria-label="Reset scanned status?">
-              <p>Reset the scanned status of every room and grid of the company?</p>
-              <div className="form-actions">
-                <button type="button" className="button danger" disabled={reset.busy} onClick={() => void reset.run({}).then((done) => done && setConfirmReset(false))}>
-                  Reset all
-                </button>
-                <button type="button" className="button" onClick={() => setConfirmReset(false)}>
-                  Cancel
-                </button>
-              </div>
-            </div>
+            <ConfirmPanel
+              className="card"
+              question="Reset scanned status?"
+              message="Reset the scanned status of every room and grid of the company?"
+              confirmLabel="Reset all"
+              keepLabel="Cancel"
+              busy={reset.busy}
+              onConfirm={() => void reset.run({}).then((done) => done && setConfirmReset(false))}
+              onKeep={() => setConfirmReset(false)}
+            />
           )}
           {choosingForm && (
             <section className="card form-chooser" aria-label="Fill a form">

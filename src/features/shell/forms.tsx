@@ -50,9 +50,9 @@ export function FormButtons(props: { submitLabel: string; busy: boolean; busyLab
  * that keeps the thing. The caller holds the "asking" state, because what the panel replaces (one
  * button, or a card's whole row of actions) differs from screen to screen.
  */
-export function ConfirmPanel(props: { question: string; message?: ReactNode; confirmLabel?: string; keepLabel?: string; busy: boolean; onConfirm: () => void; onKeep: () => void }) {
+export function ConfirmPanel(props: { question: string; message?: ReactNode; confirmLabel?: string; keepLabel?: string; busy: boolean; onConfirm: () => void; onKeep: () => void; className?: string }) {
   return (
-    <div className="confirm" role="group" aria-label={props.question}>
+    <div className={props.className ? `confirm ${props.className}` : 'confirm'} role="group" aria-label={props.question}>
       <p>{props.message ?? props.question}</p>
       <div className="form-actions">
         <button type="button" className="button danger" disabled={props.busy} onClick={props.onConfirm}>

@@ -7,7 +7,7 @@
  */
 import { type FormEvent, useState } from 'react';
 import { FIELD_TYPES, type FieldType } from '../../../../common/messages/forms';
-import { Field, FormError } from '../../shell/forms';
+import { Field, FormButtons, FormError } from '../../shell/forms';
 import { type Draft, type DraftField, fieldLabel, fieldProblem, isChoice, linkCandidates, optionsOf } from './draft';
 
 export function FieldEditor(props: { field: DraftField; draft: Draft; isNew: boolean; onKeep: (field: DraftField) => void; onCancel: () => void }) {
@@ -98,14 +98,7 @@ export function FieldEditor(props: { field: DraftField; draft: Draft; isNew: boo
       </fieldset>
 
       <FormError error={problem} />
-      <div className="form-actions">
-        <button type="submit" className="button primary">
-          {props.isNew ? 'Add field' : 'Keep changes'}
-        </button>
-        <button type="button" className="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons submitLabel={props.isNew ? 'Add field' : 'Keep changes'} busy={false} onCancel={props.onCancel} />
     </form>
   );
 }
