@@ -8,7 +8,7 @@ import { submitForm } from '../src/api/form-responses';
 import type { FormTemplate } from '../src/api/forms';
 import { withLinkKeys } from '../src/db/schemas';
 import { startTablet } from '../tests/support/client';
-import { type Call, type SignedIn, tabletUser } from './sync';
+import { type Call, type SignedIn, tabletUser, until } from './sync';
 
 const RESPONSES = Number(process.env.BENCH_FORM_RESPONSES ?? 1_000);
 const PHOTO_EVERY = 10;
@@ -54,11 +54,7 @@ export async function measureFormResponses(base: string, session: SignedIn, call
 
   const replayStart = performance.now();
   await tablet.engine.start();
-  const deadline = Date.now() + 900_000;
-  while ((await tablet.outbox.count()) > 0) {
-    if (Date.now() > deadline) throw new Error('form responses did not drain');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await until(async () => (await tablet.outbox.count()) === 0, 900_000, 100);
   const replaySeconds = (performance.now() - replayStart) / 1000;
   await tablet.close();
   const onServer = await call<{ all_responses: unknown[] }>('GET', '/get_responses_for_grid2', { GridID: grid.grid.id, start_date: '2000-01-01', end_date: '2100-01-01' });

@@ -23,7 +23,7 @@ const QUEUED = Number(process.env.BENCH_QUEUED ?? 5_000);
 const PULLED = { grids: 10, nx: 100, ny: 100 };
 
 /** Checks `condition` every `everyMs` (counting 100,000 documents is not free) until it holds. */
-async function until(condition: () => Promise<boolean>, timeoutMs: number, everyMs = 50) {
+export async function until(condition: () => Promise<boolean>, timeoutMs: number, everyMs = 50) {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('timed out');

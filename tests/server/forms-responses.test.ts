@@ -4,6 +4,7 @@ import { formResponseMessages as m } from '../../common/messages/form-responses'
 import { fileMessages } from '../../common/messages/files';
 import { createBatch, createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
 import { type RequestOptions, startServer, type TestServer } from '../support/server';
+import { type PulledDocument, pullUntil } from '../support/sync';
 
 let server: TestServer;
 let farm: Tenant;
@@ -324,39 +325,21 @@ describe('reading responses by dates, grid and batch', () => {
 });
 
 describe('the form_responses sync collection', () => {
-  type Pulled = { documents: Array<{ id: string; _deleted: boolean; ResponseID?: number; fieldResponses?: unknown[]; images?: unknown[] }>; checkpoint: string | null };
-  /**
-   * Every document pulled from the start, page by page as the client does. On PostgreSQL the pull holds
-   * rows back while an older transaction of the cluster (another test file's) is in flight, so it pulls
-   * again until `wanted` is among them (or 5 s have passed).
-   */
-  const pullAll = async (token: string, wanted: (documents: Pulled['documents']) => boolean = () => true) => {
-    const documents: Pulled['documents'] = [];
-    let checkpoint: string | null = null;
-    const until = Date.now() + 5000;
-    for (;;) {
-      const query: Record<string, string> = { collection: 'form_responses', limit: '500', ...(checkpoint ? { checkpoint } : {}) };
-      const page: Pulled = (await server.request<Pulled>('GET', '/sync/pull', { token, query })).body;
-      documents.push(...page.documents);
-      checkpoint = page.checkpoint ?? checkpoint;
-      if (page.documents.length === 0 && (wanted(documents) || Date.now() > until)) return documents;
-      if (page.documents.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+  type ResponseDocument = PulledDocument & { ResponseID?: number; fieldResponses?: unknown[]; images?: unknown[] };
+  const pull = (token: string, done: (documents: Map<string, ResponseDocument>) => boolean) => pullUntil<ResponseDocument>(server, token, 'form_responses', done);
 
   it('pulls a response with its answers and photo to the company only, and again when a photo is added', async () => {
     const submitted = await request('POST', '/submit_form', farm.regular.token, { json: { GridBoxID: boxIds[1], submittedBy: farm.regular.id, fieldResponses: answers() } });
-    const { response_id } = submitted.body as { response_id: number };
-    const isResponse = (document: { id: string }) => document.id === String(response_id);
-    const first = (await pullAll(farm.regular.token, (documents) => documents.some(isResponse))).find(isResponse);
-    expect(first).toMatchObject({ _deleted: false, ResponseID: response_id, GridBoxID: boxIds[1], TemplateID: scouting.id, images: [] });
+    const id = String((submitted.body as { response_id: number }).response_id);
+    const first = (await pull(farm.regular.token, (documents) => documents.has(id))).get(id);
+    expect(first).toMatchObject({ _deleted: false, ResponseID: Number(id), GridBoxID: boxIds[1], TemplateID: scouting.id, images: [] });
     expect(first?.fieldResponses).toHaveLength(2);
-    expect((await pullAll(other.regular.token)).some((document) => document.id === String(response_id))).toBe(false);
+    expect((await pull(other.regular.token, () => true)).has(id)).toBe(false);
 
     const png = new Blob([Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9])], { type: 'image/png' });
-    await request('POST', '/submit_form_image', farm.regular.token, { form: { response_id, image: png } });
-    const withPhoto = (documents: Pulled['documents']) => documents.filter(isResponse).at(-1)?.images?.length === 1;
-    expect(withPhoto(await pullAll(farm.regular.token, withPhoto))).toBe(true);
+    await request('POST', '/submit_form_image', farm.regular.token, { form: { response_id: Number(id), image: png } });
+    const withPhoto = (documents: Map<string, ResponseDocument>) => documents.get(id)?.images?.length === 1;
+    expect(withPhoto(await pull(farm.regular.token, withPhoto))).toBe(true);
   });
 });
 
