@@ -37,9 +37,36 @@ export class AppPage {
     return this.page.locator('.sync-chip').getAttribute('data-pending');
   }
 
-  /** Waits until every change has reached the server (the indicator counts 0). */
+  /**
+   * Waits until every change has reached the server: the outbox itself is empty and the indicator
+   * counts 0. The indicator alone is not enough right after a change: the screen shows the change as
+   * soon as it is stored, a moment before the sync worker has counted it.
+   */
   async synced() {
+    await expect.poll(() => this.outboxCount(), { timeout: 30_000 }).toBe(0);
     await expect.poll(() => this.pending(), { timeout: 30_000 }).toBe('0');
+  }
+
+  /** The changes waiting in the outbox (sync/outbox.ts, the `growroom-outbox` database), read from IndexedDB. */
+  outboxCount(): Promise<number> {
+    return this.page.evaluate(async () => {
+      if (!(await indexedDB.databases()).some((info) => info.name === 'growroom-outbox')) return 0;
+      const database = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open('growroom-outbox');
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      try {
+        if (!database.objectStoreNames.contains('entries')) return 0;
+        return await new Promise<number>((resolve, reject) => {
+          const request = database.transaction('entries', 'readonly').objectStore('entries').count();
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+      } finally {
+        database.close();
+      }
+    });
   }
 
   /** A full-page screenshot of the current screen, named `name`, in SCREENSHOT_DIR. */
