@@ -35,7 +35,7 @@ export async function measureFormResponses(base: string, session: SignedIn, call
 
   // The tablet holds the template as its pull would have left it, and never reaches the server until replay.
   const tablet = await startTablet(base, user, { start: false });
-  await tablet.context.store.upsert('form_templates', withLinkKeys('form_templates', { id: String(template.TemplateID), ...template }));
+  await tablet.database.form_templates.upsert(withLinkKeys('form_templates', { id: String(template.TemplateID), ...template }));
   const recordStart = performance.now();
   for (let index = 0; index < RESPONSES; index += 1) {
     await submitForm(tablet.context, {

@@ -4,11 +4,25 @@
  * React or the DOM. One engine per page; only the tab holding the replay lock sends entries.
  */
 import { ChangeStream } from './events';
-import type { Outbox } from './outbox';
+import type { EntryDraft, Outbox } from './outbox';
 import { PullReplications, type PullTarget } from './pull';
+import { recordChanges } from './record';
 import { type ApiTransport, Replayer } from './replay';
 import { applyEffects, type LocalStore } from './store';
-import type { OutboxEntry, SyncStatus } from './types';
+import type { OutboxEntry, SyncStatus, TempId } from './types';
+
+/**
+ * How the page records changes: through the engine, the outbox's one owner (in the browser, over
+ * comlink to the sync worker). Domain functions reach it as `ApiContext.recorder`.
+ */
+export interface Recorder {
+  /** Stores the entries and makes their optimistic changes (sync/record.ts), then sends them. */
+  record(drafts: readonly EntryDraft[]): Promise<OutboxEntry[]>;
+  /** Server ids of temporary ids already mapped. */
+  knownIds(tempIds: TempId[]): Promise<Map<TempId, number>>;
+  /** Whether an entry still waiting changes this document. */
+  hasPendingEffects(collection: string, id: string): Promise<boolean>;
+}
 
 export interface SyncEngineOptions {
   outbox: Outbox;
@@ -24,8 +38,10 @@ export interface SyncEngineOptions {
   withReplayLock?: (task: () => Promise<void>) => Promise<void>;
   /** The network as the platform sees it; the engine also learns from every request it makes. */
   isOnline?: () => boolean;
-  /** The signed-in user, whose entries are sent (see OutboxEntry.userId). */
+  /** The user at the screen, for the status's count of other users' changes. */
   currentUserId?: () => Promise<number | null>;
+  /** Whether this tablet has pulled this company's data before (else the status tells the first pull's progress). */
+  pulledBefore?: boolean;
   /** How long a failed pull waits before trying again (default 5 s; the browser's `online` event cuts it short). */
   pullRetryMs?: number;
 }
@@ -35,12 +51,12 @@ type Listener = (status: SyncStatus) => void;
 /** How long a temporary id's server id is remembered, so a screen open on the temporary id can follow it. */
 const ID_MAPPING_DAYS = 7;
 
-export class SyncEngine {
+export class SyncEngine implements Recorder {
   private readonly replayer: Replayer;
   private readonly pulls: PullReplications;
   private readonly stream: ChangeStream;
   private readonly listeners = new Set<Listener>();
-  private status: SyncStatus = { online: true, pending: 0, otherUsers: 0, failed: [], lastSyncedAt: null, lastError: null };
+  private status: SyncStatus = { online: true, pending: 0, otherUsers: 0, users: [], failed: [], initialPull: null, lastSyncedAt: null, lastError: null };
   private replaying: Promise<void> | null = null;
   private replayAgain = false;
   private counting: Promise<void> | null = null;
@@ -51,8 +67,12 @@ export class SyncEngine {
   private stopped = false;
 
   constructor(private readonly options: SyncEngineOptions) {
-    this.replayer = new Replayer(options.outbox, options.transport, options.store, options.currentUserId);
+    this.replayer = new Replayer(options.outbox, options.transport, options.store);
     this.pulls = new PullReplications(options.pullTargets, options.transport, options.outbox, options.replicationIdentifier, options.pullRetryMs);
+    if (!options.pulledBefore) {
+      this.status.initialPull = { done: 0, total: options.pullTargets.length, documents: 0 };
+      this.pulls.onInitialPull = (initialPull) => this.setStatus({ initialPull });
+    }
     this.stream = new ChangeStream(options.transport, {
       onConnected: () => {
         this.setStatus({ online: true });
@@ -98,12 +118,26 @@ export class SyncEngine {
     return this.kick({ now: true });
   }
 
-  /** A new entry was recorded (by the page, in another realm): send it. */
-  changed(): Promise<void> {
-    this.options.outbox.announce();
+  async record(drafts: readonly EntryDraft[]): Promise<OutboxEntry[]> {
+    const entries = await recordChanges(this.options.outbox, this.options.store, drafts);
     // Counted at once: a send hanging on a weak signal must not keep the new change out of the count.
     void this.refreshCounts();
-    return this.kick();
+    void this.kick();
+    return entries;
+  }
+
+  knownIds(tempIds: TempId[]): Promise<Map<TempId, number>> {
+    return this.options.outbox.knownIds(tempIds);
+  }
+
+  async hasPendingEffects(collection: string, id: string): Promise<boolean> {
+    return (await this.options.outbox.pending()).on(collection, id) !== undefined;
+  }
+
+  /** The sessions on this tablet changed (a sign-in, a user switch): entries waiting for a session may go. */
+  sessionsChanged(): Promise<void> {
+    void this.refreshCounts();
+    return this.kick({ now: true });
   }
 
   async retry(id: string): Promise<void> {
@@ -203,12 +237,13 @@ export class SyncEngine {
       return;
     }
     await this.refreshCounts();
-    // What the server made of the applied entries replaces the optimistic documents now; the rest
-    // comes with the pull (the change stream would ask for it too, but it is best effort).
+    // What the server made of the applied entries (the push answers' documents, a read-back for an
+    // entry sent alone) replaces the optimistic documents now; others' changes come with the pull,
+    // asked for once per run (the change stream asks too, but it is best effort).
     if (outcome.sent > 0) {
-      this.options.outbox.announce();
       this.pulls.resync();
       try {
+        for (const documents of outcome.documents) await this.pulls.store(documents, this.options.store);
         await this.pulls.refresh(outcome.touched, this.options.store);
       } catch (error) {
         this.setStatus({ lastError: error instanceof Error ? error.message : String(error) });
@@ -216,7 +251,7 @@ export class SyncEngine {
     }
     if (outcome.state === 'idle') {
       this.setStatus({ online: true, lastError: null, lastSyncedAt: Date.now() });
-    } else if (outcome.state === 'waiting') {
+    } else {
       this.setStatus({ online: outcome.network ? false : this.status.online, lastError: outcome.error });
       this.retryTimer = setTimeout(
         () => {
@@ -225,8 +260,6 @@ export class SyncEngine {
         },
         Math.max(0, outcome.until - Date.now()),
       );
-    } else {
-      this.setStatus({ lastError: 'Signed out: sign in again to send the waiting changes.' });
     }
   }
 
@@ -243,9 +276,20 @@ export class SyncEngine {
       try {
         do {
           this.countAgain = false;
-          const userId = (await this.options.currentUserId?.()) ?? null;
-          const { pending, otherUsers, failed } = await this.options.outbox.counts(userId);
-          this.setStatus({ pending, otherUsers, failed: failed.map((entry) => ({ id: entry.id, label: entry.label, error: entry.error ?? '', createdAt: entry.createdAt, creates: entry.creates.map((source) => source.tempId) })) });
+          const current = (await this.options.currentUserId?.()) ?? null;
+          const { pending, byUser, failed } = await this.options.outbox.counts();
+          const users = [];
+          for (const [userId, count] of byUser) {
+            users.push({ userId, pending: count, failed: failed.filter((entry) => entry.userId === userId).length, signedIn: await this.options.transport.hasSession(userId) });
+          }
+          // Entries of nobody in particular (made before entries named their author) go with anyone's session.
+          const otherUsers = users.filter((user) => user.userId !== null && current !== null && user.userId !== current).reduce((sum, user) => sum + user.pending, 0);
+          this.setStatus({
+            pending,
+            otherUsers,
+            users,
+            failed: failed.map((entry) => ({ id: entry.id, label: entry.label, userId: entry.userId, error: entry.error ?? '', createdAt: entry.createdAt, creates: entry.creates.map((source) => source.tempId) })),
+          });
         } while (this.countAgain);
       } finally {
         this.counting = null;

@@ -10,6 +10,10 @@
  * `idMap` remembers which server id each temporary id became. A remap rewrites every later entry in
  * the same transaction that removes the create, and `enqueueAll` translates known temporary ids in that
  * transaction too, so an entry made just after its create answered still reaches the server right.
+ *
+ * One owner: the sync worker (or, in tests, the engine in-process) is the only code that opens an
+ * Outbox; the page records through it. So the index of pending effects below, kept in memory, is
+ * always the queue's own: no second copy in another realm needs keeping in step.
  */
 import { Dexie, type Table } from 'dexie';
 import type { Effect, EntryBody, IdSource, OutboxEntry, TempId } from './types';
@@ -33,6 +37,8 @@ export interface EntryDraft {
   effects?: Effect[];
   label: string;
   userId?: number | null;
+  /** When the grower did it (default: now). */
+  actedAt?: string;
   fallbackMessage?: string;
 }
 
@@ -87,31 +93,70 @@ const replaceInEffects = (effects: Effect[], ids: ReadonlyMap<string, number>): 
     return effect.op === 'remove' ? { ...effect, id } : { ...effect, id, data: replaceTempIds(effect.data, ids) };
   });
 
+/**
+ * The effects of the entries still waiting, by document, in queue order: the pull lays them over what
+ * it brings (a pending edit never flickers back) and screens ask whether a document has any. Kept in
+ * step by every outbox method that adds, rewrites or removes entries, so it is never stale: an entry
+ * that completed stops overlaying at once, without re-reading the queue.
+ */
+export class PendingEffects {
+  private readonly byDocument = new Map<string, Array<{ seq: number; entryId: string; effect: Effect }>>();
+
+  static key(collection: string, id: string) {
+    return `${collection}\u0000${id}`;
+  }
+
+  add(entries: readonly OutboxEntry[]) {
+    for (const entry of entries) {
+      for (const effect of entry.effects) {
+        const key = PendingEffects.key(effect.collection, effect.id);
+        const list = this.byDocument.get(key) ?? [];
+        list.push({ seq: entry.seq, entryId: entry.id, effect });
+        // Entries arrive in order, except rewritten ones put back: keep queue order.
+        if (list.length > 1 && (list.at(-2)?.seq ?? 0) > entry.seq) list.sort((a, b) => a.seq - b.seq);
+        this.byDocument.set(key, list);
+      }
+    }
+  }
+
+  remove(entries: readonly Pick<OutboxEntry, 'id' | 'effects'>[]) {
+    for (const entry of entries) {
+      for (const effect of entry.effects) {
+        const key = PendingEffects.key(effect.collection, effect.id);
+        const list = this.byDocument.get(key)?.filter((item) => item.entryId !== entry.id);
+        if (list && list.length > 0) this.byDocument.set(key, list);
+        else this.byDocument.delete(key);
+      }
+    }
+  }
+
+  /** The pending effects on one document, in queue order (undefined: none). */
+  on(collection: string, id: string): Effect[] | undefined {
+    return this.byDocument.get(PendingEffects.key(collection, id))?.map((item) => item.effect);
+  }
+}
+
 export class Outbox {
   private readonly db: OutboxDatabase;
-  private changes = 0;
+  private pendingIndex: Promise<PendingEffects> | null = null;
 
   constructor(name = 'growroom-outbox') {
     this.db = new OutboxDatabase(name);
   }
 
-  /**
-   * Counts the changes that add or alter entries' effects (made through this instance, or announced by
-   * another realm with `announce`): readers cache what they derive from the entries (the pull's
-   * pending effects) until it moves. A completion that rewrites later entries counts (their effects
-   * now name server ids: a document pulled under its new id must get them). Other completions and
-   * postponing entries do not count: while a long
-   * queue drains, a cache still holding applied entries' effects lays them over pulled documents
-   * again, which is harmless because the engine reads those documents back after the run, with the
-   * cache renewed (`announce`).
-   */
-  get revision(): number {
-    return this.changes;
+  /** The index of pending effects, read from the queue once and kept in step after that. */
+  pending(): Promise<PendingEffects> {
+    this.pendingIndex ??= this.all().then((entries) => {
+      const index = new PendingEffects();
+      index.add(entries);
+      return index;
+    });
+    return this.pendingIndex;
   }
 
-  /** Another realm (the page) wrote entries: caches of this instance's readers are stale. */
-  announce(): void {
-    this.changes += 1;
+  /** Runs `change` on the index once it is loaded (a change before the first read is in what it reads). */
+  private async indexed(change: (index: PendingEffects) => void) {
+    if (this.pendingIndex) change(await this.pendingIndex);
   }
 
   /**
@@ -119,12 +164,13 @@ export class Outbox {
    * already mapped are translated first).
    */
   async enqueueAll(drafts: readonly EntryDraft[]): Promise<OutboxEntry[]> {
-    this.changes += 1;
-    return this.db.transaction('rw', this.db.entries, this.db.idMap, async () => {
-      const entries: OutboxEntry[] = [];
-      for (const draft of drafts) entries.push(await this.add(draft));
-      return entries;
+    const entries = await this.db.transaction('rw', this.db.entries, this.db.idMap, async () => {
+      const added: OutboxEntry[] = [];
+      for (const draft of drafts) added.push(await this.add(draft));
+      return added;
     });
+    await this.indexed((index) => index.add(entries));
+    return entries;
   }
 
   private async add(draft: EntryDraft): Promise<OutboxEntry> {
@@ -147,6 +193,7 @@ export class Outbox {
       effects,
       label: draft.label,
       userId: draft.userId ?? null,
+      actedAt: draft.actedAt ?? new Date().toISOString(),
       fallbackMessage: draft.fallbackMessage ?? null,
       attempts: 0,
       state: 'pending',
@@ -168,16 +215,20 @@ export class Outbox {
   }
 
   /**
-   * What the sync status shows, read through indexes (not every entry): all entries, those another user
-   * made (entries without a user are nobody else's), and the failed ones.
+   * What the sync status shows, read through indexes (not every entry): how many entries each user has
+   * waiting (entries without a user, made before entries named their author, count as nobody's), and
+   * the failed ones.
    */
-  async counts(userId: number | null): Promise<{ pending: number; otherUsers: number; failed: OutboxEntry[] }> {
-    return this.db.transaction('r', this.db.entries, async () => ({
-      pending: await this.db.entries.count(),
-      // IndexedDB leaves entries whose userId is null out of the index; two key ranges count the rest (Dexie's notEqual reads them all).
-      otherUsers: userId === null ? 0 : (await this.db.entries.where('userId').below(userId).count()) + (await this.db.entries.where('userId').above(userId).count()),
-      failed: await this.db.entries.where('state').equals('failed').sortBy('seq'),
-    }));
+  async counts(): Promise<{ pending: number; byUser: Map<number | null, number>; failed: OutboxEntry[] }> {
+    return this.db.transaction('r', this.db.entries, async () => {
+      const pending = await this.db.entries.count();
+      const byUser = new Map<number | null, number>();
+      // IndexedDB leaves entries whose userId is null out of the index: they are what the users' counts leave.
+      for (const userId of (await this.db.entries.orderBy('userId').uniqueKeys()) as number[]) byUser.set(userId, await this.db.entries.where('userId').equals(userId).count());
+      const named = [...byUser.values()].reduce((sum, count) => sum + count, 0);
+      if (pending > named) byUser.set(null, pending - named);
+      return { pending, byUser, failed: await this.db.entries.where('state').equals('failed').sortBy('seq') };
+    });
   }
 
   get(id: string): Promise<OutboxEntry | undefined> {
@@ -189,7 +240,7 @@ export class Outbox {
    * their temporary ids in every later entry, in one transaction. Answers the entries so rewritten.
    */
   async complete(entry: OutboxEntry, created: ReadonlyMap<TempId, number>): Promise<OutboxEntry[]> {
-    return this.db.transaction('rw', this.db.entries, this.db.idMap, async () => {
+    const rewritten = await this.db.transaction('rw', this.db.entries, this.db.idMap, async () => {
       await this.db.entries.delete(entry.id);
       if (created.size === 0) return [];
       const mappedAt = Date.now();
@@ -210,9 +261,24 @@ export class Outbox {
           tempIds: other.tempIds.filter((tempId) => !created.has(tempId)),
         }));
       await this.db.entries.bulkPut(rewritten);
-      if (rewritten.length > 0) this.changes += 1;
-      return rewritten;
+      return { before: users.filter((other) => other.seq > entry.seq), after: rewritten };
     });
+    if (Array.isArray(rewritten)) {
+      await this.indexed((index) => index.remove([entry]));
+      return [];
+    }
+    await this.indexed((index) => {
+      index.remove([entry, ...rewritten.before]);
+      index.add(rewritten.after);
+    });
+    return rewritten.after;
+  }
+
+  /** Several entries reached the server without creating anything: they leave the queue in one transaction. */
+  async completeAll(entries: readonly OutboxEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.db.entries.bulkDelete(entries.map((entry) => entry.id));
+    await this.indexed((index) => index.remove(entries));
   }
 
   /** A retryable failure (network, 5xx, 429): the entry waits until `nextAttemptAt`, keeping its place. */
@@ -222,24 +288,23 @@ export class Outbox {
 
   /** The server refused the entry: it stays, marked failed with the server's message, until retried or discarded. */
   async fail(entry: OutboxEntry, error: string): Promise<void> {
-    this.changes += 1;
     await this.db.entries.update(entry.id, { attempts: entry.attempts + 1, error, state: 'failed' });
   }
 
   /** The grower asks to send a failed entry again. */
   async retry(id: string): Promise<void> {
-    this.changes += 1;
     await this.db.entries.update(id, { state: 'pending', error: null, nextAttemptAt: 0 });
   }
 
   /** The grower gives up a failed entry; returns it (its effects are to be undone by the caller). */
   async discard(id: string): Promise<OutboxEntry | undefined> {
-    this.changes += 1;
-    return this.db.transaction('rw', this.db.entries, async () => {
-      const entry = await this.db.entries.get(id);
-      if (entry) await this.db.entries.delete(id);
-      return entry;
+    const entry = await this.db.transaction('rw', this.db.entries, async () => {
+      const found = await this.db.entries.get(id);
+      if (found) await this.db.entries.delete(id);
+      return found;
     });
+    if (entry) await this.indexed((index) => index.remove([entry]));
+    return entry;
   }
 
   /** Server ids of temporary ids already mapped. */

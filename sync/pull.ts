@@ -3,18 +3,28 @@
  * against `GET /api/sync/pull` (checkpoints `<xid>:<seq>`), re-run whenever the change stream names
  * the collection.
  *
- * The server's document wins, with one exception: while an outbox entry with effects on a document
- * is still waiting, those effects are applied over the pulled document, so a grower's pending edit
- * never flickers back to the old value. The outbox is read before the page is fetched: an entry that
- * leaves the outbox in between was applied by the server before the fetch, so the page holds it.
+ * The server's document wins, with two rules:
+ * - while an outbox entry with effects on a document is still waiting, those effects are applied over
+ *   the pulled document, so a grower's pending edit never flickers back to the old value (the index of
+ *   pending effects is the outbox's own, kept in step as entries complete: an applied entry stops
+ *   overlaying at once);
+ * - a server document never replaces a newer state of itself: every server document carries its
+ *   `syncPosition` (common/sync-position.ts), and pull pages, read-backs and push answers arrive by
+ *   different paths, so an older one may arrive last. Without this a tablet could keep an old state
+ *   for good, since the pull's checkpoint has already gone past the newer one.
+ *
+ * `syncPosition` is stored in local documents without being declared in their RxDB schemas: the local
+ * store runs no schema validator and nothing queries by it (declaring it would need a migration of
+ * every collection on every tablet).
  */
 import { Subject } from 'rxjs';
 import type { RxCollection, RxReplicationPullStreamItem } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
-import type { Outbox } from './outbox';
-import type { ApiTransport, TouchedDocument } from './replay';
+import { isNewerPosition } from '../common/sync-position';
+import type { Outbox, PendingEffects } from './outbox';
+import type { ApiTransport, ServerDocuments, TouchedDocument } from './replay';
 import { applyEffect, type LocalDocument, type LocalStore } from './store';
-import type { Effect } from './types';
+import type { InitialPull } from './types';
 
 export interface PulledPage {
   documents: Array<LocalDocument & { _deleted: boolean }>;
@@ -30,24 +40,10 @@ export interface PullTarget {
   toLocal(document: LocalDocument): LocalDocument;
 }
 
-/** Pending effects by document, per collection, in outbox order. */
-async function pendingEffects(outbox: Outbox): Promise<Map<string, Effect[]>> {
-  const byDocument = new Map<string, Effect[]>();
-  for (const entry of await outbox.all()) {
-    for (const effect of entry.effects) {
-      const key = `${effect.collection}\u0000${effect.id}`;
-      const list = byDocument.get(key) ?? [];
-      list.push(effect);
-      byDocument.set(key, list);
-    }
-  }
-  return byDocument;
-}
-
 /** The server's document with the pending effects on it applied over it (a server deletion stands). */
-export function overlay(collection: string, document: LocalDocument & { _deleted: boolean }, pending: Map<string, Effect[]>) {
+export function overlay(collection: string, document: LocalDocument & { _deleted: boolean }, pending: PendingEffects) {
   if (document._deleted) return document;
-  const effects = pending.get(`${collection}\u0000${document.id}`);
+  const effects = pending.on(collection, document.id);
   if (!effects) return document;
   let current: LocalDocument | null = document;
   for (const effect of effects) current = applyEffect(current, effect);
@@ -70,8 +66,10 @@ export class PullReplications {
   readonly errors = new Subject<string>();
   /** When each collection last pulled everything the server showed (no more pages, nothing held back). */
   private readonly caughtUpAt = new Map<string, number>();
-  /** The pending effects, read once per outbox revision (pulls run often while a long queue drains). */
-  private pending: { revision: number; effects: Promise<Map<string, Effect[]>> } | null = null;
+  /** Documents stored by the first pull so far (progress for a new tablet's loading screen). */
+  private pulledDocuments = 0;
+  /** Told of the first pull's progress until every collection has caught up once. */
+  onInitialPull: ((progress: InitialPull | null) => void) | null = null;
 
   constructor(
     private readonly targets: PullTarget[],
@@ -98,16 +96,14 @@ export class PullReplications {
           batchSize: PULL_BATCH_SIZE,
           stream$: stream.asObservable(),
           handler: async (checkpoint, batchSize) => {
-            const pending = await this.pendingEffects();
             const answer = await this.transport.send({ method: 'GET', path: '/sync/pull', query: { collection: target.name, checkpoint: checkpoint?.position ?? '', limit: batchSize } });
             if (answer.status !== 200) throw new Error(`Pull of ${target.name} answered ${answer.status}`);
             const page = answer.data as PulledPage;
+            const documents = await this.newestOf(target, page.documents);
             if (page.held_back) this.resyncLater(target.name);
             else if (!page.has_more) this.caughtUpAt.set(target.name, Date.now());
-            return {
-              checkpoint: { position: page.checkpoint },
-              documents: page.documents.map((document) => overlay(target.name, { ...target.toLocal(document), _deleted: document._deleted }, pending)),
-            };
+            this.reportInitialPull(documents.length);
+            return { checkpoint: { position: page.checkpoint }, documents };
           },
         },
       });
@@ -126,27 +122,52 @@ export class PullReplications {
     const byCollection = new Map<string, Set<string>>();
     for (const document of documents) byCollection.set(document.collection, (byCollection.get(document.collection) ?? new Set()).add(document.id));
     for (const [name, ids] of byCollection) {
-      const target = this.targets.find((candidate) => candidate.name === name);
-      if (!target) continue;
+      if (!this.targets.some((candidate) => candidate.name === name)) continue;
       const list = [...ids];
       for (let start = 0; start < list.length; start += REFRESH_BATCH) {
         const answer = await this.transport.send({ method: 'GET', path: '/sync/documents', query: { collection: name, ids: list.slice(start, start + REFRESH_BATCH).join(',') } });
         if (answer.status !== 200) throw new Error(`Reading back ${name} answered ${answer.status}`);
-        const pending = await this.pendingEffects();
-        for (const document of (answer.data as { documents: PulledPage['documents'] }).documents) {
-          const local = overlay(name, { ...target.toLocal(document), _deleted: document._deleted }, pending);
-          const { _deleted: deleted, ...data } = local;
-          if (deleted) await store.remove(name, data.id);
-          else await store.upsert(name, data);
-        }
+        await this.store({ [name]: (answer.data as { documents: PulledPage['documents'] }).documents }, store);
       }
     }
   }
 
-  private pendingEffects(): Promise<Map<string, Effect[]>> {
-    const revision = this.outbox.revision;
-    if (this.pending?.revision !== revision) this.pending = { revision, effects: pendingEffects(this.outbox) };
-    return this.pending.effects;
+  /** Stores server documents that came outside the pull (a push's answer, a read-back), newest state only. */
+  async store(byCollection: ServerDocuments, store: LocalStore) {
+    for (const [name, documents] of Object.entries(byCollection)) {
+      const target = this.targets.find((candidate) => candidate.name === name);
+      if (!target) continue;
+      for (const local of await this.newestOf(target, documents)) {
+        const { _deleted: deleted, ...data } = local;
+        if (deleted) await store.remove(name, data.id);
+        else await store.upsert(name, data);
+      }
+    }
+  }
+
+  /**
+   * Server documents ready to store: the pending effects laid over each, and where the local store
+   * already holds a newer state of a document (a push answer overtook this page), that state instead.
+   */
+  private async newestOf(target: PullTarget, documents: PulledPage['documents']): Promise<Array<LocalDocument & { _deleted: boolean }>> {
+    const pending = await this.outbox.pending();
+    const stored = documents.length > 0 ? await target.collection.findByIds(documents.map((document) => document.id)).exec() : new Map();
+    return documents.map((document) => {
+      const local = stored.get(document.id);
+      const localPosition = local ? (local.get('syncPosition') as string | undefined) : undefined;
+      if (local && isNewerPosition(localPosition, document.syncPosition as string | undefined)) return { ...(local.toMutableJSON() as LocalDocument), _deleted: false };
+      return overlay(target.name, { ...target.toLocal(document), _deleted: document._deleted }, pending);
+    });
+  }
+
+  private reportInitialPull(stored: number) {
+    if (!this.onInitialPull) return;
+    this.pulledDocuments += stored;
+    const done = this.targets.filter((target) => this.caughtUpAt.has(target.name)).length;
+    if (done === this.targets.length) {
+      this.onInitialPull(null);
+      this.onInitialPull = null;
+    } else this.onInitialPull({ done, total: this.targets.length, documents: this.pulledDocuments });
   }
 
   /** Pull the named collections again from their checkpoints (the change stream named them). */

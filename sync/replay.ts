@@ -14,7 +14,7 @@
  */
 import { httpMessages } from '../common/messages/http';
 import { type Outbox, replaceTempIds, tempIdsIn } from './outbox';
-import type { LocalStore } from './store';
+import type { LocalDocument, LocalStore } from './store';
 import type { EntryBody, IdSource, OutboxEntry, TempId } from './types';
 
 export interface ApiAnswer {
@@ -28,15 +28,23 @@ export interface ApiCall {
   query?: OutboxEntry['query'];
   body?: EntryBody;
   idempotencyKey?: string;
+  /** When the act was done (an outbox entry's `actedAt`), sent as `X-Acted-At`. */
+  actedAt?: string;
 }
 
 export interface ApiTransport {
   /**
-   * Sends one call with the current access token (refreshing it once on 401/403). Resolves with every
-   * HTTP answer; rejects only when no answer came.
+   * Sends one call with the access token of `userId`'s session (the signed-in user's when null or not
+   * given), refreshing that session once on 401/403. Resolves with every HTTP answer; rejects only
+   * when no answer came.
+   *
+   * WARNING: a call is only ever sent with its author's own session. A transport must never fall back
+   * to another user's token (on a shared kiosk that would apply one grower's change as another's).
    */
-  send(call: ApiCall): Promise<ApiAnswer>;
-  /** Opens the server-sent event stream (`/sync/stream`) with the current access token. */
+  send(call: ApiCall, userId?: number | null): Promise<ApiAnswer>;
+  /** Whether this tablet holds a session for `userId` (null: whether anyone is signed in). */
+  hasSession(userId: number | null): Promise<boolean>;
+  /** Opens the server-sent event stream (`/sync/stream`) with the signed-in user's access token. */
   openStream(signal: AbortSignal): Promise<{ status: number; body: ReadableStream<Uint8Array> | null }>;
 }
 
@@ -46,11 +54,16 @@ export interface TouchedDocument {
   id: string;
 }
 
-export type ReplayOutcome = { sent: number; touched: TouchedDocument[] } & (
+/** Server documents by collection, as the pull, the read-back and the push answer give them. */
+export type ServerDocuments = Record<string, Array<LocalDocument & { _deleted: boolean }>>;
+
+export type ReplayOutcome = { sent: number; touched: TouchedDocument[]; documents: ServerDocuments[] } & (
   | { state: 'idle' }
   | { state: 'waiting'; until: number; error: string; network: boolean }
-  | { state: 'signed-out' }
 );
+
+/** How many entries one push carries at most (the server takes 200; a smaller batch answers sooner on a weak signal). */
+export const PUSH_BATCH = 100;
 
 const MIN_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -88,13 +101,205 @@ export function serverIdFrom(data: unknown, source: IdSource): number | null {
   return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
+/** An entry that carries a file: sent on its own, as the spec's call, since a push carries text only. */
+const carriesFile = (entry: OutboxEntry) => entry.body.kind === 'multipart' && entry.body.parts.some((part) => 'blob' in part);
+
+/** What the push sends of an entry: the spec call itself, its key and its time. */
+const pushed = (entry: OutboxEntry) => ({ id: entry.id, method: entry.method, path: entry.path, query: entry.query, body: entry.body, actedAt: entry.actedAt });
+
+interface PushAnswer {
+  results: Array<{ id: string; status: number; body: unknown }>;
+  documents?: ServerDocuments;
+}
+
+/** The temporary ids an entry needs that are not its own creates. */
+const needsOf = (entry: OutboxEntry) => {
+  const own = new Set(entry.creates.map((source) => source.tempId));
+  return entry.tempIds.filter((tempId) => !own.has(tempId));
+};
+
+/**
+ * One replay run. Entries go out in order, each user's under that user's session: consecutive entries
+ * of one author travel together in one push (up to PUSH_BATCH); a batch ends where the next entry
+ * needs an id that an entry of the batch is to create (it is sent once the answer has mapped it),
+ * where the author changes, and before an entry carrying a file (sent alone).
+ */
+class ReplayRun {
+  sent = 0;
+  readonly touched: TouchedDocument[] = [];
+  readonly documents: ServerDocuments[] = [];
+  /** Users whose entries wait: no session on this tablet, or it ended during the run. */
+  private readonly waitingUsers = new Set<number | null>();
+  private readonly sessions = new Map<number | null, boolean>();
+  private queue: OutboxEntry[] = [];
+  private batch: OutboxEntry[] = [];
+
+  constructor(
+    private readonly replayer: Replayer,
+    private readonly outbox: Outbox,
+    private readonly transport: ApiTransport,
+    private readonly now: () => number,
+    private readonly ignoreBackoff: boolean,
+  ) {}
+
+  async run(): Promise<ReplayOutcome> {
+    this.queue = await this.outbox.all();
+    for (let index = 0; index < this.queue.length; index += 1) {
+      let entry = this.queue[index] as OutboxEntry;
+      if (entry.state === 'failed' || this.waitingUsers.has(entry.userId)) continue;
+      if (needsOf(entry).length > 0) {
+        // It needs a record an entry of this batch creates: send the batch, then look again.
+        if (!needsOf(entry).every((tempId) => this.batch.some((other) => other.creates.some((source) => source.tempId === tempId)))) continue;
+        const stop = await this.flush();
+        if (stop) return stop;
+        entry = this.queue[index] as OutboxEntry;
+        // Failed or waiting, or using a record whose create has not reached the server: its dependents skip too.
+        if (entry.state === 'failed' || needsOf(entry).length > 0) continue;
+      }
+      if (!(await this.hasSession(entry.userId))) {
+        this.waitingUsers.add(entry.userId);
+        continue;
+      }
+      if (!this.ignoreBackoff && entry.nextAttemptAt > this.now()) {
+        const stop = await this.flush();
+        return stop ?? this.outcome({ state: 'waiting', until: entry.nextAttemptAt, error: entry.error ?? '', network: false });
+      }
+      if (this.batch.length > 0 && (this.batch[0]?.userId !== entry.userId || this.batch.length >= PUSH_BATCH || carriesFile(entry))) {
+        const stop = await this.flush();
+        if (stop) return stop;
+        if (this.waitingUsers.has(entry.userId)) continue;
+      }
+      if (carriesFile(entry)) {
+        const stop = await this.sendAlone(entry);
+        if (stop) return stop;
+      } else this.batch.push(entry);
+    }
+    return (await this.flush()) ?? this.outcome({ state: 'idle' });
+  }
+
+  private outcome(state: { state: 'idle' } | { state: 'waiting'; until: number; error: string; network: boolean }): ReplayOutcome {
+    return { ...state, sent: this.sent, touched: this.touched, documents: this.documents };
+  }
+
+  private async hasSession(userId: number | null) {
+    if (!this.sessions.has(userId)) this.sessions.set(userId, await this.transport.hasSession(userId));
+    return this.sessions.get(userId) === true;
+  }
+
+  /** Later entries that used a create's temporary ids now carry its server ids. */
+  private rewrite(rewritten: OutboxEntry[]) {
+    if (rewritten.length === 0) return;
+    const byId = new Map(rewritten.map((other) => [other.id, other]));
+    this.queue = this.queue.map((other) => byId.get(other.id) ?? other);
+  }
+
+  /** Sends the batch as one push; answers why the run stops, or null to go on. */
+  private async flush(): Promise<ReplayOutcome | null> {
+    const batch = this.batch;
+    this.batch = [];
+    if (batch.length === 0) return null;
+    const first = batch[0] as OutboxEntry;
+    let answer: ApiAnswer;
+    try {
+      answer = await this.transport.send({ method: 'POST', path: '/sync/push', body: { kind: 'json', data: { entries: batch.map(pushed) } } }, first.userId);
+    } catch (error) {
+      return this.noAnswer(first, error);
+    }
+    if (answer.status === 401) return this.sessionEnded(first.userId);
+    if (isRetryable(answer)) return this.postpone(first, messageOf(answer), false);
+    // A server without the push (an older one behind a proxy) or one that refuses this batch whole: each entry alone.
+    if (answer.status < 200 || answer.status >= 300) {
+      for (const entry of batch) {
+        const stop = await this.sendAlone(entry);
+        if (stop) return stop;
+        if (this.waitingUsers.has(entry.userId)) return null;
+      }
+      return null;
+    }
+    const data = answer.data as PushAnswer;
+    if (data.documents) this.documents.push(data.documents);
+    const done: OutboxEntry[] = [];
+    let stop: ReplayOutcome | null = null;
+    for (const result of data.results) {
+      const entry = batch.find((candidate) => candidate.id === result.id);
+      if (!entry) continue;
+      const outcome = await this.settle(entry, { status: result.status, data: result.body }, done);
+      if (outcome) {
+        stop = outcome;
+        break;
+      }
+    }
+    await this.outbox.completeAll(done);
+    this.sent += done.length;
+    return stop;
+  }
+
+  /** Sends one entry as its own spec call (files; or a push the server would not take). */
+  private async sendAlone(entry: OutboxEntry): Promise<ReplayOutcome | null> {
+    let answer: ApiAnswer;
+    try {
+      answer = await this.transport.send({ method: entry.method, path: entry.path, query: entry.query, body: entry.body, idempotencyKey: entry.id, actedAt: entry.actedAt }, entry.userId);
+    } catch (error) {
+      return this.noAnswer(entry, error);
+    }
+    const done: OutboxEntry[] = [];
+    const stop = await this.settle(entry, answer, done);
+    await this.outbox.completeAll(done);
+    this.sent += done.length;
+    // No documents come with a single call: read back what it changed.
+    if (done.length > 0) this.touched.push(...entry.effects.map((effect) => ({ collection: effect.collection, id: effect.id })).filter((document) => tempIdsIn(document.id).size === 0));
+    return stop;
+  }
+
+  /**
+   * What one answer means for its entry: applied (creates are completed at once, since they rewrite
+   * later entries; the rest are collected in `done`), retryable (the run stops), the session over (that
+   * user's entries wait), or refused (marked failed; the run goes on).
+   */
+  private async settle(entry: OutboxEntry, answer: ApiAnswer, done: OutboxEntry[]): Promise<ReplayOutcome | null> {
+    if (answer.status >= 200 && answer.status < 300) {
+      if (entry.creates.length === 0) {
+        done.push(entry);
+        return null;
+      }
+      const acknowledged = await this.replayer.acknowledge(entry, answer.data);
+      this.sent += 1;
+      this.touched.push(...acknowledged.touched);
+      this.rewrite(acknowledged.rewritten);
+      return null;
+    }
+    if (isRetryable(answer)) return this.postpone(entry, messageOf(answer), false);
+    if (answer.status === 401) return this.sessionEnded(entry.userId);
+    await this.outbox.fail(entry, messageOf(answer, entry.fallbackMessage));
+    const index = this.queue.findIndex((other) => other.id === entry.id);
+    if (index >= 0) this.queue[index] = { ...entry, state: 'failed' };
+    return null;
+  }
+
+  private sessionEnded(userId: number | null): null {
+    // The transport refreshed once and the server still said no: that user signs in again to send these.
+    this.waitingUsers.add(userId);
+    this.sessions.set(userId, false);
+    return null;
+  }
+
+  private noAnswer(entry: OutboxEntry, error: unknown) {
+    const message = error instanceof Error && error.message ? error.message : 'No connection to the server.';
+    return this.postpone(entry, message, true);
+  }
+
+  private async postpone(entry: OutboxEntry, message: string, network: boolean): Promise<ReplayOutcome> {
+    const until = this.now() + backoffMs(entry.attempts);
+    await this.outbox.postpone(entry, message, until);
+    return this.outcome({ state: 'waiting', until, error: message, network });
+  }
+}
+
 export class Replayer {
   constructor(
     private readonly outbox: Outbox,
     private readonly transport: ApiTransport,
     private readonly store: LocalStore,
-    /** The signed-in user: only their entries are sent (an entry without a user goes with anyone's). */
-    private readonly currentUserId: () => Promise<number | null> = async () => null,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -102,56 +307,12 @@ export class Replayer {
    * Sends what can be sent now, in order; tells why it stopped. `ignoreBackoff`: the network is known
    * to be back (the browser's `online` event, the grower's "sync now"): try at once.
    */
-  async runOnce(options: { ignoreBackoff?: boolean } = {}): Promise<ReplayOutcome> {
-    let sent = 0;
-    const touched: TouchedDocument[] = [];
-    const userId = await this.currentUserId();
-    let queue = await this.outbox.all();
-    for (let index = 0; index < queue.length; index += 1) {
-      const entry = queue[index] as OutboxEntry;
-      const own = new Set(entry.creates.map((source) => source.tempId));
-      const needs = entry.tempIds.filter((tempId) => !own.has(tempId));
-      // Failed, or using a record whose create has not reached the server (it failed or waits): skip.
-      // Its dependents skip too, since they use its temporary ids, which stay unmapped.
-      if (entry.state === 'failed' || needs.length > 0) continue;
-      // Another user's change on a shared tablet: it waits for them (their next session sends it).
-      if (entry.userId !== null && userId !== null && entry.userId !== userId) continue;
-      if (!options.ignoreBackoff && entry.nextAttemptAt > this.now()) return { state: 'waiting', sent, touched, until: entry.nextAttemptAt, error: entry.error ?? '', network: false };
-
-      let answer: ApiAnswer;
-      try {
-        answer = await this.transport.send({ method: entry.method, path: entry.path, query: entry.query, body: entry.body, idempotencyKey: entry.id });
-      } catch (error) {
-        const message = error instanceof Error && error.message ? error.message : 'No connection to the server.';
-        const until = this.now() + backoffMs(entry.attempts);
-        await this.outbox.postpone(entry, message, until);
-        return { state: 'waiting', sent, touched, until, error: message, network: true };
-      }
-
-      if (answer.status >= 200 && answer.status < 300) {
-        const acknowledged = await this.acknowledge(entry, answer.data);
-        touched.push(...acknowledged.touched);
-        sent += 1;
-        // Later entries that used this create's temporary ids now carry its server ids. (Entries recorded
-        // during this run wait for the next one, which the engine starts when it was told of them.)
-        if (acknowledged.rewritten.length > 0) {
-          const rewritten = new Map(acknowledged.rewritten.map((other) => [other.id, other]));
-          queue = queue.map((other) => rewritten.get(other.id) ?? other);
-        }
-      } else if (isRetryable(answer)) {
-        const until = this.now() + backoffMs(entry.attempts);
-        await this.outbox.postpone(entry, messageOf(answer), until);
-        return { state: 'waiting', sent, touched, until, error: messageOf(answer), network: false };
-      } else if (answer.status === 401) {
-        return { state: 'signed-out', sent, touched };
-      } else {
-        await this.outbox.fail(entry, messageOf(answer, entry.fallbackMessage));
-      }
-    }
-    return { state: 'idle', sent, touched };
+  runOnce(options: { ignoreBackoff?: boolean } = {}): Promise<ReplayOutcome> {
+    return new ReplayRun(this, this.outbox, this.transport, this.now, options.ignoreBackoff ?? false).run();
   }
 
-  private async acknowledge(entry: OutboxEntry, data: unknown): Promise<{ touched: TouchedDocument[]; rewritten: OutboxEntry[] }> {
+  /** A create reached the server: its temporary ids take the server's ids in the outbox and the local store. */
+  async acknowledge(entry: OutboxEntry, data: unknown): Promise<{ touched: TouchedDocument[]; rewritten: OutboxEntry[] }> {
     const created = new Map<TempId, number>();
     for (const source of entry.creates) {
       const serverId = serverIdFrom(data, source);

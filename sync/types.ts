@@ -69,6 +69,11 @@ export interface OutboxEntry {
    * sign in must not send the previous one's changes under their own name.
    */
   userId: number | null;
+  /**
+   * When the grower did it (ISO 8601), sent as `X-Acted-At`: the server records it as the act's time
+   * (kept within its own clock), so a change made offline keeps its moment, not the sync's.
+   */
+  actedAt: string;
   /** The spec's message for this call's failure (spec §8), shown when the server sends none. */
   fallbackMessage: string | null;
   attempts: number;
@@ -83,19 +88,43 @@ export interface OutboxEntry {
 export interface FailedEntry {
   id: string;
   label: string;
+  userId: number | null;
   error: string;
   createdAt: number;
   /** The temporary ids of the records it was to create (a screen can mark them as refused). */
   creates: TempId[];
 }
 
-export interface SyncStatus {
-  online: boolean;
+/** One user's share of the outbox on this tablet (a kiosk holds several users' changes). */
+export interface UserQueue {
+  userId: number | null;
   /** Entries waiting to reach the server (failed ones included). */
   pending: number;
-  /** Of those, entries another user made on this tablet: they wait for that user to sign in again. */
+  failed: number;
+  /** Whether the tablet holds this user's session: without it their entries wait for their next sign-in. */
+  signedIn: boolean;
+}
+
+/** How far a new tablet's first pull of the company's data has come (null once it completed). */
+export interface InitialPull {
+  /** Collections that have pulled everything the server showed. */
+  done: number;
+  total: number;
+  /** Documents stored so far. */
+  documents: number;
+}
+
+export interface SyncStatus {
+  online: boolean;
+  /** Entries waiting to reach the server (failed ones included), every user's. */
+  pending: number;
+  /** Of those, entries another user made on this tablet: they go out under that user's own session. */
   otherUsers: number;
+  /** Pending and failed entries per user. */
+  users: UserQueue[];
   failed: FailedEntry[];
+  /** The first pull of this company's data on this tablet, while it runs. */
+  initialPull: InitialPull | null;
   lastSyncedAt: number | null;
   /** The last transient problem (network, 5xx), for the status line; null when all is well. */
   lastError: string | null;

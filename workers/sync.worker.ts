@@ -1,60 +1,85 @@
 /**
  * The sync worker: runs the sync engine (sync/engine.ts) off the page's thread, exposed with comlink.
- * The page hands it the session store (its localStorage, over comlink) and a status callback; the
- * worker opens its own instance of the local database (RxDB keeps the page's instance in step).
- * Only the tab holding the Web Lock replays the outbox, so two tabs never send the same entry.
+ * It is the outbox's one owner: the page records changes through it (`record`). The page hands it the
+ * tablet's sessions (a vault over its storage, over comlink: each queued change goes out under its
+ * author's session) and a status callback; the worker opens its own instance of the local database
+ * (RxDB keeps the page's instance in step). Only the tab holding the Web Lock replays the outbox, so
+ * two tabs never send the same entry.
  */
 import * as Comlink from 'comlink';
-import { createApiClient, type SessionStore, transportOf } from '../src/api/client';
+import { clientsOf, type SessionVault, transportOf } from '../src/api/client';
 import { localDatabase } from '../src/db/database';
 import { rxLocalStore } from '../src/db/local-store';
 import { COLLECTION_NAMES, withLinkKeys } from '../src/db/schemas';
 import { SyncEngine } from '../sync/engine';
+import type { EntryDraft } from '../sync/outbox';
 import { Outbox } from '../sync/outbox';
-import type { SyncStatus } from '../sync/types';
+import type { SyncStatus, TempId } from '../sync/types';
 
 export interface SyncWorkerConfig {
   baseURL: string;
   /** Names this device's pull checkpoints: one set per server and company. */
   replicationIdentifier: string;
+  /** Whether this tablet has pulled this company's data before (else the status reports the first pull's progress). */
+  pulledBefore: boolean;
 }
 
-let engine: SyncEngine | null = null;
+let started: Promise<SyncEngine> | null = null;
+
+/** The engine once `start` has opened it: calls made while it starts wait for it. */
+async function engine(): Promise<SyncEngine> {
+  if (!started) throw new Error('The sync worker has not been started.');
+  return started;
+}
 
 const api = {
   /** Starts (or resumes, after a reload or a crash) the engine; status changes go to `onStatus`. */
-  async start(config: SyncWorkerConfig, session: SessionStore, onStatus: (status: SyncStatus) => void, onSignedOut: () => void): Promise<void> {
-    if (engine) return;
-    const client = createApiClient({ baseURL: config.baseURL, session, onSignedOut });
-    const database = await localDatabase();
-    engine = new SyncEngine({
-      outbox: new Outbox(),
-      store: rxLocalStore(database),
-      transport: transportOf(client),
-      replicationIdentifier: config.replicationIdentifier,
-      pullTargets: COLLECTION_NAMES.map((name) => ({ name, collection: database.collections[name], toLocal: (document) => withLinkKeys(name, document) })),
-      withReplayLock: (task) => navigator.locks.request('growroom-outbox-replay', task),
-      isOnline: () => navigator.onLine,
-      currentUserId: async () => (await session.get())?.user_id ?? null,
-    });
-    engine.subscribe((status) => onStatus(status));
-    await engine.start();
+  async start(config: SyncWorkerConfig, vault: SessionVault, onStatus: (status: SyncStatus) => void, onSignedOut: (userId: number | null) => void): Promise<void> {
+    started ??= (async () => {
+      const clientFor = clientsOf({ baseURL: config.baseURL, vault, onSignedOut });
+      const database = await localDatabase();
+      const created = new SyncEngine({
+        outbox: new Outbox(),
+        store: rxLocalStore(database),
+        transport: transportOf(clientFor),
+        replicationIdentifier: config.replicationIdentifier,
+        pulledBefore: config.pulledBefore,
+        pullTargets: COLLECTION_NAMES.map((name) => ({ name, collection: database.collections[name], toLocal: (document) => withLinkKeys(name, document) })),
+        withReplayLock: (task) => navigator.locks.request('growroom-outbox-replay', task),
+        isOnline: () => navigator.onLine,
+        currentUserId: async () => (await vault.get(null))?.user_id ?? null,
+      });
+      created.subscribe((status) => onStatus(status));
+      await created.start();
+      return created;
+    })();
+    await started;
   },
-  async changed(): Promise<void> {
-    await engine?.changed();
+  async record(drafts: EntryDraft[]) {
+    return (await engine()).record(drafts);
+  },
+  async knownIds(tempIds: TempId[]) {
+    return (await engine()).knownIds(tempIds);
+  },
+  async hasPendingEffects(collection: string, id: string) {
+    return (await engine()).hasPendingEffects(collection, id);
+  },
+  async sessionsChanged(): Promise<void> {
+    await (await engine()).sessionsChanged();
   },
   async syncNow(): Promise<void> {
-    await engine?.syncNow();
+    await (await engine()).syncNow();
   },
   async retry(id: string): Promise<void> {
-    await engine?.retry(id);
+    await (await engine()).retry(id);
   },
   async discard(id: string): Promise<number> {
-    return (await engine?.discard(id)) ?? 0;
+    return (await engine()).discard(id);
   },
   async stop(): Promise<void> {
-    await engine?.stop();
-    engine = null;
+    const running = started;
+    started = null;
+    await (await running)?.stop();
   },
 };
 

@@ -3,8 +3,9 @@
  * access token as a bearer credential. On a 401 or 403 it refreshes the access token once and retries;
  * when the refresh token is no longer accepted, the session ends and the app goes to /signIn.
  *
- * The sync worker builds its own instance of this client (a worker is another JavaScript realm) over
- * the page's session, so both use the same rules; `transportOf` adapts it to the sync engine.
+ * The sync worker builds its own instances of this client (a worker is another JavaScript realm) over
+ * the page's sessions, so both use the same rules: one per user whose changes wait (a kiosk holds
+ * several users' sessions, `SessionVault`), and `transportOf` sends each change with its author's.
  */
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import type { ApiCall, ApiTransport } from '../../sync/replay';
@@ -23,6 +24,29 @@ export interface SessionStore {
   get(): Promise<Session | null>;
   set(session: Session): Promise<void>;
   clear(): Promise<void>;
+}
+
+/**
+ * Every session this tablet holds: the signed-in user's, and on a shared kiosk those of users who
+ * switched away by PIN without signing out (src/api/kiosk.ts). Their queued changes keep going out
+ * under their own sessions, whoever is at the screen.
+ */
+export interface SessionVault {
+  /** The session of `userId`; null asks for the signed-in user's. */
+  get(userId: number | null): Promise<Session | null>;
+  /** Keeps a refreshed session for its user, where that user's session is kept. */
+  set(session: Session): Promise<void>;
+  /** `userId`'s session has ended (its refresh token was refused): forget it. */
+  clear(userId: number | null): Promise<void>;
+}
+
+/** One user's session within the vault, as the client's session store (the signed-in user's for null). */
+export function sessionOf(vault: SessionVault, userId: number | null): SessionStore {
+  return {
+    get: () => vault.get(userId),
+    set: (session) => vault.set(session),
+    clear: () => vault.clear(userId),
+  };
 }
 
 /**
@@ -136,24 +160,35 @@ function formDataOf(body: Extract<EntryBody, { kind: 'multipart' }>): FormData {
   return form;
 }
 
-/** The sync engine's transport over the client: every HTTP answer resolves; only a missing answer rejects. */
-export function transportOf(client: ApiClient): ApiTransport {
+/**
+ * The sync engine's transport: every HTTP answer resolves; only a missing answer rejects. Each call
+ * goes out with the session of the user it names (`clientFor` gives that user's client); never with
+ * another's.
+ */
+export function transportOf(clientFor: (userId: number | null) => ApiClient): ApiTransport {
   return {
-    async send(call: ApiCall) {
+    async send(call: ApiCall, userId: number | null = null) {
+      const client = clientFor(userId);
+      // No session for that user on this tablet: nothing may go out in their name.
+      if (!(await client.session.get())) return { status: 401, data: null };
       const body = call.body ?? { kind: 'none' };
       const response = await client.http.request({
         method: call.method,
         url: call.path,
         params: call.query,
         data: body.kind === 'json' ? body.data : body.kind === 'multipart' ? formDataOf(body) : undefined,
-        headers: call.idempotencyKey ? { 'Idempotency-Key': call.idempotencyKey } : {},
+        headers: { ...(call.idempotencyKey ? { 'Idempotency-Key': call.idempotencyKey } : {}), ...(call.actedAt ? { 'X-Acted-At': call.actedAt } : {}) },
         validateStatus: () => true,
       });
       return { status: response.status, data: response.data as unknown };
     },
+    async hasSession(userId) {
+      return (await clientFor(userId).session.get()) !== null;
+    },
     // axios cannot hand over a streaming body in every environment; the event stream uses fetch with
-    // the same session, and refreshes once through the client on a 401.
+    // the signed-in user's session, and refreshes once through the client on a 401.
     async openStream(signal) {
+      const client = clientFor(null);
       const open = async () => {
         const current = await client.session.get();
         return fetch(`${client.baseURL}/sync/stream`, { signal, headers: current ? { Authorization: `Bearer ${current.access_token}` } : {} });
@@ -166,5 +201,21 @@ export function transportOf(client: ApiClient): ApiTransport {
       }
       return { status: response.status, body: response.body };
     },
+  };
+}
+
+/**
+ * Clients by user over a vault, made once each: the sync worker's (and a test tablet's) way to send a
+ * change under its author's session. `onSignedOut` is told whose session ended.
+ */
+export function clientsOf(options: { baseURL: string; vault: SessionVault; onSignedOut?: (userId: number | null) => void }): (userId: number | null) => ApiClient {
+  const clients = new Map<number | null, ApiClient>();
+  return (userId) => {
+    let client = clients.get(userId);
+    if (!client) {
+      client = createApiClient({ baseURL: options.baseURL, session: sessionOf(options.vault, userId), onSignedOut: () => options.onSignedOut?.(userId) });
+      clients.set(userId, client);
+    }
+    return client;
   };
 }

@@ -1,12 +1,13 @@
 /**
  * What every domain function works with: the HTTP client for reads that need the server, the local
- * store for reads that work offline, and `record` for every change (sync/record.ts: outbox entry
- * first, then the optimistic local write; then the sync worker is told).
+ * store for reads that work offline, and `record` for every change, made through the sync engine, the
+ * outbox's one owner (sync/record.ts: outbox entry first, then the optimistic local write; in the
+ * browser the engine runs in the sync worker, so the page records over comlink).
  */
 import axios from 'axios';
 import type { z } from 'zod';
-import type { EntryDraft, Outbox } from '../../sync/outbox';
-import { recordChanges } from '../../sync/record';
+import type { Recorder } from '../../sync/engine';
+import type { EntryDraft } from '../../sync/outbox';
 import type { LocalStore } from '../../sync/store';
 import { isTempId, type OutboxEntry } from '../../sync/types';
 import type { GrowDatabase } from '../db/database';
@@ -15,12 +16,12 @@ import type { ApiClient } from './client';
 
 export interface ApiContext {
   client: ApiClient;
-  outbox: Outbox;
-  store: LocalStore;
+  /** Records changes (the sync engine, in the worker in the browser). */
+  recorder: Recorder;
+  /** The local store, for reads (writes go through `recorder`). */
+  store: Pick<LocalStore, 'get'>;
   /** The local database itself, for queries the store cannot answer (the grids of a room, offline lists). */
   database: GrowDatabase;
-  /** Tells the sync engine an entry is waiting (the worker's `changed`). */
-  notify(): void;
 }
 
 /** Records a change as the signed-in user's (see OutboxEntry.userId). */
@@ -29,17 +30,15 @@ export async function record(context: ApiContext, draft: EntryDraft): Promise<Ou
   return entry!;
 }
 
-/** Records changes that stand or fall together (a form and its photos): all of them, or none. */
+/**
+ * Records changes that stand or fall together (a form and its photos): all of them, or none. Each is
+ * the signed-in user's, done now: the entry keeps its author and its moment for good.
+ */
 export async function recordAll(context: ApiContext, drafts: readonly EntryDraft[]): Promise<OutboxEntry[]> {
   const session = await context.client.session.get();
   const userId = session?.user_id ?? null;
-  const entries = await recordChanges(
-    context.outbox,
-    context.store,
-    drafts.map((draft) => ({ ...draft, userId })),
-  );
-  context.notify();
-  return entries;
+  const actedAt = new Date().toISOString();
+  return context.recorder.record(drafts.map((draft) => ({ ...draft, userId, actedAt })));
 }
 
 /** A rule of the spec's client side failed: the message is the spec's own (spec part 1 §5, part 2 §5). */

@@ -259,9 +259,8 @@ async function localAnswer(context: ApiContext, parentId: Id): Promise<SubGridbo
 }
 
 /** Whether an outbox entry still waiting changes this box (then only the local store shows it as the grower left it). */
-async function boxHasPendingChanges(context: ApiContext, parentId: Id) {
-  const entries = await context.outbox.all();
-  return entries.some((entry) => entry.effects.some((effect) => effect.collection === 'grid_boxes' && effect.id === String(parentId)));
+function boxHasPendingChanges(context: ApiContext, parentId: Id) {
+  return context.recorder.hasPendingEffects('grid_boxes', String(parentId));
 }
 
 /**

@@ -1,17 +1,21 @@
 /**
- * The page's services, made once: the session (local storage), the one API client, the outbox, the
- * local database and the context every domain function takes. StrictMode renders twice and routes
- * load on demand, so everything here is a module-level singleton.
+ * The page's services, made once: the session (local storage), the kiosk's other sessions, the one API
+ * client, the local database and the context every domain function takes (it records through the sync
+ * worker, the outbox's owner). StrictMode renders twice and routes load on demand, so everything here
+ * is a module-level singleton.
  */
 import { backendUrl, createApiClient } from '../api/client';
 import type { ApiContext } from '../api/context';
 import { localSessionStore } from '../api/session';
+import { kioskStore, kioskVault } from '../api/kiosk';
 import { localDatabase } from '../db/database';
 import { rxLocalStore } from '../db/local-store';
-import { Outbox } from '../../sync/outbox';
-import { startSyncWorker, syncWorker } from '../sync/sync-store';
+import { startSyncWorker, workerRecorder } from '../sync/sync-store';
 
 export const session = localSessionStore();
+export const kiosk = kioskStore();
+/** Every session on this tablet: the signed-in user's and the kiosk's parked ones. */
+export const sessions = kioskVault(session, kiosk);
 export const apiBaseUrl = backendUrl(window.location.host, import.meta.env);
 
 /** Where a session that can no longer be refreshed ends (spec part 1 §4). */
@@ -20,7 +24,6 @@ export function signedOut() {
 }
 
 export const client = createApiClient({ baseURL: apiBaseUrl, session, onSignedOut: signedOut });
-const outbox = new Outbox();
 
 let context: Promise<ApiContext> | undefined;
 
@@ -28,10 +31,9 @@ let context: Promise<ApiContext> | undefined;
 export function apiContext(): Promise<ApiContext> {
   context ??= localDatabase().then((database) => ({
     client,
-    outbox,
+    recorder: workerRecorder,
     store: rxLocalStore(database),
     database,
-    notify: () => void syncWorker()?.changed(),
   }));
   return context;
 }
@@ -44,5 +46,13 @@ export function apiContext(): Promise<ApiContext> {
 export async function startSync() {
   const current = await session.get();
   if (!current) return null;
-  return startSyncWorker({ baseURL: apiBaseUrl, replicationIdentifier: `${apiBaseUrl}|company-${current.company_id}` }, session, signedOut);
+  const worker = await startSyncWorker({ baseURL: apiBaseUrl, replicationIdentifier: `${apiBaseUrl}|company-${current.company_id}` }, sessions, (userId) => {
+    // A parked kiosk user's session ending is theirs alone: their changes wait for their next sign-in.
+    void session.get().then((signedIn) => {
+      if (userId === null || !signedIn || signedIn.user_id === userId) signedOut();
+    });
+  });
+  // A sign-in or a switch may be what entries of another user were waiting for.
+  await worker.sessionsChanged();
+  return worker;
 }

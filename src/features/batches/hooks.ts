@@ -91,7 +91,7 @@ export function useFollowedId(id: string | null, present: boolean, loading: bool
   useEffect(() => {
     if (!context || !id || present || loading || !isTempId(id)) return undefined;
     let alive = true;
-    void context.outbox.knownIds([id]).then((known) => {
+    void context.recorder.knownIds([id]).then((known) => {
       const serverId = known.get(id);
       if (alive) setMapped({ from: id, to: serverId === undefined ? null : String(serverId) });
     });

@@ -74,7 +74,7 @@ export function useFollowTempId(id: string | null | undefined, missing: boolean,
     let tries = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const look = async () => {
-      const serverId = (await context.outbox.knownIds([id])).get(id);
+      const serverId = (await context.recorder.knownIds([id])).get(id);
       if (!alive) return;
       if (serverId !== undefined) onMapped(String(serverId));
       else if ((tries += 1) < 20) timer = setTimeout(() => void look(), 500);

@@ -110,8 +110,9 @@ function Editor({ user, title, template }: { user: SignedInUser; title: string; 
   const draftId = draft.templateId;
   useEffect(() => {
     if (!context || openId === null || draftId === null || String(draftId) === openId || !isTempId(draftId)) return;
-    void context.outbox.mappings().then((mappings) => {
-      const serverIds = new Map(mappings.map((mapping) => [String(mapping.tempId), mapping.serverId]));
+    const tempIds = [draft.templateId, ...draft.fields.map((field) => field.savedId), ...draft.removed.map((field) => field.savedId)].filter(isTempId);
+    void context.recorder.knownIds(tempIds).then((known) => {
+      const serverIds = new Map([...known].map(([tempId, serverId]) => [String(tempId), serverId]));
       if (serverIds.has(draftId)) setDraft((current) => withServerIds(current, serverIds));
     });
   }, [context, openId, draftId]);

@@ -112,7 +112,7 @@ function useFollowBoxIds(boxIds: string[], foundIds: Set<string>, loading: boole
   useEffect(() => {
     if (!context || loading || lost.length === 0) return undefined;
     let alive = true;
-    void context.outbox.knownIds(lost.filter(isTempId)).then((known) => {
+    void context.recorder.knownIds(lost.filter(isTempId)).then((known) => {
       if (!alive || known.size === 0) return;
       onMapped(boxIds.map((id) => (isTempId(id) && known.has(id) ? String(known.get(id)) : id)));
     });
