@@ -8,7 +8,7 @@ import { submitForm } from '../src/api/form-responses';
 import type { FormTemplate } from '../src/api/forms';
 import { withLinkKeys } from '../src/db/schemas';
 import { startTablet } from '../tests/support/client';
-import { type Call, type SignedIn, tabletUser, until } from './sync';
+import { againstGoal, type Call, type SignedIn, tabletUser, until } from './sync';
 
 const RESPONSES = Number(process.env.BENCH_FORM_RESPONSES ?? 1_000);
 const PHOTO_EVERY = 10;
@@ -60,6 +60,6 @@ export async function measureFormResponses(base: string, session: SignedIn, call
   const onServer = await call<{ all_responses: unknown[] }>('GET', '/get_responses_for_grid2', { GridID: grid.grid.id, start_date: '2000-01-01', end_date: '2100-01-01' });
   const counted = onServer.all_responses.length;
   if (counted !== RESPONSES) throw new Error(`expected ${RESPONSES} responses on the server, found ${counted}`);
-  report(`replay of ${RESPONSES.toLocaleString('en')} form responses (${entries.toLocaleString('en')} entries): ${replaySeconds.toFixed(1)} s, ${Math.round(RESPONSES / replaySeconds)} responses/s; the server holds ${counted.toLocaleString('en')}`);
+  report(`replay of ${RESPONSES.toLocaleString('en')} form responses (${entries.toLocaleString('en')} entries): ${replaySeconds.toFixed(1)} s, ${againstGoal(Math.round(RESPONSES / replaySeconds), 100, 'responses/s', 'at least')}; the server holds ${counted.toLocaleString('en')}`);
 }
 

@@ -204,6 +204,20 @@ async function withFreshPostgres<T>(adminUrl: string, run: (url: string) => Prom
   }
 }
 
+const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function reachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 // BENCH_ONLY=server or BENCH_ONLY=sync runs one part.
 const only = process.env.BENCH_ONLY;
 if (only !== 'sync') {
@@ -213,12 +227,17 @@ if (only !== 'sync') {
   print(rows);
 }
 if (only !== 'server') {
-  // The sync engine in Node against the real server on PGlite (bench/sync.ts).
-  console.log('\nSync engine (Node, RxDB memory storage, outbox on fake-indexeddb; server on PGlite)\n');
-  await withServer(undefined, async (base, session) => {
+  // The sync engine in Node against the real server (bench/sync.ts, bench/forms.ts), on PGlite and, with
+  // BENCH_DATABASE_URL or a PostgreSQL server on this machine's default address, on PostgreSQL.
+  const measure = (database: 'pglite' | 'postgres') => async (base: string, session: SignedIn) => {
+    console.log(`\nSync engine (Node, RxDB memory storage, outbox on fake-indexeddb; server on ${database === 'pglite' ? 'PGlite' : 'PostgreSQL'})\n`);
     const send: Call = (method, path, query, body) => call(base, session, method, path, query, body);
     const report = (line: string) => console.log(line);
     await measureFormResponses(base, session, send, report);
-    await measureSync(base, session, send, report);
-  });
+    await measureSync(base, session, send, report, database);
+  };
+  await withServer(undefined, measure('pglite'));
+  const postgresUrl = process.env.BENCH_DATABASE_URL ?? (await reachable(DEFAULT_POSTGRES) ? DEFAULT_POSTGRES : undefined);
+  if (postgresUrl) await withFreshPostgres(postgresUrl, (url) => withServer(url, measure('postgres')));
+  else console.log('\n(No PostgreSQL server: set BENCH_DATABASE_URL for the sync figures on PostgreSQL.)');
 }
