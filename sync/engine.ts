@@ -62,6 +62,8 @@ export class SyncEngine implements Recorder {
   private counting: Promise<void> | null = null;
   private countAgain = false;
   private ignoreBackoff = false;
+  /** Aborts the running replay's request (see syncNow). */
+  private inFlight: AbortController | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private started = false;
   private stopped = false;
@@ -115,6 +117,9 @@ export class SyncEngine implements Recorder {
   syncNow(): Promise<void> {
     this.stream.reconnect();
     this.pulls.resync();
+    // A request sent before the network dropped can hang until its timeout (60 s) on the dead
+    // connection; give up on it so the queue goes at once. It is sent again under the same key.
+    this.inFlight?.abort();
     return this.kick({ now: true });
   }
 
@@ -230,10 +235,20 @@ export class SyncEngine implements Recorder {
       this.retryTimer = null;
     }
     let outcome;
+    const controller = new AbortController();
+    this.inFlight = controller;
     try {
-      outcome = await this.replayer.runOnce({ ignoreBackoff });
+      outcome = await this.replayer.runOnce({ ignoreBackoff, signal: controller.signal });
     } catch (error) {
       this.setStatus({ lastError: error instanceof Error ? error.message : String(error) });
+      return;
+    } finally {
+      this.inFlight = null;
+    }
+    // Aborted by syncNow, which asked for another run at once.
+    if (controller.signal.aborted && outcome.state === 'waiting') {
+      this.ignoreBackoff = true;
+      this.replayAgain = true;
       return;
     }
     await this.refreshCounts();

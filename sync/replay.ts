@@ -30,6 +30,8 @@ export interface ApiCall {
   idempotencyKey?: string;
   /** When the act was done (an outbox entry's `actedAt`), sent as `X-Acted-At`. */
   actedAt?: string;
+  /** Gives up waiting for the answer (the network came back: a request hung on the dead connection must not hold the queue). */
+  signal?: AbortSignal;
 }
 
 export interface ApiTransport {
@@ -140,6 +142,7 @@ class ReplayRun {
     private readonly transport: ApiTransport,
     private readonly now: () => number,
     private readonly ignoreBackoff: boolean,
+    private readonly signal: AbortSignal | undefined,
   ) {}
 
   async run(): Promise<ReplayOutcome> {
@@ -201,7 +204,7 @@ class ReplayRun {
     const first = batch[0] as OutboxEntry;
     let answer: ApiAnswer;
     try {
-      answer = await this.transport.send({ method: 'POST', path: '/sync/push', body: { kind: 'json', data: { entries: batch.map(pushed) } } }, first.userId);
+      answer = await this.transport.send({ method: 'POST', path: '/sync/push', body: { kind: 'json', data: { entries: batch.map(pushed) } }, signal: this.signal }, first.userId);
     } catch (error) {
       return this.noAnswer(first, error);
     }
@@ -238,7 +241,7 @@ class ReplayRun {
   private async sendAlone(entry: OutboxEntry): Promise<ReplayOutcome | null> {
     let answer: ApiAnswer;
     try {
-      answer = await this.transport.send({ method: entry.method, path: entry.path, query: entry.query, body: entry.body, idempotencyKey: entry.id, actedAt: entry.actedAt }, entry.userId);
+      answer = await this.transport.send({ method: entry.method, path: entry.path, query: entry.query, body: entry.body, idempotencyKey: entry.id, actedAt: entry.actedAt, signal: this.signal }, entry.userId);
     } catch (error) {
       return this.noAnswer(entry, error);
     }
@@ -307,8 +310,8 @@ export class Replayer {
    * Sends what can be sent now, in order; tells why it stopped. `ignoreBackoff`: the network is known
    * to be back (the browser's `online` event, the grower's "sync now"): try at once.
    */
-  runOnce(options: { ignoreBackoff?: boolean } = {}): Promise<ReplayOutcome> {
-    return new ReplayRun(this, this.outbox, this.transport, this.now, options.ignoreBackoff ?? false).run();
+  runOnce(options: { ignoreBackoff?: boolean; signal?: AbortSignal } = {}): Promise<ReplayOutcome> {
+    return new ReplayRun(this, this.outbox, this.transport, this.now, options.ignoreBackoff ?? false, options.signal).run();
   }
 
   /** A create reached the server: its temporary ids take the server's ids in the outbox and the local store. */

@@ -178,6 +178,7 @@ export function transportOf(clientFor: (userId: number | null) => ApiClient): Ap
         params: call.query,
         data: body.kind === 'json' ? body.data : body.kind === 'multipart' ? formDataOf(body) : undefined,
         headers: { ...(call.idempotencyKey ? { 'Idempotency-Key': call.idempotencyKey } : {}), ...(call.actedAt ? { 'X-Acted-At': call.actedAt } : {}) },
+        signal: call.signal,
         validateStatus: () => true,
       });
       return { status: response.status, data: response.data as unknown };
