@@ -35,6 +35,7 @@ import { settingsRoutes } from './domains/settings/routes';
 import { createChangeHub, type ChangeHub } from './domains/replication/changes';
 import { syncRoutes } from './domains/replication/routes';
 import { userRoutes } from './domains/users/routes';
+import { registerActedAt } from './http/acted-at';
 import { errorHandler, notFound } from './http/errors';
 import { registerGuards } from './http/guards';
 import { registerTransactions } from './http/transactions';
@@ -90,7 +91,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
       },
     },
   });
-  await app.register(cors, { origin: config.corsOrigins, allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'] });
+  await app.register(cors, { origin: config.corsOrigins, allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Acted-At'] });
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) => Object.assign(new Error(httpMessages.rateLimited), { statusCode: context.statusCode }),
@@ -102,6 +103,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   });
 
   registerGuards(app, { db: database.db, tokens });
+  registerActedAt(app);
   registerTransactions(app, database.db);
 
   await app.register(

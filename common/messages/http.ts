@@ -16,4 +16,5 @@ export const httpMessages = {
   internal: 'Something went wrong on the server.',
   invalidJson: 'The request body is not valid JSON.',
   invalidRequest: 'The request is not valid.',
+  invalidActedAt: 'X-Acted-At must be an ISO 8601 date-time.',
 } as const;

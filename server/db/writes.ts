@@ -1,7 +1,9 @@
 /**
- * The one way to write a synced row (STYLE.md §5). It stamps who wrote it, tombstones instead of
- * deleting, and refuses to write without an actor. `change_seq`, `change_xid` and `updated_at` are set
- * by the `track_change` trigger (migrations.ts), so no write can skip them.
+ * The one way to write a synced row (STYLE.md §5). It stamps who wrote it and when it was done (an
+ * inserted row's `created_at` is the actor's `actedAt`, the act's time a queued write carries), tombstones
+ * instead of deleting, and refuses to write without an actor. `change_seq`, `change_xid` and `updated_at`
+ * (the server's own bookkeeping time) are set by the `track_change` trigger (migrations.ts), so no write
+ * can skip them.
  */
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB } from './schema';
@@ -10,9 +12,17 @@ export interface Actor {
   /** The signed-in user, or null only for the system itself (first-start demo data, the CLI). */
   userId: number | null;
   companyId: number;
+  /**
+   * When the act was done (a request's `actedAt`, server/http/acted-at.ts): the `created_at` of the rows
+   * it inserts. Absent (the system), the database's now.
+   */
+  actedAt?: Date;
 }
 
 export const systemActor = (companyId: number): Actor => ({ userId: null, companyId });
+
+/** The act's time for columns a route sets itself (scanned, culled, links, history): the actor's, else now. */
+export const actedAtOf = (actor: Actor): Date => actor.actedAt ?? new Date();
 
 type SyncedTable = { [T in keyof DB]: DB[T] extends { change_seq: unknown; deleted_at: unknown } ? T : never }[keyof DB];
 type CompanyTable = { [T in SyncedTable]: DB[T] extends { company_id: number } ? T : never }[SyncedTable];
@@ -37,6 +47,8 @@ const INSERT_SLICE = 1000;
 export function writer(db: Kysely<DB>, actor: Actor): Writer {
   if (!actor || typeof actor.companyId !== 'number') throw new Error('A write needs an actor: a user, or the system for a company');
   const by = actor.userId;
+  // A value the caller gives wins; otherwise the column's default (now) unless the actor says when.
+  const stamped = (values: object) => ({ ...(actor.actedAt ? { created_at: actor.actedAt } : {}), ...values, created_by: by, updated_by: by });
   // Kysely cannot follow one generic table name through these builders; the signatures above keep callers typed.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const loose = db as unknown as Kysely<any>;
@@ -44,14 +56,14 @@ export function writer(db: Kysely<DB>, actor: Actor): Writer {
     async insert(table, values) {
       return loose
         .insertInto(table as string)
-        .values({ ...(values as object), created_by: by, updated_by: by } as never)
+        .values(stamped(values as object) as never)
         .returning('id')
         .executeTakeFirstOrThrow();
     },
     async insertMany(table, rows) {
       const inserted = [];
       for (let start = 0; start < rows.length; start += INSERT_SLICE) {
-        const slice = rows.slice(start, start + INSERT_SLICE).map((row) => ({ ...(row as object), created_by: by, updated_by: by }));
+        const slice = rows.slice(start, start + INSERT_SLICE).map((row) => stamped(row as object));
         inserted.push(...(await loose.insertInto(table as string).values(slice as never).returningAll().execute()));
       }
       return inserted as never;

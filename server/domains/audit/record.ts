@@ -2,9 +2,11 @@
  * The audit trail's one entry point: every mutating endpoint records who did what, when, and the
  * room, batch or form response it concerned where known (spec part 2 §3 "Audit event").
  */
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import { writer, type Actor } from '../../db/writes';
+import { caller } from '../../http/guards';
 
 export interface AuditEntry {
   title: string;
@@ -29,7 +31,20 @@ export async function recordAudit(db: Kysely<DB>, actor: Actor, entry: AuditEntr
   });
 }
 
-/** The actor of a signed-in request. */
+/**
+ * The actor of a signed-in request, acting on `companyId` (default: the caller's company) at the
+ * request's acted-at time (server/http/acted-at.ts): what a route writes and audits with, so the
+ * rows it inserts and its audit event carry the moment the act was done.
+ */
+export function actorOfRequest(request: FastifyRequest, companyId?: number | null): Actor {
+  const auth = caller(request);
+  return { userId: auth.user_id, companyId: companyId ?? auth.company_id, actedAt: request.actedAt };
+}
+
+/**
+ * The actor of token claims alone, acting at the server's now.
+ * WARNING: in a route, use `actorOfRequest`: this one drops the time a queued write was done.
+ */
 export const actorOf = (auth: { user_id: number; company_id: number }, companyId = auth.company_id): Actor => ({
   userId: auth.user_id,
   companyId,

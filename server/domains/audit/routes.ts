@@ -8,10 +8,10 @@ import { addAuditEventBody, auditEventIdPath, auditEventsQuery, updateAuditEvent
 import type { App } from '../../app';
 import { writer } from '../../db/writes';
 import { badRequest } from '../../http/errors';
-import { actingCompany, assertCaller, caller } from '../../http/guards';
+import { actingCompany, assertCaller } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
 import { auditEventJson, auditQueries } from './queries';
-import { actorOf, recordAudit } from './record';
+import { actorOfRequest, recordAudit } from './record';
 
 const listSchema = { querystring: auditEventsQuery };
 const addSchema = { body: addAuditEventBody };
@@ -27,14 +27,13 @@ async function getAuditEvents(request: RequestOf<typeof listSchema>) {
 async function addAuditEvent(request: RequestOf<typeof addSchema>) {
   const { UserID, EventTitle, RoomID, BatchID, response_id } = request.body;
   // An event is always recorded as the caller's own.
-  const auth = assertCaller(request, UserID);
-  const actor = actorOf(auth, actingCompany(request, request.body.CompanyID));
+  assertCaller(request, UserID);
+  const actor = actorOfRequest(request, actingCompany(request, request.body.CompanyID));
   const { id } = await recordAudit(request.db, actor, { title: EventTitle, roomId: RoomID, batchId: BatchID, responseId: response_id });
   return success({ event: auditEventJson(await auditQueries.byId(request.db, id)) }, m.added);
 }
 
 async function updateAuditEvent(request: RequestOf<typeof updateSchema>) {
-  const auth = caller(request);
   const { EventTitle, RoomID, BatchID, response_id } = request.body;
   const changes = {
     ...(EventTitle === undefined ? {} : { event_title: EventTitle }),
@@ -44,7 +43,7 @@ async function updateAuditEvent(request: RequestOf<typeof updateSchema>) {
   };
   if (Object.keys(changes).length === 0) throw badRequest(m.nothingToUpdate);
   const event = await auditQueries.byId(request.db, request.params.id);
-  const actor = actorOf(auth, event.company_id);
+  const actor = actorOfRequest(request, event.company_id);
   await writer(request.db, actor).update('audit_events', request.params.id, changes);
   // Corrections to the trail leave a trace of their own.
   await recordAudit(request.db, actor, { title: `Edited audit event ${event.id}`, details: { before: event.event_title, changes } });
@@ -52,9 +51,8 @@ async function updateAuditEvent(request: RequestOf<typeof updateSchema>) {
 }
 
 async function deleteAuditEvent(request: RequestOf<typeof deleteSchema>) {
-  const auth = caller(request);
   const event = await auditQueries.byId(request.db, request.params.id);
-  const actor = actorOf(auth, event.company_id);
+  const actor = actorOfRequest(request, event.company_id);
   await writer(request.db, actor).softDelete('audit_events', request.params.id);
   await recordAudit(request.db, actor, { title: `Deleted audit event ${event.id}`, details: { title: event.event_title } });
   return success({}, m.deleted);

@@ -7,7 +7,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { BUILT_IN_BATCH_STATUSES } from '../../../common/batch-statuses';
 import type { Batch, BatchEventsTable, BatchProblemsTable, DB } from '../../db/schema';
-import { type Actor, writer } from '../../db/writes';
+import { type Actor, actedAtOf, writer } from '../../db/writes';
 
 type BatchProblem = Selectable<BatchProblemsTable>;
 type BatchEvent = Selectable<BatchEventsTable>;
@@ -209,7 +209,7 @@ export const batchQueries = {
   async linkRoom(db: Kysely<DB>, actor: Actor, batchId: number, roomId: number) {
     const inserted = await db
       .insertInto('batch_rooms')
-      .values({ batch_id: batchId, room_id: roomId, company_id: actor.companyId, created_by: actor.userId })
+      .values({ batch_id: batchId, room_id: roomId, company_id: actor.companyId, created_by: actor.userId, created_at: actedAtOf(actor) })
       .onConflict((conflict) => conflict.doNothing())
       .returning('room_id')
       .execute();
@@ -220,7 +220,7 @@ export const batchQueries = {
   async linkGrid(db: Kysely<DB>, actor: Actor, batchId: number, gridId: number) {
     const inserted = await db
       .insertInto('batch_grids')
-      .values({ batch_id: batchId, grid_id: gridId, company_id: actor.companyId, created_by: actor.userId })
+      .values({ batch_id: batchId, grid_id: gridId, company_id: actor.companyId, created_by: actor.userId, created_at: actedAtOf(actor) })
       .onConflict((conflict) => conflict.doNothing())
       .returning('grid_id')
       .execute();
@@ -228,11 +228,14 @@ export const batchQueries = {
     return inserted.length > 0;
   },
 
-  /** Links a batch to grid boxes; returns the ids newly linked. Touches the batch and those boxes. */
+  /**
+   * Links a batch to grid boxes; returns the ids newly linked. Touches the batch and those boxes. Links
+   * are dated at the act's time: a form filled later is filed under the batch the box held then.
+   */
   async linkGridBoxes(db: Kysely<DB>, actor: Actor, batchId: number, boxIds: number[]) {
     const inserted = await db
       .insertInto('batch_grid_boxes')
-      .values(boxIds.map((gridBoxId) => ({ batch_id: batchId, grid_box_id: gridBoxId, company_id: actor.companyId, created_by: actor.userId })))
+      .values(boxIds.map((gridBoxId) => ({ batch_id: batchId, grid_box_id: gridBoxId, company_id: actor.companyId, created_by: actor.userId, created_at: actedAtOf(actor) })))
       .onConflict((conflict) => conflict.doNothing())
       .returning('grid_box_id')
       .execute();
@@ -348,6 +351,7 @@ export const batchQueries = {
         to_room_id: event.toRoomId ?? null,
         details: event.details ? JSON.stringify(event.details) : null,
         user_id: actor.userId,
+        created_at: actedAtOf(actor),
       })
       .execute(),
 
@@ -375,7 +379,7 @@ export const batchQueries = {
   resolveProblems: (db: Kysely<DB>, actor: Actor, batchId: number, filter: { roomIds?: number[]; problemType?: string }) => {
     let query = db
       .updateTable('batch_problems')
-      .set({ resolved_at: new Date(), resolved_by: actor.userId, updated_by: actor.userId })
+      .set({ resolved_at: actedAtOf(actor), resolved_by: actor.userId, updated_by: actor.userId })
       .where('batch_id', '=', batchId)
       .where('resolved_at', 'is', null)
       .where('deleted_at', 'is', null);

@@ -46,7 +46,7 @@ import { writer } from '../../db/writes';
 import { badRequest, conflict, conflictOnUnique, notFound } from '../../http/errors';
 import { assertCaller, caller } from '../../http/guards';
 import { fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
-import { actorOf, recordAudit } from '../audit/record';
+import { actorOfRequest, recordAudit } from '../audit/record';
 import { gridQueries } from '../grids/queries';
 import { roomJson, roomQueries } from '../rooms/queries';
 import { batchEventJson, batchJson, batchProblemJson, batchQueries } from './queries';
@@ -97,7 +97,7 @@ async function documentOf(db: Kysely<DB>, batchId: number) {
 
 async function createBatch(request: RequestOf<typeof createSchema>) {
   const body = request.body;
-  const actor = actorOf(caller(request), body.company_id);
+  const actor = actorOfRequest(request, body.company_id);
   const status = await knownStatusOf(request.db, actor.companyId, body.BatchStatus ?? DEFAULT_BATCH_STATUS);
   assertDates(body.StartDate, body.EndDate);
   const { id } = await writer(request.db, actor)
@@ -126,7 +126,7 @@ async function getBatches(request: RequestOf<typeof companySchema>) {
 
 async function updateBatches(request: RequestOf<typeof updateSchema>) {
   const batch = await batchQueries.byId(request.db, request.query.batch_id);
-  const actor = actorOf(caller(request), batch.company_id);
+  const actor = actorOfRequest(request, batch.company_id);
   const body = request.body;
   const status = body.BatchStatus === undefined ? undefined : await knownStatusOf(request.db, actor.companyId, body.BatchStatus);
   assertDates(body.StartDate === undefined ? batch.start_date : body.StartDate, body.EndDate === undefined ? batch.end_date : body.EndDate);
@@ -150,7 +150,7 @@ async function updateBatches(request: RequestOf<typeof updateSchema>) {
 /** Tombstones the batch; its links stay in the database for history but leave every live lookup. */
 async function deleteBatches(request: RequestOf<typeof deleteSchema>) {
   const batch = await batchQueries.byId(request.db, request.query.batch_id);
-  const actor = actorOf(caller(request), batch.company_id);
+  const actor = actorOfRequest(request, batch.company_id);
   const boxes = await batchQueries.linkedGridBoxes(request.db, actor.companyId, { batchId: batch.id });
   const write = writer(request.db, actor);
   await write.softDelete('batches', batch.id);
@@ -165,7 +165,7 @@ async function deleteBatches(request: RequestOf<typeof deleteSchema>) {
 async function linkRoomBatch(request: RequestOf<typeof linkRoomSchema>) {
   const batch = await batchQueries.byId(request.db, request.query.batch_id);
   const room = await roomQueries.byId(request.db, request.query.room_id);
-  const actor = actorOf(caller(request), batch.company_id);
+  const actor = actorOfRequest(request, batch.company_id);
   if (await batchQueries.linkRoom(request.db, actor, batch.id, room.id)) {
     await batchQueries.recordEvent(request.db, actor, batch.id, 'linked_room', { toRoomId: room.id });
     await recordAudit(request.db, actor, { title: `Linked batch ${batch.batch_number} to room ${room.name}`, batchId: batch.id, roomId: room.id });
@@ -176,7 +176,7 @@ async function linkRoomBatch(request: RequestOf<typeof linkRoomSchema>) {
 async function linkGridBatch(request: RequestOf<typeof linkGridSchema>) {
   const batch = await batchQueries.byId(request.db, request.query.batch_id);
   const grid = await gridQueries.byId(request.db, request.query.grid_id);
-  const actor = actorOf(caller(request), batch.company_id);
+  const actor = actorOfRequest(request, batch.company_id);
   if (await batchQueries.linkGrid(request.db, actor, batch.id, grid.id)) {
     await recordAudit(request.db, actor, { title: `Linked batch ${batch.batch_number} to grid ${grid.name}`, batchId: batch.id, roomId: grid.room_id, details: { grid_id: grid.id } });
   }
@@ -186,7 +186,7 @@ async function linkGridBatch(request: RequestOf<typeof linkGridSchema>) {
 /** Links boxes to a batch; each newly linked plant gets an entry in its history. */
 async function linkGridBoxBatch(request: RequestOf<typeof linkBoxesSchema>) {
   const batch = await batchQueries.byId(request.db, request.body.batch_id);
-  const actor = actorOf(caller(request), batch.company_id);
+  const actor = actorOfRequest(request, batch.company_id);
   const boxIds = [...new Set(request.body.grid_box_ids)];
   const linked = await batchQueries.linkGridBoxes(request.db, actor, batch.id, boxIds);
   for (const box of await batchQueries.roomsOfBoxes(request.db, linked)) {
@@ -323,11 +323,11 @@ async function harvestBatch(request: RequestOf<typeof harvestSchema>) {
   const auth = assertCaller(request, request.query.user_id);
   const batch = await batchQueries.byId(request.db, request.query.batch_id);
   if (batch.harvested_at !== null) throw conflict(m.alreadyHarvested);
-  const actor = actorOf(auth, batch.company_id);
-  const today = new Date().toISOString().slice(0, 10);
+  const actor = actorOfRequest(request, batch.company_id);
+  const today = request.actedAt.toISOString().slice(0, 10);
   await writer(request.db, actor).update('batches', batch.id, {
     batch_status: HARVESTED_BATCH_STATUS,
-    harvested_at: new Date(),
+    harvested_at: request.actedAt,
     harvested_by: auth.user_id,
     end_date: batch.end_date ?? today,
   });
@@ -345,7 +345,7 @@ async function movePlants(request: RequestOf<typeof movePlantsSchema>) {
   if (old_room_id === new_room_id) throw badRequest(m.sameRoom);
   const batch = await batchQueries.byId(request.db, batch_id);
   const [oldRoom, newRoom] = [await roomQueries.byId(request.db, old_room_id), await roomQueries.byId(request.db, new_room_id)];
-  const actor = actorOf(caller(request), batch.company_id);
+  const actor = actorOfRequest(request, batch.company_id);
   const left = await batchQueries.unlinkRoom(request.db, batch.id, oldRoom.id);
   if (!left.room && left.gridIds.length === 0 && left.gridBoxIds.length === 0) throw badRequest(m.notInOldRoom);
   await batchQueries.linkRoom(request.db, actor, batch.id, newRoom.id);
@@ -365,7 +365,7 @@ async function getBatchHistoryByRoom(request: RequestOf<typeof historySchema>) {
 }
 
 async function assignStatusToBatches(request: RequestOf<typeof assignStatusSchema>) {
-  const actor = actorOf(caller(request), request.query.company_id);
+  const actor = actorOfRequest(request, request.query.company_id);
   const status = await knownStatusOf(request.db, actor.companyId, request.body.batch_status);
   const ids = [...new Set(request.body.batch_ids)];
   const batches = await batchQueries.byIds(request.db, ids);
@@ -383,7 +383,7 @@ const customStatusJson = (status: { id: number; name: string; created_at: Date |
 
 async function createCustomStatus(request: RequestOf<typeof customStatusSchema>) {
   const fields = request.body;
-  const actor = actorOf(caller(request), fields.company_id);
+  const actor = actorOfRequest(request, fields.company_id);
   if (isBuiltInBatchStatus(fields.status_name)) throw conflict(m.customStatusExists(fields.status_name));
   const { id } = await writer(request.db, actor)
     .insert('custom_batch_statuses', { company_id: actor.companyId, name: fields.status_name })
@@ -401,7 +401,7 @@ async function getCustomStatuses(request: RequestOf<typeof companySchema>) {
 /** Batches that carry a deleted status keep it (it is their history); it just cannot be assigned again. */
 async function deleteCustomStatus(request: RequestOf<typeof customStatusSchema>) {
   const fields = request.body;
-  const actor = actorOf(caller(request), fields.company_id);
+  const actor = actorOfRequest(request, fields.company_id);
   const status = await batchQueries.customStatusNamed(request.db, actor.companyId, fields.status_name);
   if (!status) throw notFound(m.customStatusNotFound(fields.status_name));
   await writer(request.db, actor).softDelete('custom_batch_statuses', status.id);
@@ -419,7 +419,7 @@ async function createBatchProblem(request: RequestOf<typeof createProblemSchema>
   const body = request.body;
   const auth = assertCaller(request, body.user_id);
   const batch = await batchQueries.byId(request.db, body.batch_id);
-  const actor = actorOf(auth, batch.company_id);
+  const actor = actorOfRequest(request, batch.company_id);
   const { id } = await writer(request.db, actor).insert('batch_problems', {
     company_id: batch.company_id,
     batch_id: batch.id,
@@ -444,9 +444,9 @@ async function createBatchProblem(request: RequestOf<typeof createProblemSchema>
  */
 async function resolveBatchProblem(request: RequestOf<typeof resolveProblemSchema>) {
   const body = request.body;
-  const auth = assertCaller(request, body.user_id);
+  assertCaller(request, body.user_id);
   const batch = await batchQueries.byId(request.db, body.batch_id);
-  const actor = actorOf(auth, batch.company_id);
+  const actor = actorOfRequest(request, batch.company_id);
   const resolved = await batchQueries.resolveProblems(request.db, actor, batch.id, { roomIds: body.room_ids, problemType: body.problem_type });
   const roomsAffected = [...new Set(resolved.map((problem) => problem.room_id).filter((id): id is number => id !== null))];
   if (resolved.length > 0) {

@@ -4,25 +4,23 @@ import { companyIdPath, createCompanyBody } from '../../../common/schemas/sessio
 import type { App } from '../../app';
 import { writer } from '../../db/writes';
 import { notFound } from '../../http/errors';
-import { caller } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
-import { actorOf, recordAudit } from '../audit/record';
+import { actorOfRequest, recordAudit } from '../audit/record';
 import { companyJson, companyQueries } from './queries';
 
 const createSchema = { body: createCompanyBody };
 const loadSchema = { params: companyIdPath };
 
 async function createCompany(request: RequestOf<typeof createSchema>) {
-  const auth = caller(request);
   const { company_name, contact_name, contact_email, company_type, contact_phone } = request.body;
-  const { id } = await writer(request.db, actorOf(auth)).insert('companies', {
+  const { id } = await writer(request.db, actorOfRequest(request)).insert('companies', {
     name: company_name,
     contact_name,
     contact_email,
     company_type: company_type ?? null,
     contact_phone: contact_phone ?? null,
   });
-  await recordAudit(request.db, actorOf(auth, id), { title: `Created company ${company_name}` });
+  await recordAudit(request.db, actorOfRequest(request, id), { title: `Created company ${company_name}` });
   return success({ company_id: id }, m.companyCreated);
 }
 

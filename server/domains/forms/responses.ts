@@ -20,10 +20,10 @@ import {
 import type { App } from '../../app';
 import { badRequest, notFound } from '../../http/errors';
 import { writer } from '../../db/writes';
-import { assertCaller, caller } from '../../http/guards';
+import { assertCaller } from '../../http/guards';
 import { saveImage } from '../files/storage';
 import { type RequestOf, success } from '../../http/route';
-import { actorOf, recordAudit } from '../audit/record';
+import { actorOfRequest, recordAudit } from '../audit/record';
 import { type Answer, responseQueries } from './responses-queries';
 
 const submitSchema = { body: submitFormBody };
@@ -40,11 +40,14 @@ type AnyRequest = RequestOf<object>;
 
 const YEAR_MS = 365 * 86_400_000;
 
-/** When the form was filled: the tablet's time, within the server's clock (never ahead of it, at most a year back). */
-function filledAt(submittedAt: string | undefined): Date {
+/**
+ * When the form was filled: the tablet's `submittedAt`, within the server's clock (never ahead of it,
+ * at most a year back); without one, the request's acted-at time (already within the clock).
+ */
+function filledAt(submittedAt: string | undefined, actedAt: Date): Date {
+  if (submittedAt === undefined) return actedAt;
   const now = Date.now();
-  const at = submittedAt === undefined ? now : Date.parse(submittedAt);
-  return new Date(Math.min(now, Math.max(now - YEAR_MS, at)));
+  return new Date(Math.min(now, Math.max(now - YEAR_MS, Date.parse(submittedAt))));
 }
 
 /** The form of the answers, checked for its required fields as it was when filled. */
@@ -58,8 +61,8 @@ async function checkedTemplate(request: AnyRequest, companyId: number, answers: 
 async function submitForBoxes(request: AnyRequest, submission: { submittedBy: number; submittedAt?: string }, gridBoxIds: number[], answers: Answer[], roomId?: number) {
   const { submittedBy } = submission;
   const claims = assertCaller(request, submittedBy);
-  const actor = actorOf(claims, claims.company_id);
-  const at = filledAt(submission.submittedAt);
+  const actor = actorOfRequest(request, claims.company_id);
+  const at = filledAt(submission.submittedAt, request.actedAt);
   const templateId = await checkedTemplate(request, actor.companyId, answers, at);
   const places = await responseQueries.placesOfBoxes(request.db, gridBoxIds, at);
   const roomName = roomId === undefined ? '' : await responseQueries.roomName(request.db, roomId);
@@ -104,8 +107,8 @@ async function submitFormMultiselect(request: RequestOf<typeof submitMultiSelect
 async function submitFormRoom(request: RequestOf<typeof submitRoomSchema>) {
   const { submittedBy, submittedAt, roomID, fieldResponses } = request.body;
   const claims = assertCaller(request, submittedBy);
-  const actor = actorOf(claims, claims.company_id);
-  const at = filledAt(submittedAt);
+  const actor = actorOfRequest(request, claims.company_id);
+  const at = filledAt(submittedAt, request.actedAt);
   const templateId = await checkedTemplate(request, actor.companyId, fieldResponses, at);
   const responseId = await responseQueries.create(request.db, actor, { templateId, gridBoxId: null, roomId: roomID, submittedBy, submittedAt: at }, fieldResponses);
   const [formName, roomName] = [await responseQueries.templateName(request.db, templateId), await responseQueries.roomName(request.db, roomID)];
@@ -119,7 +122,7 @@ async function submitFormImage(request: RequestOf<typeof submitImageSchema>) {
   const response = await responseQueries.byId(request.db, response_id);
   if (!response) throw notFound(m.responseNotFound);
   if (field_id !== undefined && !(await responseQueries.isFieldOfTemplate(request.db, field_id, response.template_id))) throw badRequest(m.imageFieldNotInForm(field_id));
-  const actor = actorOf(caller(request), response.company_id);
+  const actor = actorOfRequest(request, response.company_id);
   const file = await saveImage(request, image, response.company_id);
   const write = writer(request.db, actor);
   await write.insert('form_response_images', { company_id: response.company_id, response_id: response.id, field_id: field_id ?? null, file_id: file.id });

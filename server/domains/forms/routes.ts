@@ -21,9 +21,8 @@ import {
 import type { App } from '../../app';
 import { writer } from '../../db/writes';
 import { badRequest, conflict, conflictOnUnique, notFound } from '../../http/errors';
-import { caller } from '../../http/guards';
 import { fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
-import { actorOf, recordAudit } from '../audit/record';
+import { actorOfRequest, recordAudit } from '../audit/record';
 import { formResponseRoutes } from './responses';
 import { checkFieldOptions, DEFAULT_FORM_TEMPLATES, fieldRow, formFieldJson, formQueries, hideRuleJson } from './queries';
 
@@ -51,7 +50,7 @@ async function liveTemplate(request: AnyRequest, templateId: number) {
 async function saveFormTemplate(request: RequestOf<typeof saveSchema>) {
   const { templateName, companyID, fields, formCategory, pageCSS } = request.body;
   checkFieldOptions(fields);
-  const actor = actorOf(caller(request), companyID);
+  const actor = actorOfRequest(request, companyID);
   // The first template of a category becomes its default, so a category always offers one form first.
   const hasDefault = (await formQueries.templatesOf(request.db, companyID)).some((template) => template.form_category === formCategory && template.is_default);
   const id = await formQueries.create(request.db, actor, { name: templateName, category: formCategory, pageCss: pageCSS ?? null, isDefault: !hasDefault }, fields);
@@ -79,7 +78,7 @@ async function updateFormTemplate(request: RequestOf<typeof updateSchema>) {
   const liveIds = new Set(live.map((field) => field.id));
   for (const field of updatedFields) if (!liveIds.has(field.FieldID)) throw badRequest(m.fieldNotInTemplate(field.FieldID));
 
-  const actor = actorOf(caller(request), template.company_id);
+  const actor = actorOfRequest(request, template.company_id);
   const write = writer(request.db, actor);
   for (const field of updatedFields) {
     await write.update('form_fields', field.FieldID, { ...fieldRow(field), is_active: field.isActive, ...(field.position !== undefined ? { position: field.position } : {}) });
@@ -113,7 +112,7 @@ async function updateDefaultTemplate(request: RequestOf<typeof defaultSchema>) {
   const template = await liveTemplate(request, template_id);
   if (template.company_id !== company_id) throw notFound(m.templateNotFound);
   if (template.form_category !== template_type) throw badRequest(m.defaultCategoryMismatch(template.form_category));
-  const actor = actorOf(caller(request), company_id);
+  const actor = actorOfRequest(request, company_id);
   const write = writer(request.db, actor);
   const previous = (await formQueries.templatesOf(request.db, company_id)).filter((other) => other.form_category === template_type && other.is_default && other.id !== template.id);
   for (const other of previous) await write.update('form_templates', other.id, { is_default: false });
@@ -128,7 +127,7 @@ async function updateDefaultTemplate(request: RequestOf<typeof defaultSchema>) {
  */
 async function resetAllTemplates(request: RequestOf<typeof resetSchema>) {
   const { company_id } = request.body;
-  const actor = actorOf(caller(request), company_id);
+  const actor = actorOfRequest(request, company_id);
   const existing = await formQueries.templatesOf(request.db, company_id);
   await formQueries.softDeleteTemplates(request.db, actor, existing.map((template) => template.id));
   const ids: number[] = [];
@@ -142,7 +141,7 @@ async function resetAllTemplates(request: RequestOf<typeof resetSchema>) {
 
 async function deleteTemplate(request: RequestOf<typeof deleteSchema>) {
   const template = await liveTemplate(request, request.query.template_id);
-  const actor = actorOf(caller(request), template.company_id);
+  const actor = actorOfRequest(request, template.company_id);
   await formQueries.softDeleteTemplates(request.db, actor, [template.id]);
   await recordAudit(request.db, actor, { title: `Deleted form template ${template.template_name}`, details: { template_id: template.id } });
   return success({ template_id: template.id }, m.deleted);
@@ -188,7 +187,7 @@ async function addHideFieldUntilLink(request: RequestOf<typeof hideRuleSchema>) 
   const { form_field_hidden_FieldID, form_field_linked_FieldID, form_field_linked_input } = request.body;
   const { hidden, linked, template } = await ruleFields(request, form_field_hidden_FieldID, form_field_linked_FieldID);
   if (await formQueries.hideRuleOfField(request.db, hidden.id)) throw conflict(m.hideRuleExists);
-  const actor = actorOf(caller(request), template.company_id);
+  const actor = actorOfRequest(request, template.company_id);
   const write = writer(request.db, actor);
   const { id } = await write
     .insert('form_field_hide_rules', {
@@ -217,7 +216,7 @@ async function updateFieldHideUntilLink(request: RequestOf<typeof hideRuleSchema
   const { hidden, linked, template } = await ruleFields(request, form_field_hidden_FieldID, form_field_linked_FieldID);
   const rule = await formQueries.hideRuleOfField(request.db, hidden.id);
   if (!rule) throw notFound(m.hideRuleNotFound);
-  const actor = actorOf(caller(request), template.company_id);
+  const actor = actorOfRequest(request, template.company_id);
   const write = writer(request.db, actor);
   await write.update('form_field_hide_rules', rule.id, { linked_field_id: linked.id, linked_input: form_field_linked_input });
   await write.touch('form_templates', template.id);
@@ -233,7 +232,7 @@ async function deleteFieldHideUntilLink(request: RequestOf<typeof hiddenFieldSch
   const rule = await formQueries.hideRuleOfField(request.db, hidden.id);
   if (!rule) throw notFound(m.hideRuleNotFound);
   const template = await formQueries.byId(request.db, rule.template_id);
-  const actor = actorOf(caller(request), template.company_id);
+  const actor = actorOfRequest(request, template.company_id);
   const write = writer(request.db, actor);
   await write.softDelete('form_field_hide_rules', rule.id);
   await write.touch('form_templates', template.id);

@@ -8,9 +8,9 @@ import { createGridTemplateBody, deleteGridTemplateQuery, gridTemplatesQuery, su
 import type { App } from '../../app';
 import { writer } from '../../db/writes';
 import { badRequest, conflictOnUnique, notFound } from '../../http/errors';
-import { assertCaller, caller } from '../../http/guards';
+import { assertCaller } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
-import { actorOf, recordAudit } from '../audit/record';
+import { actorOfRequest, recordAudit } from '../audit/record';
 import { gridBoxJson, gridJson, gridQueries } from '../grids/queries';
 import { roomQueries } from '../rooms/queries';
 import { subGridboxJson, subGridboxQueries } from '../subgrids/queries';
@@ -31,7 +31,7 @@ async function templateOf(request: RequestOf<typeof deleteSchema> | RequestOf<ty
 async function createGridTemplate(request: RequestOf<typeof createSchema>) {
   const { template_name, template_type, rows, columns, description, company_id, user_id } = request.body;
   const auth = assertCaller(request, user_id);
-  const actor = actorOf(auth, company_id);
+  const actor = actorOfRequest(request, company_id);
   const { id } = await writer(request.db, actor)
     .insert('grid_templates', {
     company_id,
@@ -56,7 +56,7 @@ async function getGridTemplates(request: RequestOf<typeof listSchema>) {
 async function deleteGridTemplate(request: RequestOf<typeof deleteSchema>) {
   const { template_id, company_id } = request.query;
   const template = await templateOf(request, company_id, template_id);
-  const actor = actorOf(caller(request), company_id);
+  const actor = actorOfRequest(request, company_id);
   await writer(request.db, actor).softDelete('grid_templates', template.id);
   await recordAudit(request.db, actor, { title: `Deleted ${template.template_type} template ${template.template_name}`, details: { template_id: template.id } });
   return success({ template_id: template.id }, m.deleted);
@@ -69,9 +69,9 @@ async function deleteGridTemplate(request: RequestOf<typeof deleteSchema>) {
  */
 async function submitGridTemplate(request: RequestOf<typeof submitSchema>) {
   const { template_id, company_id, grid_name, room_id, parent_gridbox_id, auto_initialize_plants, user_id } = request.body;
-  const auth = assertCaller(request, user_id);
+  assertCaller(request, user_id);
   const template = await templateOf(request, company_id, template_id);
-  const actor = actorOf(auth, company_id);
+  const actor = actorOfRequest(request, company_id);
 
   if (template.template_type === 'Grid') {
     if (room_id === undefined) throw badRequest(m.roomRequired);

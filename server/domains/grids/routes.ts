@@ -3,9 +3,9 @@ import { gridMessages as m } from '../../../common/messages/grids';
 import { createGridBody, deleteGridQuery, gridIdQuery, plantHistoryQuery, updateCullingBody, updateGridBoxNameBody } from '../../../common/schemas/grids';
 import type { App } from '../../app';
 import { writer } from '../../db/writes';
-import { assertCaller, caller } from '../../http/guards';
+import { assertCaller } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
-import { actorOf, recordAudit } from '../audit/record';
+import { actorOfRequest, recordAudit } from '../audit/record';
 import { auditEventJson } from '../audit/queries';
 import { gridBoxJson, gridJson, gridQueries } from './queries';
 
@@ -21,7 +21,7 @@ const dayOf = (value: Date | string) => new Date(value).toISOString().slice(0, 1
 
 async function createGrid(request: RequestOf<typeof createGridSchema>) {
   const { ncompany_id, nroom_id, ngrid_name, nx, ny } = request.body;
-  const actor = actorOf(caller(request), ncompany_id);
+  const actor = actorOfRequest(request, ncompany_id);
   const id = await gridQueries.createWithBoxes(request.db, actor, { roomId: nroom_id, name: ngrid_name, nx, ny });
   await recordAudit(request.db, actor, { title: `Created grid ${ngrid_name} (${nx} × ${ny})`, roomId: nroom_id, details: { grid_id: id } });
   const grid = await gridQueries.byId(request.db, id);
@@ -31,7 +31,7 @@ async function createGrid(request: RequestOf<typeof createGridSchema>) {
 
 async function deleteGrid(request: RequestOf<typeof deleteGridSchema>) {
   const grid = await gridQueries.byId(request.db, request.query.grid_id);
-  const actor = actorOf(caller(request), grid.company_id);
+  const actor = actorOfRequest(request, grid.company_id);
   await gridQueries.softDeleteBoxes(request.db, actor, [grid.id]);
   await writer(request.db, actor).softDelete('grids', grid.id);
   await recordAudit(request.db, actor, { title: `Deleted grid ${grid.name}`, roomId: grid.room_id, details: { grid_id: grid.id } });
@@ -43,9 +43,9 @@ async function updateCulling(request: RequestOf<typeof cullingSchema>) {
   const auth = assertCaller(request, user_id);
   const box = await gridQueries.boxById(request.db, GridBoxID);
   const grid = await gridQueries.byId(request.db, box.grid_id);
-  const actor = actorOf(auth, box.company_id);
+  const actor = actorOfRequest(request, box.company_id);
   const isCulled = culled === 1;
-  await writer(request.db, actor).update('grid_boxes', box.id, { culled: isCulled, culled_by: isCulled ? auth.user_id : null, culled_at: isCulled ? new Date() : null });
+  await writer(request.db, actor).update('grid_boxes', box.id, { culled: isCulled, culled_by: isCulled ? auth.user_id : null, culled_at: isCulled ? request.actedAt : null });
   await recordAudit(request.db, actor, { title: isCulled ? 'Culled plant' : 'Un-culled plant', roomId: grid.room_id, gridBoxId: box.id, details: { culled: isCulled } });
   return success({ grid_box: gridBoxJson(await gridQueries.boxById(request.db, box.id)) }, m.cullingUpdated);
 }
@@ -56,10 +56,9 @@ async function getCulledBoxes(request: RequestOf<typeof gridIdSchema>) {
 }
 
 async function updateBoxName(request: RequestOf<typeof boxNameSchema>) {
-  const auth = caller(request);
   const box = await gridQueries.boxById(request.db, request.body.GridBoxID);
   const grid = await gridQueries.byId(request.db, box.grid_id);
-  const actor = actorOf(auth, box.company_id);
+  const actor = actorOfRequest(request, box.company_id);
   const name = request.body.custom_name === '' ? null : request.body.custom_name;
   await writer(request.db, actor).update('grid_boxes', box.id, { custom_name: name });
   await recordAudit(request.db, actor, { title: name === null ? 'Cleared plant name' : `Renamed plant to ${name}`, roomId: grid.room_id, gridBoxId: box.id });

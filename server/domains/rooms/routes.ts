@@ -15,9 +15,8 @@ import {
 import type { App } from '../../app';
 import { writer } from '../../db/writes';
 import { badRequest } from '../../http/errors';
-import { caller } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
-import { actorOf, recordAudit } from '../audit/record';
+import { actorOfRequest, recordAudit } from '../audit/record';
 import { gridBoxJson, gridJson, gridQueries } from '../grids/queries';
 import { roomJson, roomQueries } from './queries';
 
@@ -37,7 +36,7 @@ function scrollValueOf(request: FastifyRequest<{ Body: { setValue?: unknown; sta
 }
 
 async function createRoom(request: RequestOf<typeof createRoomSchema>) {
-  const actor = actorOf(caller(request), request.query.company_id);
+  const actor = actorOfRequest(request, request.query.company_id);
   const { id } = await writer(request.db, actor).insert('rooms', { company_id: actor.companyId, name: request.body.name, description: request.body.description });
   await recordAudit(request.db, actor, { title: `Created room ${request.body.name}`, roomId: id });
   const room = await roomQueries.byId(request.db, id);
@@ -72,7 +71,7 @@ async function loadRoomGridsBoxes(request: RequestOf<typeof loadSchema>) {
 
 async function deleteRoom(request: RequestOf<typeof deleteRoomSchema>) {
   const room = await roomQueries.byId(request.db, request.query.room_id);
-  const actor = actorOf(caller(request), room.company_id);
+  const actor = actorOfRequest(request, room.company_id);
   const grids = await roomQueries.softDeleteContents(request.db, actor, room.id);
   await writer(request.db, actor).softDelete('rooms', room.id);
   await recordAudit(request.db, actor, { title: `Deleted room ${room.name}`, roomId: room.id, details: { grids } });
@@ -86,7 +85,7 @@ async function getRoomScroll(request: RequestOf<typeof getScrollSchema>) {
 
 async function updateRoomScroll(request: RequestOf<typeof updateScrollSchema>) {
   const value = scrollValueOf(request);
-  const actor = actorOf(caller(request), request.query.company_id);
+  const actor = actorOfRequest(request, request.query.company_id);
   await writer(request.db, actor).update('rooms', request.query.room_id, { start_scroll: value });
   await recordAudit(request.db, actor, { title: `Set room scroll to ${value}`, roomId: request.query.room_id });
   return success({ StartScroll: value }, m.scrollUpdated);
@@ -94,7 +93,7 @@ async function updateRoomScroll(request: RequestOf<typeof updateScrollSchema>) {
 
 async function updateAllRoomScroll(request: RequestOf<typeof updateAllScrollSchema>) {
   const value = scrollValueOf(request);
-  const actor = actorOf(caller(request), request.query.company_id);
+  const actor = actorOfRequest(request, request.query.company_id);
   const result = await roomQueries.setScrollOfAll(request.db, actor, value);
   await recordAudit(request.db, actor, { title: `Set every room's scroll to ${value}` });
   return success({ StartScroll: value, updated: Number(result.numUpdatedRows) }, m.allScrollUpdated);

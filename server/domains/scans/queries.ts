@@ -27,10 +27,10 @@ export const scanQueries = {
     return rows.map((row) => row.id);
   },
   scanById: (db: Kysely<DB>, id: number) => db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
-  addWhiteboardImage: (db: Kysely<DB>, row: { companyId: number; roomId: number; fileId: string; uploadedBy: number }) =>
+  addWhiteboardImage: (db: Kysely<DB>, row: { companyId: number; roomId: number; fileId: string; uploadedBy: number; uploadedAt: Date }) =>
     db
       .insertInto('whiteboard_images')
-      .values({ company_id: row.companyId, room_id: row.roomId, file_id: row.fileId, uploaded_by: row.uploadedBy })
+      .values({ company_id: row.companyId, room_id: row.roomId, file_id: row.fileId, uploaded_by: row.uploadedBy, created_at: row.uploadedAt })
       .returning('id')
       .executeTakeFirstOrThrow(),
   whiteboardHistory: (db: Kysely<DB>, roomId: number) =>

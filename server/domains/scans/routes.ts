@@ -21,7 +21,7 @@ import { writer } from '../../db/writes';
 import { notFound } from '../../http/errors';
 import { actingCompany, assertCaller, caller } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
-import { actorOf, recordAudit } from '../audit/record';
+import { actorOfRequest, recordAudit } from '../audit/record';
 import { saveImage } from '../files/storage';
 import { gridJson, gridQueries } from '../grids/queries';
 import { roomJson, roomQueries } from '../rooms/queries';
@@ -46,8 +46,8 @@ function scannerOf(request: RequestOf<typeof markRoomSchema> | RequestOf<typeof 
 async function markRoomScanned(request: RequestOf<typeof markRoomSchema>) {
   const auth = scannerOf(request);
   const room = await roomQueries.byId(request.db, request.query.room_id);
-  const actor = actorOf(auth, room.company_id);
-  await writer(request.db, actor).update('rooms', room.id, { scanned: true, scanned_at: new Date(), last_scanned_by: auth.user_id });
+  const actor = actorOfRequest(request, room.company_id);
+  await writer(request.db, actor).update('rooms', room.id, { scanned: true, scanned_at: request.actedAt, last_scanned_by: auth.user_id });
   await recordAudit(request.db, actor, { title: `Marked room ${room.name} scanned`, roomId: room.id });
   return success({ room: roomJson(await roomQueries.byId(request.db, room.id)) }, m.roomScanned);
 }
@@ -55,8 +55,8 @@ async function markRoomScanned(request: RequestOf<typeof markRoomSchema>) {
 async function markGridScanned(request: RequestOf<typeof markGridSchema>) {
   const auth = scannerOf(request);
   const grid = await gridQueries.byId(request.db, request.query.grid_id);
-  const actor = actorOf(auth, grid.company_id);
-  await writer(request.db, actor).update('grids', grid.id, { scanned: true, scanned_at: new Date(), last_scanned_by: auth.user_id });
+  const actor = actorOfRequest(request, grid.company_id);
+  await writer(request.db, actor).update('grids', grid.id, { scanned: true, scanned_at: request.actedAt, last_scanned_by: auth.user_id });
   await recordAudit(request.db, actor, { title: `Marked grid ${grid.name} scanned`, roomId: grid.room_id });
   return success({ grid: gridJson(await gridQueries.byId(request.db, grid.id)) }, m.gridScanned);
 }
@@ -72,7 +72,7 @@ async function getGridScanDetails(request: RequestOf<typeof gridDetailsSchema>) 
 /** Clears Scanned, ScannedDateTime and LastScannedBy of the company's rooms and grids; only rows that had any are written. */
 async function resetScannedStatus(request: RequestOf<typeof resetSchema>) {
   const companyId = actingCompany(request, request.query.company_id);
-  const actor = actorOf(caller(request), companyId);
+  const actor = actorOfRequest(request, companyId);
   const write = writer(request.db, actor);
   const cleared = { scanned: false, scanned_at: null, last_scanned_by: null };
   const roomIds = await scanQueries.scannedIds(request.db, 'rooms', companyId);
@@ -89,7 +89,7 @@ async function deleteScan(request: RequestOf<typeof deleteScanSchema>) {
   const scan = await scanQueries.scanById(request.db, scan_id);
   // A SuperAdmin may name any company: the scan must still belong to the one named.
   if (scan.company_id !== company_id) throw notFound();
-  const actor = actorOf(caller(request), company_id);
+  const actor = actorOfRequest(request, company_id);
   await writer(request.db, actor).softDelete('scans', scan.id);
   await recordAudit(request.db, actor, { title: `Deleted scan ${scan.id}`, roomId: scan.room_id, gridBoxId: scan.grid_box_id });
   return success({}, m.scanDeleted);
@@ -98,10 +98,10 @@ async function deleteScan(request: RequestOf<typeof deleteScanSchema>) {
 async function uploadWhiteboardImage(request: RequestOf<typeof uploadWhiteboardSchema>) {
   const auth = caller(request);
   const room = await roomQueries.byId(request.db, request.body.room_id);
-  const actor = actorOf(auth, room.company_id);
+  const actor = actorOfRequest(request, room.company_id);
   const file = await saveImage(request, request.body.imageFile, room.company_id);
   // The history keeps every upload; the room shows the newest.
-  await scanQueries.addWhiteboardImage(request.db, { companyId: room.company_id, roomId: room.id, fileId: file.id, uploadedBy: auth.user_id });
+  await scanQueries.addWhiteboardImage(request.db, { companyId: room.company_id, roomId: room.id, fileId: file.id, uploadedBy: auth.user_id, uploadedAt: request.actedAt });
   await writer(request.db, actor).update('rooms', room.id, { whiteboard_image: file.path });
   await recordAudit(request.db, actor, { title: `Uploaded whiteboard image of room ${room.name}`, roomId: room.id, details: { file: file.path } });
   return success({ WhiteboardImage: file.path, room: roomJson(await roomQueries.byId(request.db, room.id)) }, m.whiteboardUploaded);
@@ -114,7 +114,7 @@ async function getWhiteboardHistory(request: RequestOf<typeof whiteboardHistoryS
 
 async function uploadGridImage(request: RequestOf<typeof uploadGridImageSchema>) {
   const grid = await gridQueries.byId(request.db, request.query.GridID);
-  const actor = actorOf(caller(request), grid.company_id);
+  const actor = actorOfRequest(request, grid.company_id);
   const file = await saveImage(request, request.body.image, grid.company_id);
   await writer(request.db, actor).update('grids', grid.id, { image_name: file.path });
   await recordAudit(request.db, actor, { title: `Uploaded background image of grid ${grid.name}`, roomId: grid.room_id, details: { file: file.path } });

@@ -17,11 +17,11 @@ import type { App } from '../../app';
 import type { CompaniesTable } from '../../db/schema';
 import { writer } from '../../db/writes';
 import { badRequest } from '../../http/errors';
-import { actingCompany, caller } from '../../http/guards';
+import { actingCompany } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
 import type { FastifyRequest } from 'fastify';
 import type { Updateable } from 'kysely';
-import { actorOf, recordAudit } from '../audit/record';
+import { actorOfRequest, recordAudit } from '../audit/record';
 import { companyQueries } from '../companies/queries';
 import { userQueries } from '../users/queries';
 
@@ -42,7 +42,7 @@ const getLanguageSchema = { querystring: companyQuery(m.languageCompanyRequired)
 
 /** Writes settings of one company, audits the change, and answers with the new values. */
 async function changeSettings(request: FastifyRequest, companyId: number, values: Updateable<CompaniesTable>, title: string) {
-  const actor = actorOf(caller(request), companyId);
+  const actor = actorOfRequest(request, companyId);
   await writer(request.db, actor).update('companies', companyId, values);
   await recordAudit(request.db, actor, { title, details: values as Record<string, unknown> });
   return success(values, m.updated);

@@ -17,9 +17,9 @@ import {
 } from '../../../common/schemas/subgrids';
 import type { App } from '../../app';
 import { badRequest, notFound } from '../../http/errors';
-import { assertCaller, caller } from '../../http/guards';
+import { assertCaller } from '../../http/guards';
 import { fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
-import { actorOf, recordAudit } from '../audit/record';
+import { actorOfRequest, recordAudit } from '../audit/record';
 import { gridBoxJson, gridQueries } from '../grids/queries';
 import { type Layout, plantMoveJson, plantMoveQueries, subGridboxDisplayName, subGridboxJson, subGridboxQueries } from './queries';
 
@@ -41,10 +41,10 @@ function requestedLayout(request: RequestOf<typeof createSchema>): Layout {
 }
 
 async function createSubGridboxes(request: RequestOf<typeof createSchema>) {
-  const auth = assertCaller(request, request.query.user_id);
+  assertCaller(request, request.query.user_id);
   const layout = requestedLayout(request);
   const parent = await subGridboxQueries.lockBox(request.db, request.query.parent_gridbox_id);
-  const actor = actorOf(auth, parent.company_id);
+  const actor = actorOfRequest(request, parent.company_id);
   // Spec §9: auto_initialize_plants defaults to true.
   const result = await subGridboxQueries.createInBox(request.db, actor, parent, layout, request.query.auto_initialize_plants !== 0);
   await recordAudit(request.db, actor, {
@@ -73,7 +73,7 @@ async function getSubGridboxes(request: RequestOf<typeof listSchema>) {
 
 async function deleteSubGridbox(request: RequestOf<typeof deleteSchema>) {
   const sub = await subGridboxQueries.byId(request.db, request.query.sub_gridbox_id);
-  const actor = actorOf(caller(request), sub.company_id);
+  const actor = actorOfRequest(request, sub.company_id);
   await subGridboxQueries.softDelete(request.db, actor, sub);
   await recordAudit(request.db, actor, {
     title: `Deleted sub-gridbox ${subGridboxDisplayName(sub)}`,
@@ -99,7 +99,7 @@ async function updateSubGridbox(request: RequestOf<typeof updateSchema>) {
   const changes = Object.fromEntries(UPDATABLE_SUB_GRIDBOX_FIELDS.filter((field) => sent[field] !== undefined).map((field) => [field, sent[field] ?? null]));
   if (Object.keys(changes).length === 0) throw badRequest(m.nothingToUpdate);
   const sub = await subGridboxQueries.byId(request.db, sent.sub_gridbox_id);
-  const actor = actorOf(caller(request), sub.company_id);
+  const actor = actorOfRequest(request, sub.company_id);
   await subGridboxQueries.update(request.db, actor, sub, changes);
   await recordAudit(request.db, actor, {
     title: `Updated sub-gridbox ${subGridboxDisplayName(sub)}`,
@@ -122,7 +122,7 @@ async function movePlant(request: RequestOf<typeof moveSchema>) {
   const target = boxes.get(target_parent_gridbox_id);
   if (!target) throw notFound();
   const to = await subGridboxQueries.placement(request.db, sub, target, target_position);
-  const actor = actorOf(auth, companyId);
+  const actor = actorOfRequest(request, companyId);
   const move = await subGridboxQueries.move(request.db, actor, sub, target, to, { plantUid: plant_uid, movementReason: movement_reason, notes, userId: auth.user_id });
   await recordAudit(request.db, actor, {
     title: `Moved plant ${plant_uid} to position ${to.subx}-${to.suby}`,

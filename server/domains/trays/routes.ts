@@ -20,10 +20,10 @@ import type { App } from '../../app';
 import type { TraysTable } from '../../db/schema';
 import { writer } from '../../db/writes';
 import { notFound } from '../../http/errors';
-import { assertCaller, caller } from '../../http/guards';
+import { assertCaller } from '../../http/guards';
 import { fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
 import type { Updateable } from 'kysely';
-import { actorOf, recordAudit } from '../audit/record';
+import { actorOfRequest, recordAudit } from '../audit/record';
 import { trayJson, trayQueries, trayTemplateJson } from './queries';
 
 const listTemplatesSchema = { querystring: trayCompanyQuery };
@@ -68,7 +68,8 @@ async function getTrayTemplates(request: RequestOf<typeof listTemplatesSchema>) 
 
 async function createTrayTemplate(request: RequestOf<typeof createTemplateSchema>) {
   const { template_name, company_id, user_id, number_of_plants, description, default_batch_id } = request.body;
-  const actor = actorOf(assertCaller(request, user_id), company_id);
+  assertCaller(request, user_id);
+  const actor = actorOfRequest(request, company_id);
   await assertBatchOf(request, default_batch_id, company_id);
   const { id } = await writer(request.db, actor).insert('tray_templates', {
     company_id,
@@ -85,7 +86,7 @@ async function createTrayTemplate(request: RequestOf<typeof createTemplateSchema
 async function deleteTrayTemplate(request: RequestOf<typeof deleteTemplateSchema>) {
   const { template_id, company_id } = request.body;
   const template = await templateOf(request, template_id, company_id);
-  const actor = actorOf(caller(request), company_id);
+  const actor = actorOfRequest(request, company_id);
   // Trays made from the template keep their own copy of its values: they stay.
   await writer(request.db, actor).softDelete('tray_templates', template.id);
   await recordAudit(request.db, actor, { title: `Deleted tray template ${template.template_name}`, batchId: template.default_batch_id, details: { template_id: template.id } });
@@ -94,7 +95,8 @@ async function deleteTrayTemplate(request: RequestOf<typeof deleteTemplateSchema
 
 async function useTrayTemplate(request: RequestOf<typeof useTemplateSchema>) {
   const { template_id, company_id, user_id, tray_name, batch_id } = request.body;
-  const actor = actorOf(assertCaller(request, user_id), company_id);
+  assertCaller(request, user_id);
+  const actor = actorOfRequest(request, company_id);
   const template = await templateOf(request, template_id, company_id);
   await assertBatchOf(request, batch_id, company_id);
   // Without a batch, the template's default batch; if that batch has since been deleted, the tray
@@ -131,7 +133,7 @@ async function updateTray(request: RequestOf<typeof updateTraySchema>) {
   if (number_of_plants !== undefined) changes.number_of_plants = number_of_plants;
   if (batch_id !== undefined) changes.batch_id = batch_id;
   if (Object.keys(changes).length === 0) return success({ tray: trayJson(tray) }, m.trayUnchanged);
-  const actor = actorOf(caller(request), company_id);
+  const actor = actorOfRequest(request, company_id);
   await writer(request.db, actor).update('trays', tray.id, changes);
   await recordAudit(request.db, actor, {
     title: `Updated tray ${tray_name ?? tray.tray_name}`,
@@ -143,7 +145,8 @@ async function updateTray(request: RequestOf<typeof updateTraySchema>) {
 
 async function createTray(request: RequestOf<typeof createTraySchema>) {
   const { tray_name, company_id, user_id, number_of_plants, batch_id } = request.body;
-  const actor = actorOf(assertCaller(request, user_id), company_id);
+  assertCaller(request, user_id);
+  const actor = actorOfRequest(request, company_id);
   await assertBatchOf(request, batch_id, company_id);
   const { id } = await writer(request.db, actor).insert('trays', {
     company_id,
@@ -159,7 +162,7 @@ async function createTray(request: RequestOf<typeof createTraySchema>) {
 async function deleteTray(request: RequestOf<typeof deleteTraySchema>) {
   const { tray_id, company_id } = request.body;
   const tray = await trayOf(request, tray_id, company_id);
-  const actor = actorOf(caller(request), company_id);
+  const actor = actorOfRequest(request, company_id);
   await writer(request.db, actor).softDelete('trays', tray.id);
   await recordAudit(request.db, actor, { title: `Deleted tray ${tray.tray_name}`, batchId: tray.batch_id, details: { tray_id: tray.id } });
   return success({ tray_id: tray.id }, m.trayDeleted);

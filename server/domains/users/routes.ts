@@ -14,7 +14,7 @@ import { writer } from '../../db/writes';
 import { conflict } from '../../http/errors';
 import { actingCompany, assertCaller, caller } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
-import { actorOf, recordAudit } from '../audit/record';
+import { actorOfRequest, recordAudit } from '../audit/record';
 import { authQueries } from '../auth/queries';
 import { INVITATION_DAYS } from '../auth/tokens';
 import { userJson, userQueries } from './queries';
@@ -33,7 +33,7 @@ async function createInvitation(request: RequestOf<typeof createInvitationSchema
   const { email, role } = request.body;
   if (await userQueries.emailTaken(request.db, email)) throw conflict(m.emailTaken);
   const invitation = await userQueries.createInvitation(request.db, { companyId, email, role, createdBy: auth.user_id, days: INVITATION_DAYS });
-  await recordAudit(request.db, actorOf(auth, companyId), { title: `Invited ${email} as ${role}`, details: { invitation_id: invitation.id } });
+  await recordAudit(request.db, actorOfRequest(request, companyId), { title: `Invited ${email} as ${role}`, details: { invitation_id: invitation.id } });
   const { mailer, config } = request.server.deps;
   const link = `${config.publicUrl}/signUp?invite_token=${encodeURIComponent(invitation.token)}`;
   request.afterCommit(() =>
@@ -51,9 +51,8 @@ async function pendingInvitations(request: RequestOf<typeof pendingSchema>) {
 }
 
 async function deleteInvitation(request: RequestOf<typeof deleteInvitationSchema>) {
-  const auth = caller(request);
   const deleted = await userQueries.deleteInvitation(request.db, request.query.invitation_id);
-  if (deleted) await recordAudit(request.db, actorOf(auth, deleted.company_id), { title: `Withdrew the invitation of ${deleted.email}` });
+  if (deleted) await recordAudit(request.db, actorOfRequest(request, deleted.company_id), { title: `Withdrew the invitation of ${deleted.email}` });
   return success({}, m.invitationDeleted);
 }
 
@@ -71,7 +70,7 @@ async function getThreshold(request: RequestOf<typeof getThresholdSchema>) {
 async function setThreshold(request: RequestOf<typeof setThresholdSchema>) {
   const auth = caller(request);
   assertCaller(request, request.body.user_id);
-  const actor = actorOf(auth);
+  const actor = actorOfRequest(request);
   await writer(request.db, actor).update('users', auth.user_id, { threshold: request.body.threshold });
   await writer(request.db, actor).touch('companies', auth.company_id);
   await recordAudit(request.db, actor, { title: `Set threshold to ${request.body.threshold}` });
@@ -81,7 +80,7 @@ async function setThreshold(request: RequestOf<typeof setThresholdSchema>) {
 async function updateLocation(request: RequestOf<typeof locationSchema>) {
   const auth = caller(request);
   assertCaller(request, request.body.user_id);
-  const actor = actorOf(auth);
+  const actor = actorOfRequest(request);
   await writer(request.db, actor).update('users', auth.user_id, { location: request.body.location });
   await writer(request.db, actor).touch('companies', auth.company_id);
   await recordAudit(request.db, actor, { title: 'Updated location' });
