@@ -5,9 +5,11 @@
  */
 import { ChangeStream } from './events';
 import type { EntryDraft, Outbox } from './outbox';
+import type { LocalDocument } from './store';
 import { PullReplications, type PullTarget } from './pull';
 import { recordChanges } from './record';
-import { type ApiTransport, Replayer } from './replay';
+import { tempIdsIn } from './outbox';
+import { type ApiTransport, Replayer, type TouchedDocument } from './replay';
 import { applyEffects, type LocalStore } from './store';
 import type { OutboxEntry, SyncStatus, TempId } from './types';
 
@@ -48,6 +50,8 @@ export interface SyncEngineOptions {
 
 type Listener = (status: SyncStatus) => void;
 
+const withoutPosition = ({ syncPosition: _position, ...document }: LocalDocument): LocalDocument => document;
+
 /** How long a temporary id's server id is remembered, so a screen open on the temporary id can follow it. */
 const ID_MAPPING_DAYS = 7;
 
@@ -62,6 +66,8 @@ export class SyncEngine implements Recorder {
   private counting: Promise<void> | null = null;
   private countAgain = false;
   private ignoreBackoff = false;
+  /** Documents to read back from the server (see readBackStale), by collection and id. */
+  private readonly stale = new Map<string, TouchedDocument>();
   /** Aborts the running replay's request (see syncNow). */
   private inFlight: AbortController | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
@@ -171,8 +177,11 @@ export class SyncEngine implements Recorder {
     for (const entry of [...dropped].reverse()) {
       for (const effect of [...entry.effects].reverse()) {
         touched.add(`${effect.collection}\u0000${effect.id}`);
-        if (effect.before) await this.options.store.upsert(effect.collection, effect.before);
+        // The state before the change, as it was then: older than any server state pulled since, so
+        // it carries no position, and the document is read back from the server below.
+        if (effect.before) await this.options.store.upsert(effect.collection, withoutPosition(effect.before));
         else if (effect.before === null) await this.options.store.remove(effect.collection, effect.id);
+        if (effect.before !== null && tempIdsIn(effect.id).size === 0) this.stale.set(`${effect.collection}\u0000${effect.id}`, { collection: effect.collection, id: effect.id });
       }
     }
     for (const entry of await this.options.outbox.all()) {
@@ -182,7 +191,24 @@ export class SyncEngine implements Recorder {
       );
     }
     await this.refreshCounts();
+    await this.readBackStale();
     return dropped.length;
+  }
+
+  /**
+   * Reads back documents whose local state may be older than the server's and that the pull will not
+   * bring again (its checkpoint went past them): a discarded change's documents, and those an applied
+   * entry changed when reading them back failed. Kept until a read-back succeeds.
+   */
+  private async readBackStale(): Promise<void> {
+    if (this.stale.size === 0) return;
+    const documents = [...this.stale.values()];
+    try {
+      await this.pulls.refresh(documents, this.options.store);
+      for (const document of documents) this.stale.delete(`${document.collection}\u0000${document.id}`);
+    } catch (error) {
+      this.setStatus({ lastError: error instanceof Error ? error.message : String(error) });
+    }
   }
 
   /** Resolves once the outbox has sent what it can and every collection has pulled what the server shows. */
@@ -259,11 +285,16 @@ export class SyncEngine implements Recorder {
       this.pulls.resync();
       try {
         for (const documents of outcome.documents) await this.pulls.store(documents, this.options.store);
-        await this.pulls.refresh(outcome.touched, this.options.store);
       } catch (error) {
+        // Not stored: the documents the run changed are read back instead.
         this.setStatus({ lastError: error instanceof Error ? error.message : String(error) });
+        for (const [collection, documents] of outcome.documents.flatMap((byCollection) => Object.entries(byCollection))) {
+          for (const document of documents) this.stale.set(`${collection}\u0000${document.id}`, { collection, id: document.id });
+        }
       }
+      for (const document of outcome.touched) this.stale.set(`${document.collection}\u0000${document.id}`, document);
     }
+    await this.readBackStale();
     if (outcome.state === 'idle') {
       this.setStatus({ online: true, lastError: null, lastSyncedAt: Date.now() });
     } else {

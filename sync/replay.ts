@@ -226,7 +226,9 @@ class ReplayRun {
     for (const result of data.results) {
       const entry = batch.find((candidate) => candidate.id === result.id);
       if (!entry) continue;
-      const outcome = await this.settle(entry, { status: result.status, data: result.body }, done);
+      // A 403 may come of a token older than the user's role or company (an Admin just promoted them):
+      // sent alone, the call refreshes the session once and tries again, as a single call always does.
+      const outcome = result.status === 403 ? await this.sendAlone(entry) : await this.settle(entry, { status: result.status, data: result.body }, done);
       if (outcome) {
         stop = outcome;
         break;
