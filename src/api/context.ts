@@ -11,6 +11,7 @@ import type { EntryDraft } from '../../sync/outbox';
 import type { LocalStore } from '../../sync/store';
 import { isTempId, type OutboxEntry } from '../../sync/types';
 import type { GrowDatabase } from '../db/database';
+import { readable } from '../db/local-store';
 import type { LocalDocument } from '../db/schemas';
 import type { ApiClient } from './client';
 
@@ -109,7 +110,7 @@ export async function onlineOrLocal<T>(context: Pick<ApiContext, 'client'>, requ
 /** Documents of a local collection matching a selector, as plain data (no RxDB meta fields). */
 export async function findLocal(context: Pick<ApiContext, 'database'>, collection: keyof GrowDatabase['collections'], selector: Record<string, unknown> = {}): Promise<LocalDocument[]> {
   const documents = await context.database.collections[collection].find({ selector }).exec();
-  return documents.map((document) => document.toMutableJSON() as LocalDocument);
+  return documents.map((document) => readable(document.toMutableJSON() as LocalDocument));
 }
 
 /** A multipart form for a call sent now (queued calls use `multipart`, a body the outbox can store). Undefined fields are left out. */

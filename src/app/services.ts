@@ -9,7 +9,7 @@ import type { ApiContext } from '../api/context';
 import { localSessionStore } from '../api/session';
 import { kioskStore, kioskVault } from '../api/kiosk';
 import { localDatabase } from '../db/database';
-import { rxLocalStore } from '../db/local-store';
+import { rxLocalReader } from '../db/local-store';
 import { startSyncWorker, workerRecorder } from '../sync/sync-store';
 
 export const session = localSessionStore();
@@ -32,7 +32,7 @@ export function apiContext(): Promise<ApiContext> {
   context ??= localDatabase().then((database) => ({
     client,
     recorder: workerRecorder,
-    store: rxLocalStore(database),
+    store: rxLocalReader(database),
     database,
   }));
   return context;

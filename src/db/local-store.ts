@@ -7,6 +7,25 @@ import { type CollectionName, type LocalDocument, REFERENCES, withLinkKeys } fro
 /** The field a record's own numeric id is shown in, besides the document id. */
 const OWN_ID_FIELDS: Partial<Record<CollectionName, string>> = { rooms: 'RoomID', batches: 'BatchID', form_templates: 'TemplateID', form_responses: 'ResponseID' };
 
+/**
+ * A stored document as the app reads it: without `syncPosition`, the sync engine's bookkeeping (which
+ * server state it holds; sync/pull.ts), which is no field of the spec's records.
+ */
+export function readable(document: LocalDocument): LocalDocument {
+  const { syncPosition: _position, ...fields } = document;
+  return fields as LocalDocument;
+}
+
+/** The local store as domain functions read it (ApiContext.store): documents as `readable` gives them. */
+export function rxLocalReader(database: GrowDatabase): Pick<LocalStore, 'get'> {
+  const store = rxLocalStore(database);
+  return { get: async (collection, id) => (await store.get(collection, id).then((document) => (document ? readable(document) : null))) };
+}
+
+/**
+ * The sync engine's store. WARNING: it reads and writes whole documents, `syncPosition` included: an
+ * optimistic change must keep the position of the server state it was made on.
+ */
 export function rxLocalStore(database: GrowDatabase): LocalStore {
   const collectionOf = (name: string) => {
     const collection = database.collections[name as CollectionName];

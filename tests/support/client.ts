@@ -10,7 +10,7 @@ import { type ApiClient, clientsOf, type Session, type SessionStore, transportOf
 import type { ApiContext } from '../../src/api/context';
 import { type KioskStore, kioskStore, kioskVault, leaveKiosk, parkSignedIn, setPin, signedInWithPassword, switchByPin } from '../../src/api/kiosk';
 import { type GrowDatabase, openGrowDatabase } from '../../src/db/database';
-import { rxLocalStore } from '../../src/db/local-store';
+import { rxLocalReader, rxLocalStore } from '../../src/db/local-store';
 import { type CollectionName, COLLECTION_NAMES, withLinkKeys } from '../../src/db/schemas';
 import { SyncEngine } from '../../sync/engine';
 import { Outbox } from '../../sync/outbox';
@@ -88,7 +88,7 @@ export async function startTablet(
     currentUserId: async () => session.current?.user_id ?? null,
     pullTargets: (options.collections ?? COLLECTION_NAMES).map((name) => ({ name, collection: database.collections[name], toLocal: (document) => withLinkKeys(name, document) })),
   });
-  const context: ApiContext = { client, recorder: engine, store, database };
+  const context: ApiContext = { client, recorder: engine, store: rxLocalReader(database), database };
   Object.assign(tablet, {
     client,
     session,
