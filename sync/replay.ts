@@ -226,9 +226,9 @@ class ReplayRun {
     for (const result of data.results) {
       const entry = batch.find((candidate) => candidate.id === result.id);
       if (!entry) continue;
-      // A 403 may come of a token older than the user's role or company (an Admin just promoted them):
+      // A 401 (the token expired during the push) or a 403 (a token older than the user's new role):
       // sent alone, the call refreshes the session once and tries again, as a single call always does.
-      const outcome = result.status === 403 ? await this.sendAlone(entry) : await this.settle(entry, { status: result.status, data: result.body }, done);
+      const outcome = result.status === 401 || result.status === 403 ? await this.sendAlone(entry) : await this.settle(entry, { status: result.status, data: result.body }, done);
       if (outcome) {
         stop = outcome;
         break;

@@ -26,8 +26,15 @@ export interface TokenService {
   verifyAccess(token: string): Promise<AccessClaims | null>;
 }
 
+/** How many verified access tokens are remembered (a farm's tablets; the oldest is forgotten first). */
+const VERIFIED_CACHE_SIZE = 2_000;
+
 export function createTokenService(secret: string): TokenService {
   const key = new TextEncoder().encode(secret);
+  // A token verified once is the same token until it expires: a tablet's push of 100 entries, each
+  // checked as its own request, or its every call for 15 minutes, verifies the signature once. Keyed by
+  // the whole token (its signature included), so nothing but that exact token can match.
+  const verified = new Map<string, { claims: AccessClaims; expiresAt: number }>();
   return {
     signAccess: (claims) =>
       new SignJWT({ ...claims })
@@ -37,11 +44,21 @@ export function createTokenService(secret: string): TokenService {
         .setExpirationTime(`${ACCESS_TOKEN_SECONDS}s`)
         .sign(key),
     async verifyAccess(token) {
+      const known = verified.get(token);
+      if (known) {
+        if (known.expiresAt > Date.now()) return known.claims;
+        verified.delete(token);
+      }
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
-        const { user_id, user_role, company_id } = payload;
+        const { user_id, user_role, company_id, exp } = payload;
         if (typeof user_id !== 'number' || typeof company_id !== 'number' || !isRole(user_role)) return null;
-        return { user_id, user_role, company_id };
+        const claims: AccessClaims = { user_id, user_role, company_id };
+        if (typeof exp === 'number') {
+          if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+          verified.set(token, { claims, expiresAt: exp * 1000 });
+        }
+        return claims;
       } catch (error) {
         if (error instanceof errors.JOSEError) return null;
         throw error;
