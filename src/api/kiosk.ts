@@ -72,7 +72,10 @@ export function kioskVault(current: SessionStore, kiosk: KioskStore): SessionVau
   return {
     async get(userId) {
       const signedIn = await current.get();
-      if (userId === null || signedIn?.user_id === userId) return signedIn;
+      if (signedIn && (userId === null || signedIn.user_id === userId)) return signedIn;
+      // Asked for no one in particular (the pull, the change stream) with nobody at the screen: a parked
+      // user's session keeps the tablet in step while the kiosk waits for the next user.
+      if (userId === null) return parked(kiosk)[0] ?? null;
       return kiosk.members().find((member) => member.userId === userId)?.session ?? null;
     },
     async set(session) {
@@ -82,11 +85,15 @@ export function kioskVault(current: SessionStore, kiosk: KioskStore): SessionVau
     },
     async clear(userId) {
       const signedIn = await current.get();
-      if (userId === null || signedIn?.user_id === userId) return current.clear();
-      kiosk.save(kiosk.members().map((member) => (member.userId === userId ? { ...member, session: null } : member)));
+      if (signedIn && (userId === null || signedIn.user_id === userId)) return current.clear();
+      const ended = userId ?? parked(kiosk)[0]?.user_id;
+      kiosk.save(kiosk.members().map((member) => (member.userId === ended ? { ...member, session: null } : member)));
     },
   };
 }
+
+/** The sessions of users parked on this tablet. */
+const parked = (kiosk: KioskStore): Session[] => kiosk.members().flatMap((member) => (member.session ? [member.session] : []));
 
 const hashPin = async (pin: string, salt: string) => bytesToHex(await pbkdf2Async(sha256, pin, salt, { c: PBKDF2_ITERATIONS, dkLen: 32 }));
 

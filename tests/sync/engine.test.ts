@@ -284,3 +284,46 @@ describe('the first pull', () => {
     expect((await device.database.grids.findOne(String(grid.id)).exec())?.get('roomId')).toBe(String(roomId));
   });
 });
+
+describe('a shared kiosk', () => {
+  it('sends each change under its author, whoever is at the screen; a signed-out author’s wait for them', async () => {
+    const ana = await createUser(fleet.server, fleet.farm.companyId, 'Regular');
+    const ben = await createUser(fleet.server, fleet.farm.companyId, 'Regular');
+    const device = await tablet(ana);
+    await device.engine.settle();
+    fleet.proxy.setOnline(false);
+
+    const stamp = Date.now();
+    const anaAt = Date.now();
+    await createRoom(device.context, { companyId: fleet.farm.companyId, name: `Ana's ${stamp}`, description: 'Made by Ana' });
+    // Ana steps away (parked, still signed in); Ben signs in (his password sign-in happened online, in the factory).
+    await device.signInAlso(ben);
+    await createRoom(device.context, { companyId: fleet.farm.companyId, name: `Ben's ${stamp}`, description: 'Made by Ben' });
+    await device.switchTo(ana);
+    await createRoom(device.context, { companyId: fleet.farm.companyId, name: `Ana's second ${stamp}`, description: 'Made by Ana' });
+    await device.switchTo(ben);
+    // Ben signs out fully with a change waiting: it stays, and goes with nobody else's session.
+    await createRoom(device.context, { companyId: fleet.farm.companyId, name: `Ben's last ${stamp}`, description: 'Made by Ben' });
+    fleet.proxy.setOnline(true);
+    await device.signOut();
+    await device.engine.settle();
+
+    const creators = async (name: string) => (await fleet.server.database.db.selectFrom('rooms').select(['created_by', 'created_at']).where('name', '=', name).execute());
+    expect((await creators(`Ana's ${stamp}`)).map((row) => row.created_by)).toEqual([ana.id]);
+    expect((await creators(`Ana's second ${stamp}`)).map((row) => row.created_by)).toEqual([ana.id]);
+    // Each act keeps the moment it was done, not the sync's.
+    expect(Math.abs(new Date((await creators(`Ana's ${stamp}`))[0]?.created_at as Date).getTime() - anaAt)).toBeLessThan(1_000);
+    // Ben signed out before the network came back: his changes wait for Ben, never sent under Ana's session.
+    expect(await creators(`Ben's ${stamp}`)).toHaveLength(0);
+    expect(await creators(`Ben's last ${stamp}`)).toHaveLength(0);
+    expect(device.engine.current().users).toContainEqual({ userId: ben.id, pending: 2, failed: 0, signedIn: false });
+
+    // Ben signs in again (a fresh password sign-in): they go, under Ben.
+    const again = await fleet.server.request<{ access_token: string; refresh_token: string }>('POST', '/login', { form: { email: ben.email, password: ben.password } });
+    await device.signInAlso({ ...ben, token: again.body.access_token, refreshToken: again.body.refresh_token });
+    await device.engine.settle();
+    expect((await creators(`Ben's ${stamp}`)).map((row) => row.created_by)).toEqual([ben.id]);
+    expect((await creators(`Ben's last ${stamp}`)).map((row) => row.created_by)).toEqual([ben.id]);
+    expect(await device.outbox.count()).toBe(0);
+  });
+});
