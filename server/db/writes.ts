@@ -32,6 +32,8 @@ export interface Writer {
   /** Inserts many rows in statements of at most 1,000 rows (PGlite has one connection; one huge statement holds it long). */
   insertMany<T extends SyncedTable>(table: T, rows: Array<Omit<Insertable<DB[T]>, 'created_by' | 'updated_by' | 'deleted_at'>>): Promise<Array<Selectable<DB[T]>>>;
   update<T extends SyncedTable>(table: T, id: number, values: Updateable<DB[T]>): Promise<number>;
+  /** The same, answering the row as it now is (undefined when there was no live row): no second read. */
+  updateReturning<T extends SyncedTable>(table: T, id: number, values: Updateable<DB[T]>): Promise<Selectable<DB[T]> | undefined>;
   softDelete<T extends SyncedTable>(table: T, id: number): Promise<number>;
   /**
    * Tombstones, in one statement, the actor's company's live rows whose `column` is one of `values`
@@ -76,6 +78,15 @@ export function writer(db: Kysely<DB>, actor: Actor): Writer {
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
+    },
+    async updateReturning(table, id, values) {
+      return (await loose
+        .updateTable(table as string)
+        .set({ ...(values as object), updated_by: by } as never)
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .returningAll()
+        .executeTakeFirst()) as never;
     },
     async softDelete(table, id) {
       const result = await loose

@@ -96,7 +96,8 @@ export function registerGuards(app: FastifyInstance, deps: { db: Kysely<DB>; tok
         wanted.set(kind, ids);
       }
     }
-    for (const [kind, ids] of wanted) await assertOwned(deps.db, request.auth, kind, [...ids]);
+    // Through the request's database: a pushed entry's is its push's transaction (transactions.ts).
+    for (const [kind, ids] of wanted) await assertOwned(request.db, request.auth, kind, [...ids]);
   });
 }
 
@@ -132,6 +133,8 @@ async function assertOwned(db: Kysely<DB>, claims: AccessClaims, kindName: Owned
     if (ids.some((id) => id !== claims.company_id)) throw forbidden(httpMessages.otherCompany);
     return;
   }
+  // The caller naming themselves (most writes carry their own user_id): the token says whose they are.
+  if (kindName === 'user' && ids.every((id) => id === claims.user_id)) return;
   const rows = await sql<{ id: number; company: number }>`
     SELECT ${sql.ref(kind.idColumn)} AS id, ${sql.ref(kind.companyColumn)} AS company
     FROM ${sql.table(kind.table)}

@@ -11,14 +11,29 @@
  *
  * Handlers return their payload and may queue work for after the commit (`request.afterCommit`),
  * such as mail, so nothing is sent for a transaction that rolled back.
+ *
+ * A route declared with `config: {transaction: false}` is left unwrapped: the sync push
+ * (domains/replication/push.ts), whose entries each run as a request of their own.
+ *
+ * A push runs in one transaction (`inPushTransaction`), and each of its entries, marked with the
+ * headers it hands out, in a savepoint of it instead of a transaction of its own: the entry is still
+ * applied or refused whole, with its own Idempotency-Key, but a push of 100 entries commits (and
+ * flushes to disk) once, and the entries see each other's rows. Its after-commit work waits for the
+ * push's commit. Only the push can mark a request: the mark is a secret of this process.
  */
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import type { Kysely } from 'kysely';
+import { type ControlledTransaction, sql, type Kysely } from 'kysely';
 import { httpMessages } from '../../common/messages/http';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../common/schemas/sync';
 import type { DB } from '../db/schema';
 import { HttpError, conflict } from './errors';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: the route runs without the transaction wrapper and its Idempotency-Key (the sync push). */
+    transaction?: boolean;
+  }
   interface FastifyRequest {
     /** The database to use: inside a mutation, the request's transaction. */
     db: Kysely<DB>;
@@ -28,8 +43,77 @@ declare module 'fastify' {
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,200}$/;
 export const IDEMPOTENCY_RETENTION_DAYS = 30;
+
+const PUSHED_ENTRY_HEADER = 'x-pushed-entry';
+const PUSH_ID_HEADER = 'x-push-id';
+/** Unguessable and never sent out: a caller cannot pass a request off as a pushed entry. */
+const PUSHED_ENTRY_MARK = randomBytes(18).toString('base64url');
+
+interface PushTransaction {
+  trx: ControlledTransaction<DB>;
+  afterCommit: Array<() => Promise<void>>;
+}
+
+/** The transactions of the pushes under way, by push id. */
+const pushes = new Map<string, PushTransaction>();
+
+/** The push transaction a request belongs to, when it is a pushed entry. */
+function pushOf(request: FastifyRequest): PushTransaction | undefined {
+  if (request.headers[PUSHED_ENTRY_HEADER] !== PUSHED_ENTRY_MARK) return undefined;
+  return pushes.get(String(request.headers[PUSH_ID_HEADER]));
+}
+
+/**
+ * Runs a push in one transaction: `run` gets the headers that make each injected entry a savepoint of
+ * it. Commits when `run` resolves (then runs the entries' after-commit work), rolls back when it
+ * throws. Answers `run`'s value and the transaction's id (null when nothing was written).
+ */
+export async function inPushTransaction<T>(rootDb: Kysely<DB>, run: (headers: Record<string, string>) => Promise<T>, log: (error: unknown) => void): Promise<{ value: T; xid: string | null }> {
+  const id = randomBytes(12).toString('base64url');
+  const push: PushTransaction = { trx: await rootDb.startTransaction().execute(), afterCommit: [] };
+  pushes.set(id, push);
+  let value: T;
+  let xid: string | null;
+  try {
+    value = await run({ [PUSHED_ENTRY_HEADER]: PUSHED_ENTRY_MARK, [PUSH_ID_HEADER]: id });
+    xid = (await push.trx.selectNoFrom(sql<string | null>`pg_current_xact_id_if_assigned()::text`.as('xid')).executeTakeFirst())?.xid ?? null;
+    await push.trx.commit().execute();
+  } catch (error) {
+    await push.trx.rollback().execute().catch(() => undefined);
+    throw error;
+  } finally {
+    pushes.delete(id);
+  }
+  for (const task of push.afterCommit) await task().catch(log);
+  return { value, xid };
+}
+
+/** Where a mutating request's writes go: a transaction of its own, or a savepoint of its push's. */
+interface WorkUnit {
+  db: Kysely<DB>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+  /** After-commit work: run by the wrapper, or by the push after its commit. */
+  afterCommit: Array<() => Promise<void>>;
+  ownsCommit: boolean;
+}
+
+async function beginUnit(rootDb: Kysely<DB>, request: FastifyRequest): Promise<WorkUnit> {
+  const push = pushOf(request);
+  if (push) {
+    const savepoint = await push.trx.savepoint('entry').execute();
+    return {
+      db: savepoint,
+      commit: async () => void (await savepoint.releaseSavepoint('entry').execute()),
+      rollback: async () => void (await savepoint.rollbackToSavepoint('entry').execute()),
+      afterCommit: push.afterCommit,
+      ownsCommit: false,
+    };
+  }
+  const trx = await rootDb.startTransaction().execute();
+  return { db: trx, commit: () => trx.commit().execute(), rollback: () => trx.rollback().execute(), afterCommit: [], ownsCommit: true };
+}
 
 export function registerTransactions(app: FastifyInstance, rootDb: Kysely<DB>) {
   app.decorateRequest('db', { getter: () => rootDb });
@@ -40,41 +124,51 @@ export function registerTransactions(app: FastifyInstance, rootDb: Kysely<DB>) {
     tasks.push(task);
   });
 
+  // A pushed entry reads through its push's transaction from the start (the tenancy guard too): it
+  // sees what the entries before it wrote, and on PGlite's one connection a read outside the open
+  // push transaction would wait for it forever.
+  app.addHook('onRequest', async (request) => {
+    const push = pushOf(request);
+    if (push) Object.defineProperty(request, 'db', { value: push.trx, configurable: true });
+  });
+
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (!methods.some((method) => MUTATING.has(method))) return;
+    if (!methods.some((method) => MUTATING.has(method)) || route.config?.transaction === false) return;
     const handler = route.handler as RouteHandlerMethod;
     route.handler = async function transactional(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-      const tasks: Array<() => Promise<void>> = [];
-      pending.set(request, tasks);
-      const trx = await rootDb.startTransaction().execute();
-      Object.defineProperty(request, 'db', { value: trx, configurable: true });
+      const unit = await beginUnit(rootDb, request);
+      const readsThrough = request.db;
+      pending.set(request, unit.afterCommit);
+      Object.defineProperty(request, 'db', { value: unit.db, configurable: true });
       let result: unknown;
       try {
-        const replay = await claimKey(trx, request);
+        const replay = await claimKey(unit.db, request);
         if (replay) {
-          await trx.rollback().execute();
+          await unit.rollback();
           reply.code(replay.status_code).header('Idempotent-Replayed', 'true');
           return replay.response;
         }
         result = await handler.call(this, request, reply);
         if (request.auth && keyOf(request)) {
-          await trx
+          await unit.db
             .updateTable('idempotency_keys')
             .set({ status_code: reply.statusCode, response: JSON.stringify(result ?? null) })
             .where('scope', '=', scopeOf(request))
             .where('key', '=', keyOf(request) as string)
             .execute();
         }
-        await trx.commit().execute();
+        await unit.commit();
       } catch (error) {
-        await trx.rollback().execute().catch(() => undefined);
+        await unit.rollback().catch(() => undefined);
         throw error;
       } finally {
-        Object.defineProperty(request, 'db', { value: rootDb, configurable: true });
+        Object.defineProperty(request, 'db', { value: readsThrough, configurable: true });
       }
-      for (const task of tasks) {
-        await task().catch((error: unknown) => request.log.error({ err: error }, 'after-commit task failed'));
+      if (unit.ownsCommit) {
+        for (const task of unit.afterCommit) {
+          await task().catch((error: unknown) => request.log.error({ err: error }, 'after-commit task failed'));
+        }
       }
       return result;
     };
@@ -94,7 +188,7 @@ function scopeOf(request: FastifyRequest): string {
 async function claimKey(trx: Kysely<DB>, request: FastifyRequest) {
   const key = keyOf(request);
   if (!key || !request.auth) return null;
-  if (!KEY_PATTERN.test(key)) throw new HttpError(400, 'Idempotency-Key must be 8 to 200 letters, digits or -_.:');
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new HttpError(400, 'Idempotency-Key must be 8 to 200 letters, digits or -_.:');
   const fingerprint = `${request.method} ${request.url}`;
   const claimed = await trx
     .insertInto('idempotency_keys')

@@ -71,6 +71,9 @@ export const gridQueries = {
   byId: (db: Kysely<DB>, id: number) => db.selectFrom('grids').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
 
   boxById: (db: Kysely<DB>, id: number) => db.selectFrom('grid_boxes').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+  /** A box and the room of its grid, in one read (what a change to a box records in the audit trail). */
+  boxWithRoom: (db: Kysely<DB>, id: number) =>
+    db.selectFrom('grid_boxes').innerJoin('grids', 'grids.id', 'grid_boxes.grid_id').selectAll('grid_boxes').select('grids.room_id').where('grid_boxes.id', '=', id).executeTakeFirstOrThrow(),
 
   /** Tombstones the grids' boxes and the sub-gridboxes in them, two statements whatever their number. */
   async softDeleteBoxes(db: Kysely<DB>, actor: Actor, gridIds: number[]) {

@@ -41,13 +41,12 @@ async function deleteGrid(request: RequestOf<typeof deleteGridSchema>) {
 async function updateCulling(request: RequestOf<typeof cullingSchema>) {
   const { GridBoxID, user_id, culled } = request.body;
   const auth = assertCaller(request, user_id);
-  const box = await gridQueries.boxById(request.db, GridBoxID);
-  const grid = await gridQueries.byId(request.db, box.grid_id);
+  const box = await gridQueries.boxWithRoom(request.db, GridBoxID);
   const actor = actorOfRequest(request, box.company_id);
   const isCulled = culled === 1;
-  await writer(request.db, actor).update('grid_boxes', box.id, { culled: isCulled, culled_by: isCulled ? auth.user_id : null, culled_at: isCulled ? request.actedAt : null });
-  await recordAudit(request.db, actor, { title: isCulled ? 'Culled plant' : 'Un-culled plant', roomId: grid.room_id, gridBoxId: box.id, details: { culled: isCulled } });
-  return success({ grid_box: gridBoxJson(await gridQueries.boxById(request.db, box.id)) }, m.cullingUpdated);
+  const updated = await writer(request.db, actor).updateReturning('grid_boxes', box.id, { culled: isCulled, culled_by: isCulled ? auth.user_id : null, culled_at: isCulled ? request.actedAt : null });
+  await recordAudit(request.db, actor, { title: isCulled ? 'Culled plant' : 'Un-culled plant', roomId: box.room_id, gridBoxId: box.id, details: { culled: isCulled } });
+  return success({ grid_box: gridBoxJson(updated ?? box) }, m.cullingUpdated);
 }
 
 async function getCulledBoxes(request: RequestOf<typeof gridIdSchema>) {
@@ -56,13 +55,12 @@ async function getCulledBoxes(request: RequestOf<typeof gridIdSchema>) {
 }
 
 async function updateBoxName(request: RequestOf<typeof boxNameSchema>) {
-  const box = await gridQueries.boxById(request.db, request.body.GridBoxID);
-  const grid = await gridQueries.byId(request.db, box.grid_id);
+  const box = await gridQueries.boxWithRoom(request.db, request.body.GridBoxID);
   const actor = actorOfRequest(request, box.company_id);
   const name = request.body.custom_name === '' ? null : request.body.custom_name;
-  await writer(request.db, actor).update('grid_boxes', box.id, { custom_name: name });
-  await recordAudit(request.db, actor, { title: name === null ? 'Cleared plant name' : `Renamed plant to ${name}`, roomId: grid.room_id, gridBoxId: box.id });
-  return success({ grid_box: gridBoxJson(await gridQueries.boxById(request.db, box.id)) }, m.nameUpdated);
+  const updated = await writer(request.db, actor).updateReturning('grid_boxes', box.id, { custom_name: name });
+  await recordAudit(request.db, actor, { title: name === null ? 'Cleared plant name' : `Renamed plant to ${name}`, roomId: box.room_id, gridBoxId: box.id });
+  return success({ grid_box: gridBoxJson(updated ?? box) }, m.nameUpdated);
 }
 
 async function getBoxNames(request: RequestOf<typeof gridIdSchema>) {

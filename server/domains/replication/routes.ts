@@ -10,17 +10,25 @@
  * `held_back: true` says committed rows are waiting behind such a transaction: pull again shortly.
  * On PostgreSQL the bound is cluster-wide, so a long transaction in any database of the server
  * delays (never loses) pulls; keep transactions short.
+ *
+ * Every document carries `syncPosition` (common/sync-position.ts): its row's (change_xid, change_seq)
+ * as one string in checkpoint order, added here where rows become documents (`documentsOf`) for the
+ * pull, the read-back and the push (push.ts), so a tablet keeps the newest state of a document
+ * whichever way it arrived.
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { syncMessages as m } from '../../../common/messages/sync';
 import { CHECKPOINT_PATTERN, documentsQuery, pullQuery, streamQuery } from '../../../common/schemas/sync';
+import { syncPosition } from '../../../common/sync-position';
 import type { App } from '../../app';
+import type { DB } from '../../db/schema';
 import { badRequest } from '../../http/errors';
 import { actingCompany } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
-import { type SyncCollection, type SyncDocument, collectionNamed } from './collections';
+import { COLLECTIONS, type SyncCollection, type SyncDocument, type SyncSource, collectionNamed } from './collections';
+import { pushHandler, pushOptions } from './push';
 
 const pullSchema = { querystring: pullQuery };
 const documentsSchema = { querystring: documentsQuery };
@@ -53,23 +61,15 @@ async function pull(request: RequestOf<typeof pullSchema>) {
     ORDER BY change_xid, change_seq LIMIT ${limit}`.execute(request.db);
 
   // The rows themselves, per source, turned into documents in checkpoint order. A row changed again
-  // since the statement above is sent in its newer state, and once more later: harmless, never a gap.
-  const position = new Map(changed.rows.map((row, index) => [`${row.source}:${row.id}`, index]));
-  const documents: Array<{ at: number; document: SyncDocument }> = [];
+  // since the statement above is sent in its newer state (and its newer syncPosition), and once more
+  // later: harmless, never a gap.
+  const order = new Map(changed.rows.map((row, index) => [documentId(collection.sources[row.source], row.id), index]));
+  const documents: SyncDocument[] = [];
   for (const [index, source] of collection.sources.entries()) {
     const ids = changed.rows.filter((row) => row.source === index).map((row) => row.id);
-    if (ids.length === 0) continue;
-    const rows = await sql<Record<string, unknown> & { id: number }>`
-      SELECT * FROM ${sql.table(source.table)} WHERE id = ANY(${ids}::integer[])`.execute(request.db);
-    for (const document of await source.toDocuments(request.db, rows.rows)) {
-      const id = Number(document.id);
-      documents.push({
-        at: position.get(`${index}:${id}`) ?? 0,
-        document: source.kind ? { ...document, id: `${source.kind}:${document.id}`, kind: source.kind } : document,
-      });
-    }
+    documents.push(...(await documentsOf(request.db, source, await rowsOf(request.db, source, ids))));
   }
-  documents.sort((a, b) => a.at - b.at);
+  documents.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
 
   const last = changed.rows.at(-1);
   const checkpoint = last ? { xid: last.change_xid, seq: String(last.change_seq) } : { xid, seq };
@@ -80,7 +80,7 @@ async function pull(request: RequestOf<typeof pullSchema>) {
     !hasMore &&
     (await sql<{ held: boolean }>`SELECT EXISTS (${changedRows(collection, companyId, checkpoint, false)}) AS held`.execute(request.db)).rows[0]?.held === true;
   return success({
-    documents: documents.map((entry) => entry.document),
+    documents,
     checkpoint: `${checkpoint.xid}:${checkpoint.seq}`,
     has_more: hasMore,
     held_back: heldBack,
@@ -101,14 +101,62 @@ async function documents(request: RequestOf<typeof documentsSchema>) {
   for (const source of collection.sources) {
     const prefix = source.kind ? `${source.kind}:` : '';
     const ids = request.query.ids.filter((id) => (prefix ? id.startsWith(prefix) : !id.includes(':'))).map((id) => Number(id.slice(prefix.length)));
-    if (ids.length === 0) continue;
-    const rows = await sql<Record<string, unknown> & { id: number }>`
-      SELECT * FROM ${sql.table(source.table)} WHERE id = ANY(${ids}::integer[]) AND ${sql.ref(source.companyColumn)} = ${companyId}`.execute(request.db);
-    for (const document of await source.toDocuments(request.db, rows.rows)) {
-      found.push(source.kind ? { ...document, id: `${source.kind}:${document.id}`, kind: source.kind } : document);
-    }
+    found.push(...(await documentsOf(request.db, source, await rowsOf(request.db, source, ids, companyId))));
   }
   return success({ documents: found });
+}
+
+type SourceRow = Record<string, unknown> & { id: number; change_xid: string; change_seq: number };
+
+/** A source's rows by id (of the company, when given); none for no ids. */
+async function rowsOf(db: Kysely<DB>, source: SyncSource, ids: number[], companyId?: number): Promise<SourceRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<SourceRow>`
+    SELECT * FROM ${sql.table(source.table)} WHERE id = ANY(${ids}::integer[])
+      ${companyId === undefined ? sql`` : sql`AND ${sql.ref(source.companyColumn)} = ${companyId}`}`.execute(db);
+  return rows;
+}
+
+/** A document's id in its collection: `<kind>:<id>` in a collection of several kinds. */
+const documentId = (source: SyncSource | undefined, id: number | string) => (source?.kind ? `${source.kind}:${id}` : String(id));
+
+/**
+ * The one place rows become the documents a tablet stores (pull, read-back, push): the source's own
+ * shape, the kind where a collection has several, and `syncPosition`, the row's place in the change order.
+ */
+async function documentsOf(db: Kysely<DB>, source: SyncSource, rows: SourceRow[]): Promise<SyncDocument[]> {
+  if (rows.length === 0) return [];
+  const positions = new Map(rows.map((row) => [String(row.id), syncPosition(row.change_xid, row.change_seq)]));
+  return (await source.toDocuments(db, rows)).map((document) => ({
+    ...document,
+    ...(source.kind ? { id: documentId(source, document.id), kind: source.kind } : {}),
+    syncPosition: positions.get(document.id),
+  }));
+}
+
+/**
+ * The current documents, by collection, of the company's rows that the transactions `xids` wrote
+ * (a push's applied entries), each collection in change order. One statement finds them across every
+ * source (by the pull's index), then each source with rows reads them.
+ */
+async function documentsWrittenBy(db: Kysely<DB>, companyId: number, xids: string[]): Promise<Record<string, SyncDocument[]>> {
+  if (xids.length === 0) return {};
+  const sources = COLLECTIONS.flatMap((collection) => collection.sources.map((source) => ({ collection: collection.name, source })));
+  const parts = sources.map(
+    ({ source }, index) => sql`
+      SELECT ${index}::integer AS source, id FROM ${sql.table(source.table)}
+      WHERE ${sql.ref(source.companyColumn)} = ${companyId} AND change_xid = ANY(${xids}::xid8[])`,
+  );
+  const written = await sql<{ source: number; id: number }>`${sql.join(parts, sql` UNION ALL `)}`.execute(db);
+  const documents: Record<string, SyncDocument[]> = {};
+  for (const [index, { collection, source }] of sources.entries()) {
+    const ids = written.rows.filter((row) => row.source === index).map((row) => row.id);
+    if (ids.length === 0) continue;
+    (documents[collection] ??= []).push(...(await documentsOf(db, source, await rowsOf(db, source, ids))));
+  }
+  const positionOf = (document: SyncDocument) => String(document.syncPosition);
+  for (const list of Object.values(documents)) list.sort((a, b) => (positionOf(a) < positionOf(b) ? -1 : positionOf(a) > positionOf(b) ? 1 : 0));
+  return documents;
 }
 
 export async function syncRoutes(app: App) {
@@ -155,4 +203,5 @@ export async function syncRoutes(app: App) {
   app.get('/pull', { schema: pullSchema }, pull);
   app.get('/documents', { schema: documentsSchema }, documents);
   app.get('/stream', { schema: streamSchema }, stream);
+  app.post('/push', pushOptions, pushHandler(app, documentsWrittenBy));
 }
