@@ -10,9 +10,22 @@ export function syncPosition(xid: string | number | bigint, seq: string | number
   return `${String(xid).padStart(DIGITS, '0')}:${String(seq).padStart(DIGITS, '0')}`;
 }
 
-/** Whether position `a` is later than `b` (a state without a position is older than any with one). */
+/** The change sequence of a position: the part after `<xid>:`. */
+const sequenceOf = (position: string) => position.slice(position.indexOf(':') + 1).padStart(DIGITS, '0');
+
+/**
+ * Whether position `a` is a later state of the same document than `b` (a state without a position is
+ * older than any with one).
+ *
+ * WARNING: two states of one document are ordered by their change sequence alone, not by the whole
+ * position. Transaction ids are handed out when a transaction first writes, not when it commits: a
+ * transaction that began first can write a row after a later one did (it waits for the row's lock),
+ * and its newer state then carries the lower transaction id. The sequence is drawn under the row's
+ * lock, so it always grows from one state of a row to the next. (The pull still pages by the whole
+ * position: across rows, only that order never skips a late commit.)
+ */
 export function isNewerPosition(a: string | null | undefined, b: string | null | undefined): boolean {
   if (!a) return false;
   if (!b) return true;
-  return a > b;
+  return sequenceOf(a) > sequenceOf(b);
 }
