@@ -16,6 +16,7 @@ import type { DB } from '../db/schema';
 import type { AccessClaims, TokenService } from '../domains/auth/tokens';
 import { forbidden, notFound, unauthorized } from './errors';
 import { OWNED_KINDS, OWNED_PARAMETERS, type OwnedKindName } from './ownership';
+import { answeredRepeatOf, isAnsweredRepeat } from './transactions';
 
 export type Access = 'public' | 'member' | 'admin' | 'superadmin';
 
@@ -78,12 +79,14 @@ export function registerGuards(app: FastifyInstance, deps: { db: Kysely<DB>; tok
     if (!token) throw unauthorized();
     const claims = await deps.tokens.verifyAccess(token);
     if (!claims) throw unauthorized(httpMessages.invalidToken);
-    if (!ALLOWED[access].includes(claims.user_role)) throw forbidden();
     request.auth = claims;
+    // A repeat of a call already answered gets that answer (transactions.ts), whatever changed since.
+    if (await isAnsweredRepeat(request)) return;
+    if (!ALLOWED[access].includes(claims.user_role)) throw forbidden();
   });
 
   app.addHook('preHandler', async (request) => {
-    if (!request.auth) return;
+    if (!request.auth || answeredRepeatOf(request)) return;
     const names = { ...OWNED_PARAMETERS, ...request.routeOptions.config.owns };
     const wanted = new Map<OwnedKindName, Set<number>>();
     for (const source of [request.params, request.query, request.body]) {

@@ -89,6 +89,33 @@ export async function inPushTransaction<T>(rootDb: Kysely<DB>, run: (headers: Re
   return { value, xid };
 }
 
+type StoredAnswer = { status_code: number; response: unknown };
+const answeredRepeats = new WeakMap<FastifyRequest, StoredAnswer>();
+
+/**
+ * Whether a signed-in mutation repeats a call already answered (same user, same Idempotency-Key, same
+ * call): then it gets the stored answer, before any guard runs. What changed since (the record it
+ * named was deleted, the user's role) must not turn an applied change into a refusal on its retry.
+ * The guards call this once they know the user (guards.ts).
+ */
+export async function isAnsweredRepeat(request: FastifyRequest): Promise<boolean> {
+  const key = keyOf(request);
+  if (!key || !request.auth || !MUTATING.has(request.method) || request.routeOptions.config.transaction === false) return false;
+  const db = pushOf(request)?.trx ?? request.db;
+  const stored = await db
+    .selectFrom('idempotency_keys')
+    .select(['fingerprint', 'status_code', 'response'])
+    .where('scope', '=', scopeOf(request))
+    .where('key', '=', key)
+    .executeTakeFirst();
+  if (!stored || stored.status_code === null || stored.fingerprint !== fingerprintOf(request)) return false;
+  answeredRepeats.set(request, { status_code: stored.status_code, response: stored.response });
+  return true;
+}
+
+/** The stored answer `isAnsweredRepeat` found for this request, if any. */
+export const answeredRepeatOf = (request: FastifyRequest): StoredAnswer | undefined => answeredRepeats.get(request);
+
 /** Where a mutating request's writes go: a transaction of its own, or a savepoint of its push's. */
 interface WorkUnit {
   db: Kysely<DB>;
@@ -137,6 +164,11 @@ export function registerTransactions(app: FastifyInstance, rootDb: Kysely<DB>) {
     if (!methods.some((method) => MUTATING.has(method)) || route.config?.transaction === false) return;
     const handler = route.handler as RouteHandlerMethod;
     route.handler = async function transactional(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+      const repeat = answeredRepeatOf(request);
+      if (repeat) {
+        reply.code(repeat.status_code).header('Idempotent-Replayed', 'true');
+        return repeat.response;
+      }
       const unit = await beginUnit(rootDb, request);
       const readsThrough = request.db;
       pending.set(request, unit.afterCommit);
@@ -175,6 +207,8 @@ export function registerTransactions(app: FastifyInstance, rootDb: Kysely<DB>) {
   });
 }
 
+const fingerprintOf = (request: FastifyRequest) => `${request.method} ${request.url}`;
+
 function keyOf(request: FastifyRequest): string | null {
   const header = request.headers['idempotency-key'];
   return typeof header === 'string' && header !== '' ? header : null;
@@ -189,7 +223,7 @@ async function claimKey(trx: Kysely<DB>, request: FastifyRequest) {
   const key = keyOf(request);
   if (!key || !request.auth) return null;
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new HttpError(400, 'Idempotency-Key must be 8 to 200 letters, digits or -_.:');
-  const fingerprint = `${request.method} ${request.url}`;
+  const fingerprint = fingerprintOf(request);
   const claimed = await trx
     .insertInto('idempotency_keys')
     .values({ scope: scopeOf(request), key, fingerprint })

@@ -103,6 +103,23 @@ const batchIdsInRoom = (db: Kysely<DB>, roomId: number) =>
     );
 
 export const batchQueries = {
+  /**
+   * Bumps the batches linked to rooms or grids being deleted (to the room, to a grid, or to a box of
+   * one): their documents list live links only, so they changed although no batch row did.
+   */
+  async touchLinkedTo(db: Kysely<DB>, actor: Actor, deleted: { roomIds?: number[]; gridIds: number[] }) {
+    const roomIds = (deleted.roomIds ?? []).concat(-1);
+    const gridIds = deleted.gridIds.concat(-1);
+    const { rows } = await sql<{ batch_id: number }>`
+      SELECT batch_id FROM batch_rooms WHERE room_id = ANY(${roomIds}::integer[])
+      UNION SELECT batch_id FROM batch_grids WHERE grid_id = ANY(${gridIds}::integer[])
+      UNION SELECT links.batch_id FROM batch_grid_boxes AS links JOIN grid_boxes ON grid_boxes.id = links.grid_box_id WHERE grid_boxes.grid_id = ANY(${gridIds}::integer[])`.execute(db);
+    await writer(db, actor).touch(
+      'batches',
+      rows.map((row) => row.batch_id),
+    );
+  },
+
   byId: (db: Kysely<DB>, id: number) => db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
 
   byIds: (db: Kysely<DB>, ids: number[]) => db.selectFrom('batches').selectAll().where('id', 'in', ids.concat(-1)).where('deleted_at', 'is', null).orderBy('id').execute(),

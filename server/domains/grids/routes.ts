@@ -5,6 +5,7 @@ import type { App } from '../../app';
 import { writer } from '../../db/writes';
 import { assertCaller } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
+import { batchQueries } from '../batches/queries';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { auditEventJson } from '../audit/queries';
 import { gridBoxJson, gridJson, gridQueries } from './queries';
@@ -34,6 +35,7 @@ async function deleteGrid(request: RequestOf<typeof deleteGridSchema>) {
   const actor = actorOfRequest(request, grid.company_id);
   await gridQueries.softDeleteBoxes(request.db, actor, [grid.id]);
   await writer(request.db, actor).softDelete('grids', grid.id);
+  await batchQueries.touchLinkedTo(request.db, actor, { gridIds: [grid.id] });
   await recordAudit(request.db, actor, { title: `Deleted grid ${grid.name}`, roomId: grid.room_id, details: { grid_id: grid.id } });
   return success({ GridID: grid.id }, m.gridDeleted);
 }

@@ -39,7 +39,7 @@ export const roomQueries = {
   async softDeleteContents(db: Kysely<DB>, actor: Actor, roomId: number) {
     const gridIds = await writer(db, actor).softDeleteWhere('grids', 'room_id', [roomId]);
     await gridQueries.softDeleteBoxes(db, actor, gridIds);
-    return gridIds.length;
+    return gridIds;
   },
 
   setScrollOfAll: (db: Kysely<DB>, actor: Actor, value: number) =>

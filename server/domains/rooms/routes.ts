@@ -16,6 +16,7 @@ import type { App } from '../../app';
 import { writer } from '../../db/writes';
 import { badRequest } from '../../http/errors';
 import { type RequestOf, success } from '../../http/route';
+import { batchQueries } from '../batches/queries';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { gridBoxJson, gridJson, gridQueries } from '../grids/queries';
 import { roomJson, roomQueries } from './queries';
@@ -72,9 +73,10 @@ async function loadRoomGridsBoxes(request: RequestOf<typeof loadSchema>) {
 async function deleteRoom(request: RequestOf<typeof deleteRoomSchema>) {
   const room = await roomQueries.byId(request.db, request.query.room_id);
   const actor = actorOfRequest(request, room.company_id);
-  const grids = await roomQueries.softDeleteContents(request.db, actor, room.id);
+  const gridIds = await roomQueries.softDeleteContents(request.db, actor, room.id);
   await writer(request.db, actor).softDelete('rooms', room.id);
-  await recordAudit(request.db, actor, { title: `Deleted room ${room.name}`, roomId: room.id, details: { grids } });
+  await batchQueries.touchLinkedTo(request.db, actor, { roomIds: [room.id], gridIds });
+  await recordAudit(request.db, actor, { title: `Deleted room ${room.name}`, roomId: room.id, details: { grids: gridIds.length } });
   return success({ RoomID: room.id }, m.deleted);
 }
 
