@@ -173,10 +173,18 @@ export class SyncEngine implements Recorder {
       for (const source of entry.creates) orphaned.add(source.tempId);
     }
     for (const entry of dropped) await this.options.outbox.discard(entry.id);
+    // Records made on the tablet whose create is still waiting: the only temporary records that may
+    // come back when a change to them is undone (one whose create was discarded is gone for good).
+    const remaining = await this.options.outbox.all();
+    const alive = new Set(remaining.flatMap((entry) => entry.creates.map((source) => source.tempId)));
     const touched = new Set<string>();
     for (const entry of [...dropped].reverse()) {
       for (const effect of [...entry.effects].reverse()) {
         touched.add(`${effect.collection}\u0000${effect.id}`);
+        if (effect.before && [...tempIdsIn(effect.id)].some((tempId) => !alive.has(tempId))) {
+          await this.options.store.remove(effect.collection, effect.id);
+          continue;
+        }
         // The state before the change, as it was then: older than any server state pulled since, so
         // it carries no position, and the document is read back from the server below.
         if (effect.before) await this.options.store.upsert(effect.collection, withoutPosition(effect.before));
@@ -184,7 +192,7 @@ export class SyncEngine implements Recorder {
         if (effect.before !== null && tempIdsIn(effect.id).size === 0) this.stale.set(`${effect.collection}\u0000${effect.id}`, { collection: effect.collection, id: effect.id });
       }
     }
-    for (const entry of await this.options.outbox.all()) {
+    for (const entry of remaining) {
       await applyEffects(
         this.options.store,
         entry.effects.filter((effect) => touched.has(`${effect.collection}\u0000${effect.id}`)),

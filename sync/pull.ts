@@ -152,11 +152,17 @@ export class PullReplications {
    */
   private async newestOf(target: PullTarget, documents: PulledPage['documents']): Promise<Array<LocalDocument & { _deleted: boolean }>> {
     const pending = await this.outbox.pending();
-    const stored = documents.length > 0 ? await target.collection.findByIds(documents.map((document) => document.id)).exec() : new Map();
+    // Tombstones too (RxDB's queries skip them): a deletion pulled already must not be undone by an
+    // older live state arriving late.
+    const stored = new Map(
+      documents.length > 0 ? (await target.collection.storageInstance.findDocumentsById(documents.map((document) => document.id), true)).map((local) => [local.id, local as unknown as LocalDocument & { _deleted: boolean }]) : [],
+    );
     return documents.map((document) => {
       const local = stored.get(document.id);
-      const localPosition = local ? (local.get('syncPosition') as string | undefined) : undefined;
-      if (local && isNewerPosition(localPosition, document.syncPosition as string | undefined)) return { ...(local.toMutableJSON() as LocalDocument), _deleted: false };
+      if (local && isNewerPosition(local.syncPosition as string | undefined, document.syncPosition as string | undefined)) {
+        const { _meta: _m, _rev: _r, _attachments: _a, ...kept } = local as LocalDocument & { _deleted: boolean; _meta?: unknown; _rev?: unknown; _attachments?: unknown };
+        return kept;
+      }
       return overlay(target.name, { ...target.toLocal(document), _deleted: document._deleted }, pending);
     });
   }

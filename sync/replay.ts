@@ -114,6 +114,9 @@ interface PushAnswer {
   documents?: ServerDocuments;
 }
 
+/** Creates acknowledged in a run, by entry id: the server ids their temporary ids became. */
+type Applied = Map<string, ReadonlyMap<TempId, number>>;
+
 /** The temporary ids an entry needs that are not its own creates. */
 const needsOf = (entry: OutboxEntry) => {
   const own = new Set(entry.creates.map((source) => source.tempId));
@@ -135,6 +138,7 @@ class ReplayRun {
   private readonly sessions = new Map<number | null, boolean>();
   private queue: OutboxEntry[] = [];
   private batch: OutboxEntry[] = [];
+  private readonly appliedCreates: Applied = new Map();
 
   constructor(
     private readonly replayer: Replayer,
@@ -236,6 +240,16 @@ class ReplayRun {
     }
     await this.outbox.completeAll(done);
     this.sent += done.length;
+    // An entry answered from the server's record (its first answer was lost) brings no documents, and a
+    // pull may have laid its change over a newer state meanwhile: what the answer did not bring is read back.
+    const returned = new Set(Object.entries(data.documents ?? {}).flatMap(([collection, documents]) => documents.map((document) => `${collection}\u0000${document.id}`)));
+    for (const entry of batch) {
+      if (!done.includes(entry) && !this.appliedCreates.has(entry.id)) continue;
+      for (const effect of entry.effects) {
+        const id = String(replaceTempIds(effect.id, this.appliedCreates.get(entry.id) ?? new Map<TempId, number>()));
+        if (tempIdsIn(id).size === 0 && !returned.has(`${effect.collection}\u0000${id}`)) this.touched.push({ collection: effect.collection, id });
+      }
+    }
     return stop;
   }
 
@@ -252,7 +266,10 @@ class ReplayRun {
     await this.outbox.completeAll(done);
     this.sent += done.length;
     // No documents come with a single call: read back what it changed.
-    if (done.length > 0) this.touched.push(...entry.effects.map((effect) => ({ collection: effect.collection, id: effect.id })).filter((document) => tempIdsIn(document.id).size === 0));
+    if (done.length > 0 || this.appliedCreates.has(entry.id)) {
+      const created = this.appliedCreates.get(entry.id) ?? new Map<TempId, number>();
+      this.touched.push(...entry.effects.map((effect) => ({ collection: effect.collection, id: String(replaceTempIds(effect.id, created)) })).filter((document) => tempIdsIn(document.id).size === 0));
+    }
     return stop;
   }
 
@@ -269,7 +286,7 @@ class ReplayRun {
       }
       const acknowledged = await this.replayer.acknowledge(entry, answer.data);
       this.sent += 1;
-      this.touched.push(...acknowledged.touched);
+      this.appliedCreates.set(entry.id, acknowledged.created);
       this.rewrite(acknowledged.rewritten);
       return null;
     }
@@ -317,7 +334,7 @@ export class Replayer {
   }
 
   /** A create reached the server: its temporary ids take the server's ids in the outbox and the local store. */
-  async acknowledge(entry: OutboxEntry, data: unknown): Promise<{ touched: TouchedDocument[]; rewritten: OutboxEntry[] }> {
+  async acknowledge(entry: OutboxEntry, data: unknown): Promise<{ created: ReadonlyMap<TempId, number>; rewritten: OutboxEntry[] }> {
     const created = new Map<TempId, number>();
     for (const source of entry.creates) {
       const serverId = serverIdFrom(data, source);
@@ -327,10 +344,6 @@ export class Replayer {
     }
     const rewritten = await this.outbox.complete(entry, created);
     for (const source of entry.creates) await this.store.replaceId(source.collection, source.tempId, created.get(source.tempId) as number, source.documentId);
-    // The documents it changed, under their server ids (still-temporary ids cannot be read back).
-    const touched = entry.effects
-      .map((effect) => ({ collection: effect.collection, id: String(replaceTempIds(effect.id, created)) }))
-      .filter((document) => tempIdsIn(document.id).size === 0);
-    return { touched, rewritten };
+    return { created, rewritten };
   }
 }
