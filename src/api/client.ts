@@ -80,10 +80,17 @@ export interface ApiClient {
   refresh(): Promise<boolean>;
 }
 
-export function createApiClient(options: { baseURL: string; session: SessionStore; onSignedOut?: () => void }): ApiClient {
+/**
+ * Refreshes under way, by the refresh token they use: clients over one session (the sync worker's, for
+ * the user and for the pull) share one refresh instead of rotating the token twice.
+ */
+export type SharedRefreshes = Map<string, Promise<boolean>>;
+
+export function createApiClient(options: { baseURL: string; session: SessionStore; onSignedOut?: () => void; refreshes?: SharedRefreshes }): ApiClient {
   const { session } = options;
   const http = axios.create({ baseURL: options.baseURL, timeout: 60_000 });
   let refreshing: Promise<boolean> | null = null;
+  const shared = options.refreshes;
 
   async function refreshOnce(): Promise<boolean> {
     const current = await session.get();
@@ -107,7 +114,15 @@ export function createApiClient(options: { baseURL: string; session: SessionStor
   }
 
   function refresh(): Promise<boolean> {
-    refreshing ??= refreshOnce().finally(() => {
+    refreshing ??= (async () => {
+      const token = (await session.get())?.refresh_token;
+      if (!shared || !token) return refreshOnce();
+      const under = shared.get(token);
+      if (under) return under;
+      const started = refreshOnce().finally(() => shared.delete(token));
+      shared.set(token, started);
+      return started;
+    })().finally(() => {
       refreshing = null;
     });
     return refreshing;
@@ -211,10 +226,11 @@ export function transportOf(clientFor: (userId: number | null) => ApiClient): Ap
  */
 export function clientsOf(options: { baseURL: string; vault: SessionVault; onSignedOut?: (userId: number | null) => void }): (userId: number | null) => ApiClient {
   const clients = new Map<number | null, ApiClient>();
+  const refreshes: SharedRefreshes = new Map();
   return (userId) => {
     let client = clients.get(userId);
     if (!client) {
-      client = createApiClient({ baseURL: options.baseURL, session: sessionOf(options.vault, userId), onSignedOut: () => options.onSignedOut?.(userId) });
+      client = createApiClient({ baseURL: options.baseURL, session: sessionOf(options.vault, userId), onSignedOut: () => options.onSignedOut?.(userId), refreshes });
       clients.set(userId, client);
     }
     return client;
