@@ -22,6 +22,7 @@ import { Route as LoginRouteImport } from './routes/login'
 import { Route as ReportingRouteImport } from './routes/reporting'
 import { Route as SignInRouteImport } from './routes/signIn'
 import { Route as SignUpRouteImport } from './routes/signUp'
+import { Route as SwitchUserRouteImport } from './routes/switchUser'
 import { Route as UnauthorizedRouteImport } from './routes/unauthorized'
 import { Route as DashboardIndexRouteImport } from './routes/dashboard/index'
 import { Route as DashboardAudittrailRouteImport } from './routes/dashboard/audittrail'
@@ -120,6 +121,11 @@ const SignInRoute = SignInRouteImport.update({
 const SignUpRoute = SignUpRouteImport.update({
   id: '/signUp',
   path: '/signUp',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SwitchUserRoute = SwitchUserRouteImport.update({
+  id: '/switchUser',
+  path: '/switchUser',
   getParentRoute: () => rootRouteImport,
 } as any)
 const UnauthorizedRoute = UnauthorizedRouteImport.update({
@@ -321,6 +327,7 @@ export interface FileRoutesByFullPath {
   '/reporting': typeof ReportingRoute
   '/signIn': typeof SignInRoute
   '/signUp': typeof SignUpRoute
+  '/switchUser': typeof SwitchUserRoute
   '/unauthorized': typeof UnauthorizedRoute
   '/dashboard/audittrail': typeof DashboardAudittrailRoute
   '/dashboard/automatedcameras': typeof DashboardAutomatedcamerasRoute
@@ -369,6 +376,7 @@ export interface FileRoutesByTo {
   '/reporting': typeof ReportingRoute
   '/signIn': typeof SignInRoute
   '/signUp': typeof SignUpRoute
+  '/switchUser': typeof SwitchUserRoute
   '/unauthorized': typeof UnauthorizedRoute
   '/dashboard/audittrail': typeof DashboardAudittrailRoute
   '/dashboard/automatedcameras': typeof DashboardAutomatedcamerasRoute
@@ -419,6 +427,7 @@ export interface FileRoutesById {
   '/reporting': typeof ReportingRoute
   '/signIn': typeof SignInRoute
   '/signUp': typeof SignUpRoute
+  '/switchUser': typeof SwitchUserRoute
   '/unauthorized': typeof UnauthorizedRoute
   '/dashboard/audittrail': typeof DashboardAudittrailRoute
   '/dashboard/automatedcameras': typeof DashboardAutomatedcamerasRoute
@@ -470,6 +479,7 @@ export interface FileRouteTypes {
     | '/reporting'
     | '/signIn'
     | '/signUp'
+    | '/switchUser'
     | '/unauthorized'
     | '/dashboard/audittrail'
     | '/dashboard/automatedcameras'
@@ -518,6 +528,7 @@ export interface FileRouteTypes {
     | '/reporting'
     | '/signIn'
     | '/signUp'
+    | '/switchUser'
     | '/unauthorized'
     | '/dashboard/audittrail'
     | '/dashboard/automatedcameras'
@@ -567,6 +578,7 @@ export interface FileRouteTypes {
     | '/reporting'
     | '/signIn'
     | '/signUp'
+    | '/switchUser'
     | '/unauthorized'
     | '/dashboard/audittrail'
     | '/dashboard/automatedcameras'
@@ -617,6 +629,7 @@ export interface RootRouteChildren {
   ReportingRoute: typeof ReportingRoute
   SignInRoute: typeof SignInRoute
   SignUpRoute: typeof SignUpRoute
+  SwitchUserRoute: typeof SwitchUserRoute
   UnauthorizedRoute: typeof UnauthorizedRoute
 }
 
@@ -711,6 +724,13 @@ declare module '@tanstack/react-router' {
       path: '/signUp'
       fullPath: '/signUp'
       preLoaderRoute: typeof SignUpRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/switchUser': {
+      id: '/switchUser'
+      path: '/switchUser'
+      fullPath: '/switchUser'
+      preLoaderRoute: typeof SwitchUserRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/unauthorized': {
@@ -1050,6 +1070,7 @@ const rootRouteChildren: RootRouteChildren = {
   ReportingRoute: ReportingRoute,
   SignInRoute: SignInRoute,
   SignUpRoute: SignUpRoute,
+  SwitchUserRoute: SwitchUserRoute,
   UnauthorizedRoute: UnauthorizedRoute,
 }
 export const routeTree = rootRouteImport

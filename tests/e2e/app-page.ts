@@ -21,8 +21,13 @@ export class AppPage {
     return this.page.goto(path, { waitUntil: 'load' });
   }
 
-  /** Signs in through the sign-in screen (from /login, which sends there) and waits until the app has landed. */
-  async signIn(user: { email: string; password: string }): Promise<void> {
+  /**
+   * Signs in through the sign-in screen (from /login, which sends there) and waits until the app has
+   * landed and, on a new tablet, until its first pull of the company's data has completed (until then
+   * the screens say they are loading instead of showing their empty states). `waitForData: false`
+   * returns as soon as the dashboard opens, to see that loading.
+   */
+  async signIn(user: { email: string; password: string }, options: { waitForData?: boolean } = {}): Promise<void> {
     await this.open('/login');
     await this.page.waitForURL((url) => url.pathname === '/signIn');
     await this.rendered('Sign in');
@@ -30,6 +35,15 @@ export class AppPage {
     await this.page.getByLabel('Password').fill(user.password);
     await this.page.getByRole('button', { name: 'Sign in' }).click();
     await this.page.waitForURL((url) => url.pathname.startsWith('/dashboard'));
+    if (options.waitForData ?? true) await expect.poll(() => this.companyDataPulled(), { timeout: 60_000 }).toBe(true);
+  }
+
+  /**
+   * Whether this tablet has completed a first pull of a company's data: src/sync/sync-store.ts notes
+   * it in local storage (`growroom.pulled.<server and company>`) once the sync worker reports it done.
+   */
+  companyDataPulled(): Promise<boolean> {
+    return this.page.evaluate(() => Object.keys(localStorage).some((key) => key.startsWith('growroom.pulled.') && localStorage.getItem(key) === '1'));
   }
 
   /** The sync indicator's count of changes waiting for the server. */

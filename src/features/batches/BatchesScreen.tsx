@@ -9,6 +9,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { assignStatusToBatches, batchMessages } from '../../api/batches';
 import { useAction, useToast } from '../../app/hooks';
+import { InitialPull, useInitialPull } from '../shell/InitialPull';
 import { Screen } from '../shell/Screen';
 import { createBatchOrFail } from './actions';
 import { BatchForm } from './BatchForm';
@@ -57,6 +58,7 @@ export function BatchesScreen(props: { openBatch?: string }) {
   const [bulkStatus, setBulkStatus] = useState('');
   const create = useAction(createBatchOrFail, batchMessages.created);
   const assign = useAction(assignStatusToBatches, batchMessages.statusAssigned);
+  const pulling = useInitialPull();
 
   const sorted = useMemo(() => [...batches].sort(byCurrentThenNewest), [batches]);
   const counts = useMemo(() => {
@@ -121,6 +123,15 @@ export function BatchesScreen(props: { openBatch?: string }) {
   }
 
   const noSession = signedIn.ready && signedIn.companyId === null ? 'This tablet has no signed-in company. Sign in again to see the batches.' : null;
+
+  // A new tablet's first pull: the batches are on their way, not missing.
+  if (pulling && batches.length === 0) {
+    return (
+      <Screen title="Batches" loading={!signedIn.ready || loading}>
+        <InitialPull progress={pulling} />
+      </Screen>
+    );
+  }
 
   // The sheets sit beside the frame, not in it: the frame shows its empty state instead of its children.
   return (

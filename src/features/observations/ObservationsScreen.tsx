@@ -24,6 +24,7 @@ import { placeBoxes } from '../forms/fill/model';
 import { useStoredImage } from '../rooms/hooks';
 import { type BoxDoc, byName, type CompanyDoc, type GridDoc, gridOrderOf, onePerPosition, type RoomDoc, userName, when } from '../rooms/model';
 import { SignedIn } from '../session/SignedIn';
+import { InitialPull, useInitialPull } from '../shell/InitialPull';
 import { Screen } from '../shell/Screen';
 import { addDays, byBox, defaultRange, firstLocalDay, isDay, LOCAL_WINDOW_DAYS, mergeResponses, withinDays } from './model';
 import { isTempId } from '../../../sync/types';
@@ -59,6 +60,16 @@ function Observations({ user, search, onSearch }: { user: SignedInUser; search: 
 
   const set = (patch: ObservationsSearch) => onSearch({ ...search, ...patch });
   const ids = useId();
+  const pulling = useInitialPull();
+
+  // A new tablet's first pull: the rooms (and their observations) are on their way, not missing.
+  if (pulling && rooms.length === 0) {
+    return (
+      <Screen title="Observations" loading={roomList.loading}>
+        <InitialPull progress={pulling} />
+      </Screen>
+    );
+  }
 
   return (
     <Screen title="Observations" loading={roomList.loading} empty={rooms.length === 0 ? 'No rooms on this tablet yet: observations are the forms filled in rooms.' : null}>

@@ -5,12 +5,16 @@
  *   shortcuts;
  * - Overview: the counts and every room's figures;
  * - Quick view (where growers land): the counts and the rooms still to scan.
+ * While a new tablet's first pull runs, each says so with its progress instead of counting a
+ * company that has not arrived yet (zeros and "No rooms yet" would be wrong).
  */
 import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import { useLocalDocument, useSignedInUser } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
 import { isTempId } from '../../../sync/types';
 import { type CompanyDoc, userName, when } from '../rooms/model';
+import { InitialPull, useInitialPull } from '../shell/InitialPull';
 import { Screen } from '../shell/Screen';
 import { CountCards } from './CountCards';
 import { type FarmCounts, type RoomCounts, useFarmCounts } from './useFarmCounts';
@@ -21,6 +25,19 @@ function useDashboard() {
   const counts = useFarmCounts(user?.companyId ?? null);
   const company = useLocalDocument<CompanyDoc>('company', user ? String(user.companyId) : undefined).document;
   return { user, counts, company };
+}
+
+/** The dashboard's figures, or the first pull's progress while the company's data is still arriving. */
+function Counted({ children }: { children: ReactNode }) {
+  const pulling = useInitialPull();
+  return pulling ? (
+    <>
+      <FailedChanges />
+      <InitialPull progress={pulling} />
+    </>
+  ) : (
+    children
+  );
 }
 
 function RoomsToScan({ counts, heading = 'Rooms not scanned' }: { counts: FarmCounts; heading?: string }) {
@@ -69,7 +86,7 @@ export function DashboardHome() {
   return (
     <Screen title="Dashboard" loading={!user || !counts}>
       {counts && (
-        <>
+        <Counted>
           <FailedChanges />
           <CountCards counts={counts} />
           <div className="dashboard-columns">
@@ -109,7 +126,7 @@ export function DashboardHome() {
               Batches
             </Link>
           </nav>
-        </>
+        </Counted>
       )}
     </Screen>
   );
@@ -120,7 +137,7 @@ export function OverviewScreen() {
   return (
     <Screen title="Overview" loading={!user || !counts}>
       {counts && (
-        <>
+        <Counted>
           <FailedChanges />
           <CountCards counts={counts} />
           <section className="card dashboard-section" aria-labelledby="rooms-table">
@@ -160,7 +177,7 @@ export function OverviewScreen() {
               </div>
             )}
           </section>
-        </>
+        </Counted>
       )}
     </Screen>
   );
@@ -177,11 +194,11 @@ export function QuickviewScreen() {
   return (
     <Screen title="Quick view" loading={!user || !counts}>
       {counts && (
-        <>
+        <Counted>
           <FailedChanges />
           <CountCards counts={counts} />
           <RoomsToScan counts={counts} />
-        </>
+        </Counted>
       )}
     </Screen>
   );

@@ -10,6 +10,7 @@ import { roomMessages } from '../../../common/messages/rooms';
 import { createRoom, deleteRoom, idValue } from '../../api/rooms';
 import { useAction, useLocalDocument, useLocalQuery, useSignedInUser } from '../../app/hooks';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
+import { InitialPull, useInitialPull } from '../shell/InitialPull';
 import { Screen } from '../shell/Screen';
 import { byName, type CompanyDoc, type GridDoc, type RoomDoc, scanText } from './model';
 import './rooms.css';
@@ -21,6 +22,7 @@ export function RoomsScreen() {
   const grids = useLocalQuery<GridDoc>('grids', { CompanyID: user?.companyId ?? -1 }, companyKey);
   const company = useLocalDocument<CompanyDoc>('company', companyKey || undefined).document;
   const [creating, setCreating] = useState(false);
+  const pulling = useInitialPull();
 
   const gridCount = useMemo(() => {
     const counts = new Map<string, number>();
@@ -42,8 +44,10 @@ export function RoomsScreen() {
       }
     >
       {creating && user && <CreateRoomForm companyId={user.companyId} onDone={() => setCreating(false)} />}
+      {/* A new tablet's first pull: the rooms are on their way, whatever has arrived so far. */}
+      {pulling && <InitialPull progress={pulling} />}
       {sorted.length === 0 ? (
-        <p className="empty">No rooms yet. Create the first one with “New room”.</p>
+        !pulling && <p className="empty">No rooms yet. Create the first one with “New room”.</p>
       ) : (
         <ul className="room-list" aria-label="Rooms">
           {sorted.map((room) => (

@@ -1,9 +1,9 @@
-/** The protected area's frame: navigation, the sync indicator and sign-out, around the screen. */
-import { Link, Outlet, useNavigate } from '@tanstack/react-router';
+/** The protected area's frame: navigation, the sync indicator and the user menu (switch user, sign out), around the screen. */
+import { Link, Outlet } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { logout } from '../../api/session';
 import { ADMIN_ROLES } from '../../app/guards';
-import { client, session, startSync } from '../../app/services';
+import { session, startSync } from '../../app/services';
+import { UserMenu } from '../kiosk/UserMenu';
 import { SyncIndicator } from './SyncIndicator';
 
 const NAVIGATION = [
@@ -24,14 +24,9 @@ const NAVIGATION = [
 
 
 export function DashboardShell() {
-  const navigate = useNavigate();
   useEffect(() => {
     void startSync();
   }, []);
-  async function signOut() {
-    await logout({ client });
-    await navigate({ to: '/signIn', replace: true });
-  }
   return (
     <div className="shell">
       <header className="topbar">
@@ -39,9 +34,7 @@ export function DashboardShell() {
           Grow Room
         </Link>
         <SyncIndicator />
-        <button type="button" className="button" onClick={() => void signOut()}>
-          Sign out
-        </button>
+        <UserMenu />
       </header>
       <nav className="sidenav" aria-label="Main">
         {/* Admin screens (guards.ts) are offered to Admins only. */}

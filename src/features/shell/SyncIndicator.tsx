@@ -1,14 +1,22 @@
 /**
- * What the tablet is doing with the grower's changes: online or offline, how many wait, and each
- * change the server refused with its message, to retry or discard (ARCHITECTURE.md: nothing is
- * dropped silently).
+ * What the tablet is doing with the growers' changes: online or offline, how many wait, per user of
+ * this tablet (a shared kiosk holds several users' changes, each sent only under its author's own
+ * session), whose changes wait for them to sign in again, and each change the server refused with
+ * its message, to retry or discard (ARCHITECTURE.md: nothing is dropped silently).
  */
 import { useState } from 'react';
 import { syncWorker, useSyncStatus } from '../../sync/sync-store';
+import type { FailedEntry, UserQueue } from '../../../sync/types';
+import { useUserNames } from '../kiosk/useUserNames';
+
+const changes = (count: number) => `${count} change${count === 1 ? '' : 's'}`;
 
 export function SyncIndicator() {
   const status = useSyncStatus();
+  const nameOf = useUserNames();
   const [open, setOpen] = useState(false);
+  // Changes whose author's session is not on the tablet are not syncing: they wait for that user.
+  const waitingForSignIn = status.users.filter((user) => !user.signedIn).reduce((sum, user) => sum + user.pending, 0);
   const state = !status.online ? 'offline' : status.failed.length > 0 ? 'failed' : status.pending > 0 ? 'pending' : 'synced';
   const label =
     state === 'offline'
@@ -16,8 +24,11 @@ export function SyncIndicator() {
       : state === 'failed'
         ? `${status.failed.length} failed · ${status.pending} pending`
         : state === 'pending'
-          ? `Syncing · ${status.pending} pending`
+          ? waitingForSignIn >= status.pending
+            ? `${status.pending} waiting for sign-in`
+            : `Syncing · ${status.pending} pending`
           : 'All changes saved';
+  const users = status.users.filter((user) => user.pending > 0 || user.failed > 0);
   return (
     <div className="sync">
       <button type="button" className={`sync-chip ${state}`} aria-expanded={open} onClick={() => setOpen((value) => !value)} data-pending={status.pending}>
@@ -26,24 +37,19 @@ export function SyncIndicator() {
       {open && (
         <div className="sync-panel" role="dialog" aria-label="Changes waiting to reach the server">
           <p>{status.online ? 'Connected to the server.' : 'No connection: changes are kept on this tablet and sent when the connection returns.'}</p>
-          {status.otherUsers > 0 && <p>{status.otherUsers} change(s) by another user of this tablet wait for them to sign in again.</p>}
+          {users.length > 0 && (
+            <ul className="sync-users" aria-label="Changes per user on this tablet">
+              {users.map((user) => (
+                <UserLine key={user.userId ?? 'none'} user={user} name={nameOf(user.userId)} />
+              ))}
+            </ul>
+          )}
           {status.lastError && <p className="muted">Last problem: {status.lastError}</p>}
           {status.lastSyncedAt && <p className="muted">Last synced {new Date(status.lastSyncedAt).toLocaleTimeString()}.</p>}
           {status.failed.length > 0 && (
-            <ul className="failed-list">
+            <ul className="failed-list" aria-label="Changes the server refused">
               {status.failed.map((failed) => (
-                <li key={failed.id}>
-                  <strong>{failed.label}</strong>
-                  <span className="error-text">{failed.error}</span>
-                  <span className="actions">
-                    <button type="button" className="button" onClick={() => void syncWorker()?.retry(failed.id)}>
-                      Retry
-                    </button>
-                    <button type="button" className="button danger" onClick={() => void syncWorker()?.discard(failed.id)}>
-                      Discard
-                    </button>
-                  </span>
-                </li>
+                <FailedLine key={failed.id} failed={failed} name={nameOf(failed.userId)} />
               ))}
             </ul>
           )}
@@ -53,5 +59,37 @@ export function SyncIndicator() {
         </div>
       )}
     </div>
+  );
+}
+
+/** "Ana Silva: 3 changes pending, 1 failed · waiting for Ana Silva to sign in". */
+function UserLine({ user, name }: { user: UserQueue; name: string }) {
+  const waiting = user.pending - user.failed;
+  const parts = [waiting > 0 ? `${changes(waiting)} pending` : '', user.failed > 0 ? `${user.failed} failed` : ''].filter(Boolean).join(', ');
+  return (
+    <li className={`sync-user${user.signedIn ? '' : ' waiting'}`} data-user={user.userId ?? ''} data-pending={user.pending} data-failed={user.failed}>
+      <strong>{name}</strong>
+      <span>{parts}</span>
+      {/* Never sent as someone else: without their session here, they wait for their author. */}
+      {!user.signedIn && <span className="sync-user-note">Waiting for {name} to sign in on this tablet.</span>}
+    </li>
+  );
+}
+
+function FailedLine({ failed, name }: { failed: FailedEntry; name: string }) {
+  return (
+    <li>
+      <strong>{failed.label}</strong>
+      <span className="muted">By {name}</span>
+      <span className="error-text">{failed.error}</span>
+      <span className="actions">
+        <button type="button" className="button" onClick={() => void syncWorker()?.retry(failed.id)}>
+          Retry
+        </button>
+        <button type="button" className="button danger" onClick={() => void syncWorker()?.discard(failed.id)}>
+          Discard
+        </button>
+      </span>
+    </li>
   );
 }

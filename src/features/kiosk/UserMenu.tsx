@@ -1,0 +1,64 @@
+/**
+ * The top bar's user menu: who is at the screen, "Switch user" (the shared kiosk: they stay signed in
+ * while someone else uses the tablet) and "Sign out" (fully). Both are buttons in sight, not behind a
+ * menu: a tablet has no hover, and a grower in gloves should not need two taps to hand the tablet on.
+ *
+ * A full sign-out with changes still waiting says how many first, and that they stay on this tablet
+ * and are sent when this user signs in again, never as someone else (issue 11).
+ */
+import { useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useSignedInUser } from '../../app/hooks';
+import { useSyncStatus } from '../../sync/sync-store';
+import { signOutFully } from './actions';
+import { useUserNames } from './useUserNames';
+import './kiosk.css';
+
+export function UserMenu() {
+  const navigate = useNavigate();
+  const user = useSignedInUser();
+  const nameOf = useUserNames();
+  const waiting = useSyncStatus((status) => (user ? (status.users.find((queue) => queue.userId === user.userId)?.pending ?? 0) : 0));
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const name = user ? nameOf(user.userId) : '';
+
+  async function signOut() {
+    setBusy(true);
+    try {
+      await navigate({ to: await signOutFully(), replace: true });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="user-menu" role="group" aria-label={name ? `Signed in as ${name}` : 'Signed in'}>
+      {name && <span className="user-name">{name}</span>}
+      <button type="button" className="button" onClick={() => void navigate({ to: '/switchUser' })}>
+        Switch user
+      </button>
+      <button type="button" className="button" disabled={busy} aria-expanded={waiting > 0 ? confirming : undefined} onClick={() => (waiting > 0 ? setConfirming(true) : void signOut())}>
+        Sign out
+      </button>
+      {confirming && (
+        <div className="sign-out-panel" role="dialog" aria-label="Sign out with changes waiting?">
+          <p className="sign-out-count" data-waiting={waiting}>
+            You have {waiting} change{waiting === 1 ? '' : 's'} waiting to reach the server.
+          </p>
+          <p>
+            {waiting === 1 ? 'It stays' : 'They stay'} on this tablet and {waiting === 1 ? 'is' : 'are'} sent when you sign in here again, never as someone else. To keep {waiting === 1 ? 'it' : 'them'} going now, use “Switch user” instead: you stay signed in.
+          </p>
+          <div className="form-actions">
+            <button type="button" className="button danger" disabled={busy} onClick={() => void signOut()}>
+              {busy ? 'Signing out…' : 'Sign out now'}
+            </button>
+            <button type="button" className="button" onClick={() => setConfirming(false)}>
+              Stay signed in
+            </button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+/**
+ * The kiosk's steps as the screens take them, over the page's services (src/api/kiosk.ts does the
+ * work): switching away, switching in by PIN, and signing out fully. Each tells the sync worker that
+ * the tablet's sessions changed, so entries waiting for a session go (or stop going) at once.
+ */
+import { isRole } from '../../../common/roles';
+import { kioskMembers, leaveKiosk, parkSignedIn, signedInWithPassword, switchByPin } from '../../api/kiosk';
+import { logout } from '../../api/session';
+import { homeOf } from '../../app/home';
+import { client, kiosk, session, startSync } from '../../app/services';
+import { syncWorker } from '../../sync/sync-store';
+
+/** Our own messages (the spec has no kiosk); the API's are in common/messages/kiosk.ts. */
+export const kioskScreenMessages = {
+  pinsDiffer: 'The two PINs are not the same. Type the PIN again.',
+} as const;
+
+/**
+ * Tells the sync worker the sessions changed, without waiting for the replay it starts (a kiosk
+ * switch must not wait for a queue of changes to reach the server). Starts the worker after a
+ * sign-in on a page that had none.
+ */
+export function resumeSync(): void {
+  startSync().catch((error: unknown) => console.warn('Starting the sync after a sign-in failed:', error));
+}
+
+/** The signed-in user steps away: parked (still signed in, their changes keep syncing). Requires their PIN. */
+export async function switchAway(): Promise<void> {
+  await parkSignedIn(kiosk, session);
+  void syncWorker()?.sessionsChanged();
+}
+
+/** Switches the screen to a parked user by their PIN; returns where they land. */
+export async function switchTo(userId: number, pin: string): Promise<ReturnType<typeof homeOf>> {
+  const switched = await switchByPin(kiosk, session, { userId, pin });
+  resumeSync();
+  return homeOf(isRole(switched.user_role) ? switched.user_role : null);
+}
+
+/** After a password sign-in: PIN switching works again for this user, and their waiting changes may go. */
+export function afterPasswordSignIn(userId: number): void {
+  signedInWithPassword(kiosk, userId);
+  resumeSync();
+}
+
+/**
+ * Signs the user at the screen out fully: the session ends on the server and here, they leave the
+ * kiosk (their PIN too). Their changes still waiting stay in the outbox, sent when they sign in again,
+ * never as someone else. Returns where the tablet goes next: the switch screen while other users are
+ * parked on it, else the sign-in screen.
+ */
+export async function signOutFully(): Promise<'/switchUser' | '/signIn'> {
+  const current = await session.get();
+  await logout({ client });
+  if (current) leaveKiosk(kiosk, current.user_id);
+  void syncWorker()?.sessionsChanged();
+  return kioskMembers(kiosk).some((member) => member.parked) ? '/switchUser' : '/signIn';
+}
