@@ -1,8 +1,9 @@
 /**
  * Server processes started as `npm start` starts them (`tsx <script>`), for the browser tests and the
- * bench: a free port, a start that waits for the ready line, and a graceful stop.
+ * bench: a free port, a start that waits for the ready line, a graceful stop, and a crash (SIGKILL).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -56,4 +57,52 @@ export async function stopScript(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
+}
+
+/** The processes `pid` started, and theirs (Linux: /proc/<pid>/task/<tid>/children); none where /proc is missing. */
+function descendantsOf(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const children = tasks.flatMap((task) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  });
+  return children.flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * SIGKILL, as a crash or the kernel's out-of-memory killer ends it: no shutdown runs, open transactions
+ * die with their connections. `tsx` runs the script in a node process of its own, which a signal to
+ * `tsx` alone would leave running (and listening): the whole tree is killed. Waits until all are gone.
+ */
+export async function killScript(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const tree = descendantsOf(child.pid);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (const pid of [child.pid, ...tree]) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  }
+  await exited;
+  const deadline = Date.now() + 10_000;
+  while (tree.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
 }

@@ -4,17 +4,29 @@
  * machine's PostgreSQL server, because the embedded database admits one process and the test opens the
  * same database to set up companies and to check what the screens wrote. Without a reachable
  * PostgreSQL server this answers null, and the harness runs the app in-process instead.
+ *
+ * The sync chaos test (tests/chaos) runs it too, and crashes it: `kill` (SIGKILL) and `restart` (on the
+ * same port, database and data directory).
  */
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../../server/db/database';
-import { freePort, startScript, stopScript } from './process';
+import { freePort, killScript, startScript, stopScript } from './process';
 import { type CaughtMail, freshPostgres, mailWaiter, requester, startMailCatcher, type TestServer } from './server';
 
 /** What the browser tests use of a server, whichever way it runs. */
 export type E2EServer = Pick<TestServer, 'url' | 'database' | 'mail' | 'mailTo' | 'request' | 'close'>;
+
+/** The server as its own process, which a test may crash and start again. */
+export interface ServerProcess extends E2EServer {
+  /** SIGKILL: the process dies at once, as in a crash (the database stays). */
+  kill(): Promise<void>;
+  /** Starts the process again on the same port, database and data directory (after `kill`, or while running: kills it first). */
+  restart(): Promise<void>;
+}
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? process.env.E2E_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -30,33 +42,31 @@ async function postgresReachable(url: string): Promise<boolean> {
   }
 }
 
-export async function startServerProcess(options: { webRoot: string }): Promise<E2EServer | null> {
+export async function startServerProcess(options: { webRoot: string; databasePrefix?: string }): Promise<ServerProcess | null> {
   if (!(await postgresReachable(POSTGRES_URL))) return null;
-  const postgres = await freshPostgres('grow_e2e', POSTGRES_URL);
+  const postgres = await freshPostgres(options.databasePrefix ?? 'grow_e2e', POSTGRES_URL);
   const dataDir = mkdtempSync(join(tmpdir(), 'grow-e2e-'));
   const mail: CaughtMail[] = [];
   const catcher = await startMailCatcher(mail);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  let child;
+  const env = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    WEB_ROOT: options.webRoot,
+    DATABASE_URL: postgres.url,
+    SMTP_URL: `smtp://127.0.0.1:${catcher.port}`,
+    PUBLIC_URL: url,
+    SEED_DEMO: '0',
+    LOGIN_RATE_LIMIT: '100000',
+    RESET_RATE_LIMIT: '100000',
+    LOG_LEVEL: 'warn',
+  };
+  const start = () => startScript('server/main.ts', env, 'Grow Room is running');
+  let child: ChildProcess;
   try {
-    child = await startScript(
-      'server/main.ts',
-      {
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        WEB_ROOT: options.webRoot,
-        DATABASE_URL: postgres.url,
-        SMTP_URL: `smtp://127.0.0.1:${catcher.port}`,
-        PUBLIC_URL: url,
-        SEED_DEMO: '0',
-        LOGIN_RATE_LIMIT: '100000',
-        RESET_RATE_LIMIT: '100000',
-        LOG_LEVEL: 'warn',
-      },
-      'Grow Room is running',
-    );
+    child = await start();
   } catch (error) {
     await catcher.close();
     await postgres.drop();
@@ -69,8 +79,16 @@ export async function startServerProcess(options: { webRoot: string }): Promise<
     mail,
     mailTo: mailWaiter(mail),
     request: requester(url),
+    async kill() {
+      await killScript(child);
+    },
+    async restart() {
+      await killScript(child);
+      child = await start();
+    },
     async close() {
-      await stopScript(child);
+      // A killed process has exited already (its exit code stays null: it ended by a signal).
+      if (child.signalCode === null) await stopScript(child);
       await database.close();
       await postgres.drop();
       await catcher.close();
