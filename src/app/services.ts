@@ -44,7 +44,9 @@ export function apiContext(): Promise<ApiContext> {
  * company's session on this tablet starts its own.
  */
 export async function startSync() {
-  const current = await session.get();
+  // With nobody at the screen (a kiosk on its switch screen after a reload), a parked user's session
+  // keeps the tablet syncing: the parked users' changes keep going out.
+  const current = await sessions.get(null);
   if (!current) return null;
   const worker = await startSyncWorker({ baseURL: apiBaseUrl, replicationIdentifier: `${apiBaseUrl}|company-${current.company_id}` }, sessions, (userId) => {
     // A parked kiosk user's session ending is theirs alone: their changes wait for their next sign-in.
