@@ -138,11 +138,14 @@ export class PullReplications {
     for (const [name, documents] of Object.entries(byCollection)) {
       const target = this.targets.find((candidate) => candidate.name === name);
       if (!target) continue;
+      const live: LocalDocument[] = [];
       for (const local of await this.newestOf(target, documents)) {
         const { _deleted: deleted, ...data } = local;
         if (deleted) await store.remove(name, data.id);
-        else await store.upsert(name, data);
+        else live.push(target.toLocal(data));
       }
+      // One write for the lot (a push answers up to a hundred documents).
+      if (live.length > 0) await target.collection.bulkUpsert(live);
     }
   }
 
