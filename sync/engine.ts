@@ -8,7 +8,7 @@ import type { EntryDraft, Outbox } from './outbox';
 import type { LocalDocument } from './store';
 import { PullReplications, type PullTarget } from './pull';
 import { recordChanges } from './record';
-import { tempIdsIn } from './outbox';
+import { replaceTempIds, tempIdsIn } from './outbox';
 import { type ApiTransport, Replayer, type TouchedDocument } from './replay';
 import { applyEffects, type LocalStore } from './store';
 import type { OutboxEntry, SyncStatus, TempId } from './types';
@@ -177,6 +177,9 @@ export class SyncEngine implements Recorder {
     // come back when a change to them is undone (one whose create was discarded is gone for good).
     const remaining = await this.options.outbox.all();
     const alive = new Set(remaining.flatMap((entry) => entry.creates.map((source) => source.tempId)));
+    // A prior state may name records by temporary ids mapped since (the effect's own id was rewritten,
+    // its `before` was not): it is restored under the ids the records have now.
+    const mapped = await this.options.outbox.knownIds(tempIdsIn(dropped.map((entry) => entry.effects.map((effect) => effect.before))));
     const touched = new Set<string>();
     for (const entry of [...dropped].reverse()) {
       for (const effect of [...entry.effects].reverse()) {
@@ -185,6 +188,7 @@ export class SyncEngine implements Recorder {
           await this.options.store.remove(effect.collection, effect.id);
           continue;
         }
+        if (effect.before) effect.before = { ...replaceTempIds(effect.before, mapped), id: effect.id };
         // The state before the change, as it was then: older than any server state pulled since, so
         // it carries no position, and the document is read back from the server below.
         if (effect.before) await this.options.store.upsert(effect.collection, withoutPosition(effect.before));
@@ -275,6 +279,8 @@ export class SyncEngine implements Recorder {
       outcome = await this.replayer.runOnce({ ignoreBackoff, signal: controller.signal });
     } catch (error) {
       this.setStatus({ lastError: error instanceof Error ? error.message : String(error) });
+      // Entries may have completed before the failure: the counts say what is left.
+      await this.refreshCounts();
       return;
     } finally {
       this.inFlight = null;
