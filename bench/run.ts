@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, startScript as start, stopScript as stop } from '../tests/support/process';
+import { postgresReachable } from '../tests/support/server-process';
 import { measureFormResponses } from './forms';
 import { type Call, measureSync } from './sync';
 
@@ -206,18 +207,6 @@ async function withFreshPostgres<T>(adminUrl: string, run: (url: string) => Prom
 
 const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function reachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
 // BENCH_ONLY=server or BENCH_ONLY=sync runs one part.
 const only = process.env.BENCH_ONLY;
 if (only !== 'sync') {
@@ -237,7 +226,7 @@ if (only !== 'server') {
     await measureSync(base, session, send, report, database);
   };
   await withServer(undefined, measure('pglite'));
-  const postgresUrl = process.env.BENCH_DATABASE_URL ?? (await reachable(DEFAULT_POSTGRES) ? DEFAULT_POSTGRES : undefined);
+  const postgresUrl = process.env.BENCH_DATABASE_URL ?? (await postgresReachable(DEFAULT_POSTGRES) ? DEFAULT_POSTGRES : undefined);
   if (postgresUrl) await withFreshPostgres(postgresUrl, (url) => withServer(url, measure('postgres')));
   else console.log('\n(No PostgreSQL server: set BENCH_DATABASE_URL for the sync figures on PostgreSQL.)');
 }

@@ -30,7 +30,8 @@ export interface ServerProcess extends E2EServer {
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? process.env.E2E_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function postgresReachable(url: string): Promise<boolean> {
+/** Whether a PostgreSQL server answers at `url` (the browser tests and the bench fall back without one). */
+export async function postgresReachable(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
