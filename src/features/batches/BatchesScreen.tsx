@@ -6,7 +6,7 @@
  * offline; the sync indicator tells when it reached the server.
  */
 import { useNavigate } from '@tanstack/react-router';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { assignStatusToBatches, batchMessages } from '../../api/batches';
 import { useAction, useToast } from '../../app/hooks';
 import { InitialPull, useInitialPull } from '../shell/InitialPull';
@@ -86,7 +86,12 @@ export function BatchesScreen(props: { openBatch?: string }) {
   const wanted = props.openBatch ?? null;
   const present = wanted !== null && batches.some((batch) => batch.id === wanted);
   const openId = useFollowedId(wanted, present, loading);
-  const open = openId === null ? null : (batches.find((batch) => batch.id === openId) ?? null);
+  const found = openId === null ? null : (batches.find((batch) => batch.id === openId) ?? null);
+  // While a batch made on this tablet takes its server id, the sheet stays open as it was (an edit
+  // under way included) on the last state seen; it closes only if the batch is gone (openId null).
+  const lastOpen = useRef<LocalBatch | null>(null);
+  if (found) lastOpen.current = found;
+  const open = found ?? (openId !== null && lastOpen.current?.id === wanted ? lastOpen.current : null);
   const openBatch = (id: string | null) => void navigate({ to: '/dashboard/batches', search: id ? { batch: id } : {}, replace: id === null });
 
   const selectedBatches = batches.filter((batch) => selected.has(batch.id));
@@ -248,7 +253,7 @@ export function BatchesScreen(props: { openBatch?: string }) {
       )}
       {open && (
         <BatchSheet
-          key={open.id}
+          key={wanted ?? open.id}
           batch={open}
           batches={batches}
           places={places}
