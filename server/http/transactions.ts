@@ -101,13 +101,7 @@ const answeredRepeats = new WeakMap<FastifyRequest, StoredAnswer>();
 export async function isAnsweredRepeat(request: FastifyRequest): Promise<boolean> {
   const key = keyOf(request);
   if (!key || !request.auth || !MUTATING.has(request.method) || request.routeOptions.config.transaction === false) return false;
-  const db = pushOf(request)?.trx ?? request.db;
-  const stored = await db
-    .selectFrom('idempotency_keys')
-    .select(['fingerprint', 'status_code', 'response'])
-    .where('scope', '=', scopeOf(request))
-    .where('key', '=', key)
-    .executeTakeFirst();
+  const stored = await storedKey(pushOf(request)?.trx ?? request.db, request, key);
   if (!stored || stored.status_code === null || stored.fingerprint !== fingerprintOf(request)) return false;
   answeredRepeats.set(request, { status_code: stored.status_code, response: stored.response });
   return true;
@@ -219,6 +213,10 @@ function scopeOf(request: FastifyRequest): string {
   return `user:${request.auth?.user_id}`;
 }
 
+/** A key's record for the request's user: the call it was claimed for and, once answered, the answer. */
+const storedKey = (db: Kysely<DB>, request: FastifyRequest, key: string) =>
+  db.selectFrom('idempotency_keys').select(['fingerprint', 'status_code', 'response']).where('scope', '=', scopeOf(request)).where('key', '=', key).executeTakeFirst();
+
 async function claimKey(trx: Kysely<DB>, request: FastifyRequest) {
   const key = keyOf(request);
   if (!key || !request.auth) return null;
@@ -231,12 +229,8 @@ async function claimKey(trx: Kysely<DB>, request: FastifyRequest) {
     .returning('key')
     .executeTakeFirst();
   if (claimed) return null;
-  const stored = await trx
-    .selectFrom('idempotency_keys')
-    .select(['fingerprint', 'status_code', 'response'])
-    .where('scope', '=', scopeOf(request))
-    .where('key', '=', key)
-    .executeTakeFirstOrThrow();
+  const stored = await storedKey(trx, request, key);
+  if (!stored) throw new Error(`Idempotency-Key ${key} was claimed but is not stored`);
   if (stored.fingerprint !== fingerprint) throw new HttpError(422, httpMessages.idempotencyMismatch);
   if (stored.status_code === null) throw conflict(httpMessages.idempotencyInFlight);
   return { status_code: stored.status_code, response: stored.response };
