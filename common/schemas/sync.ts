@@ -8,7 +8,7 @@ export const CHECKPOINT_PATTERN = /^(\d{1,20}):(\d{1,20})$/;
 export const pullQuery = z.object({
   collection: z.string({ error: m.collectionUnknown('') }).min(1, { error: m.collectionUnknown('') }),
   checkpoint: z.string().regex(CHECKPOINT_PATTERN, { error: m.checkpointInvalid }).or(z.literal('')).optional(),
-  limit: z.coerce.number({ error: m.limitInvalid }).int({ error: m.limitInvalid }).min(1, { error: m.limitInvalid }).max(1000, { error: m.limitInvalid }).default(200),
+  limit: z.coerce.number({ error: m.limitInvalid }).int({ error: m.limitInvalid }).min(1, { error: m.limitInvalid }).max(5000, { error: m.limitInvalid }).default(200),
   company_id: optionalId(),
 });
 

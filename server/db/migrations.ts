@@ -484,6 +484,12 @@ const migrations: Record<string, string> = {
     ${trackChanges('form_response_images')}
     CREATE INDEX form_response_images_response ON form_response_images (response_id);
   `,
+  '0005_audit_change_key': `
+    -- The Idempotency-Key of the request that recorded the event: the tablet change (outbox entry) it
+    -- came from, so an event can be traced to the change that made it (a push applies many changes in
+    -- one transaction, so the transaction does not tell them apart).
+    ALTER TABLE audit_events ADD COLUMN idempotency_key text;
+  `,
 };
 
 class InCodeMigrations implements MigrationProvider {

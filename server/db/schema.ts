@@ -91,6 +91,8 @@ export interface AuditEventsTable extends SyncColumns {
   response_id: number | null;
   grid_box_id: Generated<number | null>;
   details: unknown | null;
+  /** The Idempotency-Key of the request that recorded it (the tablet change it came from). */
+  idempotency_key: Generated<string | null>;
 }
 
 export interface IdempotencyKeysTable {

@@ -5,7 +5,7 @@
  * (the server's own bookkeeping time) are set by the `track_change` trigger (migrations.ts), so no write
  * can skip them.
  */
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { DB } from './schema';
 
 export interface Actor {
@@ -17,6 +17,8 @@ export interface Actor {
    * it inserts. Absent (the system), the database's now.
    */
   actedAt?: Date;
+  /** The Idempotency-Key of the request acting (a tablet change's outbox id), recorded on its audit events. */
+  idempotencyKey?: string | null;
 }
 
 export const systemActor = (companyId: number): Actor => ({ userId: null, companyId });
@@ -42,6 +44,49 @@ export interface Writer {
   softDeleteWhere<T extends CompanyTable>(table: T, column: keyof DB[T] & string, values: number[]): Promise<number[]>;
   /** Bumps parent documents' change_seq when a child that travels inside them changed (one statement). */
   touch<T extends SyncedTable>(table: T, ids: number | number[]): Promise<void>;
+  /**
+   * Inserts a row whose id nobody reads back (an audit-trail entry): inside a push, together with the
+   * push's other such rows just before it commits (see `collectLaterRows`); otherwise at once.
+   */
+  insertLater<T extends SyncedTable>(table: T, values: Omit<Insertable<DB[T]>, 'created_by' | 'updated_by' | 'deleted_at'>): Promise<void>;
+}
+
+/** A row waiting for its insert: already stamped with its writer and time. */
+export interface LaterRow {
+  table: SyncedTable;
+  row: object;
+}
+
+const laterRows = new WeakMap<Kysely<DB>, LaterRow[]>();
+
+/**
+ * From now on, rows written with `insertLater` through `db` are collected in the list answered
+ * instead of inserted: a push's entry writes through a database object of its own, so its rows can
+ * be kept when it is applied and dropped when it is refused. `insertRows` inserts them.
+ */
+export function collectLaterRows(db: Kysely<DB>): LaterRow[] {
+  const rows: LaterRow[] = [];
+  laterRows.set(db, rows);
+  return rows;
+}
+
+/** Inserts collected rows in order, one statement per run of one table (at most INSERT_SLICE rows each). */
+export async function insertRows(db: Kysely<DB>, rows: readonly LaterRow[]): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const loose = db as unknown as Kysely<any>;
+  for (let start = 0; start < rows.length; ) {
+    const table = rows[start]?.table as string;
+    let end = start;
+    while (end < rows.length && end - start < INSERT_SLICE && rows[end]?.table === table) end += 1;
+    // One column list for the statement: a column some rows leave out takes its default in each.
+    const slice = rows.slice(start, end).map((later) => later.row as Record<string, unknown>);
+    const columns = [...new Set(slice.flatMap((row) => Object.keys(row)))];
+    await loose
+      .insertInto(table)
+      .values(slice.map((row) => Object.fromEntries(columns.map((column) => [column, column in row ? row[column] : sql`DEFAULT`]))) as never)
+      .execute();
+    start = end;
+  }
 }
 
 const INSERT_SLICE = 1000;
@@ -113,6 +158,11 @@ export function writer(db: Kysely<DB>, actor: Actor): Writer {
       const list = Array.isArray(ids) ? ids : [ids];
       if (list.length === 0) return;
       await loose.updateTable(table as string).set({ updated_by: by } as never).where('id', 'in', list).execute();
+    },
+    async insertLater(table, values) {
+      const later = laterRows.get(db);
+      if (later) later.push({ table, row: stamped(values as object) });
+      else await loose.insertInto(table as string).values(stamped(values as object) as never).execute();
     },
   };
 }

@@ -20,6 +20,11 @@
  * applied or refused whole, with its own Idempotency-Key, but a push of 100 entries commits (and
  * flushes to disk) once, and the entries see each other's rows. Its after-commit work waits for the
  * push's commit. Only the push can mark a request: the mark is a secret of this process.
+ *
+ * A push is the tablet's replay path, so it is where round trips to the database count: the push reads
+ * its entries' keys in one query and stores their answers and their audit-trail rows in one statement
+ * each before its commit, and an entry's savepoint is released with the next one's opening. A pushed
+ * cull is then 4 statements instead of 10 (`npm run bench`).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
@@ -27,6 +32,7 @@ import { type ControlledTransaction, sql, type Kysely } from 'kysely';
 import { httpMessages } from '../../common/messages/http';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../common/schemas/sync';
 import type { DB } from '../db/schema';
+import { collectLaterRows, insertRows, type LaterRow } from '../db/writes';
 import { HttpError, conflict } from './errors';
 
 declare module 'fastify' {
@@ -50,9 +56,26 @@ const PUSH_ID_HEADER = 'x-push-id';
 /** Unguessable and never sent out: a caller cannot pass a request off as a pushed entry. */
 const PUSHED_ENTRY_MARK = randomBytes(18).toString('base64url');
 
+/** A key's record: the call it was claimed for and, once answered, the answer. */
+interface StoredKey {
+  fingerprint: string;
+  status_code: number | null;
+  response: unknown;
+}
+
 interface PushTransaction {
   trx: ControlledTransaction<DB>;
   afterCommit: Array<() => Promise<void>>;
+  /** The push's caller's idempotency scope: every entry of a push is the caller's. */
+  scope: string;
+  /** The stored records of the push's keys, read in one query when it starts; then the answers of its applied entries. */
+  keys: Map<string, StoredKey>;
+  /** Answers of the applied entries, stored in one statement before the commit. */
+  answered: Array<{ key: string; fingerprint: string; status_code: number; response: string }>;
+  /** Rows the applied entries wrote with `insertLater` (the audit trail), inserted before the commit. */
+  laterRows: LaterRow[];
+  /** Whether the last entry's savepoint is still open: it is released with the next one's, in one round trip. */
+  savepointOpen: boolean;
 }
 
 /** The transactions of the pushes under way, by push id. */
@@ -66,21 +89,46 @@ function pushOf(request: FastifyRequest): PushTransaction | undefined {
 
 /**
  * Runs a push in one transaction: `run` gets the headers that make each injected entry a savepoint of
- * it. Commits when `run` resolves (then runs the entries' after-commit work), rolls back when it
- * throws. Answers `run`'s value and the transaction's id (null when nothing was written).
+ * it. `keys` are the entries' Idempotency-Keys: their stored records are read once, here, instead of
+ * once per entry. Before the commit, the applied entries' answers and their trail rows are written,
+ * one statement each; a key another request stored meanwhile (a duplicate sent at the same moment)
+ * rolls the whole push back as "still processing", so the client sends it again and gets the stored
+ * answers. Commits when `run` resolves (then runs the entries' after-commit work), rolls back when
+ * it throws. Answers `run`'s value and the transaction's id (null when nothing was written).
  */
-export async function inPushTransaction<T>(rootDb: Kysely<DB>, run: (headers: Record<string, string>) => Promise<T>, log: (error: unknown) => void): Promise<{ value: T; xid: string | null }> {
+export async function inPushTransaction<T>(
+  rootDb: Kysely<DB>,
+  caller: { userId: number; keys: string[] },
+  run: (headers: Record<string, string>) => Promise<T>,
+  log: (error: unknown) => void,
+): Promise<{ value: T; xid: string | null }> {
   const id = randomBytes(12).toString('base64url');
-  const push: PushTransaction = { trx: await rootDb.startTransaction().execute(), afterCommit: [] };
+  const scope = scopeOfUser(caller.userId);
+  const trx = await rootDb.startTransaction().execute();
+  const push: PushTransaction = { trx, afterCommit: [], scope, keys: new Map(), answered: [], laterRows: [], savepointOpen: false };
   pushes.set(id, push);
   let value: T;
   let xid: string | null;
   try {
+    if (caller.keys.length > 0) {
+      const stored = await trx.selectFrom('idempotency_keys').select(['key', 'fingerprint', 'status_code', 'response']).where('scope', '=', scope).where('key', 'in', caller.keys).execute();
+      for (const row of stored) push.keys.set(row.key, row);
+    }
     value = await run({ [PUSHED_ENTRY_HEADER]: PUSHED_ENTRY_MARK, [PUSH_ID_HEADER]: id });
-    xid = (await push.trx.selectNoFrom(sql<string | null>`pg_current_xact_id_if_assigned()::text`.as('xid')).executeTakeFirst())?.xid ?? null;
-    await push.trx.commit().execute();
+    await insertRows(trx, push.laterRows);
+    if (push.answered.length > 0) {
+      const stored = await trx
+        .insertInto('idempotency_keys')
+        .values(push.answered.map((answer) => ({ scope, ...answer })))
+        .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
+        .returning('key')
+        .execute();
+      if (stored.length < push.answered.length) throw conflict(httpMessages.idempotencyInFlight);
+    }
+    xid = (await trx.selectNoFrom(sql<string | null>`pg_current_xact_id_if_assigned()::text`.as('xid')).executeTakeFirst())?.xid ?? null;
+    await trx.commit().execute();
   } catch (error) {
-    await push.trx.rollback().execute().catch(() => undefined);
+    await trx.rollback().execute().catch(() => undefined);
     throw error;
   } finally {
     pushes.delete(id);
@@ -99,9 +147,10 @@ const answeredRepeats = new WeakMap<FastifyRequest, StoredAnswer>();
  * The guards call this once they know the user (guards.ts).
  */
 export async function isAnsweredRepeat(request: FastifyRequest): Promise<boolean> {
-  const key = keyOf(request);
+  const key = idempotencyKeyOf(request);
   if (!key || !request.auth || !MUTATING.has(request.method) || request.routeOptions.config.transaction === false) return false;
-  const stored = await storedKey(pushOf(request)?.trx ?? request.db, request, key);
+  const push = pushOf(request);
+  const stored = push ? push.keys.get(key) : await storedKey(request.db, request, key);
   if (!stored || stored.status_code === null || stored.fingerprint !== fingerprintOf(request)) return false;
   answeredRepeats.set(request, { status_code: stored.status_code, response: stored.response });
   return true;
@@ -113,6 +162,8 @@ export const answeredRepeatOf = (request: FastifyRequest): StoredAnswer | undefi
 /** Where a mutating request's writes go: a transaction of its own, or a savepoint of its push's. */
 interface WorkUnit {
   db: Kysely<DB>;
+  /** Stores the answer under the request's Idempotency-Key (claimed by `claimKey`). */
+  storeAnswer(key: string, statusCode: number, response: string): Promise<void>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
   /** After-commit work: run by the wrapper, or by the push after its commit. */
@@ -120,20 +171,46 @@ interface WorkUnit {
   ownsCommit: boolean;
 }
 
+/**
+ * A pushed entry's unit: a savepoint of the push's transaction (the previous entry's is released in
+ * the same round trip), written through a database object of its own so that what it leaves for the
+ * push's commit (its answer, its trail rows) is kept when it is applied and dropped when refused.
+ */
+async function pushedUnit(push: PushTransaction, request: FastifyRequest): Promise<WorkUnit> {
+  await sql.raw(push.savepointOpen ? 'RELEASE SAVEPOINT entry; SAVEPOINT entry' : 'SAVEPOINT entry').execute(push.trx);
+  push.savepointOpen = true;
+  const db = push.trx.withoutPlugins();
+  const laterRows = collectLaterRows(db);
+  let answer: PushTransaction['answered'][number] | null = null;
+  return {
+    db,
+    storeAnswer: async (key, statusCode, response) => void (answer = { key, fingerprint: fingerprintOf(request), status_code: statusCode, response }),
+    commit: async () => {
+      push.laterRows.push(...laterRows);
+      if (answer) {
+        push.answered.push(answer);
+        push.keys.set(answer.key, { fingerprint: answer.fingerprint, status_code: answer.status_code, response: JSON.parse(answer.response) as unknown });
+      }
+    },
+    rollback: async () => void (await sql.raw('ROLLBACK TO SAVEPOINT entry').execute(push.trx)),
+    afterCommit: push.afterCommit,
+    ownsCommit: false,
+  };
+}
+
 async function beginUnit(rootDb: Kysely<DB>, request: FastifyRequest): Promise<WorkUnit> {
   const push = pushOf(request);
-  if (push) {
-    const savepoint = await push.trx.savepoint('entry').execute();
-    return {
-      db: savepoint,
-      commit: async () => void (await savepoint.releaseSavepoint('entry').execute()),
-      rollback: async () => void (await savepoint.rollbackToSavepoint('entry').execute()),
-      afterCommit: push.afterCommit,
-      ownsCommit: false,
-    };
-  }
+  if (push) return pushedUnit(push, request);
   const trx = await rootDb.startTransaction().execute();
-  return { db: trx, commit: () => trx.commit().execute(), rollback: () => trx.rollback().execute(), afterCommit: [], ownsCommit: true };
+  return {
+    db: trx,
+    storeAnswer: async (key, statusCode, response) =>
+      void (await trx.updateTable('idempotency_keys').set({ status_code: statusCode, response }).where('scope', '=', scopeOf(request)).where('key', '=', key).execute()),
+    commit: () => trx.commit().execute(),
+    rollback: () => trx.rollback().execute(),
+    afterCommit: [],
+    ownsCommit: true,
+  };
 }
 
 export function registerTransactions(app: FastifyInstance, rootDb: Kysely<DB>) {
@@ -169,21 +246,15 @@ export function registerTransactions(app: FastifyInstance, rootDb: Kysely<DB>) {
       Object.defineProperty(request, 'db', { value: unit.db, configurable: true });
       let result: unknown;
       try {
-        const replay = await claimKey(unit.db, request);
+        const replay = await claimKey(unit.db, request, pushOf(request));
         if (replay) {
           await unit.rollback();
           reply.code(replay.status_code).header('Idempotent-Replayed', 'true');
           return replay.response;
         }
         result = await handler.call(this, request, reply);
-        if (request.auth && keyOf(request)) {
-          await unit.db
-            .updateTable('idempotency_keys')
-            .set({ status_code: reply.statusCode, response: JSON.stringify(result ?? null) })
-            .where('scope', '=', scopeOf(request))
-            .where('key', '=', keyOf(request) as string)
-            .execute();
-        }
+        const key = idempotencyKeyOf(request);
+        if (request.auth && key) await unit.storeAnswer(key, reply.statusCode, JSON.stringify(result ?? null));
         await unit.commit();
       } catch (error) {
         await unit.rollback().catch(() => undefined);
@@ -203,25 +274,39 @@ export function registerTransactions(app: FastifyInstance, rootDb: Kysely<DB>) {
 
 const fingerprintOf = (request: FastifyRequest) => `${request.method} ${request.url}`;
 
-function keyOf(request: FastifyRequest): string | null {
+/** The request's Idempotency-Key header, if it has one. */
+export function idempotencyKeyOf(request: FastifyRequest): string | null {
   const header = request.headers['idempotency-key'];
   return typeof header === 'string' && header !== '' ? header : null;
 }
 
 /** Keys are per user: two users' devices can never collide, and nobody can read another's answer. */
 function scopeOf(request: FastifyRequest): string {
-  return `user:${request.auth?.user_id}`;
+  return scopeOfUser(request.auth?.user_id);
 }
+
+const scopeOfUser = (userId: number | undefined) => `user:${userId}`;
 
 /** A key's record for the request's user: the call it was claimed for and, once answered, the answer. */
 const storedKey = (db: Kysely<DB>, request: FastifyRequest, key: string) =>
   db.selectFrom('idempotency_keys').select(['fingerprint', 'status_code', 'response']).where('scope', '=', scopeOf(request)).where('key', '=', key).executeTakeFirst();
 
-async function claimKey(trx: Kysely<DB>, request: FastifyRequest) {
-  const key = keyOf(request);
+/**
+ * Claims the request's key in its transaction, or answers the stored answer of an earlier call. A
+ * pushed entry's key was read with the push's (`inPushTransaction`) and is stored at its commit.
+ */
+async function claimKey(trx: Kysely<DB>, request: FastifyRequest, push: PushTransaction | undefined) {
+  const key = idempotencyKeyOf(request);
   if (!key || !request.auth) return null;
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new HttpError(400, 'Idempotency-Key must be 8 to 200 letters, digits or -_.:');
   const fingerprint = fingerprintOf(request);
+  if (push) {
+    const stored = push.keys.get(key);
+    if (!stored) return null;
+    if (stored.fingerprint !== fingerprint) throw new HttpError(422, httpMessages.idempotencyMismatch);
+    if (stored.status_code === null) throw conflict(httpMessages.idempotencyInFlight);
+    return { status_code: stored.status_code, response: stored.response };
+  }
   const claimed = await trx
     .insertInto('idempotency_keys')
     .values({ scope: scopeOf(request), key, fingerprint })

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditMessages } from '../../common/messages/audit';
@@ -337,6 +338,41 @@ describe.runIf(databaseKind === 'postgres')('a row written last by the transacti
       expect(String(latest?.syncPosition) < String(answered?.syncPosition)).toBe(true);
       expect(isNewerPosition(latest?.syncPosition, answered?.syncPosition)).toBe(true);
       expect(isNewerPosition(answered?.syncPosition, latest?.syncPosition)).toBe(false);
+    } finally {
+      await client.query('ROLLBACK').catch(() => undefined);
+      await client.end();
+    }
+  });
+});
+
+describe.runIf(databaseKind === 'postgres')('a key stored by another request while the push runs (PostgreSQL)', () => {
+  it('rolls the whole push back as still processing; sent again, the push gets that answer and applies the rest once', async () => {
+    const title = `Raced ${randomUUID()}`;
+    const raced = eventEntry(`${title} raced`);
+    const entries = [eventEntry(`${title} first`), raced];
+    const client = new pg.Client({ connectionString: server.config.databaseUrl });
+    await client.connect();
+    try {
+      // The same entry sent alone a moment earlier, its transaction not committed yet.
+      await client.query('BEGIN');
+      await client.query(`INSERT INTO idempotency_keys (scope, key, fingerprint, status_code, response) VALUES ($1, $2, 'POST /api/add_audit_event', 200, '{"status":"success","message":"sent alone"}')`, [
+        `user:${farm.regular.id}`,
+        raced.id,
+      ]);
+      const pushed = push(farm.regular.token, entries);
+      // The push applies its entries, then waits on that key's row to store its answers.
+      await expect.poll(async () => (await server.database.db.selectFrom(sql`pg_stat_activity`.as('activity')).select(sql<string>`wait_event_type`.as('wait')).where(sql`wait_event_type`, '=', 'Lock').execute()).length, { timeout: 10_000 }).toBeGreaterThan(0);
+      await client.query('COMMIT');
+      const refused = await pushed;
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({ status: 'error', message: httpMessages.idempotencyInFlight });
+      expect(await eventsTitled(`${title} first`)).toHaveLength(0);
+
+      const again = await push(farm.regular.token, entries);
+      expect(again.body.results.map((result) => result.status)).toEqual([200, 200]);
+      expect(again.body.results[1]?.body).toEqual({ status: 'success', message: 'sent alone' });
+      expect(await eventsTitled(`${title} first`)).toHaveLength(1);
+      expect(await eventsTitled(`${title} raced`)).toHaveLength(0);
     } finally {
       await client.query('ROLLBACK').catch(() => undefined);
       await client.end();

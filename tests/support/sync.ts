@@ -380,22 +380,21 @@ export async function verifyLedger(
   }
   const applied = (entry: OutboxEntry | undefined) => entry !== undefined && xidOf.has(entry.id);
 
-  // 3. Audit events of each applied entry's transaction.
+  // 3. Audit events of each applied entry: an event names the Idempotency-Key of the change that recorded it.
   const events = await db
     .selectFrom('audit_events')
-    .select(['id', 'user_id', 'event_title', 'created_at', sql<string>`xmin::text`.as('xid')])
+    .select(['id', 'user_id', 'event_title', 'created_at', 'idempotency_key'])
     .where('company_id', '=', companyId)
     .orderBy('id')
     .execute();
   const eventsOf = new Map<string, typeof events>();
-  for (const event of events) eventsOf.set(event.xid, [...(eventsOf.get(event.xid) ?? []), event]);
+  for (const event of events) if (event.idempotency_key !== null) eventsOf.set(event.idempotency_key, [...(eventsOf.get(event.idempotency_key) ?? []), event]);
   /** Where an applied entry stands in the server's order of application (its first audit event). */
   const appliedAt = new Map<string, number>();
   for (const change of changes) {
     for (const entry of change.entries) {
-      const xid = xidOf.get(entry.id);
-      if (xid === undefined) continue;
-      const written = eventsOf.get(xid) ?? [];
+      if (!xidOf.has(entry.id)) continue;
+      const written = eventsOf.get(entry.id) ?? [];
       // A link audits each plant it newly links: linking plants already linked writes none.
       if (written.length === 0 && change.intent.kind !== 'link') say(change, `entry ${entry.id} (${entry.label}) was applied without an audit event`);
       const first = written[0];
@@ -408,7 +407,8 @@ export async function verifyLedger(
     }
   }
 
-  // 2. Each user's order (per tablet: a user's changes on one tablet).
+  // 2. Each user's order (per tablet: a user's changes on one tablet): by transaction, and within one
+  // push's transaction by audit event (the push applies its entries in order; events are numbered as written).
   // The ledger is in the order the changes were made (an entry's `seq` restarts once its outbox empties).
   const byAuthor = new Map<string, Array<{ change: RecordedChange; entry: OutboxEntry }>>();
   for (const change of changes) {
@@ -418,8 +418,11 @@ export async function verifyLedger(
     for (let index = 1; index < list.length; index += 1) {
       const before = list[index - 1] as (typeof list)[number];
       const after = list[index] as (typeof list)[number];
-      if (BigInt(xidOf.get(after.entry.id) as string) <= BigInt(xidOf.get(before.entry.id) as string)) {
-        say(after.change, `entry ${after.entry.id} (${after.entry.label}) was applied (transaction ${xidOf.get(after.entry.id)}) before the same user's earlier ${before.entry.label} of step ${before.change.step} (transaction ${xidOf.get(before.entry.id)})`);
+      const [xidBefore, xidAfter] = [BigInt(xidOf.get(before.entry.id) as string), BigInt(xidOf.get(after.entry.id) as string)];
+      const [eventBefore, eventAfter] = [appliedAt.get(before.entry.id), appliedAt.get(after.entry.id)];
+      const sameTransactionOutOfOrder = xidAfter === xidBefore && eventBefore !== undefined && eventAfter !== undefined && eventAfter < eventBefore;
+      if (xidAfter < xidBefore || sameTransactionOutOfOrder) {
+        say(after.change, `entry ${after.entry.id} (${after.entry.label}) was applied (transaction ${xidAfter}, event ${eventAfter}) before the same user's earlier ${before.entry.label} of step ${before.change.step} (transaction ${xidBefore}, event ${eventBefore})`);
       }
     }
   }

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import { writer, type Actor } from '../../db/writes';
 import { caller } from '../../http/guards';
+import { idempotencyKeyOf } from '../../http/transactions';
 
 export interface AuditEntry {
   title: string;
@@ -18,8 +19,9 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
-export async function recordAudit(db: Kysely<DB>, actor: Actor, entry: AuditEntry): Promise<{ id: number }> {
-  return writer(db, actor).insert('audit_events', {
+/** The audit_events row of an entry, as the actor records it. */
+export function auditRow(actor: Actor, entry: AuditEntry) {
+  return {
     company_id: actor.companyId,
     user_id: actor.userId,
     event_title: entry.title,
@@ -28,17 +30,26 @@ export async function recordAudit(db: Kysely<DB>, actor: Actor, entry: AuditEntr
     response_id: entry.responseId ?? null,
     grid_box_id: entry.gridBoxId ?? null,
     details: entry.details ? JSON.stringify(entry.details) : null,
-  });
+    idempotency_key: actor.idempotencyKey ?? null,
+  };
+}
+
+/**
+ * Records an entry of the trail. Nobody reads its id back, so inside a push it is inserted with the
+ * push's other entries' in one statement before the commit (writes.ts `insertLater`).
+ */
+export async function recordAudit(db: Kysely<DB>, actor: Actor, entry: AuditEntry): Promise<void> {
+  await writer(db, actor).insertLater('audit_events', auditRow(actor, entry));
 }
 
 /**
  * The actor of a signed-in request, acting on `companyId` (default: the caller's company) at the
  * request's acted-at time (server/http/acted-at.ts): what a route writes and audits with, so the
- * rows it inserts and its audit event carry the moment the act was done.
+ * rows it inserts and its audit event carry the moment the act was done (and the event, the change's key).
  */
 export function actorOfRequest(request: FastifyRequest, companyId?: number | null): Actor {
   const auth = caller(request);
-  return { userId: auth.user_id, companyId: companyId ?? auth.company_id, actedAt: request.actedAt };
+  return { userId: auth.user_id, companyId: companyId ?? auth.company_id, actedAt: request.actedAt, idempotencyKey: idempotencyKeyOf(request) };
 }
 
 /**

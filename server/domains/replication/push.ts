@@ -102,9 +102,10 @@ function stopsTheRun(status: number, body: unknown): boolean {
 
 export function pushHandler(app: App, documentsWrittenBy: DocumentsWrittenBy) {
   return async function push(request: RequestOf<typeof pushSchema>) {
-    const { company_id: companyId } = caller(request);
+    const { company_id: companyId, user_id: userId } = caller(request);
     const { value: results, xid } = await inPushTransaction(
       request.db,
+      { userId, keys: request.body.entries.map((entry) => entry.id) },
       async (pushHeaders) => {
         const answered: PushResult[] = [];
         for (const entry of request.body.entries) {
