@@ -52,6 +52,9 @@ type Listener = (status: SyncStatus) => void;
 
 const withoutPosition = ({ syncPosition: _position, ...document }: LocalDocument): LocalDocument => document;
 
+/** How long a change the server announces during a replay may wait for its pull (see pullChanged). */
+const PULL_DURING_REPLAY_MS = 5_000;
+
 /** How long a temporary id's server id is remembered, so a screen open on the temporary id can follow it. */
 const ID_MAPPING_DAYS = 7;
 
@@ -68,6 +71,11 @@ export class SyncEngine implements Recorder {
   private ignoreBackoff = false;
   /** Documents to read back from the server (see readBackStale), by collection and id. */
   private readonly stale = new Map<string, TouchedDocument>();
+  /** Collections the server said changed during a replay, pulled when it ends (see pullChanged). */
+  private readonly changedDuringReplay = new Set<string>();
+  private pullTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Whether this tablet is sending (a replay run under the lock; waiting for another tab's lock is not). */
+  private sending = false;
   /** Aborts the running replay's request (see syncNow). */
   private inFlight: AbortController | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
@@ -87,7 +95,7 @@ export class SyncEngine implements Recorder {
         this.pulls.resync();
         this.kick();
       },
-      onChange: (collections) => this.pulls.resync(collections),
+      onChange: (collections) => this.pullChanged(collections),
       onDisconnected: (reason) => this.setStatus({ online: false, lastError: reason }),
     });
     this.pulls.errors.subscribe((message) => this.setStatus({ lastError: message }));
@@ -232,6 +240,7 @@ export class SyncEngine implements Recorder {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.pullTimer) clearTimeout(this.pullTimer);
     this.stream.stop();
     await this.replaying;
     await this.pulls.stop();
@@ -256,6 +265,31 @@ export class SyncEngine implements Recorder {
     return this.replaying;
   }
 
+  /**
+   * Pulls collections the server says changed. While this tablet sends, most of those changes are
+   * its own, which the push answers bring already: pulling them after every push would read each one
+   * twice and, on the embedded database's one connection, slow the replay itself. So they are pulled
+   * when the sending ends, or PULL_DURING_REPLAY_MS after the first one during a long replay (others'
+   * changes still arrive).
+   */
+  private pullChanged(collections: Iterable<string>) {
+    for (const collection of collections) this.changedDuringReplay.add(collection);
+    if (this.changedDuringReplay.size === 0) return;
+    if (this.sending) {
+      this.pullTimer ??= setTimeout(() => this.pullChangedNow(), PULL_DURING_REPLAY_MS);
+      return;
+    }
+    this.pullChangedNow();
+  }
+
+  private pullChangedNow() {
+    if (this.pullTimer) clearTimeout(this.pullTimer);
+    this.pullTimer = null;
+    if (this.stopped || this.changedDuringReplay.size === 0) return;
+    this.pulls.resync([...this.changedDuringReplay]);
+    this.changedDuringReplay.clear();
+  }
+
   private async replayRuns(): Promise<void> {
     const lock = this.options.withReplayLock ?? ((task: () => Promise<void>) => task());
     do {
@@ -275,8 +309,9 @@ export class SyncEngine implements Recorder {
     let outcome;
     const controller = new AbortController();
     this.inFlight = controller;
+    this.sending = true;
     try {
-      outcome = await this.replayer.runOnce({ ignoreBackoff, signal: controller.signal });
+      outcome = await this.replayer.runOnce({ ignoreBackoff, signal: controller.signal, onProgress: () => void this.refreshCounts() });
     } catch (error) {
       this.setStatus({ lastError: error instanceof Error ? error.message : String(error) });
       // Entries may have completed before the failure: the counts say what is left.
@@ -284,6 +319,8 @@ export class SyncEngine implements Recorder {
       return;
     } finally {
       this.inFlight = null;
+      this.sending = false;
+      this.pullChanged([]);
     }
     // Aborted by syncNow, which asked for another run at once.
     if (controller.signal.aborted && outcome.state === 'waiting') {

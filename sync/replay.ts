@@ -147,6 +147,8 @@ class ReplayRun {
     private readonly now: () => number,
     private readonly ignoreBackoff: boolean,
     private readonly signal: AbortSignal | undefined,
+    /** Told after each request whose entries left the queue, so the pending count falls as a long replay goes. */
+    private readonly onProgress: () => void,
   ) {}
 
   async run(): Promise<ReplayOutcome> {
@@ -202,6 +204,18 @@ class ReplayRun {
 
   /** Sends the batch as one push; answers why the run stops, or null to go on. */
   private async flush(): Promise<ReplayOutcome | null> {
+    return this.reporting(() => this.sendBatch());
+  }
+
+  /** Runs one request's worth of sending, then tells of progress when entries left the queue. */
+  private async reporting(send: () => Promise<ReplayOutcome | null>): Promise<ReplayOutcome | null> {
+    const sentBefore = this.sent;
+    const stop = await send();
+    if (this.sent > sentBefore) this.onProgress();
+    return stop;
+  }
+
+  private async sendBatch(): Promise<ReplayOutcome | null> {
     const batch = this.batch;
     this.batch = [];
     if (batch.length === 0) return null;
@@ -254,7 +268,11 @@ class ReplayRun {
   }
 
   /** Sends one entry as its own spec call (files; or a push the server would not take). */
-  private async sendAlone(entry: OutboxEntry): Promise<ReplayOutcome | null> {
+  private sendAlone(entry: OutboxEntry): Promise<ReplayOutcome | null> {
+    return this.reporting(() => this.sendOne(entry));
+  }
+
+  private async sendOne(entry: OutboxEntry): Promise<ReplayOutcome | null> {
     let answer: ApiAnswer;
     try {
       answer = await this.transport.send({ method: entry.method, path: entry.path, query: entry.query, body: entry.body, idempotencyKey: entry.id, actedAt: entry.actedAt, signal: this.signal }, entry.userId);
@@ -329,8 +347,8 @@ export class Replayer {
    * Sends what can be sent now, in order; tells why it stopped. `ignoreBackoff`: the network is known
    * to be back (the browser's `online` event, the grower's "sync now"): try at once.
    */
-  runOnce(options: { ignoreBackoff?: boolean; signal?: AbortSignal } = {}): Promise<ReplayOutcome> {
-    return new ReplayRun(this, this.outbox, this.transport, this.now, options.ignoreBackoff ?? false, options.signal).run();
+  runOnce(options: { ignoreBackoff?: boolean; signal?: AbortSignal; onProgress?: () => void } = {}): Promise<ReplayOutcome> {
+    return new ReplayRun(this, this.outbox, this.transport, this.now, options.ignoreBackoff ?? false, options.signal, options.onProgress ?? (() => undefined)).run();
   }
 
   /** A create reached the server: its temporary ids take the server's ids in the outbox and the local store. */

@@ -5,6 +5,7 @@ import { useFleet } from '../support/fleet';
 import { createGrid, deleteGrid, updateCullingStatus } from '../../src/api/grids';
 import { createRoom } from '../../src/api/rooms';
 import { linkGridboxBatch } from '../../src/api/batches';
+import { PULL_BATCH_SIZE } from '../../sync/pull';
 import type { TempId } from '../../sync/types';
 
 const JWT_SECRET = 'engine-test-secret-that-is-long-enough';
@@ -102,6 +103,30 @@ describe('answers lost and servers stopped', () => {
     const rooms = await roomsNamed(prefix);
     expect(rooms.map((room) => room.name)).toEqual(Array.from({ length: 200 }, (_, index) => `${prefix}${String(index).padStart(3, '0')}`));
     expect(await device.outbox.count()).toBe(0);
+  });
+});
+
+describe('what the tablet says during a long replay', () => {
+  it('the pending count falls push by push, not only when the whole queue has gone', async () => {
+    const grid = await createServerGrid(fleet.server, fleet.farm.companyId, await createServerRoom(fleet.server, fleet.farm.companyId), 5, 5);
+    const device = await tablet();
+    await device.engine.settle();
+    fleet.proxy.setOnline(false);
+    for (let index = 0; index < 250; index += 1) {
+      await updateCullingStatus(device.context, { gridBoxId: grid.boxIds[index % grid.boxIds.length] as number, userId: fleet.farm.regular.id, culled: index % 2 === 0 });
+    }
+    const counts: number[] = [];
+    const unsubscribe = device.engine.subscribe((status) => counts.push(status.pending));
+    await expect.poll(() => counts.at(-1)).toBe(250);
+
+    fleet.proxy.setOnline(true);
+    await device.engine.syncNow();
+    await device.engine.settle();
+    unsubscribe();
+    // Pushes of 100: the count says 150 and 50 on the way down.
+    expect(counts).toContain(150);
+    expect(counts).toContain(50);
+    expect(counts.at(-1)).toBe(0);
   });
 });
 
@@ -273,14 +298,15 @@ describe('entries the server refuses', () => {
 });
 
 describe('the first pull', () => {
-  it('brings every document of a collection larger than one page, with its link keys', async () => {
+  it('brings every document of a collection larger than two pages (each next page fetched ahead), with its link keys', async () => {
     const company = await createTenant(fleet.server);
     const roomId = await createServerRoom(fleet.server, company.companyId);
-    const grid = await createServerGrid(fleet.server, company.companyId, roomId, 40, 30);
+    const rows = (2 * PULL_BATCH_SIZE) / 100 + 1;
+    const grid = await createServerGrid(fleet.server, company.companyId, roomId, 100, rows);
     const device = await tablet(company.regular);
     await device.engine.settle();
-    expect(await device.database.grid_boxes.count().exec()).toBe(1200);
-    expect(await device.database.grid_boxes.count({ selector: { gridId: String(grid.id) } }).exec()).toBe(1200);
+    expect(await device.database.grid_boxes.count().exec()).toBe(100 * rows);
+    expect(await device.database.grid_boxes.count({ selector: { gridId: String(grid.id) } }).exec()).toBe(100 * rows);
     expect((await device.database.grids.findOne(String(grid.id)).exec())?.get('roomId')).toBe(String(roomId));
   });
 });
