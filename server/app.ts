@@ -36,6 +36,7 @@ import { createChangeHub, type ChangeHub } from './domains/replication/changes';
 import { syncRoutes } from './domains/replication/routes';
 import { userRoutes } from './domains/users/routes';
 import { registerActedAt } from './http/acted-at';
+import { registerClientIds } from './http/client-ids';
 import { errorHandler, notFound } from './http/errors';
 import { registerGuards } from './http/guards';
 import { registerTransactions } from './http/transactions';
@@ -103,6 +104,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   });
 
   registerGuards(app, { db: database.db, tokens });
+  registerClientIds(app);
   registerActedAt(app);
   registerTransactions(app, database.db);
 

@@ -8,6 +8,8 @@ export const httpMessages = {
   roleForbidden: 'Your role does not allow this action.',
   notYourself: 'You can only do this as yourself.',
   recordNotFound: (key: string) => `No record found for ${key}.`,
+  clientIdInvalid: 'client_id must be a UUID.',
+  clientIdTaken: 'This client_id already names another record.',
   rateLimited: 'Too many requests. Please wait a moment and try again.',
   payloadTooLarge: 'The request is too large.',
   unsupportedMediaType: 'This file type is not supported.',

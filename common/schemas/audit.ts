@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { auditMessages as m } from '../messages/audit';
-import { formBody, optionalId, requiredId, requiredText } from './fields';
+import { formBody, optionalId, requiredId, requiredText, optionalClientId } from './fields';
 
 const nullableId = z.preprocess((value) => (value === '' ? null : value), requiredId('Ids must be positive whole numbers.').nullable().optional());
 
@@ -11,6 +11,7 @@ export const addAuditEventBody = formBody({
   RoomID: nullableId,
   BatchID: nullableId,
   response_id: nullableId,
+  client_id: optionalClientId(),
 });
 
 export const updateAuditEventBody = formBody({

@@ -4,6 +4,7 @@
  * the spec's exact message.
  */
 import { z } from 'zod';
+import { httpMessages } from '../messages/http';
 
 /** Blank text (empty or only spaces) and null count as absent. */
 const blankToUndefined = (value: unknown) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value);
@@ -18,6 +19,12 @@ export const optionalText = (max = 2000) => z.preprocess(blankToUndefined, z.str
 export const requiredId = (message: string) => z.coerce.number({ error: message }).int({ error: message }).positive({ error: message });
 
 export const optionalId = (message = 'Ids must be positive whole numbers.') => z.preprocess(blankToUndefined, requiredId(message).optional());
+
+/**
+ * The client id a tablet chose for the record a create makes (common/client-ids.ts). Optional: a call
+ * without one (online use of the spec's call) gets a new one from the server.
+ */
+export const optionalClientId = () => z.preprocess(blankToUndefined, z.uuid({ error: httpMessages.clientIdInvalid }).optional());
 
 /** A whole number within bounds (from JSON or text); blank counts as missing. */
 export const requiredWholeNumber = (message: string, min = 0, max = 1_000_000_000) =>

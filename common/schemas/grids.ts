@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GRID_SIZE_MAX, gridMessages as m } from '../messages/grids';
-import { flag, formBody, requiredId, requiredText } from './fields';
+import { flag, formBody, requiredId, requiredText, optionalClientId } from './fields';
 
 const gridSize = z.preprocess(
   (value) => (value === '' || value === null ? undefined : value),
@@ -13,6 +13,7 @@ export const createGridBody = formBody({
   ngrid_name: requiredText(m.gridNameRequired, 200),
   nx: gridSize,
   ny: gridSize,
+  client_id: optionalClientId(),
 });
 
 export const deleteGridQuery = z.object({ grid_id: requiredId(m.gridIdRequired) });

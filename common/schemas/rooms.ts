@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { roomMessages as m } from '../messages/rooms';
-import { formBody, optionalId, requiredId, requiredNumber, requiredText } from './fields';
+import { formBody, optionalId, requiredId, requiredNumber, requiredText, optionalClientId } from './fields';
 
 export const roomCompanyQuery = z.object({ company_id: requiredId(m.companyIdRequired) });
 
 export const createRoomBody = formBody({
   name: requiredText(m.nameRequired, 200),
   description: requiredText(m.descriptionRequired, 2000),
+  client_id: optionalClientId(),
 });
 
 export const loadRoomGridsBoxesQuery = z.object({ company_id: requiredId(m.companyIdRequired), room_id: optionalId(m.roomIdInvalid) });

@@ -25,6 +25,30 @@ export function trackChanges(table: string, companyColumn = 'company_id'): strin
     CREATE INDEX ${table}_pull ON ${table} (${companyColumn}, change_xid, change_seq);`;
 }
 
+/** The synced tables that belong to a company (all but `companies` itself): each has a client id, unique per company. */
+export const CLIENT_ID_TABLES = [
+  'users',
+  'audit_events',
+  'rooms',
+  'grids',
+  'grid_boxes',
+  'sub_gridboxes',
+  'scans',
+  'batches',
+  'custom_batch_statuses',
+  'batch_problems',
+  'plant_moves',
+  'grid_templates',
+  'trays',
+  'tray_templates',
+  'form_templates',
+  'form_fields',
+  'form_field_hide_rules',
+  'form_responses',
+  'form_field_responses',
+  'form_response_images',
+] as const;
+
 const migrations: Record<string, string> = {
   '0001_foundation': `
     CREATE SEQUENCE change_seq;
@@ -489,6 +513,17 @@ const migrations: Record<string, string> = {
     -- came from, so an event can be traced to the change that made it (a push applies many changes in
     -- one transaction, so the transaction does not tell them apart).
     ALTER TABLE audit_events ADD COLUMN idempotency_key text;
+  `,
+  '0006_client_ids': `
+    -- Every synced record has a client id (ARCHITECTURE.md "One write, end to end"): a uuid the tablet
+    -- that made it chose (v7, time-sorted), or the server when it was made elsewhere; unique per company.
+    -- Tablets key their documents by it, and any parameter that names a record accepts it in place of
+    -- the spec's integer id (server/http/client-ids.ts), so a change can name a record made offline
+    -- before the server has answered its create. Rows that exist get a random one here.
+    ALTER TABLE companies ADD COLUMN client_id uuid NOT NULL DEFAULT gen_random_uuid();
+    CREATE UNIQUE INDEX companies_client_id ON companies (client_id);
+${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id uuid NOT NULL DEFAULT gen_random_uuid();
+    CREATE UNIQUE INDEX ${table}_client_id ON ${table} (company_id, client_id);`).join('\n')}
   `,
 };
 

@@ -10,6 +10,8 @@ type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type ReadOnly<T> = ColumnType<T, never, never>;
 
 export interface SyncColumns {
+  /** The record's permanent uuid (migration 0006): chosen by the tablet that made it, else by the writer. */
+  client_id: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
   created_by: number | null;

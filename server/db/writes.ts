@@ -6,6 +6,7 @@
  * can skip them.
  */
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { newClientId } from '../../common/client-ids';
 import type { DB } from './schema';
 
 export interface Actor {
@@ -30,7 +31,8 @@ type SyncedTable = { [T in keyof DB]: DB[T] extends { change_seq: unknown; delet
 type CompanyTable = { [T in SyncedTable]: DB[T] extends { company_id: number } ? T : never }[SyncedTable];
 
 export interface Writer {
-  insert<T extends SyncedTable>(table: T, values: Omit<Insertable<DB[T]>, 'created_by' | 'updated_by' | 'deleted_at'>): Promise<{ id: number }>;
+  /** Answers the new row's integer id and its client id (given in `values`, else a new one). */
+  insert<T extends SyncedTable>(table: T, values: Omit<Insertable<DB[T]>, 'created_by' | 'updated_by' | 'deleted_at'>): Promise<{ id: number; client_id: string }>;
   /** Inserts many rows in statements of at most 1,000 rows (PGlite has one connection; one huge statement holds it long). */
   insertMany<T extends SyncedTable>(table: T, rows: Array<Omit<Insertable<DB[T]>, 'created_by' | 'updated_by' | 'deleted_at'>>): Promise<Array<Selectable<DB[T]>>>;
   update<T extends SyncedTable>(table: T, id: number, values: Updateable<DB[T]>): Promise<number>;
@@ -94,8 +96,15 @@ const INSERT_SLICE = 1000;
 export function writer(db: Kysely<DB>, actor: Actor): Writer {
   if (!actor || typeof actor.companyId !== 'number') throw new Error('A write needs an actor: a user, or the system for a company');
   const by = actor.userId;
-  // A value the caller gives wins; otherwise the column's default (now) unless the actor says when.
-  const stamped = (values: object) => ({ ...(actor.actedAt ? { created_at: actor.actedAt } : {}), ...values, created_by: by, updated_by: by });
+  // A value the caller gives wins; otherwise the column's default (now) unless the actor says when, and
+  // a new client id (a record made on the server, or whose tablet did not choose one).
+  const stamped = (values: { client_id?: string | null }) => ({
+    ...(actor.actedAt ? { created_at: actor.actedAt } : {}),
+    ...values,
+    client_id: values.client_id ?? newClientId(),
+    created_by: by,
+    updated_by: by,
+  });
   // Kysely cannot follow one generic table name through these builders; the signatures above keep callers typed.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const loose = db as unknown as Kysely<any>;
@@ -103,14 +112,14 @@ export function writer(db: Kysely<DB>, actor: Actor): Writer {
     async insert(table, values) {
       return loose
         .insertInto(table as string)
-        .values(stamped(values as object) as never)
-        .returning('id')
+        .values(stamped(values) as never)
+        .returning(['id', 'client_id'])
         .executeTakeFirstOrThrow();
     },
     async insertMany(table, rows) {
       const inserted = [];
       for (let start = 0; start < rows.length; start += INSERT_SLICE) {
-        const slice = rows.slice(start, start + INSERT_SLICE).map((row) => stamped(row as object));
+        const slice = rows.slice(start, start + INSERT_SLICE).map((row) => stamped(row));
         inserted.push(...(await loose.insertInto(table as string).values(slice as never).returningAll().execute()));
       }
       return inserted as never;
@@ -161,8 +170,8 @@ export function writer(db: Kysely<DB>, actor: Actor): Writer {
     },
     async insertLater(table, values) {
       const later = laterRows.get(db);
-      if (later) later.push({ table, row: stamped(values as object) });
-      else await loose.insertInto(table as string).values(stamped(values as object) as never).execute();
+      if (later) later.push({ table, row: stamped(values) });
+      else await loose.insertInto(table as string).values(stamped(values) as never).execute();
     },
   };
 }

@@ -41,6 +41,11 @@ export function errorHandler(error: FastifyError | HttpError, request: FastifyRe
   if (error instanceof HttpError) {
     return reply.code(error.statusCode).send({ status: 'error', message: error.message, ...error.extra });
   }
+  // Any table's client id is unique per company: a create naming one already taken is refused whole.
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  if (code === '23505' && typeof constraint === 'string' && constraint.endsWith('_client_id')) {
+    return reply.code(409).send({ status: 'error', message: httpMessages.clientIdTaken });
+  }
   if (hasZodFastifySchemaValidationErrors(error)) {
     return reply.code(400).send({ status: 'error', message: error.validation[0]?.message ?? error.message });
   }

@@ -72,5 +72,11 @@ export const OWNED_PARAMETERS: Record<string, OwnedKindName> = {
   batch_ids: 'batch',
   default_batch_id: 'batch',
   tray_id: 'tray',
+  response_id: 'form_response',
+  field_id: 'form_field',
+  fieldID: 'form_field',
+  FieldID: 'form_field',
+  form_field_hidden_FieldID: 'form_field',
+  form_field_linked_FieldID: 'form_field',
   // `template_id` names a grid, tray or form template depending on the route: routes declare it (`config.owns`).
 };

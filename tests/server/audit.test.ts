@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditMessages as m } from '../../common/messages/audit';
 import { httpMessages } from '../../common/messages/http';
+import { systemActor, writer } from '../../server/db/writes';
 import { createBatch, createRoom, createSuperAdmin, createTenant, createUser, type SignedInUser, type Tenant } from '../support/factories';
 import { startServer, type TestServer } from '../support/server';
 import { type PulledDocument, pullUntil } from '../support/sync';
@@ -26,6 +27,16 @@ async function roomOf(tenant: Tenant, label: number) {
 async function batchOf(tenant: Tenant, label: number) {
   const key = `batch:${tenant.companyId}:${label}`;
   if (!labelled.has(key)) labelled.set(key, await createBatch(server, tenant.companyId, `B-${label}`));
+  return labelled.get(key) as number;
+}
+/** A form response of a tenant (of a template of its own), written straight to the database. */
+async function responseOf(tenant: Tenant, label: number) {
+  const key = `response:${tenant.companyId}:${label}`;
+  if (!labelled.has(key)) {
+    const write = writer(server.database.db, systemActor(tenant.companyId));
+    const template = await write.insert('form_templates', { company_id: tenant.companyId, template_name: `Form ${label}` });
+    labelled.set(key, (await write.insert('form_responses', { company_id: tenant.companyId, template_id: template.id })).id);
+  }
   return labelled.get(key) as number;
 }
 
@@ -72,7 +83,7 @@ describe('GET /api/get_audit_events', () => {
     grower = await createUser(server, trail.companyId, 'Regular');
     await record(grower, 'Scouted room 7', { RoomID: await roomOf(trail, 7) });
     await record(grower, 'Sprayed batch 3', { RoomID: await roomOf(trail, 7), BatchID: await batchOf(trail, 3) });
-    await record(trail.admin, 'Answered form 11', { RoomID: await roomOf(trail, 8), BatchID: await batchOf(trail, 3), response_id: 11 });
+    await record(trail.admin, 'Answered form 11', { RoomID: await roomOf(trail, 8), BatchID: await batchOf(trail, 3), response_id: await responseOf(trail, 11) });
   });
 
   it('answers the company’s events newest first, with every field', async () => {
@@ -96,7 +107,7 @@ describe('GET /api/get_audit_events', () => {
         EventTitle: 'Answered form 11',
         RoomID: await roomOf(trail, 8),
         BatchID: await batchOf(trail, 3),
-        response_id: 11,
+        response_id: await responseOf(trail, 11),
         CreatedAt: expect.any(String),
       }),
     );
@@ -147,12 +158,12 @@ describe('GET /api/get_audit_events', () => {
 
 describe('POST /api/add_audit_event', () => {
   it('a Regular user records an event of their own', async () => {
-    const response = await add(farm.regular.token, { CompanyID: farm.companyId, UserID: farm.regular.id, EventTitle: 'Submitted MultiSelect Template in room North', RoomID: await roomOf(farm, 4), BatchID: await batchOf(farm, 9), response_id: 21 });
+    const response = await add(farm.regular.token, { CompanyID: farm.companyId, UserID: farm.regular.id, EventTitle: 'Submitted MultiSelect Template in room North', RoomID: await roomOf(farm, 4), BatchID: await batchOf(farm, 9), response_id: await responseOf(farm, 21) });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       status: 'success',
       message: m.added,
-      event: { CompanyID: farm.companyId, UserID: farm.regular.id, EventTitle: 'Submitted MultiSelect Template in room North', RoomID: await roomOf(farm, 4), BatchID: await batchOf(farm, 9), response_id: 21 },
+      event: { CompanyID: farm.companyId, UserID: farm.regular.id, EventTitle: 'Submitted MultiSelect Template in room North', RoomID: await roomOf(farm, 4), BatchID: await batchOf(farm, 9), response_id: await responseOf(farm, 21) },
     });
     const events = (await list(farm.admin.token, { company_id: farm.companyId })).body.events;
     expect(events[0]).toMatchObject({ EventID: response.body.event.EventID, UserID: farm.regular.id, EventTitle: 'Submitted MultiSelect Template in room North' });
@@ -184,10 +195,12 @@ describe('POST /api/add_audit_event', () => {
     expect((await list(farm.admin.token, { company_id: farm.companyId })).body.events).toHaveLength(before);
   });
 
-  it('answers 403 for another company’s room or batch, and 404 for one that does not exist', async () => {
+  it('answers 403 for another company’s room, batch or form response, and 404 for one that does not exist', async () => {
     expect((await add(farm.regular.token, { EventTitle: 'Scouted their room', RoomID: await roomOf(other, 1) })).status).toBe(403);
     expect((await add(farm.regular.token, { EventTitle: 'Sprayed their batch', BatchID: await batchOf(other, 1) })).status).toBe(403);
+    expect((await add(farm.regular.token, { EventTitle: 'Read their form', response_id: await responseOf(other, 1) })).status).toBe(403);
     expect((await add(farm.regular.token, { EventTitle: 'Scouted nowhere', RoomID: 987654 })).status).toBe(404);
+    expect((await add(farm.regular.token, { EventTitle: 'Read no form', response_id: 987654 })).status).toBe(404);
   });
 
   it('answers 403 for another company’s CompanyID and records nothing there', async () => {

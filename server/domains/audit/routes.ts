@@ -25,13 +25,13 @@ async function getAuditEvents(request: RequestOf<typeof listSchema>) {
 }
 
 async function addAuditEvent(request: RequestOf<typeof addSchema>) {
-  const { UserID, EventTitle, RoomID, BatchID, response_id } = request.body;
+  const { UserID, EventTitle, RoomID, BatchID, response_id, client_id } = request.body;
   // An event is always recorded as the caller's own.
   assertCaller(request, UserID);
   const actor = actorOfRequest(request, actingCompany(request, request.body.CompanyID));
   // The event the caller adds is the record itself, answered with its id: inserted now.
-  const { id } = await writer(request.db, actor).insert('audit_events', auditRow(actor, { title: EventTitle, roomId: RoomID, batchId: BatchID, responseId: response_id }));
-  return success({ event: auditEventJson(await auditQueries.byId(request.db, id)) }, m.added);
+  const created = await writer(request.db, actor).insert('audit_events', { ...auditRow(actor, { title: EventTitle, roomId: RoomID, batchId: BatchID, responseId: response_id }), client_id });
+  return success({ event: auditEventJson(await auditQueries.byId(request.db, created.id)), client_id: created.client_id }, m.added);
 }
 
 async function updateAuditEvent(request: RequestOf<typeof updateSchema>) {

@@ -1,5 +1,6 @@
 /** Grids and their grid boxes (spec part 1 §3 offline-store fields). */
 import type { Kysely } from 'kysely';
+import { boxClientId } from '../../../common/client-ids';
 import type { DB, Grid, GridBox } from '../../db/schema';
 import { type Actor, writer } from '../../db/writes';
 
@@ -42,11 +43,17 @@ export const gridBoxJson = (box: GridBoxShown) => ({
 export const gridQueries = {
   /**
    * A grid of nx × ny boxes in a room, at positions X = 1…nx, Y = 1…ny (spec: Create_grid; also used
-   * by submit_grid_template). Returns the grid's id.
+   * by submit_grid_template). Returns the grid's id. Its client id is the one given, else a new one;
+   * each box's is derived from the grid's and its position (`boxClientId`), as the tablet derives it.
    */
-  async createWithBoxes(db: Kysely<DB>, actor: Actor, grid: { roomId: number; name: string; nx: number; ny: number; description?: string | null }) {
+  async createWithBoxes(
+    db: Kysely<DB>,
+    actor: Actor,
+    grid: { roomId: number; name: string; nx: number; ny: number; description?: string | null; clientId?: string },
+  ): Promise<number> {
     const write = writer(db, actor);
-    const { id } = await write.insert('grids', {
+    const created = await write.insert('grids', {
+      client_id: grid.clientId,
       company_id: actor.companyId,
       room_id: grid.roomId,
       name: grid.name,
@@ -59,10 +66,10 @@ export const gridQueries = {
     });
     const boxes = [];
     for (let y = 1; y <= grid.ny; y += 1) {
-      for (let x = 1; x <= grid.nx; x += 1) boxes.push({ company_id: actor.companyId, grid_id: id, x, y });
+      for (let x = 1; x <= grid.nx; x += 1) boxes.push({ company_id: actor.companyId, grid_id: created.id, x, y, client_id: boxClientId(created.client_id, x, y) });
     }
     await write.insertMany('grid_boxes', boxes);
-    return id;
+    return created.id;
   },
 
   boxesOfGrids: (db: Kysely<DB>, gridIds: number[]) =>

@@ -21,13 +21,13 @@ const historySchema = { querystring: plantHistoryQuery };
 const dayOf = (value: Date | string) => new Date(value).toISOString().slice(0, 10);
 
 async function createGrid(request: RequestOf<typeof createGridSchema>) {
-  const { ncompany_id, nroom_id, ngrid_name, nx, ny } = request.body;
+  const { ncompany_id, nroom_id, ngrid_name, nx, ny, client_id } = request.body;
   const actor = actorOfRequest(request, ncompany_id);
-  const id = await gridQueries.createWithBoxes(request.db, actor, { roomId: nroom_id, name: ngrid_name, nx, ny });
+  const id = await gridQueries.createWithBoxes(request.db, actor, { roomId: nroom_id, name: ngrid_name, nx, ny, clientId: client_id });
   await recordAudit(request.db, actor, { title: `Created grid ${ngrid_name} (${nx} × ${ny})`, roomId: nroom_id, details: { grid_id: id } });
   const grid = await gridQueries.byId(request.db, id);
   const boxes = await gridQueries.boxesOfGrids(request.db, [id]);
-  return success({ grid: { ...gridJson(grid), boxes: boxes.map(gridBoxJson) }, GridID: id }, m.gridCreated);
+  return success({ grid: { ...gridJson(grid), boxes: boxes.map(gridBoxJson) }, GridID: id, client_id: grid.client_id }, m.gridCreated);
 }
 
 async function deleteGrid(request: RequestOf<typeof deleteGridSchema>) {

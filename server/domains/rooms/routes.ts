@@ -38,10 +38,11 @@ function scrollValueOf(request: FastifyRequest<{ Body: { setValue?: unknown; sta
 
 async function createRoom(request: RequestOf<typeof createRoomSchema>) {
   const actor = actorOfRequest(request, request.query.company_id);
-  const { id } = await writer(request.db, actor).insert('rooms', { company_id: actor.companyId, name: request.body.name, description: request.body.description });
-  await recordAudit(request.db, actor, { title: `Created room ${request.body.name}`, roomId: id });
-  const room = await roomQueries.byId(request.db, id);
-  return success({ room: roomJson(room), RoomID: id }, m.created);
+  const { name, description, client_id } = request.body;
+  const created = await writer(request.db, actor).insert('rooms', { company_id: actor.companyId, name, description, client_id });
+  await recordAudit(request.db, actor, { title: `Created room ${name}`, roomId: created.id });
+  const room = await roomQueries.byId(request.db, created.id);
+  return success({ room: roomJson(room), RoomID: created.id, client_id: created.client_id }, m.created);
 }
 
 /** Rooms with their grids and boxes: three queries whatever the sizes. */
