@@ -53,7 +53,7 @@ export const pushOptions = {
 export type DocumentsWrittenBy = (db: Kysely<DB>, companyId: number, xids: string[]) => Promise<Record<string, SyncDocument[]>>;
 
 /** The entry as the request it would have been alone. */
-async function injectionOf(request: FastifyRequest, entry: PushEntry, pushHeaders: Record<string, string>): Promise<InjectOptions> {
+function injectionOf(request: FastifyRequest, entry: PushEntry, pushHeaders: Record<string, string>): InjectOptions {
   const headers: Record<string, string> = {
     authorization: request.headers.authorization ?? '',
     'idempotency-key': entry.id,
@@ -66,12 +66,13 @@ async function injectionOf(request: FastifyRequest, entry: PushEntry, pushHeader
     headers['content-type'] = 'application/json';
     payload = JSON.stringify(body.data ?? null);
   } else if (body.kind === 'multipart') {
-    const form = new FormData();
+    // Text parts only (an entry with a file is sent alone): the same fields as a urlencoded form, which
+    // the routes read alike (@fastify/formbody and @fastify/multipart's keyValues) and which costs a
+    // fraction of encoding and parsing multipart; the Idempotency-Key's fingerprint is the method and URL.
+    const form = new URLSearchParams();
     for (const part of body.parts) form.append(part.name, part.value);
-    // The bytes and the boundary as a browser would send them.
-    const encoded = new Response(form);
-    headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
-    payload = Buffer.from(await encoded.arrayBuffer());
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    payload = form.toString();
   }
   return {
     method: entry.method,
@@ -109,7 +110,7 @@ export function pushHandler(app: App, documentsWrittenBy: DocumentsWrittenBy) {
       async (pushHeaders) => {
         const answered: PushResult[] = [];
         for (const entry of request.body.entries) {
-          const answer = await app.inject(await injectionOf(request, entry, pushHeaders));
+          const answer = await app.inject(injectionOf(request, entry, pushHeaders));
           const body = bodyOf(answer.payload);
           answered.push({ id: entry.id, status: answer.statusCode, body });
           if (stopsTheRun(answer.statusCode, body)) break;
