@@ -25,13 +25,15 @@ export function trackChanges(table: string, companyColumn = 'company_id'): strin
     CREATE INDEX ${table}_pull ON ${table} (${companyColumn}, change_xid, change_seq);`;
 }
 
-/** The synced tables that belong to a company (all but `companies` itself): each has a client id, unique per company. */
+/**
+ * The synced tables that belong to a company (all but `companies` itself) and hold their client id,
+ * unique per company. Grid boxes keep theirs beside them, in `grid_box_client_ids` (migration 0006).
+ */
 export const CLIENT_ID_TABLES = [
   'users',
   'audit_events',
   'rooms',
   'grids',
-  'grid_boxes',
   'sub_gridboxes',
   'scans',
   'batches',
@@ -522,8 +524,21 @@ const migrations: Record<string, string> = {
     -- before the server has answered its create. Rows that exist get a random one here.
     ALTER TABLE companies ADD COLUMN client_id uuid NOT NULL DEFAULT gen_random_uuid();
     CREATE UNIQUE INDEX companies_client_id ON companies (client_id);
+    -- Client id first: a client id is looked up without knowing its company (another company's
+    -- answers 403, not 404).
 ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id uuid NOT NULL DEFAULT gen_random_uuid();
-    CREATE UNIQUE INDEX ${table}_client_id ON ${table} (company_id, client_id);`).join('\n')}
+    CREATE UNIQUE INDEX ${table}_client_id ON ${table} (client_id, company_id);`).join('\n')}
+    -- A grid's boxes take client ids derived from the grid's and their place (common/client-ids.ts
+    -- boxClientId), kept here rather than on grid_boxes: a cull writes a new version of its box row (the
+    -- pull index changes, so the update is never HOT), and a unique index on the row would be written
+    -- and checked on every cull (5,000 queued culls drained at 141/s with it, 224/s without, PGlite).
+    CREATE TABLE grid_box_client_ids (
+      client_id uuid NOT NULL,
+      company_id integer NOT NULL REFERENCES companies (id),
+      grid_box_id integer NOT NULL REFERENCES grid_boxes (id),
+      PRIMARY KEY (client_id, company_id)
+    );
+    INSERT INTO grid_box_client_ids (client_id, company_id, grid_box_id) SELECT gen_random_uuid(), company_id, id FROM grid_boxes;
   `,
 };
 

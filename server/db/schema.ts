@@ -157,7 +157,8 @@ export interface GridsTable extends SyncColumns, ScanState {
   image_name: string | null;
 }
 
-export interface GridBoxesTable extends SyncColumns {
+/** Its client id is in `grid_box_client_ids` (migration 0006 says why). */
+export interface GridBoxesTable extends Omit<SyncColumns, 'client_id'> {
   id: Generated<number>;
   company_id: number;
   grid_id: number;
@@ -171,6 +172,13 @@ export interface GridBoxesTable extends SyncColumns {
   culled: Generated<boolean>;
   culled_by: number | null;
   culled_at: Timestamp | null;
+}
+
+/** A grid box's client id (common/client-ids.ts `boxClientId`), written with the box, never changed. */
+export interface GridBoxClientIdsTable {
+  client_id: string;
+  company_id: number;
+  grid_box_id: number;
 }
 
 export interface SubGridboxesTable extends SyncColumns {
@@ -380,6 +388,7 @@ export interface DB {
   whiteboard_images: WhiteboardImagesTable;
   grids: GridsTable;
   grid_boxes: GridBoxesTable;
+  grid_box_client_ids: GridBoxClientIdsTable;
   sub_gridboxes: SubGridboxesTable;
   scans: ScansTable;
   batches: BatchesTable;

@@ -7,6 +7,7 @@
  */
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { newClientId } from '../../common/client-ids';
+import { CLIENT_ID_TABLES } from './migrations';
 import type { DB } from './schema';
 
 export interface Actor {
@@ -31,8 +32,11 @@ type SyncedTable = { [T in keyof DB]: DB[T] extends { change_seq: unknown; delet
 type CompanyTable = { [T in SyncedTable]: DB[T] extends { company_id: number } ? T : never }[SyncedTable];
 
 export interface Writer {
-  /** Answers the new row's integer id and its client id (given in `values`, else a new one). */
-  insert<T extends SyncedTable>(table: T, values: Omit<Insertable<DB[T]>, 'created_by' | 'updated_by' | 'deleted_at'>): Promise<{ id: number; client_id: string }>;
+  /**
+   * Answers the new row's integer id and its client id (given in `values`, else a new one). Not for
+   * grid boxes, which are made many at a time with their grid (`insertMany`).
+   */
+  insert<T extends Exclude<SyncedTable, 'grid_boxes'>>(table: T, values: Omit<Insertable<DB[T]>, 'created_by' | 'updated_by' | 'deleted_at'>): Promise<{ id: number; client_id: string }>;
   /** Inserts many rows in statements of at most 1,000 rows (PGlite has one connection; one huge statement holds it long). */
   insertMany<T extends SyncedTable>(table: T, rows: Array<Omit<Insertable<DB[T]>, 'created_by' | 'updated_by' | 'deleted_at'>>): Promise<Array<Selectable<DB[T]>>>;
   update<T extends SyncedTable>(table: T, id: number, values: Updateable<DB[T]>): Promise<number>;
@@ -93,15 +97,20 @@ export async function insertRows(db: Kysely<DB>, rows: readonly LaterRow[]): Pro
 
 const INSERT_SLICE = 1000;
 
+const CLIENT_ID_TABLE_NAMES: ReadonlySet<string> = new Set<string>(['companies', ...CLIENT_ID_TABLES]);
+
+/** Whether the table's rows hold their client id (a grid box's is in grid_box_client_ids, migration 0006). */
+const holdsClientId = (table: string) => CLIENT_ID_TABLE_NAMES.has(table);
+
 export function writer(db: Kysely<DB>, actor: Actor): Writer {
   if (!actor || typeof actor.companyId !== 'number') throw new Error('A write needs an actor: a user, or the system for a company');
   const by = actor.userId;
   // A value the caller gives wins; otherwise the column's default (now) unless the actor says when, and
   // a new client id (a record made on the server, or whose tablet did not choose one).
-  const stamped = (values: { client_id?: string | null }) => ({
+  const stamped = (table: SyncedTable, values: { client_id?: string | null }) => ({
     ...(actor.actedAt ? { created_at: actor.actedAt } : {}),
     ...values,
-    client_id: values.client_id ?? newClientId(),
+    ...(holdsClientId(table) ? { client_id: values.client_id ?? newClientId() } : {}),
     created_by: by,
     updated_by: by,
   });
@@ -112,14 +121,14 @@ export function writer(db: Kysely<DB>, actor: Actor): Writer {
     async insert(table, values) {
       return loose
         .insertInto(table as string)
-        .values(stamped(values) as never)
+        .values(stamped(table, values) as never)
         .returning(['id', 'client_id'])
         .executeTakeFirstOrThrow();
     },
     async insertMany(table, rows) {
       const inserted = [];
       for (let start = 0; start < rows.length; start += INSERT_SLICE) {
-        const slice = rows.slice(start, start + INSERT_SLICE).map((row) => stamped(row));
+        const slice = rows.slice(start, start + INSERT_SLICE).map((row) => stamped(table, row));
         inserted.push(...(await loose.insertInto(table as string).values(slice as never).returningAll().execute()));
       }
       return inserted as never;
@@ -170,8 +179,8 @@ export function writer(db: Kysely<DB>, actor: Actor): Writer {
     },
     async insertLater(table, values) {
       const later = laterRows.get(db);
-      if (later) later.push({ table, row: stamped(values) });
-      else await loose.insertInto(table as string).values(stamped(values) as never).execute();
+      if (later) later.push({ table, row: stamped(table, values) });
+      else await loose.insertInto(table as string).values(stamped(table, values) as never).execute();
     },
   };
 }

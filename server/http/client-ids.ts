@@ -78,13 +78,18 @@ function replaced(value: unknown, ids: ReadonlyMap<string, number>): unknown {
     .join(',');
 }
 
+/** Kinds whose client ids are kept beside their rows (migration 0006 says why). */
+const CLIENT_ID_HOLDERS: Partial<Record<OwnedKindName, { table: string; idColumn: string; companyColumn: string }>> = {
+  grid_box: { table: 'grid_box_client_ids', idColumn: 'grid_box_id', companyColumn: 'company_id' },
+};
+
 /**
  * The integer ids of `clientIds` of one kind, from the caller's company (a SuperAdmin's, any one).
  * Through the request's database: in a push, a record made by an earlier entry of it is found.
  */
 async function resolve(request: FastifyRequest, kindName: OwnedKindName, clientIds: string[]): Promise<Map<string, number>> {
   const claims = caller(request);
-  const kind = OWNED_KINDS[kindName];
+  const kind = CLIENT_ID_HOLDERS[kindName] ?? OWNED_KINDS[kindName];
   const rows = await sql<{ id: number; client_id: string; company: number }>`
     SELECT ${sql.ref(kind.idColumn)} AS id, client_id, ${sql.ref(kind.companyColumn)} AS company
     FROM ${sql.table(kind.table)}

@@ -19,7 +19,9 @@ afterAll(() => server.close());
 
 const db = () => server.database.db;
 const clientIdOf = async (table: 'rooms' | 'grids' | 'batches' | 'grid_boxes', id: number) =>
-  (await db().selectFrom(table).select('client_id').where('id', '=', id).executeTakeFirstOrThrow()).client_id;
+  table === 'grid_boxes'
+    ? (await db().selectFrom('grid_box_client_ids').select('client_id').where('grid_box_id', '=', id).executeTakeFirstOrThrow()).client_id
+    : (await db().selectFrom(table).select('client_id').where('id', '=', id).executeTakeFirstOrThrow()).client_id;
 
 const createRoomCall = (token: string, companyId: number, fields: Record<string, string>) =>
   server.request<{ RoomID: number; client_id: string }>('POST', '/create_room', { token, query: { company_id: companyId }, json: { description: 'Veg', ...fields } });
@@ -58,7 +60,12 @@ describe('a create stores the client id its tablet chose', () => {
     });
     expect(answer.status).toBe(200);
     expect(answer.body.client_id).toBe(gridClientId);
-    const boxes = await db().selectFrom('grid_boxes').select(['x', 'y', 'client_id']).where('grid_id', '=', answer.body.GridID).execute();
+    const boxes = await db()
+      .selectFrom('grid_boxes')
+      .innerJoin('grid_box_client_ids', 'grid_box_client_ids.grid_box_id', 'grid_boxes.id')
+      .select(['x', 'y', 'client_id'])
+      .where('grid_id', '=', answer.body.GridID)
+      .execute();
     expect(boxes).toHaveLength(6);
     for (const box of boxes) expect(box.client_id).toBe(boxClientId(gridClientId, box.x, box.y));
   });
@@ -133,8 +140,9 @@ describe('a parameter that names a record takes its client id', () => {
       .selectFrom('grid_boxes')
       .innerJoin('grids', 'grids.id', 'grid_boxes.grid_id')
       .innerJoin('rooms', 'rooms.id', 'grids.room_id')
+      .innerJoin('grid_box_client_ids', 'grid_box_client_ids.grid_box_id', 'grid_boxes.id')
       .select(['grid_boxes.culled', 'rooms.client_id'])
-      .where('grid_boxes.client_id', '=', boxClientId(gridClientId, 1, 1))
+      .where('grid_box_client_ids.client_id', '=', boxClientId(gridClientId, 1, 1))
       .executeTakeFirstOrThrow();
     expect(box).toEqual({ culled: true, client_id: roomClientId });
   });

@@ -40,6 +40,9 @@ export const gridBoxJson = (box: GridBoxShown) => ({
   CulledDateTime: box.culled_at,
 });
 
+/** Rows per statement of box client ids (as writes.ts INSERT_SLICE: PGlite's one connection is not held long). */
+const CLIENT_ID_SLICE = 1000;
+
 export const gridQueries = {
   /**
    * A grid of nx × ny boxes in a room, at positions X = 1…nx, Y = 1…ny (spec: Create_grid; also used
@@ -66,9 +69,13 @@ export const gridQueries = {
     });
     const boxes = [];
     for (let y = 1; y <= grid.ny; y += 1) {
-      for (let x = 1; x <= grid.nx; x += 1) boxes.push({ company_id: actor.companyId, grid_id: created.id, x, y, client_id: boxClientId(created.client_id, x, y) });
+      for (let x = 1; x <= grid.nx; x += 1) boxes.push({ company_id: actor.companyId, grid_id: created.id, x, y });
     }
-    await write.insertMany('grid_boxes', boxes);
+    const inserted = await write.insertMany('grid_boxes', boxes);
+    const clientIds = inserted.map((box) => ({ client_id: boxClientId(created.client_id, box.x, box.y), company_id: actor.companyId, grid_box_id: box.id }));
+    for (let start = 0; start < clientIds.length; start += CLIENT_ID_SLICE) {
+      await db.insertInto('grid_box_client_ids').values(clientIds.slice(start, start + CLIENT_ID_SLICE)).execute();
+    }
     return created.id;
   },
 
