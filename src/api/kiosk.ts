@@ -150,6 +150,19 @@ export async function switchByPin(kiosk: KioskStore, current: SessionStore, inpu
   return member.session;
 }
 
+/**
+ * Someone signed in with a password over `replaced`, the user who was at the screen (the sign-in screen
+ * stays reachable on a kiosk). A user with a PIN here is parked, as if they had switched away: their
+ * changes keep going out under their own session and they come back by PIN. Answers false for a user
+ * without one: nobody could come back to them without the password, so the caller ends that session
+ * (its changes still waiting stay queued for that user's next sign-in, never sent as someone else).
+ */
+export function parkReplaced(kiosk: KioskStore, replaced: Session): boolean {
+  if (!kiosk.members().find((member) => member.userId === replaced.user_id)?.pin) return false;
+  kiosk.save(kiosk.members().map((member) => (member.userId === replaced.user_id ? { ...member, session: replaced } : member)));
+  return true;
+}
+
 /** A user signed in with their password: PIN switching works for them again. */
 export function signedInWithPassword(kiosk: KioskStore, userId: number): void {
   kiosk.save(kiosk.members().map((member) => (member.userId === userId ? { ...member, failures: 0, session: null } : member)));

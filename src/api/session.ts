@@ -227,13 +227,23 @@ export async function login(context: Online, input: { email: string; password: s
 export async function logout(context: Online): Promise<void> {
   try {
     const current = await context.client.session.get();
-    if (current?.refresh_token) {
-      await online(context, { method: 'POST', path: '/logout', headers: { Authorization: `Bearer ${current.refresh_token}` }, skipRefresh: true }, cm.logoutFailed);
+    if (current) await endSession(context, current);
+  } finally {
+    await context.client.session.clear();
+  }
+}
+
+/**
+ * POST /logout for `ended`, a session this tablet no longer holds (a kiosk user replaced by another's
+ * password sign-in): its refresh tokens end on the server. An unreachable server is only warned about.
+ */
+export async function endSession(context: Online, ended: Session): Promise<void> {
+  try {
+    if (ended.refresh_token) {
+      await online(context, { method: 'POST', path: '/logout', headers: { Authorization: `Bearer ${ended.refresh_token}` }, skipRefresh: true }, cm.logoutFailed);
     }
   } catch (error) {
     console.warn(cm.logoutFailed, error);
-  } finally {
-    await context.client.session.clear();
   }
 }
 

@@ -201,6 +201,19 @@ describe.skipIf(skipBrowser)('a shared kiosk tablet in Chromium', { timeout: 240
     await app.switchTo(anaName, '4321');
     await app.switchUser();
     await app.switchTo(beaName, '5678');
+
+    // The sign-in screen opened while Bea is at the tablet says so; Ana's password sign-in parks Bea
+    // (she has a PIN here) instead of dropping her session: Bea comes back by PIN.
+    await app.open('/signIn');
+    await page.getByRole('status').filter({ hasText: 'Someone is signed in on this tablet' }).waitFor();
+    await page.getByLabel('Email').fill(ana.email);
+    await page.getByLabel('Password').fill(ana.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await app.userMenu().getByText(anaName).waitFor({ timeout: 30_000 });
+    await app.switchUser();
+    await app.rendered('Switch user');
+    await app.switchTo(beaName, '5678');
+    await app.userMenu().getByText(beaName).waitFor({ timeout: 30_000 });
     expect(errors, messages.join('\n')).toEqual([]);
   });
 

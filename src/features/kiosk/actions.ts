@@ -4,8 +4,9 @@
  * the tablet's sessions changed, so entries waiting for a session go (or stop going) at once.
  */
 import { isRole } from '../../../common/roles';
-import { kioskMembers, leaveKiosk, parkSignedIn, signedInWithPassword, switchByPin } from '../../api/kiosk';
-import { logout } from '../../api/session';
+import type { Session } from '../../api/client';
+import { kioskMembers, leaveKiosk, parkReplaced, parkSignedIn, signedInWithPassword, switchByPin } from '../../api/kiosk';
+import { endSession, logout } from '../../api/session';
 import { homeOf } from '../../app/home';
 import { client, kiosk, session, startSync } from '../../app/services';
 import { syncWorker } from '../../sync/sync-store';
@@ -37,9 +38,17 @@ export async function switchTo(userId: number, pin: string): Promise<ReturnType<
   return homeOf(isRole(switched.user_role) ? switched.user_role : null);
 }
 
-/** After a password sign-in: PIN switching works again for this user, and their waiting changes may go. */
-export function afterPasswordSignIn(userId: number): void {
-  signedInWithPassword(kiosk, userId);
+/**
+ * After a password sign-in: PIN switching works again for this user, and their waiting changes may go.
+ * `replaced` is whoever was at the screen before, if someone else: parked when they have a PIN here,
+ * else their session ends on the server (their waiting changes stay for their own next sign-in).
+ */
+export async function afterPasswordSignIn(signedIn: Session, replaced: Session | null): Promise<void> {
+  if (replaced && replaced.user_id !== signedIn.user_id && !parkReplaced(kiosk, replaced)) {
+    await endSession({ client }, replaced);
+    leaveKiosk(kiosk, replaced.user_id);
+  }
+  signedInWithPassword(kiosk, signedIn.user_id);
   resumeSync();
 }
 

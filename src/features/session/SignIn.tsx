@@ -3,12 +3,14 @@
  * On a shared kiosk it is also "Another user" and the way back after five wrong PINs: a password
  * sign-in makes PIN switching work again for that user, and their changes waiting on this tablet go
  * out under their own session. While other users are parked here, it links back to the switch screen.
+ * Whoever was at the screen before is parked when they have a PIN here, else signed out
+ * (kiosk/actions.ts `afterPasswordSignIn`): never replaced silently.
  */
 import { Link, useNavigate } from '@tanstack/react-router';
 import { isRole } from '../../../common/roles';
 import { kioskMembers } from '../../api/kiosk';
 import { login } from '../../api/session';
-import { client, kiosk } from '../../app/services';
+import { client, kiosk, session } from '../../app/services';
 import { homeOf } from '../../app/home';
 import { afterPasswordSignIn } from '../kiosk/actions';
 import { Field } from '../shell/forms';
@@ -17,11 +19,13 @@ import { PublicForm, PublicPage, useFormSubmit } from '../shell/PublicPage';
 export function SignIn() {
   const navigate = useNavigate();
   const sending = useFormSubmit(async (form) => {
-    const session = await login({ client }, { email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') });
-    afterPasswordSignIn(session.user_id);
-    await navigate({ to: homeOf(isRole(session.user_role) ? session.user_role : null), replace: true });
+    const replaced = await session.get();
+    const signedIn = await login({ client }, { email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') });
+    await afterPasswordSignIn(signedIn, replaced);
+    await navigate({ to: homeOf(isRole(signedIn.user_role) ? signedIn.user_role : null), replace: true });
   });
   const parked = kioskMembers(kiosk).some((member) => member.parked);
+  const someoneSignedIn = session.isLoggedIn();
 
   return (
     <PublicPage
@@ -38,6 +42,11 @@ export function SignIn() {
         </>
       }
     >
+      {someoneSignedIn && (
+        <p role="status">
+          Someone is signed in on this tablet. Signing in as another user parks them if they set a PIN here, else signs them out; changes they made here wait for them.
+        </p>
+      )}
       <PublicForm sending={sending} submitLabel="Sign in" busyLabel="Signing in…" browserChecks>
         <Field label="Email">
           <input name="email" type="email" autoComplete="username" required />

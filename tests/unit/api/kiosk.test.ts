@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { kioskMessages as m } from '../../../common/messages/kiosk';
 import type { Session } from '../../../src/api/client';
 import { ValidationError } from '../../../src/api/context';
-import { KIOSK_KEY, kioskMembers, kioskStore, kioskVault, leaveKiosk, MAX_PIN_FAILURES, parkSignedIn, setPin, signedInWithPassword, switchByPin } from '../../../src/api/kiosk';
+import { KIOSK_KEY, kioskMembers, kioskStore, kioskVault, leaveKiosk, MAX_PIN_FAILURES, parkReplaced, parkSignedIn, setPin, signedInWithPassword, switchByPin } from '../../../src/api/kiosk';
 import { memorySession } from '../../support/client';
 
 const session = (userId: number): Session => ({ access_token: `access-${userId}`, refresh_token: `refresh-${userId}`, user_id: userId, user_role: 'Regular', company_id: 1 });
@@ -85,6 +85,22 @@ describe('switching by PIN', () => {
     await current.set(session(7));
     signedInWithPassword(kiosk, 7);
     expect(kioskMembers(kiosk)[0]?.locked).toBe(false);
+  });
+
+  it('a password sign-in over a user with a PIN parks them; over one without, nothing is kept for them', async () => {
+    const { current, kiosk, vault } = kioskWith(7);
+    await setPin(kiosk, current, { pin: '1111', name: 'Ana' });
+    // Ben signs in with his password while Ana is at the screen.
+    await current.set(session(8));
+    expect(parkReplaced(kiosk, session(7))).toBe(true);
+    signedInWithPassword(kiosk, 8);
+    expect(await vault.get(7)).toEqual(session(7));
+    expect(kioskMembers(kiosk)).toEqual([{ userId: 7, name: 'Ana', failures: 0, locked: false, parked: true }]);
+    // Now Cleo over Ben, who has no PIN: he is not parked (the caller ends his session).
+    await current.set(session(9));
+    expect(parkReplaced(kiosk, session(8))).toBe(false);
+    expect(await vault.get(8)).toBeNull();
+    expect(await vault.get(7)).toEqual(session(7));
   });
 
   it('a user who signed out fully cannot be switched to', async () => {
