@@ -162,6 +162,17 @@ describe('POST /api/sync/push', () => {
     expect((response.body.documents.grid_boxes ?? []).map((document) => document.id)).toEqual([String(mine.boxIds[0])]);
   });
 
+  it('an entry naming a record an earlier entry of the same push deleted answers 404, as alone', async () => {
+    const grid = await createGrid(server, farm.companyId, await createRoom(server, farm.companyId), 1, 1);
+    const boxId = grid.boxIds[0] as number;
+    // The first cull finds the box live; the grid's deletion tombstones it before the second.
+    const entries = [cullEntry(boxId, farm.admin.id), entry('PUT', '/delete_grid', { kind: 'none' }, { grid_id: grid.id }), cullEntry(boxId, farm.admin.id, 0)];
+    const response = await push(farm.admin.token, entries);
+    expect(response.body.results.map((result) => result.status)).toEqual([200, 200, 404]);
+    expect(response.body.results[2]?.body).toEqual({ status: 'error', message: httpMessages.recordNotFound(`grid_box ${boxId}`) });
+    expect(await box(boxId)).toMatchObject({ culled: true, deleted_at: expect.any(Date) as Date });
+  });
+
   it('applies nothing twice when the same entries are pushed again: the same answers, no new rows, no documents', async () => {
     const grid = await createGrid(server, farm.companyId, await createRoom(server, farm.companyId), 1, 1);
     const roomName = `Pushed twice ${randomUUID()}`;
