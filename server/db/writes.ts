@@ -102,6 +102,19 @@ const CLIENT_ID_TABLE_NAMES: ReadonlySet<string> = new Set<string>(['companies',
 /** Whether the table's rows hold their client id (a grid box's is in grid_box_client_ids, migration 0006). */
 const holdsClientId = (table: string) => CLIENT_ID_TABLE_NAMES.has(table);
 
+let tombstoneWrites = 0;
+
+/**
+ * How many tombstoning writes this process has started (the writer's softDelete and softDeleteWhere,
+ * and `noteTombstones` for the one statement that sets `deleted_at` itself). A push's proof that the
+ * records its entries name are live holds only while this has not moved (server/http/transactions.ts
+ * `provenOwnership`).
+ */
+export const tombstoneWritesSoFar = () => tombstoneWrites;
+
+/** For a statement that tombstones rows without the writer (invitations replaced by a new one). */
+export const noteTombstones = () => void (tombstoneWrites += 1);
+
 export function writer(db: Kysely<DB>, actor: Actor): Writer {
   if (!actor || typeof actor.companyId !== 'number') throw new Error('A write needs an actor: a user, or the system for a company');
   const by = actor.userId;
@@ -152,6 +165,7 @@ export function writer(db: Kysely<DB>, actor: Actor): Writer {
         .executeTakeFirst()) as never;
     },
     async softDelete(table, id) {
+      noteTombstones();
       const result = await loose
         .updateTable(table as string)
         .set({ deleted_at: new Date(), updated_by: by } as never)
@@ -162,6 +176,7 @@ export function writer(db: Kysely<DB>, actor: Actor): Writer {
     },
     async softDeleteWhere(table, column, values) {
       if (values.length === 0) return [];
+      noteTombstones();
       const rows = await loose
         .updateTable(table as string)
         .set({ deleted_at: new Date(), updated_by: by } as never)

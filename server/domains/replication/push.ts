@@ -8,7 +8,9 @@
  *   of it (server/http/transactions.ts `inPushTransaction`): applied or refused whole, as alone, but
  *   committed (and flushed to disk) once per push. It goes under the push's own `Authorization`, with
  *   `Idempotency-Key: <entry id>`, `X-Acted-At: <actedAt>` when given, and its body as JSON, nothing or
- *   multipart/form-data (text parts only: an entry carrying a file is sent as its own call).
+ *   multipart/form-data (text parts only: an entry carrying a file is sent as its own call). The one
+ *   shortcut: the records the entries name are looked up for the tenancy guard once, for the whole push,
+ *   when it begins (guards.ts `ownedAhead`); what that does not find, each entry's guard looks up alone.
  * - In order, one at a time, each answered separately (`results`, in entry order, with the status and
  *   envelope the call alone would have had). A refusal (4xx) does not stop the entries after it: the
  *   client only puts in one push entries that do not depend on each other's outcome. A retryable answer
@@ -29,7 +31,7 @@ import { type PushEntry, type PushResult, pushBody } from '../../../common/schem
 import type { App } from '../../app';
 import type { DB } from '../../db/schema';
 import { ACTED_AT_HEADER } from '../../http/acted-at';
-import { caller } from '../../http/guards';
+import { caller, ownedAhead } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
 import { inPushTransaction } from '../../http/transactions';
 import type { SyncDocument } from './collections';
@@ -85,6 +87,14 @@ function injectionOf(request: FastifyRequest, entry: PushEntry, pushHeaders: Rec
   };
 }
 
+/** The parameters an entry names records by, as its route will read them: its query and its body's fields. */
+function parametersOf(entry: PushEntry): unknown[] {
+  const body = entry.body ?? { kind: 'none' };
+  if (body.kind === 'json') return [entry.query, body.data];
+  if (body.kind === 'multipart') return [entry.query, Object.fromEntries(body.parts.map((part) => [part.name, part.value]))];
+  return [entry.query];
+}
+
 /** An answer's body: its JSON, else its text (null when empty). */
 function bodyOf(payload: string): unknown {
   if (payload === '') return null;
@@ -103,13 +113,15 @@ function stopsTheRun(status: number, body: unknown): boolean {
 
 export function pushHandler(app: App, documentsWrittenBy: DocumentsWrittenBy) {
   return async function push(request: RequestOf<typeof pushSchema>) {
-    const { company_id: companyId, user_id: userId } = caller(request);
+    const claims = caller(request);
+    const { company_id: companyId, user_id: userId } = claims;
+    const { entries } = request.body;
     const { value: results, xid } = await inPushTransaction(
       request.db,
-      { userId, keys: request.body.entries.map((entry) => entry.id) },
+      { userId, keys: entries.map((entry) => entry.id), owned: (trx) => ownedAhead(trx, claims, entries.flatMap(parametersOf)) },
       async (pushHeaders) => {
         const answered: PushResult[] = [];
-        for (const entry of request.body.entries) {
+        for (const entry of entries) {
           const answer = await app.inject(injectionOf(request, entry, pushHeaders));
           const body = bodyOf(answer.payload);
           answered.push({ id: entry.id, status: answer.statusCode, body });

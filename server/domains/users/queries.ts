@@ -1,6 +1,7 @@
 /** Users and invitations of a company. */
 import type { Kysely } from 'kysely';
 import type { DB, User } from '../../db/schema';
+import { noteTombstones } from '../../db/writes';
 import { hashToken, newOpaqueToken } from '../auth/tokens';
 
 /** A user as the API and the synced company document show it: never the password hash. */
@@ -28,6 +29,7 @@ export const userQueries = {
   /** Creates an invitation and returns its token (shown once; only its hash is kept). */
   async createInvitation(db: Kysely<DB>, values: { companyId: number; email: string; role: 'Regular' | 'Admin'; createdBy: number; days: number }) {
     // A new invitation replaces any earlier pending one for the same address.
+    noteTombstones();
     await db
       .updateTable('invitations')
       .set({ deleted_at: new Date() })
