@@ -31,15 +31,22 @@ export const responseQueries = {
    * deleted since is accepted: a form filled offline on a tablet whose copy was older is still a
    * grower's observation, and is kept (README "Forms offline").
    */
-  async templateOfAnswers(db: Kysely<DB>, companyId: number, answers: Answer[]): Promise<number> {
+  /** The one template the answered fields belong to, with its name (for the audit trail), in one statement. */
+  async templateOfAnswers(db: Kysely<DB>, companyId: number, answers: Answer[]): Promise<{ id: number; name: string }> {
     const ids = [...new Set(answers.map((answer) => answer.fieldID))];
-    const fields = await db.selectFrom('form_fields').select(['id', 'template_id']).where('id', 'in', ids).where('company_id', '=', companyId).execute();
+    const fields = await db
+      .selectFrom('form_fields')
+      .innerJoin('form_templates', 'form_templates.id', 'form_fields.template_id')
+      .select(['form_fields.id', 'form_fields.template_id', 'form_templates.template_name'])
+      .where('form_fields.id', 'in', ids)
+      .where('form_fields.company_id', '=', companyId)
+      .execute();
     const found = new Set(fields.map((field) => field.id));
     const missing = ids.find((id) => !found.has(id));
     if (missing !== undefined) throw badRequest(m.fieldNotFound(missing));
     const templates = new Set(fields.map((field) => field.template_id));
     if (templates.size !== 1) throw badRequest(m.oneTemplate);
-    return fields[0]!.template_id;
+    return { id: fields[0]!.template_id, name: fields[0]!.template_name };
   },
 
   /**
@@ -92,11 +99,6 @@ export const responseQueries = {
       .where('grid_boxes.id', 'in', gridBoxIds)
       .execute();
     return new Map(rows.map((row) => [row.id, { roomId: row.room_id, batchId: row.batch_id }]));
-  },
-
-  async templateName(db: Kysely<DB>, templateId: number) {
-    const row = await db.selectFrom('form_templates').select('template_name').where('id', '=', templateId).executeTakeFirstOrThrow();
-    return row.template_name;
   },
 
   async roomName(db: Kysely<DB>, roomId: number) {

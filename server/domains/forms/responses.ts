@@ -52,9 +52,9 @@ function filledAt(submittedAt: string | undefined, actedAt: Date): Date {
 
 /** The form of the answers, checked for its required fields as it was when filled. */
 async function checkedTemplate(request: AnyRequest, companyId: number, answers: Answer[], at: Date) {
-  const templateId = await responseQueries.templateOfAnswers(request.db, companyId, answers);
-  await responseQueries.checkRequired(request.db, templateId, answers, at);
-  return templateId;
+  const template = await responseQueries.templateOfAnswers(request.db, companyId, answers);
+  await responseQueries.checkRequired(request.db, template.id, answers, at);
+  return template;
 }
 
 /** One response per box, each audited under its box; answers the response ids in the boxes' order. */
@@ -63,10 +63,9 @@ async function submitForBoxes(request: AnyRequest, submission: { submittedBy: nu
   const claims = assertCaller(request, submittedBy);
   const actor = actorOfRequest(request, claims.company_id);
   const at = filledAt(submission.submittedAt, request.actedAt);
-  const templateId = await checkedTemplate(request, actor.companyId, answers, at);
+  const { id: templateId, name: formName } = await checkedTemplate(request, actor.companyId, answers, at);
   const places = await responseQueries.placesOfBoxes(request.db, gridBoxIds, at);
   const roomName = roomId === undefined ? '' : await responseQueries.roomName(request.db, roomId);
-  const formName = await responseQueries.templateName(request.db, templateId);
   for (const gridBoxId of gridBoxIds) if (roomId !== undefined && places.get(gridBoxId)?.roomId !== roomId) throw badRequest(m.boxNotInRoom(gridBoxId, roomName));
   const responseIds: number[] = [];
   for (const gridBoxId of [...new Set(gridBoxIds)]) {
@@ -109,9 +108,9 @@ async function submitFormRoom(request: RequestOf<typeof submitRoomSchema>) {
   const claims = assertCaller(request, submittedBy);
   const actor = actorOfRequest(request, claims.company_id);
   const at = filledAt(submittedAt, request.actedAt);
-  const templateId = await checkedTemplate(request, actor.companyId, fieldResponses, at);
+  const { id: templateId, name: formName } = await checkedTemplate(request, actor.companyId, fieldResponses, at);
   const responseId = await responseQueries.create(request.db, actor, { templateId, gridBoxId: null, roomId: roomID, submittedBy, submittedAt: at }, fieldResponses);
-  const [formName, roomName] = [await responseQueries.templateName(request.db, templateId), await responseQueries.roomName(request.db, roomID)];
+  const roomName = await responseQueries.roomName(request.db, roomID);
   await recordAudit(request.db, actor, { title: `Submitted ${formName} in room ${roomName}`, roomId: roomID, responseId, details: { template_id: templateId } });
   return success({ response_id: responseId }, m.submitted);
 }
