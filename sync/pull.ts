@@ -187,8 +187,12 @@ export class PullReplications {
     this.pulledDocuments += stored;
     const done = this.targets.filter((target) => this.caughtUpAt.has(target.name)).length;
     if (done === this.targets.length) {
-      this.onInitialPull(null);
+      const report = this.onInitialPull;
       this.onInitialPull = null;
+      // The last pages are stored after their handlers return: the loading screen ends once they are,
+      // so no screen shows a collection empty in between ("No rooms yet" while the rooms are arriving).
+      const stored = () => report(null);
+      void Promise.all(this.states.map((state) => state.awaitInSync())).then(stored, stored);
     } else this.onInitialPull({ done, total: this.targets.length, documents: this.pulledDocuments });
   }
 

@@ -298,12 +298,22 @@ describe('entries the server refuses', () => {
 });
 
 describe('the first pull', () => {
-  it('brings every document of a collection larger than two pages (each next page fetched ahead), with its link keys', async () => {
+  it('brings every document of a collection larger than two pages (each next page fetched ahead), with its link keys; says it is done once they are stored', async () => {
     const company = await createTenant(fleet.server);
     const roomId = await createServerRoom(fleet.server, company.companyId);
     const rows = (2 * PULL_BATCH_SIZE) / 100 + 1;
     const grid = await createServerGrid(fleet.server, company.companyId, roomId, 100, rows);
-    const device = await tablet(company.regular);
+    const device = await tablet(company.regular, { start: false });
+    // What a screen would count the moment the loading message gives way to it.
+    const countedWhenDone = new Promise<number>((resolve) => {
+      const unsubscribe = device.engine.subscribe((status) => {
+        if (status.initialPull !== null) return;
+        resolve(device.database.grid_boxes.count().exec());
+        queueMicrotask(() => unsubscribe());
+      });
+    });
+    await device.engine.start();
+    expect(await countedWhenDone).toBe(100 * rows);
     await device.engine.settle();
     expect(await device.database.grid_boxes.count().exec()).toBe(100 * rows);
     expect(await device.database.grid_boxes.count({ selector: { gridId: String(grid.id) } }).exec()).toBe(100 * rows);
