@@ -35,17 +35,15 @@ import { startProxy, type NetworkProxy } from '../support/proxy';
 import { type ServerProcess, startServerProcess } from '../support/server-process';
 import {
   type ChangeIntent,
-  compareWithServer,
-  describeDifferences,
   type DeviceOutcome,
   drainAll,
-  localDocumentsOf,
   outcomeOf,
   type RecordedChange,
   recordingContext,
   sortOutbox,
   verifyLedger,
-} from '../support/sync';
+} from '../support/ledger';
+import { compareWithServer, describeDifferences, localDocumentsOf } from '../support/sync';
 
 const MUTATIONS = Number(process.env.CHAOS_MUTATIONS ?? 3300);
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));

@@ -16,7 +16,7 @@
  * The engines replay and pull in the background all along, as in the browser.
  *
  * Then every network comes back, every signed-out user signs in again, the outboxes drain, and the
- * server's database is checked against the ledger of changes (tests/support/sync.ts verifyLedger);
+ * server's database is checked against the ledger of changes (tests/support/ledger.ts verifyLedger);
  * failed entries are discarded, and each tablet's local store is compared with the server's documents
  * (`compareWithServer`). A failure names the tablet, collection, document and field.
  *
@@ -43,17 +43,15 @@ import { startProxy, type NetworkProxy } from '../support/proxy';
 import { startServer, type TestServer } from '../support/server';
 import {
   type ChangeIntent,
-  compareWithServer,
-  describeDifferences,
   type DeviceOutcome,
   drainAll,
-  localDocumentsOf,
   outcomeOf,
   type RecordedChange,
   recordingContext,
   sortOutbox,
   verifyLedger,
-} from '../support/sync';
+} from '../support/ledger';
+import { compareWithServer, describeDifferences, localDocumentsOf } from '../support/sync';
 
 const RUNS = Number(process.env.CHAOS_RUNS ?? 20);
 const SEED = process.env.CHAOS_SEED === undefined ? undefined : Number(process.env.CHAOS_SEED);
