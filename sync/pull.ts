@@ -69,6 +69,8 @@ export class PullReplications {
   private readonly caughtUpAt = new Map<string, number>();
   /** Documents stored by the first pull so far (progress for a new tablet's loading screen). */
   private pulledDocuments = 0;
+  /** During the first pull, each collection's last page's live document ids: the first pull is done once they are stored. */
+  private readonly lastPages = new Map<string, { collection: RxCollection; ids: string[] }>();
   /** Told of the first pull's progress until every collection has caught up once. */
   onInitialPull: ((progress: InitialPull | null) => void) | null = null;
 
@@ -115,6 +117,7 @@ export class PullReplications {
             const documents = await this.newestOf(target, page.documents);
             if (page.held_back) this.resyncLater(target.name);
             else if (!page.has_more) this.caughtUpAt.set(target.name, Date.now());
+            if (this.onInitialPull) this.lastPages.set(target.name, { collection: target.collection, ids: documents.filter((document) => !document._deleted).map((document) => document.id) });
             this.reportInitialPull(documents.length);
             return { checkpoint: { position: page.checkpoint }, documents };
           },
@@ -189,11 +192,26 @@ export class PullReplications {
     if (done === this.targets.length) {
       const report = this.onInitialPull;
       this.onInitialPull = null;
-      // The last pages are stored after their handlers return: the loading screen ends once they are,
-      // so no screen shows a collection empty in between ("No rooms yet" while the rooms are arriving).
+      // RxDB stores a page after its handler returns: the loading screen ends once the last pages are
+      // stored, so no screen shows a collection empty in between ("No rooms yet" while rooms arrive).
       const stored = () => report(null);
-      void Promise.all(this.states.map((state) => state.awaitInSync())).then(stored, stored);
+      void this.lastPagesStored().then(stored, stored);
     } else this.onInitialPull({ done, total: this.targets.length, documents: this.pulledDocuments });
+  }
+
+  /**
+   * Resolves once every collection's last page of the first pull is in the local store (checked every
+   * 20 ms), or after 10 s whatever it finds: the loading screen must never wait forever.
+   */
+  private async lastPagesStored() {
+    const deadline = Date.now() + 10_000;
+    const pages = [...this.lastPages.values()];
+    this.lastPages.clear();
+    for (const page of pages) {
+      while (page.ids.length > 0 && (await page.collection.findByIds(page.ids).exec()).size < page.ids.length && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
   }
 
   /** Pull the named collections again from their checkpoints (the change stream named them). */
