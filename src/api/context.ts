@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { Recorder } from '../../sync/engine';
 import type { EntryDraft } from '../../sync/outbox';
 import type { LocalStore } from '../../sync/store';
-import { isTempId, type OutboxEntry } from '../../sync/types';
+import { type Effect, isTempId, type OutboxEntry } from '../../sync/types';
 import type { GrowDatabase } from '../db/database';
 import { readable } from '../db/local-store';
 import type { LocalDocument } from '../db/schemas';
@@ -39,7 +39,59 @@ export async function recordAll(context: ApiContext, drafts: readonly EntryDraft
   const session = await context.client.session.get();
   const userId = session?.user_id ?? null;
   const actedAt = new Date().toISOString();
-  return context.recorder.record(drafts.map((draft) => ({ ...draft, userId, actedAt })));
+  const written = await watchWrites(context.database, drafts.flatMap((draft) => draft.effects ?? []));
+  let entries: OutboxEntry[];
+  try {
+    entries = await context.recorder.record(drafts.map((draft) => ({ ...draft, userId, actedAt })));
+  } catch (error) {
+    written.stop();
+    throw error;
+  }
+  await written.seen();
+  return entries;
+}
+
+/** How long a record waits for the page to see its own writes; past it, the page reads what it has. */
+const WRITES_SEEN_TIMEOUT_MS = 2_000;
+
+/**
+ * Read-your-writes for the page. In the browser the sync worker writes a record's optimistic effects
+ * through its own RxDB instance; the page's instance learns of them from their change events, and until
+ * then its cached queries still answer what was there before: the next step of a save (a form's hide
+ * rules, right after the form) read its own new template as missing. `seen` resolves once the database
+ * has seen a change of every document the effects will write (an upsert; a patch or removal of a
+ * document it holds), or after WRITES_SEEN_TIMEOUT_MS. Watching starts before the worker writes, so
+ * no event is missed; in Node the engine writes through the same instance and they come at once.
+ */
+async function watchWrites(database: GrowDatabase, effects: readonly Effect[]): Promise<{ seen(): Promise<void>; stop(): void }> {
+  const expected = new Set<string>();
+  const keyOf = (collection: string, id: string) => `${collection}\u0000${id}`;
+  const byCollection = new Map<string, string[]>();
+  for (const effect of effects) {
+    if (effect.op === 'upsert') expected.add(keyOf(effect.collection, effect.id));
+    else byCollection.set(effect.collection, [...(byCollection.get(effect.collection) ?? []), effect.id]);
+  }
+  for (const [name, ids] of byCollection) {
+    const collection = database.collections[name as keyof GrowDatabase['collections']];
+    if (!collection) continue;
+    for (const id of (await collection.findByIds(ids).exec()).keys()) expected.add(keyOf(name, id));
+  }
+  if (expected.size === 0) return { seen: async () => undefined, stop: () => undefined };
+  let done: () => void = () => undefined;
+  const allSeen = new Promise<void>((resolve) => (done = resolve));
+  const subscription = database.$.subscribe((event) => {
+    expected.delete(keyOf(event.collectionName ?? '', event.documentId));
+    if (expected.size === 0) done();
+  });
+  return {
+    async seen() {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([allSeen, new Promise<void>((resolve) => (timer = setTimeout(resolve, WRITES_SEEN_TIMEOUT_MS)))]);
+      clearTimeout(timer);
+      subscription.unsubscribe();
+    },
+    stop: () => subscription.unsubscribe(),
+  };
 }
 
 /** A rule of the spec's client side failed: the message is the spec's own (spec part 1 §5, part 2 §5). */
