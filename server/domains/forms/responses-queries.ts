@@ -1,5 +1,6 @@
 /** Queries of form responses and their answers, and the JSON shapes the spec's readers expect. */
 import type { Kysely } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { firstMissingRequired } from '../../../common/form-rules';
 import { formResponseMessages as m } from '../../../common/messages/form-responses';
 import type { DB } from '../../db/schema';
@@ -56,19 +57,21 @@ export const responseQueries = {
    * deleted after it (a form filled offline, sent later) is not held against the answers.
    */
   async checkRequired(db: Kysely<DB>, templateId: number, answers: Answer[], filledAt: Date) {
-    const fields = await db
-      .selectFrom('form_fields')
-      .select(['id', 'field_name', 'field_type', 'is_required', 'is_active', 'created_at', 'updated_at', 'deleted_at'])
-      .where('template_id', '=', templateId)
-      .orderBy('position')
-      .orderBy('id')
-      .execute();
-    const rules = await db
-      .selectFrom('form_field_hide_rules')
-      .select(['hidden_field_id', 'linked_field_id', 'linked_input'])
-      .where('template_id', '=', templateId)
-      .where('deleted_at', 'is', null)
-      .execute();
+    // The template's fields and its live rules in one statement: a tablet replays its submissions
+    // hundreds to a push, and each statement is a round trip (dates come back as JSON text here).
+    const { fields, rules } = await db
+      .selectNoFrom((eb) => [
+        jsonArrayFrom(
+          eb
+            .selectFrom('form_fields')
+            .select(['id', 'field_name', 'field_type', 'is_required', 'is_active', 'created_at', 'updated_at', 'deleted_at'])
+            .where('template_id', '=', templateId)
+            .orderBy('position')
+            .orderBy('id'),
+        ).as('fields'),
+        jsonArrayFrom(eb.selectFrom('form_field_hide_rules').select(['hidden_field_id', 'linked_field_id', 'linked_input']).where('template_id', '=', templateId).where('deleted_at', 'is', null)).as('rules'),
+      ])
+      .executeTakeFirstOrThrow();
     const asFilled = fields.filter((field) => field.deleted_at === null || new Date(field.deleted_at) > filledAt);
     const unchangedSince = (field: (typeof fields)[number]) => new Date(field.created_at) <= filledAt && new Date(field.updated_at) <= filledAt;
     const missing = firstMissingRequired(
