@@ -5,7 +5,7 @@
  * (the server's own bookkeeping time) are set by the `track_change` trigger (migrations.ts), so no write
  * can skip them.
  */
-import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { type Insertable, type Kysely, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely';
 import { newClientId } from '../../common/client-ids';
 import { CLIENT_ID_TABLES } from './migrations';
 import type { DB } from './schema';
@@ -40,8 +40,16 @@ export interface Writer {
   /** Inserts many rows in statements of at most 1,000 rows (PGlite has one connection; one huge statement holds it long). */
   insertMany<T extends SyncedTable>(table: T, rows: Array<Omit<Insertable<DB[T]>, 'created_by' | 'updated_by' | 'deleted_at'>>): Promise<Array<Selectable<DB[T]>>>;
   update<T extends SyncedTable>(table: T, id: number, values: Updateable<DB[T]>): Promise<number>;
-  /** The same, answering the row as it now is (undefined when there was no live row): no second read. */
-  updateReturning<T extends SyncedTable>(table: T, id: number, values: Updateable<DB[T]>): Promise<Selectable<DB[T]> | undefined>;
+  /**
+   * The same, answering the row as it now is (undefined when there was no live row): no second read.
+   * `also`: values computed from the row in the same statement (a box's room), answered beside it.
+   */
+  updateReturning<T extends SyncedTable, Also extends Record<string, unknown> = Record<never, never>>(
+    table: T,
+    id: number,
+    values: Updateable<DB[T]>,
+    also?: { [K in keyof Also]: RawBuilder<Also[K]> },
+  ): Promise<(Selectable<DB[T]> & Also) | undefined>;
   softDelete<T extends SyncedTable>(table: T, id: number): Promise<number>;
   /**
    * Tombstones, in one statement, the actor's company's live rows whose `column` is one of `values`
@@ -155,14 +163,15 @@ export function writer(db: Kysely<DB>, actor: Actor): Writer {
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
     },
-    async updateReturning(table, id, values) {
-      return (await loose
+    async updateReturning(table, id, values, also) {
+      const update = loose
         .updateTable(table as string)
         .set({ ...(values as object), updated_by: by } as never)
         .where('id', '=', id)
         .where('deleted_at', 'is', null)
-        .returningAll()
-        .executeTakeFirst()) as never;
+        .returningAll();
+      const extra = Object.entries((also ?? {}) as Record<string, RawBuilder<unknown>>).map(([name, expression]) => expression.as(name));
+      return (await (extra.length > 0 ? update.returning(extra) : update).executeTakeFirst()) as never;
     },
     async softDelete(table, id) {
       noteTombstones();

@@ -1,8 +1,11 @@
 /** Routes of the grids domain (issue 3: the grow model; spec part 1 §3, §5, §7, §8). */
+import { sql } from 'kysely';
 import { gridMessages as m } from '../../../common/messages/grids';
+import { httpMessages } from '../../../common/messages/http';
 import { createGridBody, deleteGridQuery, gridIdQuery, plantHistoryQuery, updateCullingBody, updateGridBoxNameBody } from '../../../common/schemas/grids';
 import type { App } from '../../app';
 import { writer } from '../../db/writes';
+import { notFound } from '../../http/errors';
 import { assertCaller } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
 import { batchQueries } from '../batches/queries';
@@ -43,12 +46,19 @@ async function deleteGrid(request: RequestOf<typeof deleteGridSchema>) {
 async function updateCulling(request: RequestOf<typeof cullingSchema>) {
   const { GridBoxID, user_id, culled } = request.body;
   const auth = assertCaller(request, user_id);
-  const box = await gridQueries.boxWithRoom(request.db, GridBoxID);
-  const actor = actorOfRequest(request, box.company_id);
   const isCulled = culled === 1;
-  const updated = await writer(request.db, actor).updateReturning('grid_boxes', box.id, { culled: isCulled, culled_by: isCulled ? auth.user_id : null, culled_at: isCulled ? request.actedAt : null });
-  await recordAudit(request.db, actor, { title: isCulled ? 'Culled plant' : 'Un-culled plant', roomId: box.room_id, gridBoxId: box.id, details: { culled: isCulled } });
-  return success({ grid_box: gridBoxJson(updated ?? box) }, m.cullingUpdated);
+  // One statement (a drain replays culls by the thousand): the guard found the box live and the
+  // caller's to act on, and the update answers it with its room. A box tombstoned since is not culled.
+  const updated = await writer(request.db, actorOfRequest(request)).updateReturning(
+    'grid_boxes',
+    GridBoxID,
+    { culled: isCulled, culled_by: isCulled ? auth.user_id : null, culled_at: isCulled ? request.actedAt : null },
+    { room_id: sql<number>`(SELECT room_id FROM grids WHERE grids.id = grid_boxes.grid_id)` },
+  );
+  if (!updated) throw notFound(httpMessages.recordNotFound(`grid_box ${GridBoxID}`));
+  const actor = actorOfRequest(request, updated.company_id);
+  await recordAudit(request.db, actor, { title: isCulled ? 'Culled plant' : 'Un-culled plant', roomId: updated.room_id, gridBoxId: updated.id, details: { culled: isCulled } });
+  return success({ grid_box: gridBoxJson(updated) }, m.cullingUpdated);
 }
 
 async function getCulledBoxes(request: RequestOf<typeof gridIdSchema>) {
