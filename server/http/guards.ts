@@ -117,8 +117,8 @@ function namedRecords(names: Record<string, OwnedKindName>, sources: unknown[]):
  * The records a push's entries name in their queries and bodies (`sources`, by the parameter names of
  * ownership.ts) that are live and the caller's to act on (`<kind>:<id>`): one statement per kind for the
  * whole push, before its entries run, so each entry's guard finds them proven (transactions.ts
- * `provenOwnership`) instead of looking them up one entry at a time (a drain of culls: one statement of
- * four per entry). Whatever is not found here (another company's, missing, named in a path or under a
+ * `provenOwnership`) instead of looking them up one entry at a time (a drain of culls: one statement
+ * fewer per entry). Whatever is not found here (another company's, missing, named in a path or under a
  * route's own name) is left to each entry's guard, which answers 403 or 404 exactly as alone.
  */
 export async function ownedAhead(db: Kysely<DB>, claims: AccessClaims, sources: unknown[]): Promise<Set<string>> {
@@ -129,7 +129,7 @@ export async function ownedAhead(db: Kysely<DB>, claims: AccessClaims, sources: 
     const lookup = kindName === 'company' ? [] : [...ids].filter((id) => id <= MAX_RECORD_ID && (kindName !== 'user' || id !== claims.user_id));
     if (lookup.length === 0) continue;
     for (const row of await liveRows(db, kindName, lookup)) {
-      if (claims.user_role === 'SuperAdmin' || row.company === claims.company_id) proven.add(`${kindName}:${row.id}`);
+      if (mayActFor(claims, row.company)) proven.add(provenKey(kindName, row.id));
     }
   }
   return proven;
@@ -155,9 +155,14 @@ function idsIn(value: unknown): number[] {
  * this with the record's company once it has loaded it. Same rule as the guard.
  */
 export function assertCompanyAccess(request: FastifyRequest, companyId: number) {
-  const claims = caller(request);
-  if (claims.user_role !== 'SuperAdmin' && claims.company_id !== companyId) throw forbidden(httpMessages.otherCompany);
+  if (!mayActFor(caller(request), companyId)) throw forbidden(httpMessages.otherCompany);
 }
+
+/** The one tenancy rule: a caller acts for their own company; SuperAdmin for any. */
+const mayActFor = (claims: AccessClaims, companyId: number) => claims.user_role === 'SuperAdmin' || claims.company_id === companyId;
+
+/** How a record proven live and the caller's is named in a push's proofs (transactions.ts `provenOwnership`). */
+const provenKey = (kindName: OwnedKindName, id: number) => `${kindName}:${id}`;
 
 /** Of these ids of a kind, the live records and their companies. */
 async function liveRows(db: Kysely<DB>, kindName: OwnedKindName, ids: number[]) {
@@ -172,21 +177,19 @@ async function liveRows(db: Kysely<DB>, kindName: OwnedKindName, ids: number[]) 
 
 /** `proven`: within a push, records already found live and the caller's (`ownedAhead`); those found now are added. */
 async function assertOwned(db: Kysely<DB>, claims: AccessClaims, kindName: OwnedKindName, named: number[], proven?: Set<string>) {
-  const ids = proven ? named.filter((id) => !proven.has(`${kindName}:${id}`)) : named;
+  const ids = proven ? named.filter((id) => !proven.has(provenKey(kindName, id))) : named;
   if (ids.length === 0) return;
-  const crossCompany = claims.user_role === 'SuperAdmin';
-  if (kindName === 'company' && !crossCompany) {
+  // A company needs no lookup, unless SuperAdmin names one (it must exist).
+  if (kindName === 'company' && claims.user_role !== 'SuperAdmin') {
     if (ids.some((id) => id !== claims.company_id)) throw forbidden(httpMessages.otherCompany);
     return;
   }
   // The caller naming themselves (most writes carry their own user_id): the token says whose they are.
   if (kindName === 'user' && ids.every((id) => id === claims.user_id)) return;
   const rows = await liveRows(db, kindName, ids);
-  if (!crossCompany && rows.some((row) => row.company !== claims.company_id)) {
-    throw forbidden(httpMessages.otherCompany);
-  }
+  if (rows.some((row) => !mayActFor(claims, row.company))) throw forbidden(httpMessages.otherCompany);
   const found = new Set(rows.map((row) => row.id));
   const missing = ids.find((id) => !found.has(id));
   if (missing !== undefined) throw notFound(httpMessages.recordNotFound(`${kindName} ${missing}`));
-  for (const id of ids) proven?.add(`${kindName}:${id}`);
+  for (const id of ids) proven?.add(provenKey(kindName, id));
 }

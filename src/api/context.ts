@@ -69,7 +69,11 @@ async function watchWrites(database: GrowDatabase, effects: readonly Effect[]): 
   const byCollection = new Map<string, string[]>();
   for (const effect of effects) {
     if (effect.op === 'upsert') expected.add(keyOf(effect.collection, effect.id));
-    else byCollection.set(effect.collection, [...(byCollection.get(effect.collection) ?? []), effect.id]);
+    else {
+      const ids = byCollection.get(effect.collection) ?? [];
+      ids.push(effect.id);
+      byCollection.set(effect.collection, ids);
+    }
   }
   for (const [name, ids] of byCollection) {
     const collection = database.collections[name as keyof GrowDatabase['collections']];

@@ -30,9 +30,9 @@ export const responseQueries = {
    * The one template the answers belong to. The template is not sent (spec §7): it follows from the
    * fields answered, which must all be fields of one template of the company. A field or template
    * deleted since is accepted: a form filled offline on a tablet whose copy was older is still a
-   * grower's observation, and is kept (README "Forms offline").
+   * grower's observation, and is kept (README "Forms offline"). Answered with its name (for the audit
+   * trail), in one statement.
    */
-  /** The one template the answered fields belong to, with its name (for the audit trail), in one statement. */
   async templateOfAnswers(db: Kysely<DB>, companyId: number, answers: Answer[]): Promise<{ id: number; name: string }> {
     const ids = [...new Set(answers.map((answer) => answer.fieldID))];
     const fields = await db
