@@ -24,3 +24,9 @@ export const isClientId = (value: unknown): value is ClientId => typeof value ==
 
 /** A grid box's client id: derived from its grid's and its position, as both sides compute it. */
 export const boxClientId = (gridClientId: ClientId, x: number, y: number): ClientId => childClientId(gridClientId, `box:${x},${y}`);
+
+/** A sub-gridbox's client id: derived from its division's (the create_sub_gridboxes call's) and its position. */
+export const subGridboxClientId = (divisionClientId: ClientId, subx: number, suby: number): ClientId => childClientId(divisionClientId, `sub:${subx},${suby}`);
+
+/** The client id of the response for the `index`-th box (in the order sent, repeats left out) of a call that makes one per box. */
+export const responseClientId = (submissionClientId: ClientId, index: number): ClientId => childClientId(submissionClientId, `box:${index}`);

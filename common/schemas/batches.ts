@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { batchMessages as m } from '../messages/batches';
-import { formBody, idList, nullableDate, optionalId, optionalText, requiredId, requiredNumber, requiredText, requiredWholeNumber } from './fields';
+import { formBody, idList, nullableDate, optionalClientId, optionalId, optionalText, requiredId, requiredNumber, requiredText, requiredWholeNumber } from './fields';
 
 const numberOfPlants = requiredWholeNumber(m.numberOfPlantsInvalid, 0, 10_000_000);
 /** A colour as the pickers send it: #rgb, #rrggbb (with optional alpha) or a CSS colour name. */
@@ -20,6 +20,7 @@ export const createBatchBody = formBody({
   company_id: requiredId(m.companyIdRequired),
   StartDate: nullableDate(m.dateInvalid('StartDate')).optional(),
   EndDate: nullableDate(m.dateInvalid('EndDate')).optional(),
+  client_id: optionalClientId(),
 });
 
 /** update_batches: the same fields, each optional; only the supplied ones change. */
@@ -85,6 +86,7 @@ export const assignStatusBody = formBody({
 export const customStatusFields = formBody({
   company_id: requiredId(m.customStatusInvalid),
   status_name: z.string({ error: m.customStatusInvalid }).trim().min(1, { error: m.customStatusInvalid }).max(60, { error: m.statusNameTooLong }),
+  client_id: optionalClientId(),
 });
 export const filterByStatusQuery = z.object({ company_id: requiredId(m.companyIdRequired), status_name: statusName });
 
@@ -97,6 +99,7 @@ export const createBatchProblemBody = formBody({
   user_id: requiredId(m.problemFieldsMissing),
   notes: optionalText(4000),
   room_id: optionalId(),
+  client_id: optionalClientId(),
 });
 
 export const resolveBatchProblemBody = formBody({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formResponseMessages as m } from '../messages/form-responses';
-import { formBody, idList, isCalendarDate, optionalId, requiredId } from './fields';
+import { formBody, idList, isCalendarDate, optionalClientId, optionalId, requiredId } from './fields';
 
 /** One answer: the field and what was entered (numbers and flags arrive as text or as JSON values). */
 const fieldResponse = z.object({
@@ -35,11 +35,18 @@ const submittedAt = z.preprocess(
     .optional(),
 );
 
+/**
+ * The response's client id (a call that makes one response per box names them all: the one for the
+ * i-th box takes `responseClientId(client_id, i)`, common/client-ids.ts).
+ */
+const client_id = optionalClientId();
+
 export const submitFormBody = formBody({
   submittedBy: neededId(m.submitNeeds, 'submittedBy'),
   fieldResponses: neededAnswers(m.submitNeeds),
   GridBoxID: neededId(m.gridBoxRequired, 'GridBoxID'),
   submittedAt,
+  client_id,
 });
 
 export const submitFormRoomBody = formBody({
@@ -47,6 +54,7 @@ export const submitFormRoomBody = formBody({
   roomID: neededId(m.roomSubmitNeeds, 'roomID'),
   fieldResponses: neededAnswers(m.roomSubmitNeeds),
   submittedAt,
+  client_id,
 });
 
 export const responseIdQuery = z.object({ response_id: requiredId(m.idInvalid('response_id')) });
@@ -58,6 +66,7 @@ export const submitFormBoxesBody = formBody({
   fieldResponses: neededAnswers(m.submitNeeds),
   GridBoxIDs: neededIds(m.gridBoxesRequired, 'GridBoxIDs'),
   submittedAt,
+  client_id,
 });
 
 export const submitMultiSelectBody = formBody({
@@ -66,6 +75,7 @@ export const submitMultiSelectBody = formBody({
   GridBoxIDs: neededIds(m.multiSelectNeeds, 'GridBoxIDs'),
   fieldResponses: neededAnswers(m.multiSelectNeeds),
   submittedAt,
+  client_id,
 });
 
 const calendarDate = z.string({ error: m.datesInvalid }).trim().refine(isCalendarDate, { error: m.datesInvalid });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_FORM_CATEGORY, FIELD_TYPES, FORM_CATEGORIES, formMessages as m } from '../messages/forms';
-import { flag, formBody, optionalId, optionalText, requiredId, requiredText, requiredWholeNumber } from './fields';
+import { flag, formBody, optionalClientId, optionalId, optionalText, requiredId, requiredText, requiredWholeNumber } from './fields';
 
 const blankToUndefined = (value: unknown) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value);
 
@@ -26,8 +26,12 @@ export type FormFieldInput = z.output<typeof formFieldInput>;
 /** Where a field stands on the form (order by position, then by id); left out, a field keeps its place or goes last. */
 const position = z.preprocess(blankToUndefined, requiredWholeNumber(m.positionInvalid, 0, 10_000).optional());
 
+/** A field the request makes, named by the client id its tablet gave it (else the server makes one). */
+const createdFormFieldInput = formFieldInput.extend({ client_id: optionalClientId() });
+export type CreatedFormFieldInput = z.output<typeof createdFormFieldInput>;
+
 /** A field added to a saved template. */
-export const newFormFieldInput = formFieldInput.extend({ position });
+export const newFormFieldInput = createdFormFieldInput.extend({ position });
 
 /** A field already saved, changed in place; `isActive: 0` takes it off the form (its answers stay). */
 export const updatedFormFieldInput = formFieldInput.extend({
@@ -40,9 +44,10 @@ export type UpdatedFormFieldInput = z.output<typeof updatedFormFieldInput>;
 export const saveFormTemplateBody = formBody({
   templateName: requiredText(m.saveRequired, 200),
   companyID: requiredId(m.saveRequired),
-  fields: z.array(formFieldInput, { error: m.saveRequired }).min(1, { error: m.saveRequired }),
+  fields: z.array(createdFormFieldInput, { error: m.saveRequired }).min(1, { error: m.saveRequired }),
   formCategory: category.default(DEFAULT_FORM_CATEGORY),
   pageCSS: optionalText(20_000),
+  client_id: optionalClientId(),
 });
 
 export const formTemplatesQuery = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GRID_TEMPLATE_DEFAULT_TYPE, GRID_TEMPLATE_TYPES, TEMPLATE_SIZE_MAX, gridTemplateMessages as m } from '../messages/grid-templates';
-import { flag, formBody, optionalId, optionalText, requiredId, requiredText } from './fields';
+import { flag, formBody, optionalClientId, optionalId, optionalText, requiredId, requiredText } from './fields';
 
 const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
@@ -25,6 +25,7 @@ export const createGridTemplateBody = formBody({
   description: optionalText(2000),
   company_id: requiredId(m.companyRequired),
   user_id: requiredId(m.userRequired),
+  client_id: optionalClientId(),
 });
 
 export const gridTemplatesQuery = z.object({
@@ -45,4 +46,6 @@ export const submitGridTemplateBody = formBody({
   parent_gridbox_id: optionalId(m.idInvalid('parent_gridbox_id')),
   auto_initialize_plants: z.preprocess(blankToUndefined, flag(m.autoInitializeInvalid).optional()),
   user_id: optionalId(m.idInvalid('user_id')),
+  /** The new grid's (its boxes' are derived from it), or the division's (its sub-gridboxes' are). */
+  client_id: optionalClientId(),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MOVEMENT_PAGE_DEFAULT, MOVEMENT_PAGE_MAX, MOVEMENT_SORT_COLUMNS, subgridMessages as m } from '../messages/subgrids';
-import { flag, formBody, nullableDate, optionalId, optionalText, requiredId, requiredText } from './fields';
+import { flag, formBody, nullableDate, optionalClientId, optionalId, optionalText, requiredId, requiredText } from './fields';
 
 const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
@@ -57,6 +57,8 @@ export const createSubGridboxesQuery = z.object({
   ny: optionalSize,
   x: optionalSize,
   y: optionalSize,
+  /** Names the division: each sub-gridbox it makes takes `subGridboxClientId(client_id, subx, suby)`. */
+  client_id: optionalClientId(),
 });
 
 /** The spec names the list `custom_positions`; its message says `customPositions`: both are read. */
@@ -102,6 +104,7 @@ export const movePlantBody = formBody({
   target_position: z.preprocess((value) => blankToUndefined(jsonText(value)), position(m.targetPositionInvalid).optional()),
   movement_reason: optionalText(500),
   notes: optionalText(2000),
+  client_id: optionalClientId(),
 });
 
 export const movementHistoryQuery = z

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { TRAY_PLANTS_MAX, trayMessages as m } from '../messages/trays';
-import { formBody, optionalId, optionalText, requiredId, requiredText } from './fields';
+import { formBody, optionalClientId, optionalId, optionalText, requiredId, requiredText } from './fields';
 
 /** A plant count: the spec's message when missing, not a number or not positive; whole and bounded otherwise. */
 const plantCount = (message: string) =>
@@ -27,6 +27,7 @@ export const createTrayTemplateBody = formBody({
   number_of_plants: plantCount(m.plantsPositive),
   description: optionalText(2000),
   default_batch_id: optionalId(m.defaultBatchIdInvalid),
+  client_id: optionalClientId(),
 });
 
 export const deleteTrayTemplateBody = formBody({
@@ -40,6 +41,8 @@ export const useTrayTemplateBody = formBody({
   user_id: requiredId(m.templateUseRequired),
   tray_name: requiredText(m.trayNameRequired, 200),
   batch_id: optionalId(m.batchIdInvalid),
+  /** The new tray's. */
+  client_id: optionalClientId(),
 });
 
 export const createTrayBody = formBody({
@@ -48,6 +51,7 @@ export const createTrayBody = formBody({
   user_id: requiredId(m.trayCompanyUserRequired),
   number_of_plants: plantCount(m.plantsPositive),
   batch_id: optionalId(m.batchIdInvalid),
+  client_id: optionalClientId(),
 });
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boxClientId, newClientId } from '../../common/client-ids';
+import { boxClientId, newClientId, responseClientId, subGridboxClientId } from '../../common/client-ids';
 import { httpMessages } from '../../common/messages/http';
 import type { PushAnswer } from '../../common/schemas/sync';
 import { createBatch, createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
@@ -68,6 +68,121 @@ describe('a create stores the client id its tablet chose', () => {
       .execute();
     expect(boxes).toHaveLength(6);
     for (const box of boxes) expect(box.client_id).toBe(boxClientId(gridClientId, box.x, box.y));
+  });
+});
+
+describe('every create takes the client id its tablet chose, and answers it', () => {
+  type Answer = { status: number; body: Record<string, unknown> };
+  const post = (path: string, token: string, json: Record<string, unknown>, query: Record<string, string | number> = {}) => server.request<Record<string, unknown>>('POST', path, { token, json, query }) as Promise<Answer>;
+  const stored = async (table: 'batches' | 'batch_problems' | 'custom_batch_statuses' | 'trays' | 'tray_templates' | 'grid_templates' | 'grids' | 'form_templates' | 'form_fields' | 'form_responses' | 'plant_moves', clientId: string) =>
+    db().selectFrom(table).select('id').where('client_id', '=', clientId).where('company_id', '=', farm.companyId).execute();
+
+  it('batches, their problems and custom statuses', async () => {
+    const batch = newClientId();
+    const created = await post('/create_batch', farm.regular.token, { BatchNumber: `C-${batch.slice(0, 8)}`, NumberOfPlants: 5, company_id: farm.companyId, client_id: batch });
+    expect(created.body).toMatchObject({ status: 'success', client_id: batch });
+    expect(await stored('batches', batch)).toEqual([{ id: created.body.BatchID }]);
+    // Named by its client id from the next call on, as a tablet does.
+    const problem = newClientId();
+    const reported = await post('/grid/create_batch_problem', farm.regular.token, { batch_id: batch, problem_type: 'Thrips', severity: 2, company_id: farm.companyId, user_id: farm.regular.id, client_id: problem });
+    expect(reported.body).toMatchObject({ status: 'success', client_id: problem });
+    expect(await stored('batch_problems', problem)).toEqual([{ id: reported.body.problem_id }]);
+    const status = newClientId();
+    const added = await post('/create_custom_batch_status', farm.admin.token, { company_id: farm.companyId, status_name: `Drying ${status.slice(0, 6)}`, client_id: status });
+    expect(added.body).toMatchObject({ status: 'success', client_id: status });
+    expect(await stored('custom_batch_statuses', status)).toHaveLength(1);
+
+    const again = await post('/create_batch', farm.regular.token, { BatchNumber: 'C-again', NumberOfPlants: 5, company_id: farm.companyId, client_id: batch });
+    expect(again).toMatchObject({ status: 409, body: { status: 'error', message: httpMessages.clientIdTaken } });
+  });
+
+  it("a division's sub-gridboxes take ids derived from the division's and their places; a plant move its own", async () => {
+    const grid = await createGrid(server, farm.companyId, await createRoom(server, farm.companyId), 2, 1);
+    const division = newClientId();
+    const divided = await post('/create_sub_gridboxes', farm.regular.token, { custom_positions: [{ subx: 1, suby: 1 }, { subx: 2, suby: 1 }] }, {
+      parent_gridbox_id: grid.boxIds[0] as number,
+      user_id: farm.regular.id,
+      client_id: division,
+    });
+    expect(divided.status).toBe(200);
+    const expected = [subGridboxClientId(division, 1, 1), subGridboxClientId(division, 2, 1)];
+    expect(divided.body.client_ids).toEqual(expected);
+    const subs = await db().selectFrom('sub_gridboxes').select(['client_id', 'plant_id']).where('parent_gridbox_id', '=', grid.boxIds[0] as number).orderBy('subx').execute();
+    expect(subs.map((sub) => sub.client_id)).toEqual(expected);
+
+    const move = newClientId();
+    const moved = await post('/move_plant', farm.regular.token, { plant_uid: subs[0]?.plant_id, target_parent_gridbox_id: await clientIdOf('grid_boxes', grid.boxIds[1] as number), user_id: farm.regular.id, client_id: move });
+    expect(moved.body).toMatchObject({ status: 'success', client_id: move });
+    expect(await stored('plant_moves', move)).toHaveLength(1);
+  });
+
+  it('trays, tray templates and grid templates; a grid made from a template derives its boxes as Create_grid does', async () => {
+    const template = newClientId();
+    const made = await post('/create_tray_template', farm.admin.token, { template_name: `T ${template.slice(0, 6)}`, company_id: farm.companyId, user_id: farm.admin.id, number_of_plants: 12, client_id: template });
+    expect(made.body).toMatchObject({ status: 'success', client_id: template });
+    expect(await stored('tray_templates', template)).toEqual([{ id: made.body.template_id }]);
+    const fromTemplate = newClientId();
+    const used = await post('/use_tray_template', farm.regular.token, { template_id: template, company_id: farm.companyId, user_id: farm.regular.id, tray_name: 'From template', client_id: fromTemplate });
+    expect(used.body).toMatchObject({ status: 'success', client_id: fromTemplate });
+    const tray = newClientId();
+    const created = await post('/create_tray', farm.regular.token, { tray_name: 'Cuttings', company_id: farm.companyId, user_id: farm.regular.id, number_of_plants: 24, client_id: tray });
+    expect(created.body).toMatchObject({ status: 'success', client_id: tray });
+    expect((await stored('trays', tray)).length + (await stored('trays', fromTemplate)).length).toBe(2);
+
+    const layout = newClientId();
+    const saved = await post('/create_grid_templates', farm.admin.token, { template_name: `Bench ${layout.slice(0, 6)}`, template_type: 'Grid', rows: 1, columns: 2, company_id: farm.companyId, user_id: farm.admin.id, client_id: layout });
+    expect(saved.body).toMatchObject({ status: 'success', client_id: layout });
+    const grid = newClientId();
+    const submitted = await post('/submit_grid_template', farm.regular.token, { template_id: layout, company_id: farm.companyId, room_id: await clientIdOf('rooms', await createRoom(server, farm.companyId)), user_id: farm.regular.id, client_id: grid });
+    expect(submitted.body).toMatchObject({ status: 'success', client_id: grid });
+    const boxes = await db()
+      .selectFrom('grid_boxes')
+      .innerJoin('grid_box_client_ids', 'grid_box_client_ids.grid_box_id', 'grid_boxes.id')
+      .select(['x', 'y', 'client_id'])
+      .where('grid_id', '=', submitted.body.GridID as number)
+      .execute();
+    expect(boxes).toHaveLength(2);
+    for (const box of boxes) expect(box.client_id).toBe(boxClientId(grid, box.x, box.y));
+  });
+
+  it("a form template and its fields, and the responses of the four submit calls (a multi-box submit's derived from its id)", async () => {
+    const [template, checked, count] = [newClientId(), newClientId(), newClientId()];
+    const saved = await post('/save_form_template', farm.admin.token, {
+      templateName: `Walk ${template.slice(0, 6)}`,
+      companyID: farm.companyId,
+      client_id: template,
+      fields: [
+        { fieldName: 'Checked', fieldType: 'Text', fieldOptions: [], client_id: checked },
+        { fieldName: 'Count', fieldType: 'Number', fieldOptions: [], client_id: count },
+      ],
+    });
+    expect(saved.body).toMatchObject({ status: 'success', client_id: template });
+    expect(await stored('form_templates', template)).toEqual([{ id: saved.body.template_id }]);
+    expect((await stored('form_fields', checked)).map((row) => row.id)).toEqual([(saved.body.field_ids as number[])[0]]);
+    const later = newClientId();
+    const updated = await post('/update_form_template', farm.admin.token, { templateID: template, newFields: [{ fieldName: 'Later', fieldType: 'Text', fieldOptions: [], client_id: later }], updatedFields: [] });
+    expect(updated.status).toBe(200);
+    expect((await stored('form_fields', later)).map((row) => row.id)).toEqual(updated.body.new_field_ids);
+
+    const roomId = await createRoom(server, farm.companyId);
+    const grid = await createGrid(server, farm.companyId, roomId, 3, 1);
+    const [box1, box2, box3] = await Promise.all(grid.boxIds.map((id) => clientIdOf('grid_boxes', id)));
+    const answers = [{ fieldID: checked, inputData: 'yes' }];
+    const one = newClientId();
+    const single = await post('/submit_form', farm.regular.token, { submittedBy: farm.regular.id, GridBoxID: box1, fieldResponses: answers, client_id: one });
+    expect(single.body).toMatchObject({ status: 'success', client_id: one });
+    expect(await stored('form_responses', one)).toEqual([{ id: single.body.response_id }]);
+    const several = newClientId();
+    const boxes = await post('/submit_form_boxes', farm.regular.token, { submittedBy: farm.regular.id, GridBoxIDs: [box2, box3, box2], fieldResponses: answers, client_id: several });
+    expect(boxes.body.client_ids).toEqual([responseClientId(several, 0), responseClientId(several, 1)]);
+    expect((await stored('form_responses', responseClientId(several, 1))).map((row) => row.id)).toEqual([(boxes.body.response_ids as number[])[1]]);
+    const picked = newClientId();
+    const multi = await post('/submit_form_multiselect', farm.regular.token, { submittedBy: farm.regular.id, roomID: await clientIdOf('rooms', roomId), GridBoxIDs: [box3], fieldResponses: answers, client_id: picked });
+    expect(multi.body).toMatchObject({ status: 'success', client_ids: [responseClientId(picked, 0)] });
+    const inRoom = newClientId();
+    const room = await post('/submit_form_room', farm.regular.token, { submittedBy: farm.regular.id, roomID: roomId, fieldResponses: answers, client_id: inRoom });
+    expect(room.body).toMatchObject({ status: 'success', client_id: inRoom });
+    expect(await stored('form_responses', inRoom)).toEqual([{ id: room.body.response_id }]);
   });
 });
 

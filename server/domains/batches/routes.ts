@@ -100,8 +100,9 @@ async function createBatch(request: RequestOf<typeof createSchema>) {
   const actor = actorOfRequest(request, body.company_id);
   const status = await knownStatusOf(request.db, actor.companyId, body.BatchStatus ?? DEFAULT_BATCH_STATUS);
   assertDates(body.StartDate, body.EndDate);
-  const { id } = await writer(request.db, actor)
+  const { id, client_id } = await writer(request.db, actor)
     .insert('batches', {
+      client_id: body.client_id,
       company_id: actor.companyId,
       batch_number: body.BatchNumber,
       number_of_plants: body.NumberOfPlants,
@@ -116,7 +117,7 @@ async function createBatch(request: RequestOf<typeof createSchema>) {
     .catch(conflictOnUnique('batches_number', m.duplicateBatchNumber(body.BatchNumber)));
   await batchQueries.recordEvent(request.db, actor, id, 'created', { details: { status } });
   await recordAudit(request.db, actor, { title: `Created batch ${body.BatchNumber}`, batchId: id });
-  return success({ batch: await documentOf(request.db, id), BatchID: id }, m.created);
+  return success({ batch: await documentOf(request.db, id), BatchID: id, client_id }, m.created);
 }
 
 async function getBatches(request: RequestOf<typeof companySchema>) {
@@ -385,12 +386,12 @@ async function createCustomStatus(request: RequestOf<typeof customStatusSchema>)
   const fields = request.body;
   const actor = actorOfRequest(request, fields.company_id);
   if (isBuiltInBatchStatus(fields.status_name)) throw conflict(m.customStatusExists(fields.status_name));
-  const { id } = await writer(request.db, actor)
-    .insert('custom_batch_statuses', { company_id: actor.companyId, name: fields.status_name })
+  const { id, client_id } = await writer(request.db, actor)
+    .insert('custom_batch_statuses', { company_id: actor.companyId, name: fields.status_name, client_id: fields.client_id })
     .catch(conflictOnUnique('custom_batch_statuses_name', m.customStatusExists(fields.status_name)));
   await writer(request.db, actor).touch('companies', actor.companyId);
   await recordAudit(request.db, actor, { title: `Added batch status ${fields.status_name}` });
-  return success({ custom_status: { id, status_name: fields.status_name } }, m.customStatusCreated);
+  return success({ custom_status: { id, status_name: fields.status_name }, client_id }, m.customStatusCreated);
 }
 
 async function getCustomStatuses(request: RequestOf<typeof companySchema>) {
@@ -420,7 +421,8 @@ async function createBatchProblem(request: RequestOf<typeof createProblemSchema>
   const auth = assertCaller(request, body.user_id);
   const batch = await batchQueries.byId(request.db, body.batch_id);
   const actor = actorOfRequest(request, batch.company_id);
-  const { id } = await writer(request.db, actor).insert('batch_problems', {
+  const { id, client_id } = await writer(request.db, actor).insert('batch_problems', {
+    client_id: body.client_id,
     company_id: batch.company_id,
     batch_id: batch.id,
     room_id: body.room_id ?? null,
@@ -434,7 +436,7 @@ async function createBatchProblem(request: RequestOf<typeof createProblemSchema>
   await writer(request.db, actor).touch('batches', batch.id);
   await recordAudit(request.db, actor, { title: `Reported ${body.problem_type} (severity ${body.severity}) on batch ${batch.batch_number}`, batchId: batch.id, roomId: body.room_id ?? null });
   const problem = await request.db.selectFrom('batch_problems').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  return success({ problem: batchProblemJson(problem), problem_id: id }, m.problemCreated);
+  return success({ problem: batchProblemJson(problem), problem_id: id, client_id }, m.problemCreated);
 }
 
 /**

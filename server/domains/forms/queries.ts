@@ -2,7 +2,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { fieldOptionsProblem } from '../../../common/form-rules';
 import type { FieldType, FormCategory } from '../../../common/messages/forms';
-import type { FormFieldInput } from '../../../common/schemas/forms';
+import type { CreatedFormFieldInput, FormFieldInput } from '../../../common/schemas/forms';
 import type { DB, FormFieldHideRulesTable, FormFieldsTable, FormTemplatesTable } from '../../db/schema';
 import type { Actor } from '../../db/writes';
 import { writer } from '../../db/writes';
@@ -118,11 +118,12 @@ export const formQueries = {
   async create(
     db: Kysely<DB>,
     actor: Actor,
-    template: { name: string; category: FormCategory; pageCss: string | null; isDefault: boolean },
-    fields: FormFieldInput[],
-  ): Promise<number> {
+    template: { name: string; category: FormCategory; pageCss: string | null; isDefault: boolean; clientId?: string },
+    fields: CreatedFormFieldInput[],
+  ): Promise<{ id: number; client_id: string }> {
     const write = writer(db, actor);
-    const { id } = await write.insert('form_templates', {
+    const created = await write.insert('form_templates', {
+      client_id: template.clientId,
       company_id: actor.companyId,
       template_name: template.name,
       form_category: template.category,
@@ -132,9 +133,9 @@ export const formQueries = {
     });
     await write.insertMany(
       'form_fields',
-      fields.map((field, position) => ({ ...fieldRow(field), company_id: actor.companyId, template_id: id, position })),
+      fields.map((field, position) => ({ ...fieldRow(field), client_id: field.client_id, company_id: actor.companyId, template_id: created.id, position })),
     );
-    return id;
+    return created;
   },
 
   /** Tombstones templates with their fields and rules. */

@@ -112,11 +112,12 @@ export const responseQueries = {
   async create(
     db: Kysely<DB>,
     actor: Actor,
-    values: { templateId: number; gridBoxId: number | null; roomId: number | null; batchId?: number | null; submittedBy: number; submittedAt: Date },
+    values: { templateId: number; gridBoxId: number | null; roomId: number | null; batchId?: number | null; submittedBy: number; submittedAt: Date; clientId?: string },
     answers: Answer[],
   ) {
     const write = writer(db, actor);
-    const { id } = await write.insert('form_responses', {
+    const created = await write.insert('form_responses', {
+      client_id: values.clientId,
       company_id: actor.companyId,
       template_id: values.templateId,
       grid_box_id: values.gridBoxId,
@@ -127,9 +128,9 @@ export const responseQueries = {
     });
     await write.insertMany(
       'form_field_responses',
-      answers.map((answer) => ({ company_id: actor.companyId, response_id: id, field_id: answer.fieldID, input_data: answer.inputData })),
+      answers.map((answer) => ({ company_id: actor.companyId, response_id: created.id, field_id: answer.fieldID, input_data: answer.inputData })),
     );
-    return id;
+    return created;
   },
 
   async isFieldOfTemplate(db: Kysely<DB>, fieldId: number, templateId: number) {

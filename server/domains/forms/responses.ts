@@ -3,6 +3,7 @@
  * submits forms (floor work, README "Roles"), only as themselves; every submission is audited and
  * written in the request's one transaction, so a repeated Idempotency-Key makes one response.
  */
+import { responseClientId } from '../../../common/client-ids';
 import { formResponseMessages as m } from '../../../common/messages/form-responses';
 import { STICKY_TRAP_CATEGORY, TREATMENT_CATEGORY } from '../../../common/messages/forms';
 import {
@@ -57,8 +58,18 @@ async function checkedTemplate(request: AnyRequest, companyId: number, answers: 
   return template;
 }
 
-/** One response per box, each audited under its box; answers the response ids in the boxes' order. */
-async function submitForBoxes(request: AnyRequest, submission: { submittedBy: number; submittedAt?: string }, gridBoxIds: number[], answers: Answer[], roomId?: number) {
+/**
+ * One response per box, each audited under its box; answers the responses' ids and client ids in the
+ * boxes' order. `clientIdOf(i)`: the client id of the i-th box's response, when the tablet named them.
+ */
+async function submitForBoxes(
+  request: AnyRequest,
+  submission: { submittedBy: number; submittedAt?: string },
+  gridBoxIds: number[],
+  answers: Answer[],
+  clientIdOf: (index: number) => string | undefined,
+  roomId?: number,
+) {
   const { submittedBy } = submission;
   const claims = assertCaller(request, submittedBy);
   const actor = actorOfRequest(request, claims.company_id);
@@ -68,10 +79,17 @@ async function submitForBoxes(request: AnyRequest, submission: { submittedBy: nu
   const roomName = roomId === undefined ? '' : await responseQueries.roomName(request.db, roomId);
   for (const gridBoxId of gridBoxIds) if (roomId !== undefined && places.get(gridBoxId)?.roomId !== roomId) throw badRequest(m.boxNotInRoom(gridBoxId, roomName));
   const responseIds: number[] = [];
-  for (const gridBoxId of [...new Set(gridBoxIds)]) {
+  const clientIds: string[] = [];
+  for (const [index, gridBoxId] of [...new Set(gridBoxIds)].entries()) {
     const place = places.get(gridBoxId)!;
-    const responseId = await responseQueries.create(request.db, actor, { templateId, gridBoxId, roomId: place.roomId, batchId: place.batchId, submittedBy, submittedAt: at }, answers);
+    const { id: responseId, client_id } = await responseQueries.create(
+      request.db,
+      actor,
+      { templateId, gridBoxId, roomId: place.roomId, batchId: place.batchId, submittedBy, submittedAt: at, clientId: clientIdOf(index) },
+      answers,
+    );
     responseIds.push(responseId);
+    clientIds.push(client_id);
     if (roomId === undefined) {
       await recordAudit(request.db, actor, { title: `Submitted ${formName} for grid box ${gridBoxId}`, gridBoxId, roomId: place.roomId, batchId: place.batchId, responseId, details: { template_id: templateId } });
     }
@@ -81,38 +99,38 @@ async function submitForBoxes(request: AnyRequest, submission: { submittedBy: nu
   if (roomId !== undefined) {
     await recordAudit(request.db, actor, { title: `Submitted MultiSelect Template in room ${roomName}`, roomId, responseId: responseIds[0] ?? null, details: { response_ids: responseIds, template_id: templateId } });
   }
-  return responseIds;
+  return { responseIds, clientIds };
 }
 const gridBoxSchema = { querystring: gridBoxQuery };
 
 async function submitForm(request: RequestOf<typeof submitSchema>) {
-  const { fieldResponses, GridBoxID } = request.body;
-  const [responseId] = await submitForBoxes(request, request.body, [GridBoxID], fieldResponses);
-  return success({ response_id: responseId }, m.submitted);
+  const { fieldResponses, GridBoxID, client_id } = request.body;
+  const { responseIds, clientIds } = await submitForBoxes(request, request.body, [GridBoxID], fieldResponses, () => client_id);
+  return success({ response_id: responseIds[0], client_id: clientIds[0] }, m.submitted);
 }
 
 async function submitFormBoxes(request: RequestOf<typeof submitBoxesSchema>) {
-  const { fieldResponses, GridBoxIDs } = request.body;
-  const responseIds = await submitForBoxes(request, request.body, GridBoxIDs, fieldResponses);
-  return success({ response_ids: responseIds }, m.submitted);
+  const { fieldResponses, GridBoxIDs, client_id } = request.body;
+  const { responseIds, clientIds } = await submitForBoxes(request, request.body, GridBoxIDs, fieldResponses, (index) => client_id && responseClientId(client_id, index));
+  return success({ response_ids: responseIds, client_ids: clientIds }, m.submitted);
 }
 
 async function submitFormMultiselect(request: RequestOf<typeof submitMultiSelectSchema>) {
-  const { roomID, GridBoxIDs, fieldResponses } = request.body;
-  const responseIds = await submitForBoxes(request, request.body, GridBoxIDs, fieldResponses, roomID);
-  return success({ response_ids: responseIds }, m.submitted);
+  const { roomID, GridBoxIDs, fieldResponses, client_id } = request.body;
+  const { responseIds, clientIds } = await submitForBoxes(request, request.body, GridBoxIDs, fieldResponses, (index) => client_id && responseClientId(client_id, index), roomID);
+  return success({ response_ids: responseIds, client_ids: clientIds }, m.submitted);
 }
 
 async function submitFormRoom(request: RequestOf<typeof submitRoomSchema>) {
-  const { submittedBy, submittedAt, roomID, fieldResponses } = request.body;
+  const { submittedBy, submittedAt, roomID, fieldResponses, client_id } = request.body;
   const claims = assertCaller(request, submittedBy);
   const actor = actorOfRequest(request, claims.company_id);
   const at = filledAt(submittedAt, request.actedAt);
   const { id: templateId, name: formName } = await checkedTemplate(request, actor.companyId, fieldResponses, at);
-  const responseId = await responseQueries.create(request.db, actor, { templateId, gridBoxId: null, roomId: roomID, submittedBy, submittedAt: at }, fieldResponses);
+  const response = await responseQueries.create(request.db, actor, { templateId, gridBoxId: null, roomId: roomID, submittedBy, submittedAt: at, clientId: client_id }, fieldResponses);
   const roomName = await responseQueries.roomName(request.db, roomID);
-  await recordAudit(request.db, actor, { title: `Submitted ${formName} in room ${roomName}`, roomId: roomID, responseId, details: { template_id: templateId } });
-  return success({ response_id: responseId }, m.submitted);
+  await recordAudit(request.db, actor, { title: `Submitted ${formName} in room ${roomName}`, roomId: roomID, responseId: response.id, details: { template_id: templateId } });
+  return success({ response_id: response.id, client_id: response.client_id }, m.submitted);
 }
 
 /** A photo for a response (and the field it answers); its type is read from its bytes. */

@@ -48,16 +48,16 @@ async function liveTemplate(request: AnyRequest, templateId: number) {
 }
 
 async function saveFormTemplate(request: RequestOf<typeof saveSchema>) {
-  const { templateName, companyID, fields, formCategory, pageCSS } = request.body;
+  const { templateName, companyID, fields, formCategory, pageCSS, client_id } = request.body;
   checkFieldOptions(fields);
   const actor = actorOfRequest(request, companyID);
   // The first template of a category becomes its default, so a category always offers one form first.
   const hasDefault = (await formQueries.templatesOf(request.db, companyID)).some((template) => template.form_category === formCategory && template.is_default);
-  const id = await formQueries.create(request.db, actor, { name: templateName, category: formCategory, pageCss: pageCSS ?? null, isDefault: !hasDefault }, fields);
+  const { id, client_id: templateClientId } = await formQueries.create(request.db, actor, { name: templateName, category: formCategory, pageCss: pageCSS ?? null, isDefault: !hasDefault, clientId: client_id }, fields);
   await recordAudit(request.db, actor, { title: `Created form template ${templateName} (${fields.length} fields)`, details: { template_id: id } });
   const [template] = await formQueries.withChildren(request.db, [await formQueries.byId(request.db, id)]);
-  // The new fields' ids in the order sent, so a form built offline can map its temporary field ids.
-  return success({ template_id: id, field_ids: template!.fields.map((field) => field.FieldID), template }, m.saved);
+  // The new fields' ids in the order sent.
+  return success({ template_id: id, field_ids: template!.fields.map((field) => field.FieldID), template, client_id: templateClientId }, m.saved);
 }
 
 async function getFormTemplates(request: RequestOf<typeof listSchema>) {
@@ -87,7 +87,7 @@ async function updateFormTemplate(request: RequestOf<typeof updateSchema>) {
   let position = live.reduce((last, field) => Math.max(last, field.position), -1);
   const inserted = await write.insertMany(
     'form_fields',
-    newFields.map((field) => ({ ...fieldRow(field), company_id: template.company_id, template_id: template.id, position: field.position ?? (position += 1) })),
+    newFields.map((field) => ({ ...fieldRow(field), client_id: field.client_id, company_id: template.company_id, template_id: template.id, position: field.position ?? (position += 1) })),
   );
   const categoryChanged = formCategory !== undefined && formCategory !== template.form_category;
   await write.update('form_templates', template.id, {
@@ -132,7 +132,7 @@ async function resetAllTemplates(request: RequestOf<typeof resetSchema>) {
   await formQueries.softDeleteTemplates(request.db, actor, existing.map((template) => template.id));
   const ids: number[] = [];
   for (const preset of DEFAULT_FORM_TEMPLATES) {
-    ids.push(await formQueries.create(request.db, actor, { name: preset.name, category: preset.category, pageCss: null, isDefault: true }, preset.fields));
+    ids.push((await formQueries.create(request.db, actor, { name: preset.name, category: preset.category, pageCss: null, isDefault: true }, preset.fields)).id);
   }
   await recordAudit(request.db, actor, { title: `Reset form templates to the defaults (${existing.length} removed)`, details: { template_ids: ids } });
   const templates = await formQueries.withChildren(request.db, await formQueries.templatesOf(request.db, company_id));

@@ -29,11 +29,12 @@ async function templateOf(request: RequestOf<typeof deleteSchema> | RequestOf<ty
 }
 
 async function createGridTemplate(request: RequestOf<typeof createSchema>) {
-  const { template_name, template_type, rows, columns, description, company_id, user_id } = request.body;
+  const { template_name, template_type, rows, columns, description, company_id, user_id, client_id } = request.body;
   const auth = assertCaller(request, user_id);
   const actor = actorOfRequest(request, company_id);
-  const { id } = await writer(request.db, actor)
+  const { id, client_id: templateClientId } = await writer(request.db, actor)
     .insert('grid_templates', {
+    client_id,
     company_id,
     template_name,
     template_type,
@@ -45,7 +46,7 @@ async function createGridTemplate(request: RequestOf<typeof createSchema>) {
     // Two templates of one type with one name could not be told apart in a picker (migration 0003).
     .catch(conflictOnUnique('grid_templates_name', m.nameTaken(template_name, template_type)));
   await recordAudit(request.db, actor, { title: `Created ${template_type} template ${template_name} (${rows} × ${columns})`, details: { template_id: id } });
-  return success({ template: gridTemplateJson(await gridTemplateQueries.byId(request.db, id)), template_id: id }, m.created);
+  return success({ template: gridTemplateJson(await gridTemplateQueries.byId(request.db, id)), template_id: id, client_id: templateClientId }, m.created);
 }
 
 async function getGridTemplates(request: RequestOf<typeof listSchema>) {
@@ -68,7 +69,7 @@ async function deleteGridTemplate(request: RequestOf<typeof deleteSchema>) {
  * same limits and answers as create_sub_gridboxes.
  */
 async function submitGridTemplate(request: RequestOf<typeof submitSchema>) {
-  const { template_id, company_id, grid_name, room_id, parent_gridbox_id, auto_initialize_plants, user_id } = request.body;
+  const { template_id, company_id, grid_name, room_id, parent_gridbox_id, auto_initialize_plants, user_id, client_id } = request.body;
   assertCaller(request, user_id);
   const template = await templateOf(request, company_id, template_id);
   const actor = actorOfRequest(request, company_id);
@@ -78,7 +79,7 @@ async function submitGridTemplate(request: RequestOf<typeof submitSchema>) {
     const room = await roomQueries.byId(request.db, room_id);
     if (room.company_id !== company_id) throw notFound();
     const name = grid_name ?? template.template_name;
-    const gridId = await gridQueries.createWithBoxes(request.db, actor, { roomId: room.id, name, nx: template.columns, ny: template.rows });
+    const gridId = await gridQueries.createWithBoxes(request.db, actor, { roomId: room.id, name, nx: template.columns, ny: template.rows, clientId: client_id });
     await recordAudit(request.db, actor, {
       title: `Created grid ${name} (${template.columns} × ${template.rows}) from template ${template.template_name}`,
       roomId: room.id,
@@ -86,14 +87,14 @@ async function submitGridTemplate(request: RequestOf<typeof submitSchema>) {
     });
     const grid = await gridQueries.byId(request.db, gridId);
     const boxes = await gridQueries.boxesOfGrids(request.db, [gridId]);
-    return success({ template_type: template.template_type, GridID: gridId, grid: { ...gridJson(grid), boxes: boxes.map(gridBoxJson) } }, m.gridSubmitted);
+    return success({ template_type: template.template_type, GridID: gridId, grid: { ...gridJson(grid), boxes: boxes.map(gridBoxJson) }, client_id: grid.client_id }, m.gridSubmitted);
   }
 
   if (parent_gridbox_id === undefined) throw badRequest(m.parentRequired);
   const parent = await subGridboxQueries.lockBox(request.db, parent_gridbox_id);
   if (parent.company_id !== company_id) throw notFound();
   // Spec §9: auto_initialize_plants defaults to true.
-  const result = await subGridboxQueries.createInBox(request.db, actor, parent, { nx: template.columns, ny: template.rows }, auto_initialize_plants !== 0);
+  const result = await subGridboxQueries.createInBox(request.db, actor, parent, { nx: template.columns, ny: template.rows }, auto_initialize_plants !== 0, client_id);
   await recordAudit(request.db, actor, {
     title: `Created ${result.created.length} sub-gridboxes from template ${template.template_name}`,
     roomId: await subGridboxQueries.roomIdOfBox(request.db, parent.id),
@@ -105,6 +106,7 @@ async function submitGridTemplate(request: RequestOf<typeof submitSchema>) {
       template_type: template.template_type,
       parent_gridbox_id: parent.id,
       sub_gridboxes: result.created.map(subGridboxJson),
+      client_ids: result.created.map((sub) => sub.client_id),
       total_count: result.total_count,
       max_allowed: result.max_allowed,
     },

@@ -7,6 +7,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
+import { subGridboxClientId } from '../../../common/client-ids';
 import { subgridMessages as m } from '../../../common/messages/subgrids';
 import type { DB, GridBox, PlantMovesTable, SubGridbox } from '../../db/schema';
 import { type Actor, writer } from '../../db/writes';
@@ -221,9 +222,11 @@ export const subGridboxQueries = {
   /**
    * Creates sub-gridboxes in a box the caller has locked (`lockBox`): all of them or none. Over the
    * company's per-box maximum, or on a position already taken, answers 409 with `total_count` and
-   * `max_allowed`. With `autoInitializePlants` each gets a new plant id. Touches the parent.
+   * `max_allowed`. With `autoInitializePlants` each gets a new plant id. Touches the parent. With a
+   * `divisionClientId` (the tablet's name for the call), each takes the client id derived from it and
+   * its position, as the tablet computes it; else new ones.
    */
-  async createInBox(db: Kysely<DB>, actor: Actor, parent: GridBox, layout: Layout, autoInitializePlants: boolean) {
+  async createInBox(db: Kysely<DB>, actor: Actor, parent: GridBox, layout: Layout, autoInitializePlants: boolean, divisionClientId?: string) {
     const maxAllowed = await subGridboxQueries.maxAllowed(db, parent.company_id);
     const live = await subGridboxQueries.ofParent(db, parent.id, false);
     const counts = { total_count: live.length, max_allowed: maxAllowed };
@@ -239,6 +242,7 @@ export const subGridboxQueries = {
       .insertMany(
         'sub_gridboxes',
         positions.map((position, index) => ({
+          ...(divisionClientId ? { client_id: subGridboxClientId(divisionClientId, position.subx, position.suby) } : {}),
           company_id: parent.company_id,
           parent_gridbox_id: parent.id,
           subx: position.subx,
@@ -273,12 +277,13 @@ export const subGridboxQueries = {
    * Moves a plant's sub-gridbox (locked by `byPlant`) to a position of a box, both boxes locked by
    * the caller, records the move and touches both boxes. Returns the move.
    */
-  async move(db: Kysely<DB>, actor: Actor, sub: SubGridbox, target: GridBox, to: Position, about: { plantUid: string; movementReason?: string; notes?: string; userId: number }) {
+  async move(db: Kysely<DB>, actor: Actor, sub: SubGridbox, target: GridBox, to: Position, about: { plantUid: string; movementReason?: string; notes?: string; userId: number; clientId?: string }) {
     const write = writer(db, actor);
     await write
       .update('sub_gridboxes', sub.id, { parent_gridbox_id: target.id, subx: to.subx, suby: to.suby })
       .catch(conflictOnUnique(POSITION_INDEX, m.targetOccupied(to.subx, to.suby)));
     const { id } = await write.insert('plant_moves', {
+      client_id: about.clientId,
       company_id: sub.company_id,
       plant_uid: about.plantUid,
       sub_gridbox_id: sub.id,

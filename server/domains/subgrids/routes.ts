@@ -46,7 +46,7 @@ async function createSubGridboxes(request: RequestOf<typeof createSchema>) {
   const parent = await subGridboxQueries.lockBox(request.db, request.query.parent_gridbox_id);
   const actor = actorOfRequest(request, parent.company_id);
   // Spec §9: auto_initialize_plants defaults to true.
-  const result = await subGridboxQueries.createInBox(request.db, actor, parent, layout, request.query.auto_initialize_plants !== 0);
+  const result = await subGridboxQueries.createInBox(request.db, actor, parent, layout, request.query.auto_initialize_plants !== 0, request.query.client_id);
   await recordAudit(request.db, actor, {
     title: `Created ${result.created.length} sub-gridboxes`,
     roomId: await subGridboxQueries.roomIdOfBox(request.db, parent.id),
@@ -54,7 +54,13 @@ async function createSubGridboxes(request: RequestOf<typeof createSchema>) {
     details: { sub_gridbox_ids: result.created.map((sub) => sub.id) },
   });
   return success(
-    { parent_gridbox_id: parent.id, sub_gridboxes: result.created.map(subGridboxJson), total_count: result.total_count, max_allowed: result.max_allowed },
+    {
+      parent_gridbox_id: parent.id,
+      sub_gridboxes: result.created.map(subGridboxJson),
+      client_ids: result.created.map((sub) => sub.client_id),
+      total_count: result.total_count,
+      max_allowed: result.max_allowed,
+    },
     m.created,
   );
 }
@@ -111,7 +117,7 @@ async function updateSubGridbox(request: RequestOf<typeof updateSchema>) {
 }
 
 async function movePlant(request: RequestOf<typeof moveSchema>) {
-  const { plant_uid, target_parent_gridbox_id, user_id, target_position, movement_reason, notes } = request.body;
+  const { plant_uid, target_parent_gridbox_id, user_id, target_position, movement_reason, notes, client_id } = request.body;
   const auth = assertCaller(request, user_id);
   // The plant is looked for in the target box's company: the caller's own (the guard checked it),
   // or the one a SuperAdmin acts on.
@@ -123,14 +129,14 @@ async function movePlant(request: RequestOf<typeof moveSchema>) {
   if (!target) throw notFound();
   const to = await subGridboxQueries.placement(request.db, sub, target, target_position);
   const actor = actorOfRequest(request, companyId);
-  const move = await subGridboxQueries.move(request.db, actor, sub, target, to, { plantUid: plant_uid, movementReason: movement_reason, notes, userId: auth.user_id });
+  const move = await subGridboxQueries.move(request.db, actor, sub, target, to, { plantUid: plant_uid, movementReason: movement_reason, notes, userId: auth.user_id, clientId: client_id });
   await recordAudit(request.db, actor, {
     title: `Moved plant ${plant_uid} to position ${to.subx}-${to.suby}`,
     roomId: await subGridboxQueries.roomIdOfBox(request.db, target.id),
     gridBoxId: target.id,
     details: { movement_id: move.id, from_parent_gridbox_id: sub.parent_gridbox_id, from_position: { subx: sub.subx, suby: sub.suby }, to_position: to, movement_reason },
   });
-  return success({ movement: plantMoveJson(move), sub_gridbox: subGridboxJson(await subGridboxQueries.byId(request.db, sub.id)) }, m.moved);
+  return success({ movement: plantMoveJson(move), sub_gridbox: subGridboxJson(await subGridboxQueries.byId(request.db, sub.id)), client_id: move.client_id }, m.moved);
 }
 
 async function companyMovementHistory(request: RequestOf<typeof historySchema>) {

@@ -67,11 +67,12 @@ async function getTrayTemplates(request: RequestOf<typeof listTemplatesSchema>) 
 }
 
 async function createTrayTemplate(request: RequestOf<typeof createTemplateSchema>) {
-  const { template_name, company_id, user_id, number_of_plants, description, default_batch_id } = request.body;
+  const { template_name, company_id, user_id, number_of_plants, description, default_batch_id, client_id } = request.body;
   assertCaller(request, user_id);
   const actor = actorOfRequest(request, company_id);
   await assertBatchOf(request, default_batch_id, company_id);
-  const { id } = await writer(request.db, actor).insert('tray_templates', {
+  const created = await writer(request.db, actor).insert('tray_templates', {
+    client_id,
     company_id,
     template_name,
     number_of_plants,
@@ -79,8 +80,8 @@ async function createTrayTemplate(request: RequestOf<typeof createTemplateSchema
     default_batch_id: default_batch_id ?? null,
     user_id: actor.userId,
   });
-  await recordAudit(request.db, actor, { title: `Created tray template ${template_name} (${number_of_plants} plants)`, batchId: default_batch_id, details: { template_id: id } });
-  return success({ template: trayTemplateJson(await trayQueries.templateById(request.db, id)), template_id: id }, m.templateCreated);
+  await recordAudit(request.db, actor, { title: `Created tray template ${template_name} (${number_of_plants} plants)`, batchId: default_batch_id, details: { template_id: created.id } });
+  return success({ template: trayTemplateJson(await trayQueries.templateById(request.db, created.id)), template_id: created.id, client_id: created.client_id }, m.templateCreated);
 }
 
 async function deleteTrayTemplate(request: RequestOf<typeof deleteTemplateSchema>) {
@@ -94,7 +95,7 @@ async function deleteTrayTemplate(request: RequestOf<typeof deleteTemplateSchema
 }
 
 async function useTrayTemplate(request: RequestOf<typeof useTemplateSchema>) {
-  const { template_id, company_id, user_id, tray_name, batch_id } = request.body;
+  const { template_id, company_id, user_id, tray_name, batch_id, client_id } = request.body;
   assertCaller(request, user_id);
   const actor = actorOfRequest(request, company_id);
   const template = await templateOf(request, template_id, company_id);
@@ -103,7 +104,8 @@ async function useTrayTemplate(request: RequestOf<typeof useTemplateSchema>) {
   // starts without one rather than failing on the floor.
   const defaultBatch = template.default_batch_id !== null && (await trayQueries.batchIsLive(request.db, template.default_batch_id, company_id)) ? template.default_batch_id : null;
   const batchId = batch_id ?? defaultBatch;
-  const { id } = await writer(request.db, actor).insert('trays', {
+  const { id, client_id: trayClientId } = await writer(request.db, actor).insert('trays', {
+    client_id,
     company_id,
     tray_name,
     number_of_plants: template.number_of_plants,
@@ -115,7 +117,7 @@ async function useTrayTemplate(request: RequestOf<typeof useTemplateSchema>) {
     batchId,
     details: { tray_id: id, template_id: template.id },
   });
-  return success({ tray: trayJson(await trayQueries.byId(request.db, id)), tray_id: id }, m.templateUsed);
+  return success({ tray: trayJson(await trayQueries.byId(request.db, id)), tray_id: id, client_id: trayClientId }, m.templateUsed);
 }
 
 async function getAllTrays(request: RequestOf<typeof listTraysSchema>) {
@@ -144,11 +146,12 @@ async function updateTray(request: RequestOf<typeof updateTraySchema>) {
 }
 
 async function createTray(request: RequestOf<typeof createTraySchema>) {
-  const { tray_name, company_id, user_id, number_of_plants, batch_id } = request.body;
+  const { tray_name, company_id, user_id, number_of_plants, batch_id, client_id } = request.body;
   assertCaller(request, user_id);
   const actor = actorOfRequest(request, company_id);
   await assertBatchOf(request, batch_id, company_id);
-  const { id } = await writer(request.db, actor).insert('trays', {
+  const { id, client_id: trayClientId } = await writer(request.db, actor).insert('trays', {
+    client_id,
     company_id,
     tray_name,
     number_of_plants,
@@ -156,7 +159,7 @@ async function createTray(request: RequestOf<typeof createTraySchema>) {
     user_id: actor.userId,
   });
   await recordAudit(request.db, actor, { title: `Created tray ${tray_name} (${number_of_plants} plants)`, batchId: batch_id, details: { tray_id: id } });
-  return success({ tray: trayJson(await trayQueries.byId(request.db, id)), tray_id: id }, m.trayCreated);
+  return success({ tray: trayJson(await trayQueries.byId(request.db, id)), tray_id: id, client_id: trayClientId }, m.trayCreated);
 }
 
 async function deleteTray(request: RequestOf<typeof deleteTraySchema>) {
