@@ -57,26 +57,44 @@ export class AppPage {
    * soon as it is stored, a moment before the sync worker has counted it.
    */
   async synced() {
-    await expect.poll(() => this.outboxCount(), { timeout: 30_000 }).toBe(0);
+    const deadline = Date.now() + 30_000;
+    while ((await this.outboxCount()) > 0) {
+      // Name what is still waiting and why (a refused entry stays failed, a retry waits its backoff), so a failure says more than a count.
+      if (Date.now() > deadline) throw new Error(`The outbox did not empty within 30 s:\n${JSON.stringify(await this.outboxEntries(), null, 1)}`);
+      await this.page.waitForTimeout(100);
+    }
     await expect.poll(() => this.pending(), { timeout: 30_000 }).toBe('0');
   }
 
   /** The changes waiting in the outbox (sync/outbox.ts, the `growroom-outbox` database), read from IndexedDB. */
-  outboxCount(): Promise<number> {
+  async outboxCount(): Promise<number> {
+    return (await this.outboxEntries()).length;
+  }
+
+  /** What each waiting change is and how its last attempt went. */
+  outboxEntries(): Promise<Array<{ label: string; path: string; state: string; attempts: number; error: string | null; nextAttemptAt: number }>> {
     return this.page.evaluate(async () => {
-      if (!(await indexedDB.databases()).some((info) => info.name === 'growroom-outbox')) return 0;
+      if (!(await indexedDB.databases()).some((info) => info.name === 'growroom-outbox')) return [];
       const database = await new Promise<IDBDatabase>((resolve, reject) => {
         const request = indexedDB.open('growroom-outbox');
         request.onsuccess = () => resolve(request.result);
         request.onerror = () => reject(request.error);
       });
       try {
-        if (!database.objectStoreNames.contains('entries')) return 0;
-        return await new Promise<number>((resolve, reject) => {
-          const request = database.transaction('entries', 'readonly').objectStore('entries').count();
-          request.onsuccess = () => resolve(request.result);
+        if (!database.objectStoreNames.contains('entries')) return [];
+        const entries = await new Promise<Array<Record<string, unknown>>>((resolve, reject) => {
+          const request = database.transaction('entries', 'readonly').objectStore('entries').getAll();
+          request.onsuccess = () => resolve(request.result as Array<Record<string, unknown>>);
           request.onerror = () => reject(request.error);
         });
+        return entries.map((entry) => ({
+          label: String(entry.label),
+          path: String(entry.path),
+          state: String(entry.state),
+          attempts: Number(entry.attempts),
+          error: typeof entry.error === 'string' ? entry.error : null,
+          nextAttemptAt: Number(entry.nextAttemptAt),
+        }));
       } finally {
         database.close();
       }
