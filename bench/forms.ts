@@ -4,6 +4,7 @@
  * engine runs in Node as in the sync tests (RxDB memory storage, the outbox on fake-indexeddb).
  */
 import 'fake-indexeddb/auto';
+import { boxClientId } from '../common/client-ids';
 import { submitForm } from '../src/api/form-responses';
 import type { FormTemplate } from '../src/api/forms';
 import { withLinkKeys } from '../src/db/schemas';
@@ -18,9 +19,10 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 export async function measureFormResponses(base: string, session: SignedIn, call: Call, report: (line: string) => void): Promise<void> {
   const user = tabletUser(session);
   const room = await call<{ RoomID: number }>('POST', '/create_room', { company_id: session.company_id }, { name: 'Forms bench', description: 'npm run bench' });
-  const grid = await call<{ grid: { id: number; boxes: Array<{ id: number }> } }>('POST', '/Create_grid', {}, { ncompany_id: session.company_id, nroom_id: room.RoomID, ngrid_name: 'Scouting', nx: 10, ny: 10 });
-  const boxIds = grid.grid.boxes.map((box) => box.id);
-  const saved = await call<{ template: FormTemplate }>('POST', '/save_form_template', {}, {
+  const grid = await call<{ client_id: string; grid: { id: number; boxes: Array<{ X: number; Y: number }> } }>('POST', '/Create_grid', {}, { ncompany_id: session.company_id, nroom_id: room.RoomID, ngrid_name: 'Scouting', nx: 10, ny: 10 });
+  // Named as a tablet names them (its local documents' keys): by client id, resolved by the server.
+  const boxIds = grid.grid.boxes.map((box) => boxClientId(grid.client_id, box.X, box.Y));
+  const saved = await call<{ client_id: string }>('POST', '/save_form_template', {}, {
     templateName: 'Bench scouting',
     companyID: session.company_id,
     fields: [
@@ -30,12 +32,12 @@ export async function measureFormResponses(base: string, session: SignedIn, call
       { fieldName: 'Notes', fieldType: 'Textarea', fieldOptions: [] },
     ],
   });
-  const template = saved.template;
+  // The tablet holds the template as its pull would have left it (named by client ids), and never reaches the server until replay.
+  const pulled = await call<{ documents: Array<FormTemplate & { id: string }> }>('GET', '/sync/documents', { collection: 'form_templates', ids: saved.client_id, naming: 'client' });
+  const template = pulled.documents[0]!;
   const [pressure, thrips, photo, notes] = template.fields.map((field) => field.FieldID);
-
-  // The tablet holds the template as its pull would have left it, and never reaches the server until replay.
   const tablet = await startTablet(base, user, { start: false });
-  await tablet.database.form_templates.upsert(withLinkKeys('form_templates', { id: String(template.TemplateID), ...template }));
+  await tablet.database.form_templates.upsert(withLinkKeys('form_templates', { ...template }));
   const recordStart = performance.now();
   for (let index = 0; index < RESPONSES; index += 1) {
     await submitForm(tablet.context, {

@@ -5,6 +5,7 @@
  */
 // First: IndexedDB for the outbox in Node.
 import 'fake-indexeddb/auto';
+import { boxClientId } from '../common/client-ids';
 import { updateCullingStatus } from '../src/api/grids';
 import { startTablet } from '../tests/support/client';
 
@@ -49,12 +50,13 @@ export async function measureSync(base: string, session: SignedIn, call: Call, r
 
   // Replay: 5,000 culls and un-culls queued offline on 100 plants, then the engine starts.
   const room = await call<{ RoomID: number }>('POST', '/create_room', { company_id: session.company_id }, { name: 'Sync bench', description: 'npm run bench' });
-  const grid = await call<{ grid: { boxes: Array<{ id: number }> } }>('POST', '/Create_grid', {}, { ncompany_id: session.company_id, nroom_id: room.RoomID, ngrid_name: 'Replay', nx: 10, ny: 10 });
-  const boxIds = grid.grid.boxes.map((box) => box.id);
+  const grid = await call<{ client_id: string; grid: { boxes: Array<{ X: number; Y: number }> } }>('POST', '/Create_grid', {}, { ncompany_id: session.company_id, nroom_id: room.RoomID, ngrid_name: 'Replay', nx: 10, ny: 10 });
+  // Named as a tablet names them (its local documents' keys): by client id, resolved by the server.
+  const boxIds = grid.grid.boxes.map((box) => boxClientId(grid.client_id, box.X, box.Y));
   const writer = await startTablet(base, user, { start: false });
   const queueStart = performance.now();
   for (let index = 0; index < QUEUED; index += 1) {
-    await updateCullingStatus(writer.context, { gridBoxId: boxIds[index % boxIds.length] as number, userId: session.user_id, culled: index % 2 === 0 });
+    await updateCullingStatus(writer.context, { gridBoxId: boxIds[index % boxIds.length] as string, userId: session.user_id, culled: index % 2 === 0 });
   }
   report(`recording ${QUEUED.toLocaleString('en')} changes offline: ${((performance.now() - queueStart) / 1000).toFixed(1)} s`);
   const replayStart = performance.now();

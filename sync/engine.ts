@@ -8,10 +8,9 @@ import type { EntryDraft, Outbox } from './outbox';
 import type { LocalDocument } from './store';
 import { PullReplications, type PullTarget } from './pull';
 import { recordChanges } from './record';
-import { replaceTempIds, tempIdsIn } from './outbox';
 import { type ApiTransport, Replayer, type TouchedDocument } from './replay';
 import { applyEffects, type LocalStore } from './store';
-import type { OutboxEntry, SyncStatus, TempId } from './types';
+import type { ClientId, OutboxEntry, SyncStatus } from './types';
 
 /**
  * How the page records changes: through the engine, the outbox's one owner (in the browser, over
@@ -20,10 +19,10 @@ import type { OutboxEntry, SyncStatus, TempId } from './types';
 export interface Recorder {
   /** Stores the entries and makes their optimistic changes (sync/record.ts), then sends them. */
   record(drafts: readonly EntryDraft[]): Promise<OutboxEntry[]>;
-  /** Server ids of temporary ids already mapped. */
-  knownIds(tempIds: TempId[]): Promise<Map<TempId, number>>;
   /** Whether an entry still waiting changes this document. */
   hasPendingEffects(collection: string, id: string): Promise<boolean>;
+  /** Whether the create of one of these records still waits: the server does not know it yet. */
+  awaitsCreate(clientIds: ClientId[]): Promise<boolean>;
 }
 
 export interface SyncEngineOptions {
@@ -55,9 +54,6 @@ const withoutPosition = ({ syncPosition: _position, ...document }: LocalDocument
 /** How long a change the server announces during a replay may wait for its pull (see pullChanged). */
 const PULL_DURING_REPLAY_MS = 5_000;
 
-/** How long a temporary id's server id is remembered, so a screen open on the temporary id can follow it. */
-const ID_MAPPING_DAYS = 7;
-
 export class SyncEngine implements Recorder {
   private readonly replayer: Replayer;
   private readonly pulls: PullReplications;
@@ -83,7 +79,7 @@ export class SyncEngine implements Recorder {
   private stopped = false;
 
   constructor(private readonly options: SyncEngineOptions) {
-    this.replayer = new Replayer(options.outbox, options.transport, options.store);
+    this.replayer = new Replayer(options.outbox, options.transport);
     this.pulls = new PullReplications(options.pullTargets, options.transport, options.outbox, options.replicationIdentifier, options.pullRetryMs);
     if (!options.pulledBefore) {
       this.status.initialPull = { done: 0, total: options.pullTargets.length, documents: 0 };
@@ -103,13 +99,11 @@ export class SyncEngine implements Recorder {
 
   /**
    * Resumes after a reload or a crash: re-applies the stored entries' effects (the write-ahead rule of
-   * sync/record.ts) and the id mappings already made, then starts pulling, listening and replaying.
+   * sync/record.ts), then starts pulling, listening and replaying.
    */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    await this.options.outbox.pruneMappings(ID_MAPPING_DAYS * 86_400_000);
-    for (const mapping of await this.options.outbox.mappings()) await this.options.store.replaceId(mapping.collection, mapping.tempId, mapping.serverId, mapping.documentId);
     for (const entry of await this.options.outbox.all()) await applyEffects(this.options.store, entry.effects);
     await this.refreshCounts();
     this.pulls.start();
@@ -145,12 +139,12 @@ export class SyncEngine implements Recorder {
     return entries;
   }
 
-  knownIds(tempIds: TempId[]): Promise<Map<TempId, number>> {
-    return this.options.outbox.knownIds(tempIds);
-  }
-
   async hasPendingEffects(collection: string, id: string): Promise<boolean> {
     return (await this.options.outbox.pending()).on(collection, id) !== undefined;
+  }
+
+  async awaitsCreate(clientIds: ClientId[]): Promise<boolean> {
+    return clientIds.length > 0 && (await this.options.outbox.pending()).awaitsCreate(clientIds);
   }
 
   /** The sessions on this tablet changed (a sign-in, a user switch): entries waiting for a session may go. */
@@ -165,7 +159,7 @@ export class SyncEngine implements Recorder {
   }
 
   /**
-   * Gives up a failed entry and, with it, the entries that use a record it was to create (they could
+   * Gives up a failed entry and, with it, the entries that name a record it was to create (they could
    * never be applied). Their optimistic effects are undone, latest first; pending effects of other
    * entries on the same documents are applied again. Returns how many entries were discarded.
    */
@@ -174,34 +168,30 @@ export class SyncEngine implements Recorder {
     const first = all.find((entry) => entry.id === id);
     if (!first) return 0;
     const dropped: OutboxEntry[] = [first];
-    const orphaned = new Set(first.creates.map((source) => source.tempId));
+    const orphaned = new Set<ClientId>(first.creates);
     for (const entry of all) {
-      if (entry.seq <= first.seq || !entry.tempIds.some((tempId) => orphaned.has(tempId))) continue;
+      if (entry.seq <= first.seq || !entry.clientIds.some((clientId) => orphaned.has(clientId))) continue;
       dropped.push(entry);
-      for (const source of entry.creates) orphaned.add(source.tempId);
+      for (const clientId of entry.creates) orphaned.add(clientId);
     }
     for (const entry of dropped) await this.options.outbox.discard(entry.id);
-    // Records made on the tablet whose create is still waiting: the only temporary records that may
-    // come back when a change to them is undone (one whose create was discarded is gone for good).
+    // Records whose create still waits: the server does not know them yet, so there is nothing to read back.
     const remaining = await this.options.outbox.all();
-    const alive = new Set(remaining.flatMap((entry) => entry.creates.map((source) => source.tempId)));
-    // A prior state may name records by temporary ids mapped since (the effect's own id was rewritten,
-    // its `before` was not): it is restored under the ids the records have now.
-    const mapped = await this.options.outbox.knownIds(tempIdsIn(dropped.map((entry) => entry.effects.map((effect) => effect.before))));
+    const unsent = new Set(remaining.flatMap((entry) => entry.creates));
     const touched = new Set<string>();
     for (const entry of [...dropped].reverse()) {
       for (const effect of [...entry.effects].reverse()) {
         touched.add(`${effect.collection}\u0000${effect.id}`);
-        if (effect.before && [...tempIdsIn(effect.id)].some((tempId) => !alive.has(tempId))) {
+        // A record whose create was discarded is gone for good.
+        if (orphaned.has(effect.id)) {
           await this.options.store.remove(effect.collection, effect.id);
           continue;
         }
-        if (effect.before) effect.before = { ...replaceTempIds(effect.before, mapped), id: effect.id };
         // The state before the change, as it was then: older than any server state pulled since, so
         // it carries no position, and the document is read back from the server below.
         if (effect.before) await this.options.store.upsert(effect.collection, withoutPosition(effect.before));
         else if (effect.before === null) await this.options.store.remove(effect.collection, effect.id);
-        if (effect.before !== null && tempIdsIn(effect.id).size === 0) this.stale.set(`${effect.collection}\u0000${effect.id}`, { collection: effect.collection, id: effect.id });
+        if (effect.before !== null && !unsent.has(effect.id)) this.stale.set(`${effect.collection}\u0000${effect.id}`, { collection: effect.collection, id: effect.id });
       }
     }
     for (const entry of remaining) {
@@ -385,7 +375,7 @@ export class SyncEngine implements Recorder {
             pending,
             otherUsers,
             users,
-            failed: failed.map((entry) => ({ id: entry.id, label: entry.label, userId: entry.userId, error: entry.error ?? '', createdAt: entry.createdAt, creates: entry.creates.map((source) => source.tempId) })),
+            failed: failed.map((entry) => ({ id: entry.id, label: entry.label, userId: entry.userId, error: entry.error ?? '', createdAt: entry.createdAt, creates: entry.creates })),
           });
         } while (this.countAgain);
       } finally {

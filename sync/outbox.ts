@@ -7,25 +7,16 @@
  * engine re-applies the effects of every stored entry when it starts. The two live in separate
  * IndexedDB databases, so this order is what makes "either both or neither" hold after a crash.
  *
- * `idMap` remembers which server id each temporary id became. A remap rewrites every later entry in
- * the same transaction that removes the create, and `enqueueAll` translates known temporary ids in that
- * transaction too, so an entry made just after its create answered still reaches the server right.
+ * Entries name records by client id (sync/types.ts `ClientId`), the same before and after the server
+ * has answered: nothing in the queue or the local store is rewritten when a create reaches the server.
  *
  * One owner: the sync worker (or, in tests, the engine in-process) is the only code that opens an
  * Outbox; the page records through it. So the index of pending effects below, kept in memory, is
  * always the queue's own: no second copy in another realm needs keeping in step.
  */
 import { Dexie, type Table } from 'dexie';
-import type { Effect, EntryBody, IdSource, OutboxEntry, TempId } from './types';
-
-export interface IdMapping {
-  tempId: TempId;
-  serverId: number;
-  collection: string;
-  /** The temporary document's id, when not the temporary id itself (see IdSource.documentId). */
-  documentId: string;
-  mappedAt: number;
-}
+import { upgradeToClientIds } from './outbox-upgrade';
+import type { ClientId, EntryBody, Effect, OutboxEntry } from './types';
 
 /** What a caller supplies for a new entry; the outbox adds the id, order and bookkeeping. */
 export interface EntryDraft {
@@ -33,7 +24,8 @@ export interface EntryDraft {
   path: string;
   query?: OutboxEntry['query'];
   body?: EntryBody;
-  creates?: IdSource[];
+  /** The records it makes (their client ids, chosen by the caller). */
+  creates?: ClientId[];
   effects?: Effect[];
   label: string;
   userId?: number | null;
@@ -44,7 +36,6 @@ export interface EntryDraft {
 
 class OutboxDatabase extends Dexie {
   entries!: Table<OutboxEntry, string>;
-  idMap!: Table<IdMapping, string>;
 
   constructor(name: string) {
     // IndexedDB as it is when the outbox opens (Dexie would otherwise take the one present when it loaded).
@@ -54,44 +45,26 @@ class OutboxDatabase extends Dexie {
     // offline forms is a thousand creates, each mapped once).
     // The sync status counts by index too: it is refreshed at every recorded change.
     this.version(2).stores({ entries: 'id, &seq, state, userId, *tempIds', idMap: 'tempId, mappedAt' });
+    // Client ids: records made on the tablet keep one name for life, so there is no id map to keep;
+    // entries stored by the previous version are renamed (outbox-upgrade.ts).
+    this.version(3)
+      .stores({ entries: 'id, &seq, state, userId, *clientIds', idMap: null })
+      .upgrade(async (transaction) => {
+        const entries = (await transaction.table('entries').orderBy('seq').toArray()) as unknown[];
+        await transaction.table('entries').bulkPut(upgradeToClientIds(entries));
+      });
   }
 }
 
-const TEMP_ID_PATTERN = /tmp-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const CLIENT_ID_PATTERN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
-/** Every temporary id in a value (query, body, effects), found by walking it. */
-export function tempIdsIn(value: unknown, found = new Set<TempId>()): Set<TempId> {
-  // Also inside text: comma-joined id lists ("5,tmp-…") and paths.
-  if (typeof value === 'string') for (const match of value.matchAll(TEMP_ID_PATTERN)) found.add(match[0] as TempId);
-  else if (Array.isArray(value)) for (const item of value) tempIdsIn(item, found);
-  else if (value && typeof value === 'object' && !(value instanceof Blob)) for (const item of Object.values(value)) tempIdsIn(item, found);
+/** Every client id in a value (path, query, body), found by walking it: also inside text (a comma-joined list, a path). */
+export function clientIdsIn(value: unknown, found = new Set<ClientId>()): Set<ClientId> {
+  if (typeof value === 'string') for (const match of value.matchAll(CLIENT_ID_PATTERN)) found.add(match[0].toLowerCase());
+  else if (Array.isArray(value)) for (const item of value) clientIdsIn(item, found);
+  else if (value && typeof value === 'object' && !(value instanceof Blob)) for (const item of Object.values(value)) clientIdsIn(item, found);
   return found;
 }
-
-/**
- * A copy of `value` with each temporary id that has a server id replaced by it: a number where the
- * value stood alone, inside text where it was part of one (a comma-joined list, a path).
- */
-export function replaceTempIds<T>(value: T, ids: ReadonlyMap<string, number>): T {
-  if (ids.size === 0) return value;
-  if (typeof value === 'string') {
-    if (ids.has(value)) return ids.get(value) as T;
-    if (!value.includes('tmp-')) return value;
-    return value.replace(TEMP_ID_PATTERN, (tempId) => (ids.has(tempId) ? String(ids.get(tempId)) : tempId)) as T;
-  }
-  if (Array.isArray(value)) return value.map((item) => replaceTempIds(item, ids)) as T;
-  if (value && typeof value === 'object' && !(value instanceof Blob)) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceTempIds(item, ids)])) as T;
-  }
-  return value;
-}
-
-/** Document ids in the local store stay strings: a server id replaces a temporary one as its text. */
-const replaceInEffects = (effects: Effect[], ids: ReadonlyMap<string, number>): Effect[] =>
-  effects.map((effect) => {
-    const id = String(replaceTempIds(effect.id, ids));
-    return effect.op === 'remove' ? { ...effect, id } : { ...effect, id, data: replaceTempIds(effect.data, ids) };
-  });
 
 /**
  * The effects of the entries still waiting, by document, in queue order: the pull lays them over what
@@ -101,6 +74,8 @@ const replaceInEffects = (effects: Effect[], ids: ReadonlyMap<string, number>): 
  */
 export class PendingEffects {
   private readonly byDocument = new Map<string, Array<{ seq: number; entryId: string; effect: Effect }>>();
+  /** Records whose create is still waiting. */
+  private readonly unsent = new Set<ClientId>();
 
   static key(collection: string, id: string) {
     return `${collection}\u0000${id}`;
@@ -108,19 +83,19 @@ export class PendingEffects {
 
   add(entries: readonly OutboxEntry[]) {
     for (const entry of entries) {
+      for (const clientId of entry.creates) this.unsent.add(clientId);
       for (const effect of entry.effects) {
         const key = PendingEffects.key(effect.collection, effect.id);
         const list = this.byDocument.get(key) ?? [];
         list.push({ seq: entry.seq, entryId: entry.id, effect });
-        // Entries arrive in order, except rewritten ones put back: keep queue order.
-        if (list.length > 1 && (list.at(-2)?.seq ?? 0) > entry.seq) list.sort((a, b) => a.seq - b.seq);
         this.byDocument.set(key, list);
       }
     }
   }
 
-  remove(entries: readonly Pick<OutboxEntry, 'id' | 'effects'>[]) {
+  remove(entries: readonly Pick<OutboxEntry, 'id' | 'effects' | 'creates'>[]) {
     for (const entry of entries) {
+      for (const clientId of entry.creates) this.unsent.delete(clientId);
       for (const effect of entry.effects) {
         const key = PendingEffects.key(effect.collection, effect.id);
         const list = this.byDocument.get(key)?.filter((item) => item.entryId !== entry.id);
@@ -128,6 +103,11 @@ export class PendingEffects {
         else this.byDocument.delete(key);
       }
     }
+  }
+
+  /** Whether the create of one of these records still waits (the server does not know it yet). */
+  awaitsCreate(clientIds: readonly ClientId[]): boolean {
+    return clientIds.some((clientId) => this.unsent.has(clientId));
   }
 
   /** The pending effects on one document, in queue order (undefined: none). */
@@ -159,12 +139,9 @@ export class Outbox {
     if (this.pendingIndex) change(await this.pendingIndex);
   }
 
-  /**
-   * Stores new entries last in line, in order, in one transaction: all of them or none (temporary ids
-   * already mapped are translated first).
-   */
+  /** Stores new entries last in line, in order, in one transaction: all of them or none. */
   async enqueueAll(drafts: readonly EntryDraft[]): Promise<OutboxEntry[]> {
-    const entries = await this.db.transaction('rw', this.db.entries, this.db.idMap, async () => {
+    const entries = await this.db.transaction('rw', this.db.entries, async () => {
       const added: OutboxEntry[] = [];
       for (const draft of drafts) added.push(await this.add(draft));
       return added;
@@ -174,23 +151,19 @@ export class Outbox {
   }
 
   private async add(draft: EntryDraft): Promise<OutboxEntry> {
-    const known = await this.knownIds(tempIdsIn([draft.path, draft.query, draft.body, draft.effects]));
     const last = await this.db.entries.orderBy('seq').last();
-    const query = replaceTempIds(draft.query ?? {}, known);
-    const body = replaceTempIds<EntryBody>(draft.body ?? { kind: 'none' }, known);
-    const path = replaceTempIds(draft.path, known);
-    const effects = replaceInEffects(draft.effects ?? [], known);
-    const creates = draft.creates ?? [];
+    const query = draft.query ?? {};
+    const body: EntryBody = draft.body ?? { kind: 'none' };
     const entry: OutboxEntry = {
       id: crypto.randomUUID(),
       seq: (last?.seq ?? 0) + 1,
       method: draft.method,
-      path,
+      path: draft.path,
       query,
       body,
-      tempIds: [...new Set([...tempIdsIn([path, query, body]), ...creates.map((source) => source.tempId)])],
-      creates,
-      effects,
+      clientIds: [...clientIdsIn([draft.path, query, body])],
+      creates: draft.creates ?? [],
+      effects: draft.effects ?? [],
       label: draft.label,
       userId: draft.userId ?? null,
       actedAt: draft.actedAt ?? new Date().toISOString(),
@@ -235,46 +208,7 @@ export class Outbox {
     return this.db.entries.get(id);
   }
 
-  /**
-   * The entry reached the server: it leaves the queue, and the server ids its create answered replace
-   * their temporary ids in every later entry, in one transaction. Answers the entries so rewritten.
-   */
-  async complete(entry: OutboxEntry, created: ReadonlyMap<TempId, number>): Promise<OutboxEntry[]> {
-    const rewritten = await this.db.transaction('rw', this.db.entries, this.db.idMap, async () => {
-      await this.db.entries.delete(entry.id);
-      if (created.size === 0) return [];
-      const mappedAt = Date.now();
-      await this.db.idMap.bulkPut(
-        entry.creates
-          .filter((source) => created.has(source.tempId))
-          .map((source) => ({ tempId: source.tempId, serverId: created.get(source.tempId) as number, collection: source.collection, documentId: source.documentId ?? source.tempId, mappedAt })),
-      );
-      const users = await this.db.entries.where('tempIds').anyOf([...created.keys()]).distinct().toArray();
-      const rewritten = users
-        .filter((other) => other.seq > entry.seq)
-        .map((other) => ({
-          ...other,
-          path: replaceTempIds(other.path, created),
-          query: replaceTempIds(other.query, created),
-          body: replaceTempIds(other.body, created),
-          effects: replaceInEffects(other.effects, created),
-          tempIds: other.tempIds.filter((tempId) => !created.has(tempId)),
-        }));
-      await this.db.entries.bulkPut(rewritten);
-      return { before: users.filter((other) => other.seq > entry.seq), after: rewritten };
-    });
-    if (Array.isArray(rewritten)) {
-      await this.indexed((index) => index.remove([entry]));
-      return [];
-    }
-    await this.indexed((index) => {
-      index.remove([entry, ...rewritten.before]);
-      index.add(rewritten.after);
-    });
-    return rewritten.after;
-  }
-
-  /** Several entries reached the server without creating anything: they leave the queue in one transaction. */
+  /** Entries reached the server: they leave the queue in one transaction. */
   async completeAll(entries: readonly OutboxEntry[]): Promise<void> {
     if (entries.length === 0) return;
     await this.db.entries.bulkDelete(entries.map((entry) => entry.id));
@@ -305,23 +239,6 @@ export class Outbox {
     });
     if (entry) await this.indexed((index) => index.remove([entry]));
     return entry;
-  }
-
-  /** Server ids of temporary ids already mapped. */
-  async knownIds(tempIds: Iterable<TempId>): Promise<Map<TempId, number>> {
-    const list = [...tempIds];
-    if (list.length === 0) return new Map();
-    const rows = await this.db.idMap.bulkGet(list);
-    return new Map(rows.filter((row): row is IdMapping => row !== undefined).map((row) => [row.tempId, row.serverId]));
-  }
-
-  mappings(): Promise<IdMapping[]> {
-    return this.db.idMap.toArray();
-  }
-
-  /** Forgets mappings older than `maxAgeMs` (kept a while so a screen open on a temporary id can follow it). */
-  async pruneMappings(maxAgeMs: number): Promise<void> {
-    await this.db.idMap.where('mappedAt').below(Date.now() - maxAgeMs).delete();
   }
 
   close(): void {

@@ -101,7 +101,7 @@ export class PullReplications {
           stream$: stream.asObservable(),
           handler: async (checkpoint, batchSize) => {
             const position = checkpoint?.position ?? '';
-            const fetchPage = (from: string) => this.transport.send({ method: 'GET', path: '/sync/pull', query: { collection: target.name, checkpoint: from, limit: batchSize } });
+            const fetchPage = (from: string) => this.transport.send({ method: 'GET', path: '/sync/pull', query: { collection: target.name, checkpoint: from, limit: batchSize, naming: 'client' } });
             const answer = await (ahead?.position === position && ahead.limit === batchSize ? ahead.answer : fetchPage(position));
             ahead = null;
             if (answer.status !== 200) throw new Error(`Pull of ${target.name} answered ${answer.status}`);
@@ -141,7 +141,7 @@ export class PullReplications {
       if (!this.targets.some((candidate) => candidate.name === name)) continue;
       const list = [...ids];
       for (let start = 0; start < list.length; start += REFRESH_BATCH) {
-        const answer = await this.transport.send({ method: 'GET', path: '/sync/documents', query: { collection: name, ids: list.slice(start, start + REFRESH_BATCH).join(',') } });
+        const answer = await this.transport.send({ method: 'GET', path: '/sync/documents', query: { collection: name, ids: list.slice(start, start + REFRESH_BATCH).join(','), naming: 'client' } });
         if (answer.status !== 200) throw new Error(`Reading back ${name} answered ${answer.status}`);
         await this.store({ [name]: (answer.data as { documents: PulledPage['documents'] }).documents }, store);
       }

@@ -7,10 +7,7 @@
  */
 import type { EntryDraft, Outbox } from './outbox';
 import { applyEffect, applyEffects, type LocalDocument, type LocalStore } from './store';
-import type { OutboxEntry, TempId } from './types';
-import { TEMP_ID_PREFIX } from './types';
-
-export const newTempId = (): TempId => `${TEMP_ID_PREFIX}${crypto.randomUUID()}`;
+import type { OutboxEntry } from './types';
 
 /**
  * Several changes that stand or fall together (a form and its photos): all their entries are stored

@@ -7,15 +7,15 @@
  *   its place and everything waits, with backoff from 1 s to 5 min; retried until it passes.
  * - 401 after the transport's one refresh: the session is over; entries stay for the next sign-in.
  * - Any other 4xx: the entry is marked failed with the server's message and kept for the grower to
- *   retry or discard. Entries that use a temporary id it (or another waiting entry) was to create wait
+ *   retry or discard. Entries that name a record it (or another waiting entry) was to create wait
  *   with it; the others go on.
- * - A create's answer gives server ids for its temporary ids: the outbox rewrites later entries and
- *   the local store moves the documents (`LocalStore.replaceId`).
+ * - Records are named by client id before and after the server knows them: an answer changes no
+ *   entry and no local document's key.
  */
 import { httpMessages } from '../common/messages/http';
-import { type Outbox, replaceTempIds, tempIdsIn } from './outbox';
-import type { LocalDocument, LocalStore } from './store';
-import type { EntryBody, IdSource, OutboxEntry, TempId } from './types';
+import type { Outbox } from './outbox';
+import type { LocalDocument } from './store';
+import type { ClientId, EntryBody, OutboxEntry } from './types';
 
 export interface ApiAnswer {
   status: number;
@@ -86,23 +86,6 @@ export function messageOf(answer: ApiAnswer, fallback?: string | null): string {
 const isRetryable = (answer: ApiAnswer) =>
   answer.status >= 500 || answer.status === 429 || answer.status === 408 || (answer.status === 409 && messageOf(answer) === httpMessages.idempotencyInFlight);
 
-/** The server id an answer gives for one temporary id, following `source.path` (and `match` in arrays). */
-export function serverIdFrom(data: unknown, source: IdSource): number | null {
-  let value: unknown = data;
-  for (const key of source.path) {
-    if (value === null || typeof value !== 'object') return null;
-    value = (value as Record<string, unknown>)[key];
-  }
-  if (source.match) {
-    if (!Array.isArray(value)) return null;
-    const wanted = Object.entries(source.match);
-    value = value.find((item) => item && typeof item === 'object' && wanted.every(([key, expected]) => (item as Record<string, unknown>)[key] === expected));
-  }
-  if (source.field !== undefined) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[source.field] : undefined;
-  const id = typeof value === 'string' ? Number(value) : value;
-  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null;
-}
-
 /** An entry that carries a file: sent on its own, as the spec's call, since a push carries text only. */
 const carriesFile = (entry: OutboxEntry) => entry.body.kind === 'multipart' && entry.body.parts.some((part) => 'blob' in part);
 
@@ -114,20 +97,12 @@ interface PushAnswer {
   documents?: ServerDocuments;
 }
 
-/** Creates acknowledged in a run, by entry id: the server ids their temporary ids became. */
-type Applied = Map<string, ReadonlyMap<TempId, number>>;
-
-/** The temporary ids an entry needs that are not its own creates. */
-const needsOf = (entry: OutboxEntry) => {
-  const own = new Set(entry.creates.map((source) => source.tempId));
-  return entry.tempIds.filter((tempId) => !own.has(tempId));
-};
-
 /**
  * One replay run. Entries go out in order, each user's under that user's session: consecutive entries
  * of one author travel together in one push (up to PUSH_BATCH); a batch ends where the next entry
- * needs an id that an entry of the batch is to create (it is sent once the answer has mapped it),
- * where the author changes, and before an entry carrying a file (sent alone).
+ * names a record an entry of the batch makes (so that, should the make be refused, the entry waits
+ * with it instead of being refused for naming nothing), where the author changes, and before an entry
+ * carrying a file (sent alone).
  */
 class ReplayRun {
   sent = 0;
@@ -138,10 +113,10 @@ class ReplayRun {
   private readonly sessions = new Map<number | null, boolean>();
   private queue: OutboxEntry[] = [];
   private batch: OutboxEntry[] = [];
-  private readonly appliedCreates: Applied = new Map();
+  /** The entry of the queue that makes each record, until it reaches the server. */
+  private readonly makers = new Map<ClientId, OutboxEntry>();
 
   constructor(
-    private readonly replayer: Replayer,
     private readonly outbox: Outbox,
     private readonly transport: ApiTransport,
     private readonly now: () => number,
@@ -153,17 +128,17 @@ class ReplayRun {
 
   async run(): Promise<ReplayOutcome> {
     this.queue = await this.outbox.all();
+    for (const entry of this.queue) for (const clientId of entry.creates) this.makers.set(clientId, entry);
     for (let index = 0; index < this.queue.length; index += 1) {
-      let entry = this.queue[index] as OutboxEntry;
+      const entry = this.queue[index] as OutboxEntry;
       if (entry.state === 'failed' || this.waitingUsers.has(entry.userId)) continue;
-      if (needsOf(entry).length > 0) {
-        // It needs a record an entry of this batch creates: send the batch, then look again.
-        if (!needsOf(entry).every((tempId) => this.batch.some((other) => other.creates.some((source) => source.tempId === tempId)))) continue;
+      if (this.needs(entry).length > 0) {
+        // It names a record an entry of this batch makes: send the batch, then look again.
+        if (!this.needs(entry).every((maker) => this.batch.includes(maker))) continue;
         const stop = await this.flush();
         if (stop) return stop;
-        entry = this.queue[index] as OutboxEntry;
-        // Failed or waiting, or using a record whose create has not reached the server: its dependents skip too.
-        if (entry.state === 'failed' || needsOf(entry).length > 0) continue;
+        // Its maker failed or waits: it waits too (and its own dependents with it).
+        if ((this.queue[index] as OutboxEntry).state === 'failed' || this.needs(entry).length > 0) continue;
       }
       if (!(await this.hasSession(entry.userId))) {
         this.waitingUsers.add(entry.userId);
@@ -190,16 +165,26 @@ class ReplayRun {
     return { ...state, sent: this.sent, touched: this.touched, documents: this.documents };
   }
 
+  /** The entries still to reach the server that make a record this entry names. */
+  private needs(entry: OutboxEntry): OutboxEntry[] {
+    const makers = new Set<OutboxEntry>();
+    for (const clientId of entry.clientIds) {
+      const maker = this.makers.get(clientId);
+      if (maker && maker !== entry) makers.add(maker);
+    }
+    return [...makers];
+  }
+
+  /** Entries reached the server: they leave the queue, and the records they made are on the server. */
+  private async completed(done: OutboxEntry[]) {
+    await this.outbox.completeAll(done);
+    for (const entry of done) for (const clientId of entry.creates) this.makers.delete(clientId);
+    this.sent += done.length;
+  }
+
   private async hasSession(userId: number | null) {
     if (!this.sessions.has(userId)) this.sessions.set(userId, await this.transport.hasSession(userId));
     return this.sessions.get(userId) === true;
-  }
-
-  /** Later entries that used a create's temporary ids now carry its server ids. */
-  private rewrite(rewritten: OutboxEntry[]) {
-    if (rewritten.length === 0) return;
-    const byId = new Map(rewritten.map((other) => [other.id, other]));
-    this.queue = this.queue.map((other) => byId.get(other.id) ?? other);
   }
 
   /** Sends the batch as one push; answers why the run stops, or null to go on. */
@@ -222,7 +207,7 @@ class ReplayRun {
     const first = batch[0] as OutboxEntry;
     let answer: ApiAnswer;
     try {
-      answer = await this.transport.send({ method: 'POST', path: '/sync/push', body: { kind: 'json', data: { entries: batch.map(pushed) } }, signal: this.signal }, first.userId);
+      answer = await this.transport.send({ method: 'POST', path: '/sync/push', query: { naming: 'client' }, body: { kind: 'json', data: { entries: batch.map(pushed) } }, signal: this.signal }, first.userId);
     } catch (error) {
       return this.noAnswer(first, error);
     }
@@ -252,17 +237,12 @@ class ReplayRun {
         break;
       }
     }
-    await this.outbox.completeAll(done);
-    this.sent += done.length;
+    await this.completed(done);
     // An entry answered from the server's record (its first answer was lost) brings no documents, and a
     // pull may have laid its change over a newer state meanwhile: what the answer did not bring is read back.
     const returned = new Set(Object.entries(data.documents ?? {}).flatMap(([collection, documents]) => documents.map((document) => `${collection}\u0000${document.id}`)));
-    for (const entry of batch) {
-      if (!done.includes(entry) && !this.appliedCreates.has(entry.id)) continue;
-      for (const effect of entry.effects) {
-        const id = String(replaceTempIds(effect.id, this.appliedCreates.get(entry.id) ?? new Map<TempId, number>()));
-        if (tempIdsIn(id).size === 0 && !returned.has(`${effect.collection}\u0000${id}`)) this.touched.push({ collection: effect.collection, id });
-      }
+    for (const entry of done) {
+      for (const effect of entry.effects) if (!returned.has(`${effect.collection}\u0000${effect.id}`)) this.touched.push({ collection: effect.collection, id: effect.id });
     }
     return stop;
   }
@@ -281,31 +261,19 @@ class ReplayRun {
     }
     const done: OutboxEntry[] = [];
     const stop = await this.settle(entry, answer, done);
-    await this.outbox.completeAll(done);
-    this.sent += done.length;
+    await this.completed(done);
     // No documents come with a single call: read back what it changed.
-    if (done.length > 0 || this.appliedCreates.has(entry.id)) {
-      const created = this.appliedCreates.get(entry.id) ?? new Map<TempId, number>();
-      this.touched.push(...entry.effects.map((effect) => ({ collection: effect.collection, id: String(replaceTempIds(effect.id, created)) })).filter((document) => tempIdsIn(document.id).size === 0));
-    }
+    for (const applied of done) this.touched.push(...applied.effects.map((effect) => ({ collection: effect.collection, id: effect.id })));
     return stop;
   }
 
   /**
-   * What one answer means for its entry: applied (creates are completed at once, since they rewrite
-   * later entries; the rest are collected in `done`), retryable (the run stops), the session over (that
-   * user's entries wait), or refused (marked failed; the run goes on).
+   * What one answer means for its entry: applied (collected in `done`), retryable (the run stops), the
+   * session over (that user's entries wait), or refused (marked failed; the run goes on).
    */
   private async settle(entry: OutboxEntry, answer: ApiAnswer, done: OutboxEntry[]): Promise<ReplayOutcome | null> {
     if (answer.status >= 200 && answer.status < 300) {
-      if (entry.creates.length === 0) {
-        done.push(entry);
-        return null;
-      }
-      const acknowledged = await this.replayer.acknowledge(entry, answer.data);
-      this.sent += 1;
-      this.appliedCreates.set(entry.id, acknowledged.created);
-      this.rewrite(acknowledged.rewritten);
+      done.push(entry);
       return null;
     }
     if (isRetryable(answer)) return this.postpone(entry, messageOf(answer), false);
@@ -339,7 +307,6 @@ export class Replayer {
   constructor(
     private readonly outbox: Outbox,
     private readonly transport: ApiTransport,
-    private readonly store: LocalStore,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -348,20 +315,6 @@ export class Replayer {
    * to be back (the browser's `online` event, the grower's "sync now"): try at once.
    */
   runOnce(options: { ignoreBackoff?: boolean; signal?: AbortSignal; onProgress?: () => void } = {}): Promise<ReplayOutcome> {
-    return new ReplayRun(this, this.outbox, this.transport, this.now, options.ignoreBackoff ?? false, options.signal, options.onProgress ?? (() => undefined)).run();
-  }
-
-  /** A create reached the server: its temporary ids take the server's ids in the outbox and the local store. */
-  async acknowledge(entry: OutboxEntry, data: unknown): Promise<{ created: ReadonlyMap<TempId, number>; rewritten: OutboxEntry[] }> {
-    const created = new Map<TempId, number>();
-    for (const source of entry.creates) {
-      const serverId = serverIdFrom(data, source);
-      // The server said yes but its answer lacks the id: a programming error, kept visible rather than guessed.
-      if (serverId === null) throw new Error(`The answer to ${entry.path} has no id for ${source.path.join('.')}`);
-      created.set(source.tempId, serverId);
-    }
-    const rewritten = await this.outbox.complete(entry, created);
-    for (const source of entry.creates) await this.store.replaceId(source.collection, source.tempId, created.get(source.tempId) as number, source.documentId);
-    return { created, rewritten };
+    return new ReplayRun(this.outbox, this.transport, this.now, options.ignoreBackoff ?? false, options.signal, options.onProgress ?? (() => undefined)).run();
   }
 }

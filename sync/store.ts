@@ -2,7 +2,7 @@
  * What the sync engine needs of the local store, so it runs on any RxDB storage (Dexie in the
  * browser, memory in tests) and knows nothing of React. src/db implements it over RxDB.
  */
-import type { Effect, TempId } from './types';
+import type { Effect } from './types';
 
 export type LocalDocument = Record<string, unknown> & { id: string };
 
@@ -10,12 +10,6 @@ export interface LocalStore {
   get(collection: string, id: string): Promise<LocalDocument | null>;
   upsert(collection: string, document: LocalDocument): Promise<void>;
   remove(collection: string, id: string): Promise<void>;
-  /**
-   * A temporary id became a server id: the document `documentId` (by default the temporary id itself)
-   * moves to the id with the server's id in its place, and every document field that referred to it
-   * (a grid's room, a box's grid) follows.
-   */
-  replaceId(collection: string, tempId: TempId, serverId: number, documentId?: string): Promise<void>;
 }
 
 /** One effect applied to one document (or to nothing): the pure part, shared by the store and the pull overlay. */

@@ -3,11 +3,13 @@
  * engine tells the page. Plain data only: entries live in IndexedDB and cross the worker boundary.
  */
 
-/** A record created on the tablet before the server knows it: `tmp-<uuid>` until its create answers. */
-export type TempId = `tmp-${string}`;
+import type { ClientId } from '../common/client-ids';
 
-export const TEMP_ID_PREFIX = 'tmp-';
-export const isTempId = (value: unknown): value is TempId => typeof value === 'string' && value.startsWith(TEMP_ID_PREFIX);
+/**
+ * A record's permanent name on every tablet (common/client-ids.ts): its local document's key from the
+ * moment it is made, before and after the server knows it, and what later entries name it by.
+ */
+export type { ClientId };
 
 /** One part of a multipart body: text, or a file kept as a Blob (IndexedDB stores Blobs as they are). */
 export type MultipartPart = { name: string; value: string } | { name: string; blob: Blob; fileName: string };
@@ -28,24 +30,6 @@ export type Effect = (
   before?: (Record<string, unknown> & { id: string }) | null;
 };
 
-/**
- * Where a create's answer holds the server id of a record the entry created under a temporary id:
- * `path` walks the JSON answer; at an array, `match` picks the element (e.g. a box by X and Y).
- */
-export interface IdSource {
-  tempId: TempId;
-  collection: string;
-  /**
-   * The local document's id when it is not the temporary id itself: documents of several kinds in one
-   * collection are `<kind>:<id>` (operations: `tray:tmp-…` becomes `tray:42`).
-   */
-  documentId?: string;
-  path: string[];
-  match?: Record<string, unknown>;
-  /** The field of the matched element holding the id (default: the value at `path` itself). */
-  field?: string;
-}
-
 export type EntryState = 'pending' | 'failed';
 
 export interface OutboxEntry {
@@ -58,9 +42,13 @@ export interface OutboxEntry {
   path: string;
   query: Record<string, string | number | boolean>;
   body: EntryBody;
-  /** Temporary ids this entry uses (its dependencies) or creates (see `creates`). */
-  tempIds: TempId[];
-  creates: IdSource[];
+  /**
+   * The client ids its call names (path, query, body), found when it is stored: an entry that names a
+   * record another waiting entry makes is sent after it, and waits while that one has failed.
+   */
+  clientIds: ClientId[];
+  /** The records it makes, by client id (their local documents are keyed so). */
+  creates: ClientId[];
   effects: Effect[];
   /** What the grower sees in the pending list, e.g. "Create room Flower 1". */
   label: string;
@@ -91,8 +79,8 @@ export interface FailedEntry {
   userId: number | null;
   error: string;
   createdAt: number;
-  /** The temporary ids of the records it was to create (a screen can mark them as refused). */
-  creates: TempId[];
+  /** The client ids of the records it was to create (a screen can mark them as refused). */
+  creates: ClientId[];
 }
 
 /** One user's share of the outbox on this tablet (a kiosk holds several users' changes). */

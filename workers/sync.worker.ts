@@ -14,7 +14,7 @@ import { COLLECTION_NAMES, withLinkKeys } from '../src/db/schemas';
 import { SyncEngine } from '../sync/engine';
 import type { EntryDraft } from '../sync/outbox';
 import { Outbox } from '../sync/outbox';
-import type { SyncStatus, TempId } from '../sync/types';
+import type { ClientId, SyncStatus } from '../sync/types';
 
 export interface SyncWorkerConfig {
   baseURL: string;
@@ -58,8 +58,8 @@ const api = {
   async record(drafts: EntryDraft[]) {
     return (await engine()).record(drafts);
   },
-  async knownIds(tempIds: TempId[]) {
-    return (await engine()).knownIds(tempIds);
+  async awaitsCreate(clientIds: ClientId[]) {
+    return (await engine()).awaitsCreate(clientIds);
   },
   async hasPendingEffects(collection: string, id: string) {
     return (await engine()).hasPendingEffects(collection, id);

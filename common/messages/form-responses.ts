@@ -5,7 +5,8 @@ export const formResponseMessages = {
   gridBoxRequired: 'Form submit needs GridBoxID',
   gridBoxesRequired: 'Form submit needs GridBoxIDs',
   multiSelectNeeds: 'Multi-select submit needs submittedBy, roomID, GridBoxIDs and fieldResponses',
-  boxNotInRoom: (gridBoxId: number, room: string) => `Grid box ${gridBoxId} is not in room ${room}.`,
+  /** The box by the spec's integer id (a tablet names one its server has not numbered yet by its client id). */
+  boxNotInRoom: (gridBoxId: number | string, room: string) => `Grid box ${gridBoxId} is not in room ${room}.`,
   submittedAtInvalid: 'submittedAt must be a date and time (ISO 8601).',
   datesInvalid: 'start_date and end_date are needed as yyyy-mm-dd.',
   datesReversed: 'start_date must not be after end_date.',

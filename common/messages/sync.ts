@@ -6,6 +6,7 @@ export const syncMessages = {
   checkpointInvalid: 'checkpoint must be empty or of the form <xid>:<seq>.',
   limitInvalid: 'limit must be a whole number from 1 to 5000.',
   idsInvalid: 'ids must be a comma-separated list of at most 1000 document ids.',
+  namingInvalid: 'naming must be server or client.',
   entriesInvalid: `entries must be a list of 1 to ${PUSH_ENTRIES_MAX} outbox entries.`,
   entryIdInvalid: 'Each entry needs an id of 8 to 200 letters, digits or -_.: (its Idempotency-Key).',
   entryMethodInvalid: 'Each entry method must be POST, PUT, PATCH or DELETE.',

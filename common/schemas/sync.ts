@@ -5,8 +5,17 @@ import { optionalId } from './fields';
 /** A pull checkpoint: the last document's transaction id and change sequence, `<xid>:<seq>`. */
 export const CHECKPOINT_PATTERN = /^(\d{1,20}):(\d{1,20})$/;
 
+/**
+ * How the documents name records (server/domains/replication/client-naming.ts): `client`, by client
+ * id, as tablets name them for good; `server` (the default), by the spec's integer ids, as tablets of
+ * the previous version expect until they update.
+ */
+export const documentNaming = z.enum(['server', 'client'], { error: m.namingInvalid }).default('server');
+export type DocumentNaming = z.output<typeof documentNaming>;
+
 export const pullQuery = z.object({
   collection: z.string({ error: m.collectionUnknown('') }).min(1, { error: m.collectionUnknown('') }),
+  naming: documentNaming,
   checkpoint: z.string().regex(CHECKPOINT_PATTERN, { error: m.checkpointInvalid }).or(z.literal('')).optional(),
   limit: z.coerce.number({ error: m.limitInvalid }).int({ error: m.limitInvalid }).min(1, { error: m.limitInvalid }).max(5000, { error: m.limitInvalid }).default(200),
   company_id: optionalId(),
@@ -14,13 +23,22 @@ export const pullQuery = z.object({
 
 export const streamQuery = z.object({ company_id: optionalId() });
 
-/** Document ids as the pull gives them (`12`, or `<kind>:12` in a collection of several kinds), comma-joined. */
+/**
+ * Document ids as the pull gives them, comma-joined: client ids with `naming=client` (the company's
+ * document: its integer id); else `12`, or `<kind>:12` in a collection of several kinds.
+ */
 export const documentsQuery = z.object({
   collection: z.string({ error: m.collectionUnknown('') }).min(1, { error: m.collectionUnknown('') }),
+  naming: documentNaming,
   ids: z
     .string({ error: m.idsInvalid })
     .transform((value) => value.split(',').map((id) => id.trim()).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^([a-z_]+:)?\d{1,10}$/, { error: m.idsInvalid }), { error: m.idsInvalid }).min(1, { error: m.idsInvalid }).max(1000, { error: m.idsInvalid })),
+    .pipe(
+      z
+        .array(z.union([z.uuid(), z.string().regex(/^([a-z_]+:)?\d{1,10}$/)], { error: m.idsInvalid }), { error: m.idsInvalid })
+        .min(1, { error: m.idsInvalid })
+        .max(1000, { error: m.idsInvalid }),
+    ),
   company_id: optionalId(),
 });
 
@@ -76,6 +94,9 @@ export const pushEntry = z.object(
   },
   { error: m.entriesInvalid },
 );
+
+/** `POST /api/sync/push?naming=`: how the answer's documents name records. */
+export const pushQuery = z.object({ naming: documentNaming });
 
 /** `POST /api/sync/push`: outbox entries, applied in order, each as its own call. */
 export const pushBody = z.object(

@@ -540,6 +540,11 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
     );
     INSERT INTO grid_box_client_ids (client_id, company_id, grid_box_id) SELECT gen_random_uuid(), company_id, id FROM grid_boxes;
   `,
+  '0007_grid_box_client_id_lookup': `
+    -- Documents sent to tablets name boxes by client id (replication/client-naming.ts): a pull page of
+    -- 2,500 boxes looks theirs up by box id.
+    CREATE INDEX grid_box_client_ids_box ON grid_box_client_ids (grid_box_id);
+  `,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -30,9 +30,13 @@ interface Slot {
 }
 
 export function registerClientIds(app: FastifyInstance) {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', async (request, reply) => {
+    // A repeat of a call already answered gets that answer now, before validation: its client ids are
+    // not resolved (a record it named may be gone since), and the schemas want integers.
+    const repeat = answeredRepeatOf(request);
+    if (repeat) return reply.code(repeat.status_code).header('Idempotent-Replayed', 'true').send(repeat.response);
     // The push (`transaction: false`) carries other calls: each of its entries is resolved as a request of its own.
-    if (!request.auth || answeredRepeatOf(request) || request.routeOptions.config.transaction === false) return;
+    if (!request.auth || request.routeOptions.config.transaction === false) return;
     const names: Record<string, OwnedKindName> = { ...OWNED_PARAMETERS, ...request.routeOptions.config.owns };
     const slots: Slot[] = [];
     for (const source of [request.params, request.query, request.body]) collectSlots(source, names, slots);

@@ -7,28 +7,26 @@
  */
 import { auditClientMessages as cm, auditMessages as m } from '../../common/messages/audit';
 import { addAuditEventBody, auditEventIdPath, auditEventsQuery, updateAuditEventBody } from '../../common/schemas/audit';
-import { newTempId } from '../../sync/record';
-import type { TempId } from '../../sync/types';
+import { type ClientId, newClientId } from '../../common/client-ids';
 import { localCompany } from './companies';
 import { type ApiContext, ValidationError, check, json, now, online, record } from './context';
+import type { RecordId } from './rooms';
 
 /** An audit event as the server shows one (server/domains/audit/queries.ts `auditEventJson`). */
 export interface AuditEvent {
-  EventID: number | null;
+  EventID: RecordId | null;
   CompanyID: number;
   UserID: number | null;
   UserName: string | null;
   EventTitle: string;
-  RoomID: number | TempId | null;
-  BatchID: number | TempId | null;
-  response_id: number | TempId | null;
-  GridBoxID: number | null;
+  RoomID: RecordId | null;
+  BatchID: RecordId | null;
+  response_id: RecordId | null;
+  GridBoxID: RecordId | null;
   Details: unknown;
   CreatedAt: string;
   UpdatedAt: string;
 }
-
-type RecordId = number | TempId;
 
 /**
  * GET /get_audit_events (query company_id, optional room_id, batch_id, limit 1–500 default 100,
@@ -44,8 +42,8 @@ export async function getAuditEvents(context: Pick<ApiContext, 'client'>, input:
 /**
  * POST /add_audit_event (JSON CompanyID, UserID, EventTitle, RoomID, BatchID, response_id), queued:
  * 'EventTitle is required.'. The event is recorded as the signed-in user (company and user default to
- * the session's); it appears at once in `audit_events` under a temporary id, which becomes the
- * server's EventID when the entry is sent. Returns that local document (its `id` is the temporary id).
+ * the session's); it appears at once in `audit_events` under its client id (its `id` and `EventID`).
+ * Returns that local document.
  */
 export async function addAuditEvent(
   context: ApiContext,
@@ -71,11 +69,11 @@ export async function addAuditEvent(
   const companyId = body.CompanyID ?? session?.company_id ?? null;
   const users = companyId === null ? null : (await localCompany(context, companyId))?.users;
   const user = Array.isArray(users) ? (users as Array<{ user_id: number; first_name?: string; last_name?: string }>).find((item) => item.user_id === body.UserID) : undefined;
-  const eventId = newTempId();
+  const eventId = newClientId();
   const at = now();
-  const document: AuditEvent & { id: TempId } = {
+  const document: AuditEvent & { id: ClientId } = {
     id: eventId,
-    EventID: null,
+    EventID: eventId,
     CompanyID: companyId as number,
     UserID: body.UserID,
     UserName: user ? [user.first_name, user.last_name].filter(Boolean).join(' ') || null : null,
@@ -92,8 +90,8 @@ export async function addAuditEvent(
   await record(context, {
     method: 'POST',
     path: '/add_audit_event',
-    body: json(body),
-    creates: [{ tempId: eventId, collection: 'audit_events', path: ['event', 'EventID'] }],
+    body: json({ ...body, client_id: eventId }),
+    creates: [eventId],
     effects: [{ op: 'upsert', collection: 'audit_events', id: eventId, data }],
     label: `Record "${body.EventTitle}"`,
   });

@@ -5,8 +5,8 @@
  *
  * Optimistic effects keep the local `batches` document (links, problems and history inside, shaped as
  * server/domains/batches/queries.ts `batchQueries.documents`) and the boxes' `BatchIDs` as the server
- * will send them, as far as the tablet knows. Records the tablet makes up (history entries, problems)
- * carry temporary ids until the pull brings the server's document.
+ * will send them, as far as the tablet knows. Problems carry the client id sent with their create; a
+ * history entry, which only the server names, has a stand-in id until the pull brings the server's.
  */
 import axios from 'axios';
 import { BUILT_IN_BATCH_STATUSES, DEFAULT_BATCH_STATUS, HARVESTED_BATCH_STATUS } from '../../common/batch-statuses';
@@ -40,13 +40,13 @@ import {
   updateBatchBody,
 } from '../../common/schemas/batches';
 import type { EntryDraft } from '../../sync/outbox';
-import { newTempId } from '../../sync/record';
 import type { LocalDocument } from '../../sync/store';
-import { type Effect, isTempId, type TempId } from '../../sync/types';
+import { type ClientId, newClientId } from '../../common/client-ids';
+import type { Effect } from '../../sync/types';
 import { ApiError, type ApiContext, check, json, multipart, now, online, onlineOrLocal, record, ValidationError, findLocal } from './context';
-import { idValue, type RoomJson, sameId, signedIn } from './rooms';
+import { byCreation, type RecordId, type RoomJson, sameId, signedIn } from './rooms';
 
-type Id = number | TempId;
+type Id = RecordId;
 
 export interface BatchProblem {
   problem_id: Id;
@@ -105,9 +105,9 @@ const ids = (list: unknown): Id[] => (Array.isArray(list) ? (list as Id[]) : [])
 const withId = (list: unknown, id: Id): Id[] => (ids(list).some((item) => sameId(item, id)) ? ids(list) : [...ids(list), id]);
 const withoutIds = (list: unknown, removed: ReadonlySet<string>): Id[] => ids(list).filter((item) => !removed.has(String(item)));
 
-/** A history entry as the server will record it; its id stays temporary until the pull. */
+/** A history entry as the server will record it (only the server names history: the pull brings its id). */
 function historyEvent(batchId: Id, userId: number | null, kind: BatchEvent['kind'], extra: Partial<Pick<BatchEvent, 'from_room_id' | 'to_room_id' | 'details'>> = {}): BatchEvent {
-  return { event_id: newTempId(), batch_id: batchId, kind, from_room_id: extra.from_room_id ?? null, to_room_id: extra.to_room_id ?? null, details: extra.details ?? null, user_id: userId, created_at: now() };
+  return { event_id: newClientId(), batch_id: batchId, kind, from_room_id: extra.from_room_id ?? null, to_room_id: extra.to_room_id ?? null, details: extra.details ?? null, user_id: userId, created_at: now() };
 }
 
 /**
@@ -141,19 +141,6 @@ async function assertNumberFree(context: ApiContext, companyId: number, batchNum
 
 function assertDates(start: string | null | undefined, end: string | null | undefined) {
   if (start && end && end < start) throw new ValidationError(batchMessages.endBeforeStart);
-}
-
-/**
- * Ids for a comma-joined list (spec part 1 §9), in groups of one request each: the server ids together,
- * and each temporary id alone (joined, a group of one is the id itself).
- * WARNING: the outbox follows a temporary id only where it is a whole value (sync/outbox.ts
- * `tempIdsIn`); inside a joined text it would never be replaced by its server id, and the entry would
- * fail or wait for ever. Alone, a temporary id is the whole value, so the entry waits for its create
- * and is then rewritten.
- */
-function joinableGroups(list: Id[]): Id[][] {
-  const serverIds = list.filter((id) => !isTempId(id));
-  return [...(serverIds.length ? [serverIds] : []), ...list.filter(isTempId).map((id) => [id])];
 }
 
 /** Spec part 1 §8 "Create and update: the error is logged and null is returned". */
@@ -190,13 +177,13 @@ export interface CreateBatchInput {
 }
 
 /**
- * create_batch: a multipart form, queued; the batch appears at once under a temporary id (the answer's
- * `BatchID` gives the real one). Spec part 1 §8 "the error is logged and null is returned": a rule
+ * create_batch: a multipart form, queued; the batch appears at once under its client id (sent as
+ * `client_id`). Spec part 1 §8 "the error is logged and null is returned": a rule
  * the input breaks (the server's own rules, checked here: fields, a known status, a free batch
  * number, dates in order) is logged and answers null. Otherwise it answers what it wrote locally; a
  * refusal by the server later shows in the sync status's failed list.
  */
-export function createBatch(context: ApiContext, input: CreateBatchInput): Promise<{ BatchID: TempId; batch: BatchDocument } | null> {
+export function createBatch(context: ApiContext, input: CreateBatchInput): Promise<{ BatchID: ClientId; batch: BatchDocument } | null> {
   return loggedOrNull('create_batch', async () => {
     const values = check(createBatchBody, {
       BatchNumber: input.batchNumber,
@@ -211,7 +198,7 @@ export function createBatch(context: ApiContext, input: CreateBatchInput): Promi
     const status = await statusOrRefuse(context, values.company_id, values.BatchStatus ?? DEFAULT_BATCH_STATUS);
     assertDates(values.StartDate, values.EndDate);
     await assertNumberFree(context, values.company_id, values.BatchNumber);
-    const batchId = newTempId();
+    const batchId = newClientId();
     const at = now();
     const { userId } = await signedIn(context);
     const batch: BatchDocument = {
@@ -247,8 +234,9 @@ export function createBatch(context: ApiContext, input: CreateBatchInput): Promi
         company_id: values.company_id,
         StartDate: values.StartDate,
         EndDate: values.EndDate,
+        client_id: batchId,
       }),
-      creates: [{ tempId: batchId, collection: 'batches', path: ['BatchID'] }],
+      creates: [batchId],
       effects: [{ op: 'upsert', collection: 'batches', id: batchId, data: { ...batch } }],
       label: `Create batch ${values.BatchNumber}`,
     });
@@ -267,7 +255,7 @@ export async function getBatches(context: ApiContext, input: { companyId?: numbe
   const answer = await onlineOrLocal<{ batches?: BatchDocument[] }>(context, { path: '/get_batches', query }, batchClientMessages.fetchFailed, async () => {
     const local = await findLocal(context, 'batches', { CompanyID: query.company_id });
     const batches = local
-      .sort((a, b) => (typeof a.BatchID === 'number' && typeof b.BatchID === 'number' ? a.BatchID - b.BatchID : String(a.CreatedDateTime).localeCompare(String(b.CreatedDateTime))))
+      .sort(byCreation)
       .map(({ id: _id, ...batch }) => batch as unknown as BatchDocument);
     return { batches };
   });
@@ -336,7 +324,7 @@ export function updateBatches(context: ApiContext, input: UpdateBatchInput): Pro
       label: `Update batch ${String(values.BatchNumber ?? batch?.BatchNumber ?? '')}`.trim(),
     });
     const { id: _id, ...document } = batch ?? { id: '' };
-    return { ...document, ...changes, BatchID: batch ? batch.BatchID : idValue(batch_id) };
+    return { ...document, ...changes, BatchID: batch ? batch.BatchID : (batch_id as Id) };
   });
 }
 
@@ -365,7 +353,7 @@ export async function deleteBatches(context: ApiContext, input: { batchId: Id; c
       label: batch ? `Delete batch ${batch.BatchNumber}` : 'Delete a batch',
       fallbackMessage: batchClientMessages.unknownError,
     });
-    return { status: 'queued', BatchID: idValue(batch_id) };
+    return { status: 'queued', BatchID: batch_id as Id };
   } catch (error) {
     return { status: 'error', message: error instanceof Error && error.message ? error.message : batchClientMessages.unknownError };
   }
@@ -400,10 +388,10 @@ export async function linkGridBatch(context: ApiContext, input: { gridId: Id; ba
 }
 
 /** link_gridbox_batch: spec part 1 §5, 'Invalid payload: batchID and grid_box_ids are required'. */
-export async function linkGridboxBatch(context: ApiContext, input: { batchId: number | TempId; gridBoxIds: Array<number | TempId> }) {
+export async function linkGridboxBatch(context: ApiContext, input: { batchId: RecordId; gridBoxIds: RecordId[] }) {
   const values = check(linkGridBoxesBody, { batch_id: input.batchId, grid_box_ids: input.gridBoxIds });
   const batch = await context.store.get('batches', String(values.batch_id));
-  const boxIds = values.grid_box_ids as Array<number | TempId>;
+  const boxIds = values.grid_box_ids as RecordId[];
   await record(context, {
     method: 'POST',
     path: '/link_gridbox_batch',
@@ -498,14 +486,14 @@ export interface GridBoxBatches {
 }
 
 /** get_gridbox_batches: the grid's boxes with their batches (status, GridBoxes); null on any failure (spec part 1 §8). */
-export function getGridboxBatches(context: ApiContext, input: { gridId: number }): Promise<GridBoxBatches | null> {
+export function getGridboxBatches(context: ApiContext, input: { gridId: RecordId }): Promise<GridBoxBatches | null> {
   return gridBoxCall('get_gridbox_batches', () =>
     online<GridBoxBatches>(context, { path: '/get_gridbox_batches', query: check(gridBoxBatchesQuery, { GridID: input.gridId }) }, batchClientMessages.gridBoxBatchesFailed),
   );
 }
 
 /** get_batches_by_room: batches linked to the room, to one of its grids or to a box of one. */
-export async function getBatchesByRoom(context: ApiContext, input: { roomId: number }): Promise<{ status: 'success'; batches: BatchDocument[] }> {
+export async function getBatchesByRoom(context: ApiContext, input: { roomId: RecordId }): Promise<{ status: 'success'; batches: BatchDocument[] }> {
   const query = check(roomQuery, { room_id: input.roomId });
   return online(context, { path: '/get_batches_by_room', query }, batchClientMessages.batchesByRoomFailed);
 }
@@ -574,7 +562,7 @@ export async function batchQrInfo(context: ApiContext, input: { batchId?: number
 // ——— Dashboard, harvest, moves, history ———
 
 /** get_batch_dashboard: `batch_details` (start_date and end_date, yyyy-mm-dd, narrow the problems and history listed). */
-export async function getBatchDashboard(context: ApiContext, input: { companyId: number; batchId: number; startDate?: string | null; endDate?: string | null }): Promise<Record<string, unknown>> {
+export async function getBatchDashboard(context: ApiContext, input: { companyId: number; batchId: RecordId; startDate?: string | null; endDate?: string | null }): Promise<Record<string, unknown>> {
   const query = check(dashboardQuery, { company_id: input.companyId, batch_id: input.batchId, start_date: input.startDate ?? undefined, end_date: input.endDate ?? undefined });
   const answer = await online<{ batch_details?: Record<string, unknown> }>(context, { path: '/get_batch_dashboard', query: defined(query) }, batchClientMessages.dashboardFailed);
   if (!answer?.batch_details) throw new ApiError(batchClientMessages.dashboardFailed, 200);
@@ -647,7 +635,7 @@ export async function movePlants(context: ApiContext, input: { batchId: Id; oldR
     const moved = historyEvent(batch.BatchID, userId, 'moved', {
       from_room_id: old_room_id,
       to_room_id: new_room_id,
-      details: { grid_ids: [...gridsLeft].map(idValue), grid_box_ids: [...boxIds].map(idValue) },
+      details: { grid_ids: [...gridsLeft], grid_box_ids: [...boxIds] },
     });
     effects.push({
       op: 'patch',
@@ -684,7 +672,7 @@ export interface RoomBatchHistory {
 }
 
 /** get_batch_history_by_room: every event that brought a batch into the room or took it out, oldest first (a read, though POST). */
-export async function getBatchHistoryByRoom(context: ApiContext, input: { roomId: number }): Promise<RoomBatchHistory> {
+export async function getBatchHistoryByRoom(context: ApiContext, input: { roomId: RecordId }): Promise<RoomBatchHistory> {
   const { room_id } = check(roomQuery, { room_id: input.roomId });
   return online(context, { method: 'POST', path: '/get_batch_history_by_room', body: { room_id } }, batchClientMessages.historyByRoomFailed);
 }
@@ -694,37 +682,35 @@ export async function getBatchHistoryByRoom(context: ApiContext, input: { roomId
 /**
  * assign_status_to_batches: query company_id; form batch_status and batch_ids joined with commas
  * (spec part 1 §9). The three 'Invalid payload: …' messages (spec part 1 §5). Queued; each local batch
- * takes the status at once (with a history entry when it changes). Batches made offline go in
- * requests of their own (see `joinableGroups`).
+ * takes the status at once (with a history entry when it changes). One request for all of them: the
+ * server resolves client ids in a joined list too.
  */
 export async function assignStatusToBatches(context: ApiContext, input: { companyId?: number | null; batchStatus?: string | null; batchIds?: Id[] | null }) {
   const { company_id } = check(assignStatusQuery, { company_id: input.companyId ?? undefined });
   const values = check(assignStatusBody, { batch_status: input.batchStatus ?? undefined, batch_ids: input.batchIds ?? undefined });
   const status = await statusOrRefuse(context, company_id, values.batch_status);
-  const batchIds = [...new Set((values.batch_ids as Id[]).map(String))].map(idValue);
+  const batchIds = [...new Set((values.batch_ids as Id[]).map(String))];
   const { userId } = await signedIn(context);
   const at = now();
-  for (const group of joinableGroups(batchIds)) {
-    const effects: Effect[] = [];
-    for (const batchId of group) {
-      const batch = await localBatch(context, batchId);
-      if (!batch || batch.BatchStatus === status) continue;
-      effects.push({
-        op: 'patch',
-        collection: 'batches',
-        id: String(batchId),
-        data: { BatchStatus: status, history: [...(batch.history ?? []), historyEvent(batch.BatchID, userId, 'status', { details: { from: batch.BatchStatus, to: status } })], UpdatedDateTime: at },
-      });
-    }
-    await record(context, {
-      method: 'POST',
-      path: '/assign_status_to_batches',
-      query: { company_id },
-      body: multipart({ batch_status: status, batch_ids: group.join(',') }),
-      effects,
-      label: `Set ${group.length} batch(es) to ${status}`,
+  const effects: Effect[] = [];
+  for (const batchId of batchIds) {
+    const batch = await localBatch(context, batchId);
+    if (!batch || batch.BatchStatus === status) continue;
+    effects.push({
+      op: 'patch',
+      collection: 'batches',
+      id: batchId,
+      data: { BatchStatus: status, history: [...(batch.history ?? []), historyEvent(batch.BatchID, userId, 'status', { details: { from: batch.BatchStatus, to: status } })], UpdatedDateTime: at },
     });
   }
+  await record(context, {
+    method: 'POST',
+    path: '/assign_status_to_batches',
+    query: { company_id },
+    body: multipart({ batch_status: status, batch_ids: batchIds.join(',') }),
+    effects,
+    label: `Set ${batchIds.length} batch(es) to ${status}`,
+  });
 }
 
 interface CustomStatus {
@@ -744,11 +730,12 @@ export async function createCustomBatchStatus(context: ApiContext, input: { comp
   const company = await context.store.get('company', String(company_id));
   const taken = BUILT_IN_BATCH_STATUSES.some((name) => name.toLowerCase() === status_name.toLowerCase()) || customStatusesOf(company).some((status) => status.status_name.toLowerCase() === status_name.toLowerCase());
   if (taken) throw new ValidationError(batchMessages.customStatusExists(status_name));
-  const statuses = [...customStatusesOf(company), { id: newTempId(), status_name }].sort((a, b) => (a.status_name < b.status_name ? -1 : a.status_name > b.status_name ? 1 : 0));
+  const statusId = newClientId();
+  const statuses = [...customStatusesOf(company), { id: statusId, status_name }].sort((a, b) => (a.status_name < b.status_name ? -1 : a.status_name > b.status_name ? 1 : 0));
   await record(context, {
     method: 'POST',
     path: '/create_custom_batch_status',
-    body: multipart({ company_id, status_name }),
+    body: multipart({ company_id, status_name, client_id: statusId }),
     effects: company ? [{ op: 'patch', collection: 'company', id: String(company_id), data: { custom_batch_statuses: statuses } }] : [],
     label: `Add batch status ${status_name}`,
   });
@@ -809,7 +796,7 @@ export interface CreateBatchProblemInput {
  * grid/create_batch_problem: batch_id, problem_type, severity (a finite number), company_id and user_id
  * all non-zero, else 'Missing required fields: batch_id, problem_type, severity, company_id, user_id';
  * notes sent only if not blank (spec part 2 §5). Queued; the problem joins the batch's document at
- * once (its id temporary until the pull). Answers the problem as written locally.
+ * once under its client id. Answers the problem as written locally.
  */
 export async function createBatchProblem(context: ApiContext, input: CreateBatchProblemInput): Promise<BatchProblem> {
   const values = check(createBatchProblemBody, {
@@ -823,10 +810,10 @@ export async function createBatchProblem(context: ApiContext, input: CreateBatch
   });
   const notes = values.notes?.trim() ? values.notes : undefined;
   const problem: BatchProblem = {
-    problem_id: newTempId(),
-    batch_id: idValue(values.batch_id),
+    problem_id: newClientId(),
+    batch_id: values.batch_id as Id,
     company_id: values.company_id,
-    room_id: values.room_id === undefined ? null : idValue(values.room_id),
+    room_id: values.room_id === undefined ? null : (values.room_id as Id),
     problem_type: values.problem_type,
     severity: values.severity,
     notes: notes ?? null,
@@ -848,6 +835,7 @@ export async function createBatchProblem(context: ApiContext, input: CreateBatch
       user_id: values.user_id,
       ...(notes === undefined ? {} : { notes }),
       ...(values.room_id === undefined ? {} : { room_id: values.room_id }),
+      client_id: problem.problem_id,
     }),
     effects: batch
       ? [{ op: 'patch', collection: 'batches', id: String(values.batch_id), data: { problems: [...(batch.problems ?? []), problem], open_problems: (batch.open_problems ?? 0) + 1, UpdatedDateTime: problem.created_at } }]
@@ -895,22 +883,18 @@ export async function resolveBatchProblem(context: ApiContext, input: { batchId:
         },
       ]
     : [];
-  // Rooms made offline go in requests of their own (see `joinableGroups`); together they resolve the same problems.
-  const roomGroups: Array<Id[] | undefined> = roomIds?.length ? joinableGroups(roomIds) : [undefined];
-  for (const [index, group] of roomGroups.entries()) {
-    await record(context, {
-      method: 'POST',
-      path: '/grid/resolve_batch_problem',
-      body: json({
-        batch_id: values.batch_id,
-        user_id: values.user_id,
-        ...(group ? { room_ids: group.join(',') } : {}),
-        ...(values.problem_type === undefined ? {} : { problem_type: values.problem_type }),
-      }),
-      effects: index === 0 ? effects : [],
-      label: `Resolve problems of ${batch ? `batch ${batch.BatchNumber}` : 'a batch'}`,
-    });
-  }
+  await record(context, {
+    method: 'POST',
+    path: '/grid/resolve_batch_problem',
+    body: json({
+      batch_id: values.batch_id,
+      user_id: values.user_id,
+      ...(roomIds?.length ? { room_ids: roomIds.join(',') } : {}),
+      ...(values.problem_type === undefined ? {} : { problem_type: values.problem_type }),
+    }),
+    effects,
+    label: `Resolve problems of ${batch ? `batch ${batch.BatchNumber}` : 'a batch'}`,
+  });
   const roomsAffected: Id[] = [];
   for (const problem of resolved) if (problem.room_id !== null && !roomsAffected.some((id) => sameId(id, problem.room_id))) roomsAffected.push(problem.room_id);
   return {

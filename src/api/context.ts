@@ -9,7 +9,8 @@ import type { z } from 'zod';
 import type { Recorder } from '../../sync/engine';
 import type { EntryDraft } from '../../sync/outbox';
 import type { LocalStore } from '../../sync/store';
-import { type Effect, isTempId, type OutboxEntry } from '../../sync/types';
+import type { Effect, OutboxEntry } from '../../sync/types';
+import { isClientId } from '../../common/client-ids';
 import type { GrowDatabase } from '../db/database';
 import { readable } from '../db/local-store';
 import type { LocalDocument } from '../db/schemas';
@@ -104,14 +105,15 @@ export class ValidationError extends Error {
 }
 
 /**
- * Temporary ids and the numbers that stand in for them while checking (a record made offline is a valid
- * reference): each temporary id gets its own stand-in, found at any depth (lists, answers' field ids).
+ * Client ids and the numbers that stand in for them while checking: the spec's schemas want integer
+ * ids, and the server takes a client id wherever one is wanted (resolved before it checks). Each client
+ * id gets its own stand-in, found at any depth (lists, answers' field ids).
  */
 function standIns(values: unknown) {
   const numbers = new Map<string, number>();
   const temps = new Map<number, string>();
   const replace = (value: unknown): unknown => {
-    if (isTempId(value)) {
+    if (isClientId(value)) {
       if (!numbers.has(value)) {
         const number = Number.MAX_SAFE_INTEGER - numbers.size;
         numbers.set(value, number);
@@ -134,7 +136,7 @@ function standIns(values: unknown) {
 
 /**
  * Checks input with the schema the server uses (common/schemas), so both sides give the same message;
- * throws the first rule's message. Returns the checked values, with temporary ids kept as they were.
+ * throws the first rule's message. Returns the checked values, with client ids kept as they were.
  */
 export function check<S extends z.ZodType>(schema: S, values: Record<string, unknown>): z.output<S> {
   const { input, restore } = standIns(values);
@@ -143,17 +145,17 @@ export function check<S extends z.ZodType>(schema: S, values: Record<string, unk
   return restore(parsed.data) as z.output<S>;
 }
 
-/** Whether a query names a record made on this tablet that the server does not know yet (a temporary id). */
-const namesTemporaryRecord = (query: Record<string, unknown> | undefined) => Object.values(query ?? {}).some((value) => (Array.isArray(value) ? value.some(isTempId) : isTempId(value)));
+/** The client ids a query names. */
+const clientIdsOf = (query: Record<string, unknown> | undefined) => Object.values(query ?? {}).flatMap((value) => (Array.isArray(value) ? value : [value])).filter(isClientId);
 
 /**
  * A read that works offline: the server's answer, or, when the server gives no answer at all, what the
  * local store holds (spec part 2 §8: a network error while offline is only warned about). A read of a
- * record still waiting in the outbox (a temporary id) goes to the local store at once: online, the
- * server would only refuse the id.
+ * record whose create still waits in the outbox goes to the local store at once: online, the server
+ * would only answer that it knows no such record.
  */
-export async function onlineOrLocal<T>(context: Pick<ApiContext, 'client'>, request: Parameters<typeof online>[1], fallback: string, local: () => Promise<T>): Promise<T> {
-  if (namesTemporaryRecord(request.query)) return local();
+export async function onlineOrLocal<T>(context: Pick<ApiContext, 'client' | 'recorder'>, request: Parameters<typeof online>[1], fallback: string, local: () => Promise<T>): Promise<T> {
+  if (await context.recorder.awaitsCreate(clientIdsOf(request.query))) return local();
   try {
     return await online<T>(context, request, fallback);
   } catch (error) {

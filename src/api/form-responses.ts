@@ -3,8 +3,8 @@
  *
  * A submission is queued like every write (the spec's offlineFormResponses and offlineFieldResponses
  * are these outbox entries and the `form_responses` documents they make): each response appears in the
- * local store at once under a temporary id, and each photo is an entry of its own after it, kept as a
- * Blob until sent, which waits for its response's server id. A response made here shows its photos as
+ * local store at once under its client id, and each photo is an entry of its own after it, kept as a
+ * Blob until sent, which names the response by that id (and so goes after it). A response made here shows its photos as
  * `pending` until they reach the server.
  *
  * Decisions (README "Forms"): a photo taken while filling a form for several boxes is sent once, with
@@ -27,13 +27,13 @@ import {
   submitMultiSelectBody,
 } from '../../common/schemas/form-responses';
 import type { EntryDraft } from '../../sync/outbox';
-import { newTempId } from '../../sync/record';
-import type { Effect, IdSource, TempId } from '../../sync/types';
+import { newClientId, responseClientId } from '../../common/client-ids';
+import type { Effect } from '../../sync/types';
 import { type ApiContext, check, findLocal, json, now, onlineOrLocal, record, recordAll, ValidationError } from './context';
 import { companyTemplates, type FormTemplate, templateHolding } from './forms';
-import { filePart, multipartWithFile } from './rooms';
+import { filePart, multipartWithFile, type RecordId } from './rooms';
 
-type Id = number | TempId;
+type Id = RecordId;
 
 /** One answer as readers show it (server/domains/forms/responses-queries.ts `answersOf`). */
 export interface FieldAnswer {
@@ -135,15 +135,19 @@ interface Target {
   fields: Record<string, unknown>;
   /** One response per box, or one for the room. */
   places: Array<{ gridBoxId: Id | null; roomId: Id | null; batchId: Id | null }>;
-  /** Where each response id is in the answer. */
-  idPath: (index: number) => string[];
+  /**
+   * One response per box of a list (its client id derived from the submission's and the box's place,
+   * `responseClientId`), or the one response, named by the submission's client id.
+   */
+  perBox: boolean;
   label: string;
 }
 
-/** Records the submission and its photos; answers the responses' temporary ids in the order of the places. */
+/** Records the submission and its photos; answers the responses' client ids in the order of the places. */
 async function submit(context: ApiContext, submission: Submission, answers: Array<{ fieldID: Id; inputData: string | null }>, target: Target) {
   const template = await checkedTemplate(context, answers);
-  const responseIds = target.places.map(() => newTempId());
+  const submissionId = newClientId();
+  const responseIds = target.perBox ? target.places.map((_, index) => responseClientId(submissionId, index)) : [submissionId];
   const at = now();
   const photos = submission.photos ?? [];
   const fieldOf = (fieldId: Id) => template.fields.find((field) => String(field.FieldID) === String(fieldId));
@@ -178,8 +182,8 @@ async function submit(context: ApiContext, submission: Submission, answers: Arra
     method: 'POST',
     path: target.path,
     // The time of filling goes along: sent later, the response keeps its day and the batch of then.
-    body: json({ submittedBy: submission.submittedBy, ...target.fields, fieldResponses: answers, submittedAt: at }),
-    creates: responseIds.map((tempId, index): IdSource => ({ tempId, collection: 'form_responses', path: target.idPath(index) })),
+    body: json({ submittedBy: submission.submittedBy, ...target.fields, fieldResponses: answers, submittedAt: at, client_id: submissionId }),
+    creates: responseIds,
     effects,
     label: `Submit ${formName} ${target.label}`,
     fallbackMessage: cm.submitFailed,
@@ -206,7 +210,7 @@ async function submit(context: ApiContext, submission: Submission, answers: Arra
 
 const boxesLabel = (count: number) => (count === 1 ? 'for 1 box' : `for ${count} boxes`);
 
-/** submit_form (spec §5): 'Form submit needs submittedBy and fieldResponses'; one grid box. Answers `response_id` (temporary until sent). */
+/** submit_form (spec §5): 'Form submit needs submittedBy and fieldResponses'; one grid box. Answers `response_id` (its client id). */
 export async function submitForm(context: ApiContext, input: Submission & { gridBoxId: Id }) {
   const answers = answersOf(input);
   const values = check(submitFormBody, { submittedBy: input.submittedBy, fieldResponses: answers, GridBoxID: input.gridBoxId });
@@ -215,7 +219,7 @@ export async function submitForm(context: ApiContext, input: Submission & { grid
     path: '/submit_form',
     fields: { GridBoxID: gridBoxId },
     places: [{ gridBoxId, ...(await placeOf(context, gridBoxId)) }],
-    idPath: () => ['response_id'],
+    perBox: false,
     label: boxesLabel(1),
   });
   return { response_id: responseId! };
@@ -234,7 +238,7 @@ export async function submitFormBoxes(context: ApiContext, input: Submission & {
     path: '/submit_form_boxes',
     fields: { GridBoxIDs: gridBoxIds.map(String) },
     places,
-    idPath: (index) => ['response_ids', String(index)],
+    perBox: true,
     label: boxesLabel(gridBoxIds.length),
   });
   return { response_ids: responseIds };
@@ -256,14 +260,17 @@ export async function submitFormMultiselect(context: ApiContext, input: Submissi
   const stray = known.find((place) => place.roomId !== null && String(place.roomId) !== String(roomId));
   if (stray) {
     const room = await context.store.get('rooms', String(roomId));
-    throw new ValidationError(rm.boxNotInRoom(stray.gridBoxId as number, typeof room?.Name === 'string' ? room.Name : String(roomId)));
+    const box = await context.store.get('grid_boxes', String(stray.gridBoxId));
+    // The server's message names the box by its integer id, which a box made here does not have yet.
+    const named = typeof box?.serverId === 'number' ? box.serverId : stray.gridBoxId;
+    throw new ValidationError(rm.boxNotInRoom(named, typeof room?.Name === 'string' ? room.Name : String(roomId)));
   }
   const places = known.map((place) => ({ ...place, roomId }));
   const responseIds = await submit(context, input, values.fieldResponses as typeof answers & object, {
     path: '/submit_form_multiselect',
     fields: { roomID: roomId, GridBoxIDs: gridBoxIds.map(String) },
     places,
-    idPath: (index) => ['response_ids', String(index)],
+    perBox: true,
     label: `${boxesLabel(gridBoxIds.length)} (multi-select)`,
   });
   return { response_ids: responseIds };
@@ -279,7 +286,7 @@ export async function submitFormRoom(context: ApiContext, input: Submission & { 
     path: '/submit_form_room',
     fields: { roomID: roomId },
     places: [{ gridBoxId: null, roomId, batchId: null }],
-    idPath: () => ['response_id'],
+    perBox: false,
     label: `for room ${typeof room?.Name === 'string' ? room.Name : roomId}`,
   });
   return { response_id: responseId! };

@@ -1,9 +1,9 @@
 /**
  * Domain functions of form templates, their fields and hide-until-link rules (spec part 2 §3, §5, §7,
  * §8). Templates live in the local `form_templates` collection (fields and rules inside), so forms can be
- * filled with no network. Changes are queued like every write: a template or field made offline has a
- * temporary id until its save answers (`field_ids` and `new_field_ids` in the answer map the fields'),
- * so a hide rule on a new field waits for it. Resetting to the built-in set is the one call made online:
+ * filled with no network. Changes are queued like every write: a template and each field made on the
+ * tablet are named by client ids sent with the save (the template's `client_id`, each field's own), so
+ * a hide rule on a new field names it as the server will. Resetting to the built-in set is the one call made online:
  * the set is the server's, and an Admin does it at a desk.
  */
 import { fieldOptionsProblem } from '../../common/form-rules';
@@ -25,11 +25,12 @@ import {
   companyQuery,
 } from '../../common/schemas/forms';
 import type { z } from 'zod';
-import { newTempId } from '../../sync/record';
-import type { Effect, IdSource, TempId } from '../../sync/types';
+import { type ClientId, newClientId } from '../../common/client-ids';
+import type { Effect } from '../../sync/types';
 import { type ApiContext, check, findLocal, json, now, online, onlineOrLocal, record, ValidationError } from './context';
+import type { RecordId } from './rooms';
 
-type Id = number | TempId;
+type Id = RecordId;
 
 /** A field as the server shows it (server/domains/forms/queries.ts `formFieldJson`). */
 export interface FormField {
@@ -75,6 +76,8 @@ export interface FieldDraft {
   isRequired?: boolean | 0 | 1;
   cssClass?: string | null;
   reportId?: number | null;
+  /** The field's client id, when the screen already names it (a builder's draft); else a new one. */
+  clientId?: ClientId;
 }
 
 /** A field added to a saved form; `position` places it (left out: after the last field). */
@@ -200,7 +203,7 @@ export async function getFormTemplates(context: ApiContext, input: { companyId: 
 
 /**
  * save_form_template (spec §5): 'Form template save needs template name, company and fields'; a choice
- * field needs an option. Queued: the template is in the local list at once, its fields under temporary
+ * field needs an option. Queued: the template is in the local list at once, its fields under client
  * ids (returned in order) that hide rules may use before the save reaches the server.
  */
 export async function saveFormTemplate(
@@ -215,8 +218,8 @@ export async function saveFormTemplate(
     pageCSS: input.pageCSS ?? undefined,
   });
   const fields = values.fields.map(withOptions);
-  const templateId = newTempId();
-  const fieldIds = fields.map(() => newTempId());
+  const templateId = newClientId();
+  const fieldIds = input.fields.map((draft) => draft.clientId ?? newClientId());
   const category = values.formCategory ?? DEFAULT_FORM_CATEGORY;
   const siblings = (await findLocal(context, 'form_templates', { CompanyID: values.companyID })).map(templateOf);
   const template: FormTemplate = {
@@ -234,11 +237,15 @@ export async function saveFormTemplate(
   await record(context, {
     method: 'POST',
     path: '/save_form_template',
-    body: json({ templateName: values.templateName, companyID: values.companyID, fields: fields.map(fieldBody), formCategory: category, pageCSS: values.pageCSS ?? null }),
-    creates: [
-      { tempId: templateId, collection: 'form_templates', path: ['template_id'] },
-      ...fieldIds.map((tempId, index): IdSource => ({ tempId, collection: 'form_templates', documentId: tempId, path: ['field_ids', String(index)] })),
-    ],
+    body: json({
+      templateName: values.templateName,
+      companyID: values.companyID,
+      fields: fields.map((field, index) => ({ ...fieldBody(field), client_id: fieldIds[index] })),
+      formCategory: category,
+      pageCSS: values.pageCSS ?? null,
+      client_id: templateId,
+    }),
+    creates: [templateId, ...fieldIds],
     effects: [{ op: 'upsert', collection: 'form_templates', id: templateId, data: { ...template } }],
     label: `Save form ${values.templateName}`,
   });
@@ -247,7 +254,7 @@ export async function saveFormTemplate(
 
 /**
  * update_form_template (spec §5): 'Template update needs the template id plus arrays of new and updated
- * fields'. Changes fields in place, adds new ones where their position puts them (else last; temporary
+ * fields'. Changes fields in place, adds new ones where their position puts them (else last; client
  * ids returned in order), renames.
  */
 export async function updateFormTemplate(
@@ -270,7 +277,7 @@ export async function updateFormTemplate(
     const field = withOptions(check(updatedFormFieldInput, { ...rawField(change), FieldID: change.fieldId, isActive: flagOf(change.isActive, 1), position: change.position }));
     return { ...field, FieldID: change.fieldId };
   });
-  const newFieldIds = newFields.map(() => newTempId());
+  const newFieldIds = input.newFields.map((draft) => draft.clientId ?? newClientId());
   let last = template.fields.reduce((highest, field) => Math.max(highest, field.Position), -1);
   const fields = [
     ...template.fields.map((field) => {
@@ -286,13 +293,13 @@ export async function updateFormTemplate(
     path: '/update_form_template',
     body: json({
       templateID: templateId,
-      newFields: newFields.map((field) => ({ ...fieldBody(field), ...(field.position !== undefined ? { position: field.position } : {}) })),
+      newFields: newFields.map((field, index) => ({ ...fieldBody(field), ...(field.position !== undefined ? { position: field.position } : {}), client_id: newFieldIds[index] })),
       updatedFields: updatedFields.map((field) => ({ FieldID: field.FieldID, ...fieldBody(field), isActive: field.isActive, ...(field.position !== undefined ? { position: field.position } : {}) })),
       ...(envelope.templateName !== undefined ? { templateName: envelope.templateName } : {}),
       ...(envelope.formCategory !== undefined ? { formCategory: envelope.formCategory } : {}),
       ...(envelope.pageCSS !== undefined ? { pageCSS: envelope.pageCSS } : {}),
     }),
-    creates: newFieldIds.map((tempId, index): IdSource => ({ tempId, collection: 'form_templates', documentId: tempId, path: ['new_field_ids', String(index)] })),
+    creates: newFieldIds,
     effects: [
       {
         op: 'patch',

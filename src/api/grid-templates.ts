@@ -1,17 +1,16 @@
 /**
  * Domain functions of grid templates (spec part 2 §3, §5, §7, §8, §9). Templates are `operations`
- * documents of kind `grid_template`, id `grid_template:<id>` (a template made on the tablet:
- * `grid_template:tmp-…` until its create answers).
+ * documents of kind `grid_template`, keyed by their client id.
  */
 import { type GridTemplateType, gridTemplateClientMessages, gridTemplateMessages } from '../../common/messages/grid-templates';
 import { createGridTemplateBody, deleteGridTemplateQuery, gridTemplatesQuery, submitGridTemplateBody } from '../../common/schemas/grid-templates';
-import { newTempId } from '../../sync/record';
-import type { TempId } from '../../sync/types';
+import { type ClientId, newClientId } from '../../common/client-ids';
 import { gridCreation } from './grids';
 import { type ApiContext, ValidationError, check, json, now, online, record } from './context';
+import type { RecordId } from './rooms';
 import { type SubGridbox, gridPositions, subGridboxCreation } from './subgrids';
 
-type Id = number | TempId;
+type Id = RecordId;
 
 /** A grid template as the server shows it (gridTemplateJson). */
 export interface GridTemplate {
@@ -26,13 +25,13 @@ export interface GridTemplate {
   created_at: string;
 }
 
-const documentIdOf = (templateId: Id) => `grid_template:${templateId}`;
+const documentIdOf = (templateId: Id) => String(templateId);
 
 /**
  * create_grid_templates (spec §5): 'Template Name is required', 'Template Type is required ("Grid" or
  * "SubGrid")', 'Rows is required', 'Columns is required', 'Company ID is required', 'User ID is
  * required', 'template_type must be "Grid" or "SubGrid"'. Queued: the template is in the local list at
- * once under a temporary id, which is returned. Creating templates is Admin-only and a name is unique
+ * once under its client id, which is returned. Creating templates is Admin-only and a name is unique
  * per company and type on the server: such a refusal shows in the sync status's failed list.
  */
 export async function createGridTemplates(
@@ -48,7 +47,7 @@ export async function createGridTemplates(
     company_id: input.companyId,
     user_id: input.userId,
   });
-  const templateId = newTempId();
+  const templateId = newClientId();
   const documentId = documentIdOf(templateId);
   const at = now();
   const template: GridTemplate = {
@@ -73,8 +72,9 @@ export async function createGridTemplates(
       ...(values.description !== undefined ? { description: values.description } : {}),
       company_id: values.company_id,
       user_id: values.user_id,
+      client_id: templateId,
     }),
-    creates: [{ tempId: templateId, collection: 'operations', documentId, path: ['template_id'] }],
+    creates: [templateId],
     effects: [{ op: 'upsert', collection: 'operations', id: documentId, data: { ...template, kind: 'grid_template' } }],
     label: `Create ${values.template_type} template ${values.template_name}`,
   });
@@ -115,7 +115,7 @@ export async function deleteGridTemplates(context: ApiContext, input: { template
 }
 
 export type SubmittedGridTemplate =
-  | { template_type: 'Grid'; GridID: TempId; boxIds: TempId[] }
+  | { template_type: 'Grid'; GridID: ClientId; boxIds: ClientId[] }
   | { template_type: 'SubGrid'; parent_gridbox_id: Id; sub_gridboxes: SubGridbox[] }
   /** The template is not in the local store (not pulled yet): the server's answer arrives with the pull. */
   | { template_type: null };
@@ -125,7 +125,7 @@ export type SubmittedGridTemplate =
  * ('company_id is required'). A Grid template makes a grid of columns × rows boxes in `roomId` (named
  * `gridName`, else after the template); a SubGrid template divides `parentGridboxId` into columns ×
  * rows sub-gridboxes (auto_initialize_plants defaults to true). When the template is in the local
- * store, the grid or the sub-gridboxes appear at once under temporary ids and a missing room or box
+ * store, the grid or the sub-gridboxes appear at once under their client ids and a missing room or box
  * is refused with the server's message; otherwise the entry goes as it is and the pull brings the
  * result. Queued; a refusal (e.g. the box's maximum) shows in the sync status's failed list.
  */
@@ -146,6 +146,8 @@ export async function submitGridTemplate(
   const roomId = values.room_id as Id | undefined;
   const parentId = values.parent_gridbox_id as Id | undefined;
   const template = (await context.store.get('operations', documentIdOf(templateId))) as (GridTemplate & { id: string }) | null;
+  // The new grid's client id, or the division's: the boxes' or sub-gridboxes' are derived from it.
+  const clientId = newClientId();
   const body = json({
     template_id: templateId,
     company_id: values.company_id,
@@ -155,20 +157,21 @@ export async function submitGridTemplate(
     // Spec §9: auto_initialize_plants defaults to true.
     auto_initialize_plants: values.auto_initialize_plants ?? 1,
     ...(values.user_id !== undefined ? { user_id: values.user_id } : {}),
+    client_id: clientId,
   });
   const entry = { method: 'POST' as const, path: '/submit_grid_template', body };
 
   if (template?.template_type === 'Grid') {
     if (roomId === undefined) throw new ValidationError(gridTemplateMessages.roomRequired);
     const name = values.grid_name ?? template.template_name;
-    const gridId = newTempId();
+    const gridId = clientId;
     const { creates, effects, boxIds } = gridCreation({ gridId, name, companyId: values.company_id, roomId, nx: template.columns, ny: template.rows });
     await record(context, { ...entry, creates, effects, label: `Create grid ${name} from template ${template.template_name}` });
     return { template_type: 'Grid', GridID: gridId, boxIds };
   }
   if (template?.template_type === 'SubGrid') {
     if (parentId === undefined) throw new ValidationError(gridTemplateMessages.parentRequired);
-    const { created, creates, effects } = await subGridboxCreation(context, parentId, gridPositions(template.columns, template.rows));
+    const { created, creates, effects } = await subGridboxCreation(context, parentId, clientId, gridPositions(template.columns, template.rows));
     await record(context, { ...entry, creates, effects, label: `Divide a grid box with template ${template.template_name}` });
     return { template_type: 'SubGrid', parent_gridbox_id: parentId, sub_gridboxes: created };
   }

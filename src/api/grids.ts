@@ -4,23 +4,23 @@ import { gridClientMessages } from '../../common/messages/grids';
 import { roomClientMessages } from '../../common/messages/rooms';
 import { createGridBody, deleteGridQuery, gridIdQuery, plantHistoryQuery, updateCullingBody, updateGridBoxNameBody } from '../../common/schemas/grids';
 import { gridBackgroundQuery, uploadGridImageQuery } from '../../common/schemas/scans';
-import { newTempId } from '../../sync/record';
-import type { Effect, IdSource, TempId } from '../../sync/types';
+import { boxClientId, type ClientId, newClientId } from '../../common/client-ids';
+import type { Effect } from '../../sync/types';
 import { ApiError, type ApiContext, check, multipart, now, online, record, ValidationError, findLocal } from './context';
-import { batchLinkRemovals, filePart, type GridBoxJson, multipartWithFile } from './rooms';
+import { batchLinkRemovals, filePart, type GridBoxJson, multipartWithFile, type RecordId } from './rooms';
 
 /**
- * Create_grid: the grid and its nx × ny boxes appear at once under temporary ids; the server's answer
- * gives each box's id by its position.
+ * Create_grid: the grid and its nx × ny boxes appear at once under their client ids (the boxes' derived
+ * from the grid's and their place, as the server derives them).
  */
-export async function createGrid(context: ApiContext, input: { companyId: number; roomId: number | TempId; name: string; nx: number; ny: number }) {
+export async function createGrid(context: ApiContext, input: { companyId: number; roomId: RecordId; name: string; nx: number; ny: number }) {
   const values = check(createGridBody, { ncompany_id: input.companyId, nroom_id: input.roomId, ngrid_name: input.name, nx: input.nx, ny: input.ny });
-  const gridId = newTempId();
+  const gridId = newClientId();
   const { creates, effects, boxIds } = gridCreation({ gridId, name: values.ngrid_name, companyId: values.ncompany_id, roomId: values.nroom_id, nx: values.nx, ny: values.ny });
   await record(context, {
     method: 'POST',
     path: '/Create_grid',
-    body: multipart({ nx: values.nx, ny: values.ny, ngrid_name: values.ngrid_name, ncompany_id: values.ncompany_id, nroom_id: values.nroom_id }),
+    body: multipart({ nx: values.nx, ny: values.ny, ngrid_name: values.ngrid_name, ncompany_id: values.ncompany_id, nroom_id: values.nroom_id, client_id: gridId }),
     creates,
     effects,
     label: `Create grid ${values.ngrid_name} (${values.nx} × ${values.ny})`,
@@ -29,13 +29,13 @@ export async function createGrid(context: ApiContext, input: { companyId: number
 }
 
 /**
- * A grid of nx × ny boxes under temporary ids, laid out as the server does (X = 1…nx, Y = 1…ny, row by
- * row): the optimistic documents, and where the answer gives each id (`grid.boxes` matched by X and Y).
- * Create_grid and submit_grid_template both answer so.
+ * A grid of nx × ny boxes, laid out as the server does (X = 1…nx, Y = 1…ny, row by row): the records
+ * it makes and their optimistic documents. Each box's client id is derived from the grid's and its
+ * place (`boxClientId`), as the server derives it; Create_grid and submit_grid_template both make so.
  */
-export function gridCreation(grid: { gridId: TempId; name: string; companyId: number; roomId: number | TempId; nx: number; ny: number }) {
+export function gridCreation(grid: { gridId: ClientId; name: string; companyId: number; roomId: RecordId; nx: number; ny: number }) {
   const at = now();
-  const creates: IdSource[] = [{ tempId: grid.gridId, collection: 'grids', path: ['GridID'] }];
+  const creates: ClientId[] = [grid.gridId];
   const effects: Effect[] = [
     {
       op: 'upsert',
@@ -44,12 +44,12 @@ export function gridCreation(grid: { gridId: TempId; name: string; companyId: nu
       data: { Name: grid.name, CompanyID: grid.companyId, RoomID: grid.roomId, CreatedDateTime: at, UpdatedDateTime: at, Description: null, ImageName: null, Scanned: false, ScannedDateTime: null, LastScannedBy: null, nx: grid.nx, ny: grid.ny },
     },
   ];
-  const boxIds: TempId[] = [];
+  const boxIds: ClientId[] = [];
   for (let y = 1; y <= grid.ny; y += 1) {
     for (let x = 1; x <= grid.nx; x += 1) {
-      const boxId = newTempId();
+      const boxId = boxClientId(grid.gridId, x, y);
       boxIds.push(boxId);
-      creates.push({ tempId: boxId, collection: 'grid_boxes', path: ['grid', 'boxes'], match: { X: x, Y: y }, field: 'id' });
+      creates.push(boxId);
       effects.push({
         op: 'upsert',
         collection: 'grid_boxes',
@@ -62,7 +62,7 @@ export function gridCreation(grid: { gridId: TempId; name: string; companyId: nu
 }
 
 /** update_culling_status: culled or not, by the signed-in user. */
-export async function updateCullingStatus(context: ApiContext, input: { gridBoxId: number | TempId; userId: number; culled: boolean }) {
+export async function updateCullingStatus(context: ApiContext, input: { gridBoxId: RecordId; userId: number; culled: boolean }) {
   const values = check(updateCullingBody, { GridBoxID: input.gridBoxId, user_id: input.userId, culled: input.culled ? 1 : 0 });
   const culled = values.culled === 1;
   await record(context, {
@@ -78,7 +78,7 @@ export async function updateCullingStatus(context: ApiContext, input: { gridBoxI
  * delete_grid (Admin): queued. The grid and its boxes leave the local store at once, and the batches'
  * links to them with them.
  */
-export async function deleteGrid(context: ApiContext, input: { gridId: number | TempId }) {
+export async function deleteGrid(context: ApiContext, input: { gridId: RecordId }) {
   const { grid_id } = check(deleteGridQuery, { grid_id: input.gridId });
   const gridKey = String(grid_id);
   const boxes = await findLocal(context, 'grid_boxes', { gridId: gridKey });
@@ -104,7 +104,7 @@ function listOf<T>(answer: unknown, key: string): T[] {
 }
 
 /** get_culled_gridboxes: the grid's culled boxes (`grid_boxes`). */
-export async function getCulledGridboxes(context: ApiContext, input: { gridId: number }): Promise<GridBoxJson[]> {
+export async function getCulledGridboxes(context: ApiContext, input: { gridId: RecordId }): Promise<GridBoxJson[]> {
   const query = check(gridIdQuery, { GridID: input.gridId });
   return listOf<GridBoxJson>(await online(context, { path: '/get_culled_gridboxes', query }, gridClientMessages.culledFailed), 'grid_boxes');
 }
@@ -113,7 +113,7 @@ export async function getCulledGridboxes(context: ApiContext, input: { gridId: n
  * update_grid_box_name: queued. Needs GridBoxID; the custom name may be empty (spec part 1 §5), which
  * clears it (the server keeps null, as it then sends it).
  */
-export async function updateGridBoxName(context: ApiContext, input: { gridBoxId: number | TempId; customName: string | null }) {
+export async function updateGridBoxName(context: ApiContext, input: { gridBoxId: RecordId; customName: string | null }) {
   const values = check(updateGridBoxNameBody, { GridBoxID: input.gridBoxId, custom_name: input.customName ?? '' });
   const name = values.custom_name === '' ? null : values.custom_name;
   await record(context, {
@@ -133,7 +133,7 @@ export interface GridBoxName {
 }
 
 /** get_gridboxes_names: the grid's boxes with their custom names (`grid_boxes`). */
-export async function getGridboxesNames(context: ApiContext, input: { gridId: number }): Promise<GridBoxName[]> {
+export async function getGridboxesNames(context: ApiContext, input: { gridId: RecordId }): Promise<GridBoxName[]> {
   const query = check(gridIdQuery, { GridID: input.gridId });
   return listOf<GridBoxName>(await online(context, { path: '/get_gridboxes_names', query }, gridClientMessages.namesFailed), 'grid_boxes');
 }
@@ -145,7 +145,7 @@ export interface PlantHistoryDay {
 }
 
 /** get_plant_history_date: the plant position's history by day; a 404 means an empty list (spec part 1 §7, part 2 §8). */
-export async function getPlantHistoryDate(context: ApiContext, input: { companyId: number; gridBoxId: number }): Promise<PlantHistoryDay[]> {
+export async function getPlantHistoryDate(context: ApiContext, input: { companyId: number; gridBoxId: RecordId }): Promise<PlantHistoryDay[]> {
   const query = check(plantHistoryQuery, { company_id: input.companyId, Grid_boxID: input.gridBoxId });
   try {
     return listOf<PlantHistoryDay>(await online(context, { path: '/get_plant_history_date', query }, gridClientMessages.historyFailed), 'history');
@@ -170,7 +170,7 @@ export function assertImage(image: unknown): asserts image is Blob {
  * effects, re-applied at every start) lives on. The screen shows its own preview of the picked file
  * until the pull brings the new `ImageName`.
  */
-export async function uploadGridImage(context: ApiContext, input: { gridId: number | TempId; image: Blob; fileName?: string }) {
+export async function uploadGridImage(context: ApiContext, input: { gridId: RecordId; image: Blob; fileName?: string }) {
   const { GridID } = check(uploadGridImageQuery, { GridID: input.gridId });
   assertImage(input.image);
   const grid = await context.store.get('grids', String(GridID));
@@ -193,7 +193,7 @@ export interface GridBackground {
  * get_grid_background: the room's grids with their background images (`grids`). One of the grid
  * helpers that swallow errors (spec part 1 §8): a failure is warned about and answers null.
  */
-export async function getGridBackground(context: ApiContext, input: { roomId: number }): Promise<GridBackground[] | null> {
+export async function getGridBackground(context: ApiContext, input: { roomId: RecordId }): Promise<GridBackground[] | null> {
   try {
     const query = check(gridBackgroundQuery, { RoomID: input.roomId });
     return listOf<GridBackground>(await online(context, { path: '/get_grid_background', query }, gridClientMessages.backgroundFailed), 'grids');

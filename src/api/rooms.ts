@@ -7,9 +7,9 @@ import { z } from 'zod';
 import { roomClientMessages } from '../../common/messages/rooms';
 import { createRoomBody, deleteRoomQuery, loadRoomGridsBoxesQuery, roomCompanyQuery, roomScrollQuery, scrollNumber, updateAllRoomScrollQuery } from '../../common/schemas/rooms';
 import type { EntryDraft } from '../../sync/outbox';
-import { newTempId } from '../../sync/record';
 import type { LocalDocument } from '../../sync/store';
-import { type Effect, isTempId, type MultipartPart, type TempId } from '../../sync/types';
+import { type ClientId, newClientId } from '../../common/client-ids';
+import type { Effect, MultipartPart } from '../../sync/types';
 import { ApiError, type ApiContext, check, multipart, now, online, onlineOrLocal, record, findLocal } from './context';
 
 // ——— Shared by the grow-model domain files ———
@@ -33,17 +33,31 @@ export function multipartWithFile(fields: Parameters<typeof multipart>[0], file:
   return { kind: 'multipart', parts: [...(body?.kind === 'multipart' ? body.parts : []), file] };
 }
 
-/** An id as the server shows it: a number, or the temporary id of a record made offline. */
-export const idValue = (id: unknown): number | TempId => (isTempId(id) ? id : Number(id));
+/**
+ * A record as a call names it: its client id (every local document's key, and what entries send), or
+ * the spec's integer id, as the answers of the calls that read the server name records.
+ */
+export type RecordId = ClientId | number;
+
+/**
+ * Whether the server has sent this document: its `serverId` comes with the server's copy. A record
+ * made on this tablet shows without one until its create has reached the server ("Waiting to sync").
+ */
+export const reachedServer = (document: object | null | undefined): boolean => !!document && 'serverId' in document && typeof document.serverId === 'number';
 
 export const sameId = (a: unknown, b: unknown) => a !== null && a !== undefined && String(a) === String(b);
 
-/** Server order of documents by id: server ids ascending, then records made offline in the order made. */
-export function byServerId(a: LocalDocument, b: LocalDocument): number {
-  const [ta, tb] = [isTempId(a.id), isTempId(b.id)];
-  if (ta !== tb) return ta ? 1 : -1;
-  if (!ta) return Number(a.id) - Number(b.id);
-  return String(a.CreatedDateTime ?? '').localeCompare(String(b.CreatedDateTime ?? ''));
+/**
+ * The server's order of documents (its lists go by id): records the server knows by their integer id
+ * (`serverId`), then records whose create still waits, in the order they were made (client ids are v7
+ * uuids, which sort by time).
+ */
+export function byCreation(a: LocalDocument, b: LocalDocument): number {
+  const [sa, sb] = [a.serverId, b.serverId];
+  if (typeof sa === 'number' && typeof sb === 'number') return sa - sb;
+  if (typeof sa === 'number') return -1;
+  if (typeof sb === 'number') return 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 const without = (list: unknown, ids: ReadonlySet<string>) => (Array.isArray(list) ? list.filter((id) => !ids.has(String(id))) : []);
@@ -70,7 +84,7 @@ export async function batchLinkRemovals(context: ApiContext, removed: { roomIds?
 
 /** A room as the server shows it (server/domains/rooms/queries.ts `roomJson`). */
 export interface RoomJson {
-  RoomID: number | TempId;
+  RoomID: RecordId;
   CompanyID: number;
   Name: string;
   Description: string;
@@ -85,10 +99,10 @@ export interface RoomJson {
 
 /** A grid as the server shows it (`gridJson`). */
 export interface GridJson {
-  id: number | TempId;
+  id: RecordId;
   Name: string;
   CompanyID: number;
-  RoomID: number | TempId;
+  RoomID: RecordId;
   CreatedDateTime: string;
   UpdatedDateTime: string;
   Description: string | null;
@@ -102,8 +116,8 @@ export interface GridJson {
 
 /** A grid box as the server shows it (`gridBoxJson`); the local copy also carries `BatchIDs` and `sub_gridboxes`. */
 export interface GridBoxJson {
-  id: number | TempId;
-  GridID: number | TempId;
+  id: RecordId;
+  GridID: RecordId;
   CompanyID: number;
   X: number;
   Y: number;
@@ -115,7 +129,7 @@ export interface GridBoxJson {
   culled: boolean;
   CulledBy: number | null;
   CulledDateTime: string | null;
-  BatchIDs?: Array<number | TempId>;
+  BatchIDs?: RecordId[];
   sub_gridboxes?: unknown[];
 }
 
@@ -131,18 +145,18 @@ export interface LoadedRooms {
   offline?: true;
 }
 
-/** create_room: the room appears at once under a temporary id (spec's `createRoomQueue`). */
+/** create_room: the room appears at once under its client id (spec's `createRoomQueue`). */
 export async function createRoom(context: ApiContext, input: { companyId: number; name: string; description: string }) {
   const { company_id } = check(roomCompanyQuery, { company_id: input.companyId });
   const { name, description } = check(createRoomBody, { name: input.name, description: input.description });
-  const roomId = newTempId();
+  const roomId = newClientId();
   const at = now();
   await record(context, {
     method: 'POST',
     path: '/create_room',
     query: { company_id },
-    body: multipart({ name, description }),
-    creates: [{ tempId: roomId, collection: 'rooms', path: ['RoomID'] }],
+    body: multipart({ name, description, client_id: roomId }),
+    creates: [roomId],
     effects: [
       {
         op: 'upsert',
@@ -163,7 +177,7 @@ function serverShape(document: LocalDocument): Record<string, unknown> {
 }
 
 /** load_room_grids_boxes from the local store (spec part 1 §7: "Offline, it reads the local store"). */
-async function loadRoomsLocally(context: ApiContext, companyId: number, roomId: number | TempId | undefined): Promise<LoadedRooms> {
+async function loadRoomsLocally(context: ApiContext, companyId: number, roomId: RecordId | undefined): Promise<LoadedRooms> {
   let rooms: LocalDocument[];
   if (roomId === undefined) {
     rooms = await findLocal(context, 'rooms', { CompanyID: companyId });
@@ -172,20 +186,20 @@ async function loadRoomsLocally(context: ApiContext, companyId: number, roomId: 
     if (!room || room.CompanyID !== companyId) throw new ApiError(roomClientMessages.roomDataNotFound);
     rooms = [room];
   }
-  rooms.sort(byServerId);
-  const grids = rooms.length ? (await findLocal(context, 'grids', { roomId: { $in: rooms.map((room) => room.id) } })).sort(byServerId) : [];
+  rooms.sort(byCreation);
+  const grids = rooms.length ? (await findLocal(context, 'grids', { roomId: { $in: rooms.map((room) => room.id) } })).sort(byCreation) : [];
   const boxes = grids.length ? await findLocal(context, 'grid_boxes', { gridId: { $in: grids.map((grid) => grid.id) } }) : [];
   boxes.sort((a, b) => Number(a.Y) - Number(b.Y) || Number(a.X) - Number(b.X));
   const boxesOf = new Map<string, GridBoxJson[]>();
   for (const box of boxes) {
     const list = boxesOf.get(String(box.gridId)) ?? [];
-    list.push({ ...serverShape(box), id: idValue(box.id) } as unknown as GridBoxJson);
+    list.push(serverShape(box) as unknown as GridBoxJson);
     boxesOf.set(String(box.gridId), list);
   }
   const gridsOf = new Map<string, RoomWithGrids['grids']>();
   for (const grid of grids) {
     const list = gridsOf.get(String(grid.roomId)) ?? [];
-    list.push({ ...serverShape(grid), id: idValue(grid.id), boxes: boxesOf.get(grid.id) ?? [] } as unknown as RoomWithGrids['grids'][number]);
+    list.push({ ...serverShape(grid), boxes: boxesOf.get(grid.id) ?? [] } as unknown as RoomWithGrids['grids'][number]);
     gridsOf.set(String(grid.roomId), list);
   }
   return {
@@ -193,7 +207,7 @@ async function loadRoomsLocally(context: ApiContext, companyId: number, roomId: 
     offline: true,
     rooms: rooms.map((room) => {
       const { id, ...fields } = serverShape(room);
-      return { ...fields, RoomID: idValue(room.RoomID ?? id), grids: gridsOf.get(room.id) ?? [] } as unknown as RoomWithGrids;
+      return { ...fields, RoomID: room.RoomID ?? id, grids: gridsOf.get(room.id) ?? [] } as unknown as RoomWithGrids;
     }),
   };
 }
@@ -202,11 +216,11 @@ async function loadRoomsLocally(context: ApiContext, companyId: number, roomId: 
  * load_room_grids_boxes: the company's rooms (or the one named) with their grids and boxes. Online it
  * asks the server; when no answer comes (offline, spec part 1 §8: "a network error while offline is
  * only warned about") it reads the local store, and fails with 'Room data not found in local database'
- * when the room asked for is not there. A room made offline (temporary id) is read locally only.
+ * when the room asked for is not there. A room whose create still waits is read locally only.
  */
-export async function loadRoomGridsBoxes(context: ApiContext, input: { companyId: number; roomId?: number | TempId | null }): Promise<LoadedRooms> {
+export async function loadRoomGridsBoxes(context: ApiContext, input: { companyId: number; roomId?: RecordId | null }): Promise<LoadedRooms> {
   const values = check(loadRoomGridsBoxesQuery, { company_id: input.companyId, room_id: input.roomId ?? undefined });
-  const roomId = values.room_id as number | TempId | undefined;
+  const roomId = values.room_id as RecordId | undefined;
   const answer = await onlineOrLocal<LoadedRooms>(context, { path: '/load_room_grids_boxes', query: { company_id: values.company_id, room_id: roomId } }, roomClientMessages.loadFailed, () =>
     loadRoomsLocally(context, values.company_id, roomId),
   );
@@ -219,7 +233,7 @@ export async function loadRoomGridsBoxes(context: ApiContext, input: { companyId
  * delete_room (Admin): queued. The room, its grids and their boxes leave the local store at once, and
  * the batches' links to them with them (the server tombstones all of them in one transaction).
  */
-export async function deleteRoom(context: ApiContext, input: { roomId: number | TempId }) {
+export async function deleteRoom(context: ApiContext, input: { roomId: RecordId }) {
   const { room_id } = check(deleteRoomQuery, { room_id: input.roomId });
   const roomKey = String(room_id);
   const grids = await findLocal(context, 'grids', { roomId: roomKey });
@@ -243,7 +257,7 @@ export async function deleteRoom(context: ApiContext, input: { roomId: number | 
  * get_room_scroll: `{status, StartScroll}`. One of the room helpers that swallow errors (spec part 1
  * §8): on any failure it warns and answers from the local room, or null when that is not there either.
  */
-export async function getRoomScroll(context: ApiContext, input: { companyId: number; roomId: number }): Promise<{ status: 'success'; StartScroll: number } | null> {
+export async function getRoomScroll(context: ApiContext, input: { companyId: number; roomId: RecordId }): Promise<{ status: 'success'; StartScroll: number } | null> {
   try {
     const query = check(roomScrollQuery, { company_id: input.companyId, room_id: input.roomId });
     return await online<{ status: 'success'; StartScroll: number }>(context, { path: '/get_room_scroll', query }, roomClientMessages.scrollFailed);
@@ -257,7 +271,7 @@ export async function getRoomScroll(context: ApiContext, input: { companyId: num
 const scrollValue = z.object({ setValue: scrollNumber });
 
 /** update_room_scroll: queued; the value goes as `setValue` in the query, like update_all_room_scroll's. */
-export async function updateRoomScroll(context: ApiContext, input: { companyId: number; roomId: number | TempId; value: number }) {
+export async function updateRoomScroll(context: ApiContext, input: { companyId: number; roomId: RecordId; value: number }) {
   const { company_id, room_id } = check(roomScrollQuery, { company_id: input.companyId, room_id: input.roomId });
   const { setValue } = check(scrollValue, { setValue: input.value });
   await record(context, {

@@ -2,13 +2,13 @@
 import { scanClientMessages } from '../../common/messages/scans';
 import { deleteScanQuery, gridIdQuery, markGridScannedQuery, markRoomScannedQuery, resetScannedQuery, roomIdQuery, uploadWhiteboardBody } from '../../common/schemas/scans';
 import type { LocalDocument } from '../../sync/store';
-import type { Effect, TempId } from '../../sync/types';
+import type { Effect } from '../../sync/types';
 import { type ApiContext, check, now, online, record, ValidationError, findLocal } from './context';
 import { assertImage } from './grids';
-import { filePart, multipartWithFile, signedIn } from './rooms';
+import { filePart, multipartWithFile, type RecordId, signedIn } from './rooms';
 
 /** mark_room_scanned: queued; the room shows scanned by the signed-in user at once (the server requires user_id to be the caller). */
-export async function markRoomScanned(context: ApiContext, input: { roomId: number | TempId; userId: number }) {
+export async function markRoomScanned(context: ApiContext, input: { roomId: RecordId; userId: number }) {
   const { room_id, user_id } = check(markRoomScannedQuery, { room_id: input.roomId, user_id: input.userId });
   const at = now();
   const room = await context.store.get('rooms', String(room_id));
@@ -22,7 +22,7 @@ export async function markRoomScanned(context: ApiContext, input: { roomId: numb
 }
 
 /** mark_grid_scanned: queued, like mark_room_scanned. */
-export async function markGridScanned(context: ApiContext, input: { gridId: number | TempId; userId: number }) {
+export async function markGridScanned(context: ApiContext, input: { gridId: RecordId; userId: number }) {
   const { grid_id, user_id } = check(markGridScannedQuery, { grid_id: input.gridId, user_id: input.userId });
   const at = now();
   const grid = await context.store.get('grids', String(grid_id));
@@ -82,14 +82,14 @@ async function orNull<T>(call: string, read: () => Promise<T>): Promise<T | null
 }
 
 /** get_room_scan_details: scan state with the last scanner's name; null on any failure (spec part 1 §8). */
-export function getRoomScanDetails(context: ApiContext, input: { roomId: number }): Promise<ScanDetails | null> {
+export function getRoomScanDetails(context: ApiContext, input: { roomId: RecordId }): Promise<ScanDetails | null> {
   return orNull('get_room_scan_details', () =>
     online<ScanDetails>(context, { path: '/get_room_scan_details', query: check(roomIdQuery, { room_id: input.roomId }) }, scanClientMessages.scanDetailsFailed),
   );
 }
 
 /** get_grid_scan_details: as get_room_scan_details, for a grid; null on any failure. */
-export function getGridScanDetails(context: ApiContext, input: { gridId: number }): Promise<ScanDetails | null> {
+export function getGridScanDetails(context: ApiContext, input: { gridId: RecordId }): Promise<ScanDetails | null> {
   return orNull('get_grid_scan_details', () =>
     online<ScanDetails>(context, { path: '/get_grid_scan_details', query: check(gridIdQuery, { grid_id: input.gridId }) }, scanClientMessages.scanDetailsFailed),
   );
@@ -103,7 +103,7 @@ export function getGridScanDetails(context: ApiContext, input: { gridId: number 
  * page while the entry lives on. The screen shows its own preview of the picked file until the pull
  * brings the room's new `WhiteboardImage`.
  */
-export async function uploadWhiteboardImage(context: ApiContext, input: { roomId: number | TempId; image: Blob; fileName?: string }) {
+export async function uploadWhiteboardImage(context: ApiContext, input: { roomId: RecordId; image: Blob; fileName?: string }) {
   const { room_id } = check(uploadWhiteboardBody, { room_id: input.roomId });
   assertImage(input.image);
   const room = await context.store.get('rooms', String(room_id));
@@ -121,7 +121,7 @@ export interface WhiteboardHistory {
 }
 
 /** get_whiteboard_history: the room's whiteboard images, newest first. */
-export async function getWhiteboardHistory(context: ApiContext, input: { roomId: number }): Promise<WhiteboardHistory> {
+export async function getWhiteboardHistory(context: ApiContext, input: { roomId: RecordId }): Promise<WhiteboardHistory> {
   const query = check(roomIdQuery, { room_id: input.roomId });
   return online<WhiteboardHistory>(context, { path: '/get_whiteboard_history', query }, scanClientMessages.whiteboardHistoryFailed);
 }

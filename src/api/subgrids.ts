@@ -5,12 +5,10 @@
  * shaped as the server's API shows them), so every optimistic change here patches the parent box:
  * the list is rewritten whole, sorted row by row as the server sorts it.
  *
- * The server assigns sub-gridbox ids and plant ids. Sub-gridboxes made on the tablet carry temporary
- * ids (`Sub_gridboxID: tmp-…`) and no plant id until the pull brings their box again. Their create's
- * `creates` names each temporary id with the position the server answers it at (`SubX`, `SubY`), so
- * an update, delete or move recorded before the create reached the server waits for it and then goes
- * out under the server's id. (The local store has no document of a sub-gridbox to move: only the
- * outbox uses these mappings; the pull replaces the box's list.)
+ * Sub-gridboxes made on the tablet are named by client ids derived from their division's and their
+ * place (`subGridboxClientId`), as the server derives them, so an update, delete or move recorded
+ * before the division reached the server names them as the server will. They have no plant id until
+ * the pull brings their box again (the server gives plant ids).
  *
  * WARNING: an effect replaces the whole `sub_gridboxes` list, so while a later entry on the same box
  * waits, the pull shows the list as that entry left it (e.g. without the plant ids the server has
@@ -26,12 +24,13 @@ import {
   movementHistoryQuery,
   updateSubGridboxBody,
 } from '../../common/schemas/subgrids';
-import { newTempId } from '../../sync/record';
 import type { LocalDocument } from '../../sync/store';
-import { type Effect, type IdSource, type TempId, isTempId } from '../../sync/types';
+import { type ClientId, newClientId, subGridboxClientId } from '../../common/client-ids';
+import type { Effect } from '../../sync/types';
 import { type ApiContext, ApiError, ValidationError, check, json, now, online, record } from './context';
+import type { RecordId } from './rooms';
 
-type Id = number | TempId;
+type Id = RecordId;
 
 /** A sub-gridbox as the server shows it (subGridboxJson) and as it sits in its box's local document. */
 export interface SubGridbox {
@@ -48,6 +47,8 @@ export interface SubGridbox {
   Content: string | null;
   ImageName: string | null;
   IsDeleted: boolean;
+  /** Made on this tablet and not on the server yet (the server's copy, which the pull brings, has no such field). */
+  pending?: true;
   CreatedDateTime: string | null;
   UpdatedDateTime: string | null;
 }
@@ -146,19 +147,20 @@ const boxPatch = (boxId: Id, subs: SubGridbox[]): Effect => ({ op: 'patch', coll
 const boxOf = (context: ApiContext, boxId: Id) => context.store.get('grid_boxes', String(boxId));
 
 /**
- * New sub-gridboxes at `positions` of a box, under temporary ids: the optimistic patch of the box
- * (when it is in the local store) and where the server's answer (`sub_gridboxes`, by position) gives
- * each id. Refuses, with the server's message, positions the box already holds as far as the tablet
- * knows. Shared by create_sub_gridboxes and submit_grid_template (SubGrid templates).
+ * New sub-gridboxes at `positions` of a box, made by the division `divisionId` (the call's client id;
+ * each sub-gridbox's is derived from it and its place): the records it makes and the optimistic patch
+ * of the box (when it is in the local store). Refuses, with the server's message, positions the box
+ * already holds as far as the tablet knows. Shared by create_sub_gridboxes and submit_grid_template
+ * (SubGrid templates).
  */
-export async function subGridboxCreation(context: ApiContext, parentId: Id, positions: Position[]) {
+export async function subGridboxCreation(context: ApiContext, parentId: Id, divisionId: ClientId, positions: Position[]) {
   const box = await boxOf(context, parentId);
   const live = subGridboxesOf(box);
   const clashes = positions.filter((position) => live.some((sub) => samePosition(positionOf(sub), position)));
   if (clashes.length > 0) throw new ValidationError(subgridMessages.positionsOccupied(clashes.map(({ subx, suby }) => `${subx}-${suby}`)));
   const at = now();
   const created: SubGridbox[] = positions.map(({ subx, suby }) => ({
-    Sub_gridboxID: newTempId(),
+    Sub_gridboxID: subGridboxClientId(divisionId, subx, suby),
     ParentGridboxID: parentId,
     CompanyID: (box?.CompanyID as number | undefined) ?? null,
     CustomName: subGridboxDisplayName(null, subx, suby),
@@ -171,16 +173,11 @@ export async function subGridboxCreation(context: ApiContext, parentId: Id, posi
     Content: null,
     ImageName: null,
     IsDeleted: false,
+    pending: true,
     CreatedDateTime: at,
     UpdatedDateTime: at,
   }));
-  const creates: IdSource[] = created.map((sub) => ({
-    tempId: sub.Sub_gridboxID as TempId,
-    collection: 'grid_boxes',
-    path: ['sub_gridboxes'],
-    match: { SubX: sub.SubX, SubY: sub.SubY },
-    field: 'Sub_gridboxID',
-  }));
+  const creates = created.map((sub) => sub.Sub_gridboxID as ClientId);
   const effects: Effect[] = box ? [boxPatch(parentId, [...live, ...created])] : [];
   return { created, creates, effects };
 }
@@ -191,7 +188,7 @@ export async function subGridboxCreation(context: ApiContext, parentId: Id, posi
  * customPositions)'); custom positions need whole subx and suby of at least 1, and win over nx × ny.
  * auto_initialize_plants defaults to true.
  *
- * Queued: returns at once with the new sub-gridboxes under temporary ids (no plant ids yet). Where the
+ * Queued: returns at once with the new sub-gridboxes under their client ids (no plant ids yet). Where the
  * server refuses (the box's maximum, `max_allowed`, or a position taken meanwhile) the entry shows in
  * the sync status's failed list with the server's message; nothing of it is created (all or none).
  */
@@ -211,12 +208,14 @@ export async function createSubGridboxes(
   if (!useCustom && (query.nx === undefined || query.ny === undefined)) throw new ValidationError(subgridMessages.sizeRequired);
   const positions = useCustom ? custom : gridPositions(query.nx as number, query.ny as number);
   const parentId = query.parent_gridbox_id as Id;
-  const { created, creates, effects } = await subGridboxCreation(context, parentId, positions);
+  const divisionId = newClientId();
+  const { created, creates, effects } = await subGridboxCreation(context, parentId, divisionId, positions);
   await record(context, {
     method: 'POST',
     path: '/create_sub_gridboxes',
     query: {
       parent_gridbox_id: parentId,
+      client_id: divisionId,
       user_id: query.user_id,
       // Spec §9: auto_initialize_plants defaults to true.
       auto_initialize_plants: query.auto_initialize_plants ?? 1,
@@ -251,11 +250,28 @@ async function localAnswer(context: ApiContext, parentId: Id): Promise<SubGridbo
   return {
     status: 'success',
     sub_gridboxes: live,
-    parent_gridbox: { ...shown, id: isTempId(box.id) ? box.id : Number(box.id), GridName: grid?.Name ?? null, RoomID: grid?.RoomID ?? null },
+    parent_gridbox: { ...shown, GridName: grid?.Name ?? null, RoomID: grid?.RoomID ?? null },
     total_count: live.length,
     max_allowed: null,
     source: 'local',
   };
+}
+
+/**
+ * The server's answer with the box and its live sub-gridboxes named as the tablet names them (the local
+ * box's client id, its grid's and room's; each sub-gridbox's by its place, unique among the live ones),
+ * as the local answer names them, so a change the screen makes from it finds them in the local store.
+ * Removed ones keep the server's ids: the tablet has none.
+ */
+function asTabletNames(box: LocalDocument | null, grid: LocalDocument | null, answer: SubGridboxesAnswer): SubGridboxesAnswer {
+  if (!box) return answer;
+  const local = subGridboxesOf(box);
+  const named = (sub: SubGridbox): SubGridbox => {
+    const same = sub.IsDeleted ? undefined : local.find((candidate) => samePosition(positionOf(candidate), positionOf(sub)));
+    return same ? { ...sub, Sub_gridboxID: same.Sub_gridboxID, ParentGridboxID: box.id } : sub;
+  };
+  const parent = { ...answer.parent_gridbox, id: box.id, GridID: box.GridID, ...(grid ? { RoomID: grid.RoomID } : {}), serverId: answer.parent_gridbox.id };
+  return { ...answer, sub_gridboxes: answer.sub_gridboxes.map(named), parent_gridbox: parent };
 }
 
 /** Whether an outbox entry still waiting changes this box (then only the local store shows it as the grower left it). */
@@ -265,24 +281,28 @@ function boxHasPendingChanges(context: ApiContext, parentId: Id) {
 
 /**
  * get_sub_gridboxes (spec §4, §5, §7): 'Gridbox ID is required'; `includeDeleted` lists removed
- * sub-gridboxes too. Reads the local store (live ones only, `max_allowed` null) when the box was made
- * on the tablet, when the browser says it is offline, when the request gets no answer, or when changes
- * to the box still wait in the outbox (and removed ones are not asked for); otherwise the server.
- * Fails with the server's message or 'Failed to Get Sub Gridboxes.'.
+ * sub-gridboxes too. Reads the local store (live ones only, `max_allowed` null) when the box's create
+ * still waits, when the browser says it is offline, when the request gets no answer, or when changes
+ * to the box still wait in the outbox (and removed ones are not asked for); otherwise the server, its
+ * answer named as the tablet names records (`asTabletNames`). Fails with the server's message or
+ * 'Failed to Get Sub Gridboxes.'.
  */
 export async function getSubGridboxes(context: ApiContext, input: { parentGridboxId: Id; includeDeleted?: boolean }): Promise<SubGridboxesAnswer> {
   const query = check(getSubGridboxesQuery, { parent_gridbox_id: input.parentGridboxId, include_deleted: input.includeDeleted });
   const parentId = query.parent_gridbox_id as Id;
   const includeDeleted = query.include_deleted === 1;
   const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
-  if (isTempId(parentId) || offline || (!includeDeleted && (await boxHasPendingChanges(context, parentId)))) return localAnswer(context, parentId);
+  const unsent = typeof parentId === 'string' && (await context.recorder.awaitsCreate([parentId]));
+  if (unsent || offline || (!includeDeleted && (await boxHasPendingChanges(context, parentId)))) return localAnswer(context, parentId);
   try {
     const answer = await online<Omit<SubGridboxesAnswer, 'source'>>(
       context,
       { path: '/get_sub_gridboxes', query: { parent_gridbox_id: parentId, include_deleted: includeDeleted ? 1 : 0 } },
       subgridClientMessages.getFailed,
     );
-    return { ...answer, source: 'server' };
+    const box = await boxOf(context, parentId);
+    const grid = box ? await context.store.get('grids', String(box.GridID)) : null;
+    return asTabletNames(box, grid, { ...answer, source: 'server' });
   } catch (error) {
     // No answer at all (no signal): the local store answers, if it has the box.
     if (error instanceof ApiError && error.status === null && (await boxOf(context, parentId))) return localAnswer(context, parentId);
@@ -367,7 +387,7 @@ export async function updateSubGridbox(
  * move_plant (spec §3, §5, §7): 'plant_uid is required', 'target_parent_gridbox_id is required',
  * 'user_id is required'. Queued: the plant leaves its box and takes its place in the target box at
  * once (the named position, else the first free one as the server picks it), and the move joins the
- * local movement history (`operations`, kind `plant_move`) under a temporary id. The plant is looked
+ * local movement history (`operations`, kind `plant_move`) under its client id. The plant is looked
  * for in `fromParentGridboxId` (the screen knows it) and in the target box. A position the tablet
  * already sees taken, or the plant's own position, is refused with the server's message; a refusal
  * only the server can make shows in the sync status's failed list.
@@ -411,7 +431,7 @@ export async function movePlant(
     if (sameBox) effects.push(boxPatch(targetId, occupants.map((occupant) => (isPlant(occupant) ? moved : occupant))));
     else effects.push(boxPatch(fromId as Id, subGridboxesOf(source).filter((candidate) => !isPlant(candidate))), boxPatch(targetId, [...occupants, moved]));
   }
-  const movementId = newTempId();
+  const movementId = newClientId();
   const session = await context.client.session.get();
   const move: PlantMove = {
     movement_id: movementId,
@@ -427,8 +447,7 @@ export async function movePlant(
     user_id: values.user_id,
     moved_at: at,
   };
-  const documentId = `plant_move:${movementId}`;
-  effects.push({ op: 'upsert', collection: 'operations', id: documentId, data: { ...move, kind: 'plant_move', created_at: at, updated_at: at } });
+  effects.push({ op: 'upsert', collection: 'operations', id: movementId, data: { ...move, kind: 'plant_move', created_at: at, updated_at: at } });
   await record(context, {
     method: 'POST',
     path: '/move_plant',
@@ -439,8 +458,9 @@ export async function movePlant(
       ...(values.target_position ? { target_position: values.target_position } : {}),
       ...(values.movement_reason !== undefined ? { movement_reason: values.movement_reason } : {}),
       ...(values.notes !== undefined ? { notes: values.notes } : {}),
+      client_id: movementId,
     }),
-    creates: [{ tempId: movementId, collection: 'operations', documentId, path: ['movement', 'movement_id'] }],
+    creates: [movementId],
     effects,
     label: `Move plant ${values.plant_uid}`,
   });

@@ -1,7 +1,6 @@
 /**
  * Domain functions of trays and tray templates (spec part 2 §3, §5, §7, §8). Both are `operations`
- * documents: kind `tray` with id `tray:<id>`, kind `tray_template` with id `tray_template:<id>` (one
- * made on the tablet: `tray:tmp-…` until its create answers). Mutations send JSON bodies.
+ * documents of kind `tray` and `tray_template`, keyed by their client ids. Mutations send JSON bodies.
  */
 import { trayMessages } from '../../common/messages/trays';
 import {
@@ -13,11 +12,11 @@ import {
   updateTrayBody,
   useTrayTemplateBody,
 } from '../../common/schemas/trays';
-import { newTempId } from '../../sync/record';
-import type { TempId } from '../../sync/types';
+import { newClientId } from '../../common/client-ids';
 import { type ApiContext, check, json, now, online, record } from './context';
+import type { RecordId } from './rooms';
 
-type Id = number | TempId;
+type Id = RecordId;
 
 /** A tray as the server shows it (trayJson). */
 export interface Tray {
@@ -44,19 +43,19 @@ export interface TrayTemplate {
   created_at: string;
 }
 
-const trayDocument = (trayId: Id) => `tray:${trayId}`;
-const templateDocument = (templateId: Id) => `tray_template:${templateId}`;
+const trayDocument = (trayId: Id) => String(trayId);
+const templateDocument = (templateId: Id) => String(templateId);
 
-/** A new tray under a temporary id: its entry's `creates` and optimistic document. */
+/** A new tray under its client id (sent as the request's `client_id`): its entry's `creates` and optimistic document. */
 function newTray(fields: Omit<Tray, 'tray_id' | 'created_at' | 'updated_at'>) {
-  const trayId = newTempId();
-  const documentId = trayDocument(trayId);
+  const trayId = newClientId();
   const at = now();
   const tray: Tray = { tray_id: trayId, ...fields, created_at: at, updated_at: at };
   return {
     tray,
-    creates: [{ tempId: trayId, collection: 'operations', documentId, path: ['tray_id'] }],
-    effects: [{ op: 'upsert' as const, collection: 'operations', id: documentId, data: { ...tray, kind: 'tray' } }],
+    trayId,
+    creates: [trayId],
+    effects: [{ op: 'upsert' as const, collection: 'operations', id: trayId, data: { ...tray, kind: 'tray' } }],
   };
 }
 
@@ -74,7 +73,7 @@ export async function getTrayTemplates(context: ApiContext, input: { companyId: 
 /**
  * create_tray_template (spec §5): 'templateName, companyID and userID are required.' (the name
  * trimmed) and 'numberOfPlants must be a positive number.'. Queued: the template is in the local list
- * at once under a temporary id. Admin-only on the server: another role's entry shows in the sync
+ * at once under its client id. Admin-only on the server: another role's entry shows in the sync
  * status's failed list.
  */
 export async function createTrayTemplate(
@@ -90,8 +89,7 @@ export async function createTrayTemplate(
     default_batch_id: input.defaultBatchId,
   });
   const defaultBatchId = (values.default_batch_id as Id | undefined) ?? null;
-  const templateId = newTempId();
-  const documentId = templateDocument(templateId);
+  const templateId = newClientId();
   const template: TrayTemplate = {
     template_id: templateId,
     template_name: values.template_name,
@@ -112,9 +110,10 @@ export async function createTrayTemplate(
       number_of_plants: values.number_of_plants,
       ...(values.description !== undefined ? { description: values.description } : {}),
       ...(defaultBatchId !== null ? { default_batch_id: defaultBatchId } : {}),
+      client_id: templateId,
     }),
-    creates: [{ tempId: templateId, collection: 'operations', documentId, path: ['template_id'] }],
-    effects: [{ op: 'upsert', collection: 'operations', id: documentId, data: { ...template, kind: 'tray_template' } }],
+    creates: [templateId],
+    effects: [{ op: 'upsert', collection: 'operations', id: templateId, data: { ...template, kind: 'tray_template' } }],
     label: `Create tray template ${values.template_name}`,
   });
   return { template_id: templateId, template };
@@ -142,7 +141,7 @@ export async function deleteTrayTemplate(context: ApiContext, input: { templateI
 /**
  * use_tray_template (spec §5, §7): a tray from a template; the tray name is required, trimmed
  * ('trayName is required.'), with the template, company and user ('templateID, companyID and userID
- * are required.'). Queued: the tray appears at once under a temporary id, with the template's plant
+ * are required.'). Queued: the tray appears at once under its client id, with the template's plant
  * count and, without `batchId`, its default batch (as the server does) when the template is in the
  * local store.
  */
@@ -151,7 +150,7 @@ export async function useTrayTemplate(context: ApiContext, input: { templateId: 
   const templateId = values.template_id as Id;
   const batchId = values.batch_id as Id | undefined;
   const template = (await context.store.get('operations', templateDocument(templateId))) as (TrayTemplate & { id: string }) | null;
-  const { tray, creates, effects } = newTray({
+  const { tray, trayId, creates, effects } = newTray({
     tray_name: values.tray_name,
     number_of_plants: template?.number_of_plants ?? null,
     batch_id: batchId ?? template?.default_batch_id ?? null,
@@ -161,7 +160,7 @@ export async function useTrayTemplate(context: ApiContext, input: { templateId: 
   await record(context, {
     method: 'POST',
     path: '/use_tray_template',
-    body: json({ template_id: templateId, company_id: values.company_id, user_id: values.user_id, tray_name: values.tray_name, ...(batchId !== undefined ? { batch_id: batchId } : {}) }),
+    body: json({ template_id: templateId, company_id: values.company_id, user_id: values.user_id, tray_name: values.tray_name, ...(batchId !== undefined ? { batch_id: batchId } : {}), client_id: trayId }),
     creates,
     effects,
     label: `Create tray ${values.tray_name}${template ? ` from template ${template.template_name}` : ''}`,
@@ -209,12 +208,12 @@ export async function updateTray(context: ApiContext, input: { trayId: Id; compa
 /**
  * create_tray (spec §5, §7): the tray name is required, trimmed ('trayName is required.'); the plant
  * count must be positive ('numberOfPlants must be a positive number.'); company and user ('companyID
- * and userID are required.'). Queued: the tray appears at once under a temporary id, which is returned.
+ * and userID are required.'). Queued: the tray appears at once under its client id, which is returned.
  */
 export async function createTray(context: ApiContext, input: { trayName: string; companyId: number; userId: number; numberOfPlants: number; batchId?: Id | null }) {
   const values = check(createTrayBody, { tray_name: input.trayName, company_id: input.companyId, user_id: input.userId, number_of_plants: input.numberOfPlants, batch_id: input.batchId });
   const batchId = (values.batch_id as Id | undefined) ?? null;
-  const { tray, creates, effects } = newTray({ tray_name: values.tray_name, number_of_plants: values.number_of_plants, batch_id: batchId, company_id: values.company_id, user_id: values.user_id });
+  const { tray, trayId, creates, effects } = newTray({ tray_name: values.tray_name, number_of_plants: values.number_of_plants, batch_id: batchId, company_id: values.company_id, user_id: values.user_id });
   await record(context, {
     method: 'POST',
     path: '/create_tray',
@@ -224,6 +223,7 @@ export async function createTray(context: ApiContext, input: { trayName: string;
       user_id: values.user_id,
       number_of_plants: values.number_of_plants,
       ...(batchId !== null ? { batch_id: batchId } : {}),
+      client_id: trayId,
     }),
     creates,
     effects,

@@ -48,7 +48,7 @@ export async function startSync() {
   // keeps the tablet syncing: the parked users' changes keep going out.
   const current = await sessions.get(null);
   if (!current) return null;
-  const worker = await startSyncWorker({ baseURL: apiBaseUrl, replicationIdentifier: `${apiBaseUrl}|company-${current.company_id}` }, sessions, (userId) => {
+  const worker = await startSyncWorker({ baseURL: apiBaseUrl, replicationIdentifier: `${apiBaseUrl}|company-${current.company_id}|client-ids` }, sessions, (userId) => {
     // A parked kiosk user's session ending is theirs alone: their changes wait for their next sign-in.
     void session.get().then((signedIn) => {
       if (userId === null || !signedIn || signedIn.user_id === userId) signedOut();

@@ -4,14 +4,20 @@
  * sync worker opens its own instance of the same database, and RxDB's multi-instance channel keeps
  * them in step. Tests open one on the memory storage.
  */
-import { createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
+import { createRxDatabase, removeRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { COLLECTION_NAMES, type CollectionName, type LocalDocument, SCHEMAS } from './schemas';
 
 export type GrowCollections = Record<CollectionName, RxCollection<LocalDocument>>;
 export type GrowDatabase = RxDatabase<GrowCollections>;
 
-export const DATABASE_NAME = 'growroom';
+/**
+ * `growroom-2`: documents keyed by client id (the server's `naming=client`). The database of the
+ * previous version (keyed by the server's ids and `tmp-…`) is removed when this one first opens: the
+ * pull fills the new one, and the outbox keeps what was waiting (sync/outbox-upgrade.ts).
+ */
+export const DATABASE_NAME = 'growroom-2';
+const PREVIOUS_DATABASE_NAMES = ['growroom'];
 
 /**
  * Opens the database with every collection; `collections` opens only some, for tests that run several
@@ -34,6 +40,10 @@ let opened: Promise<GrowDatabase> | undefined;
 
 /** The browser's local database (IndexedDB through Dexie), opened once per page or worker. */
 export function localDatabase(): Promise<GrowDatabase> {
-  opened ??= openGrowDatabase({ storage: getRxStorageDexie() as RxStorage<unknown, unknown> });
+  opened ??= (async () => {
+    const storage = getRxStorageDexie() as RxStorage<unknown, unknown>;
+    for (const name of PREVIOUS_DATABASE_NAMES) await removeRxDatabase(name, storage).catch(() => undefined);
+    return openGrowDatabase({ storage });
+  })();
   return opened;
 }

@@ -1,11 +1,7 @@
 /** The sync engine's view of the local database (sync/store.ts), over RxDB. */
 import type { LocalStore } from '../../sync/store';
-import type { TempId } from '../../sync/types';
 import type { GrowDatabase } from './database';
-import { type CollectionName, type LocalDocument, REFERENCES, withLinkKeys } from './schemas';
-
-/** The field a record's own numeric id is shown in, besides the document id. */
-const OWN_ID_FIELDS: Partial<Record<CollectionName, string>> = { rooms: 'RoomID', batches: 'BatchID', form_templates: 'TemplateID', form_responses: 'ResponseID' };
+import { type CollectionName, type LocalDocument, withLinkKeys } from './schemas';
 
 /**
  * A stored document as the app reads it: without `syncPosition`, the sync engine's bookkeeping (which
@@ -43,27 +39,6 @@ export function rxLocalStore(database: GrowDatabase): LocalStore {
     },
     async remove(collection, id) {
       await collectionOf(collection).findOne(id).remove();
-    },
-    async replaceId(collection, tempId: TempId, serverId, documentId = tempId) {
-      const name = collection as CollectionName;
-      const target = collectionOf(name);
-      const temporary = await target.findOne(documentId).exec();
-      if (temporary) {
-        const data = temporary.toMutableJSON() as LocalDocument;
-        const id = documentId.replace(tempId, String(serverId));
-        await temporary.remove();
-        // The pull may have brought the server's document already; it wins.
-        if (!(await target.findOne(id).exec())) {
-          const ownIdField = OWN_ID_FIELDS[name];
-          await target.insert(withLinkKeys(name, { ...data, id, ...(ownIdField ? { [ownIdField]: serverId } : {}) }));
-        }
-      }
-      for (const reference of REFERENCES[name] ?? []) {
-        // A test tablet may open only some collections (database.ts).
-        if (!database.collections[reference.collection]) continue;
-        const referring = await database.collections[reference.collection].find({ selector: { [reference.key]: tempId } }).exec();
-        for (const document of referring) await document.incrementalPatch({ [reference.key]: String(serverId), [reference.field]: serverId });
-      }
     },
   };
 }

@@ -10,9 +10,9 @@
  * - `problemColorMapping` → company (with the settings, users and custom batch statuses);
  * - `createRoomQueue` (and every other queued write) → the outbox (sync/outbox.ts), not a collection.
  *
- * Documents are the server's (GET /api/sync/pull) plus string link keys (`roomId`, `gridId`, …) that
- * the screens query by: the server's ids are numbers, a record made offline has a `tmp-…` id until its
- * create answers, and an index needs one type. Plant problems, reports and automations are added with
+ * Documents are the server's (GET /api/sync/pull, `naming=client`: every record the tablet can make is
+ * named by its client id, in its `id` and in every field that refers to it, its integer id kept as
+ * `serverId`) plus string link keys (`roomId`, `gridId`, …) that the screens query by. Plant problems, reports and automations are added with
  * their areas; their names are reserved below.
  */
 import type { RxJsonSchema } from 'rxdb';
@@ -36,7 +36,7 @@ function schema(title: string, fields: Record<string, FieldType>, keys: string[]
     version: 0,
     primaryKey: 'id',
     type: 'object',
-    properties: { id: key, ...properties(fields), ...Object.fromEntries(keys.map((name) => [name, key])) },
+    properties: { id: key, ...properties({ serverId: 'number', ...fields }), ...Object.fromEntries(keys.map((name) => [name, key])) },
     required: ['id', ...keys],
     indexes,
   } as RxJsonSchema<LocalDocument>;
@@ -132,15 +132,15 @@ export const SCHEMAS = {
   /** Several small kinds (trays, tray templates, grid templates, plant moves; treatments later): `kind` tells which. */
   operations: schema('operations', { company_id: 'number', created_at: 'string', updated_at: 'string' }, ['kind'], [['kind']]),
   audit_events: schema('audit_events', {
-    EventID: 'number',
+    EventID: 'any',
     CompanyID: 'number',
     UserID: 'number',
     UserName: 'string',
     EventTitle: 'string',
-    RoomID: 'number',
-    BatchID: 'number',
-    response_id: 'number',
-    GridBoxID: 'number',
+    RoomID: 'any',
+    BatchID: 'any',
+    response_id: 'any',
+    GridBoxID: 'any',
     Details: 'any',
     CreatedAt: 'string',
     UpdatedAt: 'string',
@@ -194,7 +194,7 @@ export const COLLECTION_NAMES = Object.keys(SCHEMAS) as CollectionName[];
 export const RESERVED_COLLECTIONS = ['plant_problems', 'reports', 'automations'] as const;
 
 /**
- * The string link keys of a document, from its numeric (or temporary) references. Applied to every
+ * The string link keys of a document, from its references. Applied to every
  * pulled document and every optimistic write, so the screens' indexed queries see both alike.
  */
 export function withLinkKeys(collection: CollectionName, document: LocalDocument): LocalDocument {
@@ -213,13 +213,3 @@ export function withLinkKeys(collection: CollectionName, document: LocalDocument
       return document;
   }
 }
-
-/** Which link keys of which collections refer to records of a collection (for moving a temporary id). */
-export const REFERENCES: Partial<Record<CollectionName, Array<{ collection: CollectionName; key: string; field: string }>>> = {
-  rooms: [
-    { collection: 'grids', key: 'roomId', field: 'RoomID' },
-    { collection: 'form_responses', key: 'roomId', field: 'RoomID' },
-  ],
-  grids: [{ collection: 'grid_boxes', key: 'gridId', field: 'GridID' }],
-  grid_boxes: [{ collection: 'form_responses', key: 'gridBoxId', field: 'GridBoxID' }],
-};

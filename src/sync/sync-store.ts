@@ -93,6 +93,6 @@ async function started(): Promise<Comlink.Remote<SyncWorkerApi>> {
 /** The page's recorder (ApiContext.recorder): every change is recorded by the worker, the outbox's one owner. */
 export const workerRecorder: Recorder = {
   record: async (drafts) => (await started()).record([...drafts]),
-  knownIds: async (tempIds) => (await started()).knownIds(tempIds),
+  awaitsCreate: async (clientIds) => (await started()).awaitsCreate(clientIds),
   hasPendingEffects: async (collection, id) => (await started()).hasPendingEffects(collection, id),
 };

@@ -28,7 +28,7 @@ import { createRoom } from '../../src/api/rooms';
 import { markGridScanned } from '../../src/api/scans';
 import { createSubGridboxes, subGridboxesOf } from '../../src/api/subgrids';
 import { type CollectionName, withLinkKeys } from '../../src/db/schemas';
-import { isTempId, type OutboxEntry, type TempId } from '../../sync/types';
+import type { ClientId, OutboxEntry } from '../../sync/types';
 import { startTablet, type Tablet } from '../support/client';
 import { createBatch as seedBatch, createGrid as seedGrid, createRoom as seedRoom, createTenant, createUser, signIn, type SignedInUser } from '../support/factories';
 import { startProxy, type NetworkProxy } from '../support/proxy';
@@ -82,13 +82,13 @@ interface Device {
   recorded: OutboxEntry[];
   context: Tablet['context'];
   /** What this tablet can act on (ids of its local documents, its own creations added as it makes them). */
-  rooms: Array<number | TempId>;
-  grids: Array<number | TempId>;
-  boxes: Array<number | TempId>;
-  batches: Array<number | TempId>;
+  rooms: Array<ClientId>;
+  grids: Array<ClientId>;
+  boxes: Array<ClientId>;
+  batches: Array<ClientId>;
 }
 
-const idOf = (id: string): number | TempId => (isTempId(id) ? id : Number(id));
+const idOf = (id: string): ClientId => id;
 
 async function localIds(tablet: Tablet, collection: CollectionName) {
   return (await tablet.database.collections[collection].find().exec()).map((document) => idOf(document.primary));

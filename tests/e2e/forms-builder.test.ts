@@ -241,7 +241,7 @@ describe.skipIf(skipBrowser)('the form builder', { timeout: 180_000 }, () => {
     expect(errors, messages.join('\n')).toEqual([]);
   });
 
-  it('offline: a form built with a rule waits to sync, then reaches the server once; the builder open on it follows its new id', async () => {
+  it('offline: a form built with a rule waits to sync, then reaches the server once; the builder open on it keeps its address and the change', async () => {
     const farm = await createTenant(e2e.server);
     const { context, page, errors, console: messages } = await e2e.newPage();
     const app = new FormBuilderPage(page);
@@ -271,19 +271,21 @@ describe.skipIf(skipBrowser)('the form builder', { timeout: 180_000 }, () => {
     await app.screenshot('formbuilder-list-offline');
     expect(await liveTemplates(farm.companyId)).toEqual([]);
 
-    // Opened again while it waits, and changed: when it syncs, the builder follows its new id and keeps the change.
+    // Opened again while it waits, and changed: when it syncs, the builder stays on the form (its address is its
+    // client id, before and after) and keeps the change.
     await app.edit('Trap walk');
-    expect(page.url()).toContain('/dashboard/formbuilder/tmp-');
+    const address = new URL(page.url()).pathname;
+    expect(address).toMatch(/^\/dashboard\/formbuilder\/[0-9a-f-]{36}\/Trap%20walk$/);
     await app.addField({ name: 'Whitefly', type: 'Number' });
     await context.setOffline(false);
     await app.synced();
-    await expect.poll(() => new URL(page.url()).pathname, { timeout: 30_000 }).toMatch(/^\/dashboard\/formbuilder\/\d+\/Trap%20walk$/);
-    expect(await app.fieldNames()).toEqual(['Trap checked', 'Thrips', 'Whitefly']);
     // Save compares with the tablet's copy of the form: wait until the pull has brought the server's, rule included
     // (a pull answered between the form's save and its rule's can hold it back for a moment).
     await expect
-      .poll(async () => (await app.localDocuments('form_templates')).find((document) => document.TemplateName === 'Trap walk' && /^\d+$/.test(document.id))?.hide_rules, { timeout: 30_000 })
+      .poll(async () => (await app.localDocuments('form_templates')).find((document) => document.TemplateName === 'Trap walk' && typeof document.serverId === 'number')?.hide_rules, { timeout: 30_000 })
       .toHaveLength(1);
+    expect(new URL(page.url()).pathname).toBe(address);
+    expect(await app.fieldNames()).toEqual(['Trap checked', 'Thrips', 'Whitefly']);
     await app.save();
     await app.synced();
     await expect.poll(() => app.card('Trap walk').textContent(), { timeout: 30_000 }).not.toContain('Waiting to sync');

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2E, skipBrowser, startE2E } from '../support/browser';
-import { createGrid, createRoom, createTenant, type SignedInUser, type Tenant } from '../support/factories';
+import { clientIdOf, createGrid, createRoom, createTenant, type SignedInUser, type Tenant } from '../support/factories';
 import { fileMessages } from '../../common/messages/files';
 import { FormsPage } from './forms-page';
 
@@ -98,6 +98,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     const farm = await createTenant(e2e.server);
     const roomName = `Flower room ${Date.now()}`;
     const roomId = await createRoom(e2e.server, farm.companyId, roomName);
+    const roomKey = await clientIdOf(e2e.server, 'rooms', roomId);
     const grid = await createGrid(e2e.server, farm.companyId, roomId, 3, 2, 'Bench A');
     const template = await scoutingTemplate(farm, 'Weekly scouting');
     // Row by row: boxes 1–3 are the first row, box 5 is column 2 of the second.
@@ -105,7 +106,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     const { page, app, errors, messages } = await signedIn(farm.regular);
 
     // One box, from the box's panel link (boxes + room): the boxes are named, the Coordinates field records them.
-    await app.openFill(template.TemplateID, template.TemplateName, { boxes: [box1!], room: roomId });
+    await app.openFill(template.TemplateID, template.TemplateName, { boxes: [await clientIdOf(e2e.server, 'grid_boxes', box1!)], room: roomKey });
     await expect.poll(() => page.getByRole('region', { name: 'Filled for' }).textContent(), { timeout: 30_000 }).toContain(`Bench A: box 1 in ${roomName}`);
     expect(await app.field('Position').inputValue()).toBe('Bench A: box 1');
     expect(await app.form().locator('.required-mark').count()).toBe(1);
@@ -132,7 +133,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     await app.shot('forms-fill-box');
     await app.submit();
     // Back to the room it came from.
-    await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomId}`);
+    await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomKey}`);
     await app.synced();
     await expect.poll(() => serverResponses(farm.companyId), { timeout: 30_000 }).toEqual([
       {
@@ -155,7 +156,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     await page.getByRole('button', { name: 'Fill a form' }).click();
     await page.getByRole('list', { name: 'Forms to fill' }).getByRole('link', { name: /^Weekly scouting/ }).click();
     await app.rendered(template.TemplateName);
-    expect(new URL(page.url()).searchParams.get('room')).toBe(String(roomId));
+    expect(new URL(page.url()).searchParams.get('room')).toBe(roomKey);
     await app.choosePickPlants();
     // A range from box 1 to box 3 (the first row, numbered row by row), then box 5 tapped on its own.
     await app.selectRange('Bench A', [1, 1], [3, 1]);
@@ -172,7 +173,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     await app.answer('Pest pressure', 'Low');
     await app.shot('forms-multiselect-page2');
     await app.submit();
-    await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomId}`);
+    await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomKey}`);
     await app.synced();
     const multi = async () => (await serverResponses(farm.companyId)).filter((response) => response.answers['Pest pressure'] === 'Low');
     await expect.poll(async () => (await multi()).map((response) => response.gridBoxId).sort((a, b) => a! - b!), { timeout: 30_000 }).toEqual([box1, box2, box3, box5]);
@@ -181,7 +182,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     expect(audit).toEqual([{ event_title: `Submitted MultiSelect Template in room ${roomName}` }]);
 
     // Rows and columns pick whole lines, and taking one off takes its boxes off.
-    await app.openFill(template.TemplateID, template.TemplateName, { room: roomId });
+    await app.openFill(template.TemplateID, template.TemplateName, { room: roomKey });
     await app.choosePickPlants();
     await app.toggleLine('Bench A', 'Rows', 2);
     expect(await app.chosenCount()).toBe(3);
@@ -192,12 +193,12 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     expect(await app.pickerBox('Bench A', 1, 1).getAttribute('aria-pressed')).toBe('true');
 
     // The whole room: one response with the room and no box.
-    await app.openFill(template.TemplateID, template.TemplateName, { room: roomId });
+    await app.openFill(template.TemplateID, template.TemplateName, { room: roomKey });
     await app.chooseWholeRoom();
     await app.answer('Pest pressure', 'High');
     await app.answer('Position', 'North wall');
     await app.submit();
-    await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomId}`);
+    await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomKey}`);
     await app.synced();
     await expect
       .poll(async () => (await serverResponses(farm.companyId)).filter((response) => response.gridBoxId === null), { timeout: 30_000 })
@@ -224,7 +225,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     await app.shot('forms-observations-1280x800');
 
     // Older days than the tablet holds: it says so and loads them from the server.
-    await app.openObservations({ room: roomId, start: '2020-01-01', end: '2020-01-31' });
+    await app.openObservations({ room: roomKey, start: '2020-01-01', end: '2020-01-31' });
     await page.getByText('older responses may be missing').waitFor();
     await page.getByRole('button', { name: 'Load from server' }).click();
     await page.getByText('Loaded 0 responses of this grid from the server.').waitFor();
@@ -236,12 +237,13 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     const farm = await createTenant(e2e.server);
     const roomName = `Veg room ${Date.now()}`;
     const roomId = await createRoom(e2e.server, farm.companyId, roomName);
+    const roomKey = await clientIdOf(e2e.server, 'rooms', roomId);
     const grid = await createGrid(e2e.server, farm.companyId, roomId, 2, 2, 'Rack 1');
     const template = await scoutingTemplate(farm, 'Quick check');
     const { context, page, app } = await signedIn(farm.regular);
     // The template arrives with the first pull; the service worker must control the page before the signal goes.
     await app.openFill(template.TemplateID, template.TemplateName);
-    await app.open(`/dashboard/rooms/${roomId}`);
+    await app.open(`/dashboard/rooms/${roomKey}`);
     await app.rendered(roomName, 30_000);
     expect(await app.activeServiceWorker()).not.toBeNull();
     await page.locator('.grid-box[data-x="2"][data-y="1"]').waitFor({ timeout: 30_000 });
@@ -255,13 +257,13 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     await app.answer('Pest pressure', 'High');
     await app.attachPhoto('Leaf photo', PNG, 'offline-leaf.png');
     await app.submit();
-    await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomId}`);
+    await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomKey}`);
     await expect.poll(async () => (await app.toasts()).join(' ')).toContain('Saved on this tablet; it will be sent when the connection returns.');
     expect(Number(await app.pending())).toBeGreaterThan(0);
 
     await app.openObservationsFromMenu();
     // The company's one room is chosen already.
-    await expect.poll(() => page.getByLabel('Room', { exact: true }).inputValue()).toBe(String(roomId));
+    await expect.poll(() => page.getByLabel('Room', { exact: true }).inputValue()).toBe(roomKey);
     const box = app.observationBox(2);
     await box.getByText('Photo waiting to upload').waitFor();
     await box.getByText('Waiting to sync').waitFor();
@@ -281,6 +283,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     const farm = await createTenant(e2e.server);
     const roomName = `Mother room ${Date.now()}`;
     const roomId = await createRoom(e2e.server, farm.companyId, roomName);
+    const roomKey = await clientIdOf(e2e.server, 'rooms', roomId);
     await createGrid(e2e.server, farm.companyId, roomId, 2, 1, 'Rack T');
     const saved = await e2e.server.request<{ template: Template }>('POST', '/save_form_template', {
       token: farm.admin.token,
@@ -288,7 +291,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     });
     expect(saved.status).toBe(200);
     const { page, app, errors, messages } = await signedIn(farm.regular);
-    await app.open(`/dashboard/rooms/${roomId}`);
+    await app.open(`/dashboard/rooms/${roomKey}`);
     await app.rendered(roomName, 30_000);
     const trapBox = page.locator('.grid-box[data-x="1"][data-y="1"]');
     await trapBox.waitFor({ timeout: 30_000 });
@@ -300,7 +303,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     await app.rendered('Trap count');
     await app.answer('Thrips', '14');
     await app.submit();
-    await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomId}`);
+    await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomKey}`);
     await expect.poll(() => trapBox.getAttribute('aria-label')).toContain('sticky trap read');
     expect(await page.locator('.grid-box[data-x="2"][data-y="1"] .box-trap').count()).toBe(0);
     await app.synced();
@@ -310,10 +313,11 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
   it('a photo is made fit before it is kept: something that is no picture is refused at once, a large picture is sent as a smaller JPEG', async () => {
     const farm = await createTenant(e2e.server);
     const roomId = await createRoom(e2e.server, farm.companyId, `Photo room ${Date.now()}`);
+    const roomKey = await clientIdOf(e2e.server, 'rooms', roomId);
     const grid = await createGrid(e2e.server, farm.companyId, roomId, 1, 1, 'Rack P');
     const template = await scoutingTemplate(farm, 'Photo check');
     const { page, app, errors, messages } = await signedIn(farm.regular);
-    await app.openFill(template.TemplateID, template.TemplateName, { boxes: [grid.boxIds[0]!] });
+    await app.openFill(template.TemplateID, template.TemplateName, { boxes: [await clientIdOf(e2e.server, 'grid_boxes', grid.boxIds[0]!)] });
     await app.answer('Pest pressure', 'Low');
 
     await app.field('Leaf photo').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
@@ -331,7 +335,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     await app.attachPhoto('Leaf photo', Buffer.from(picture), 'camera.png');
     await app.submit();
     // Submitted, the screen goes back to the box's room.
-    await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomId}`);
+    await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomKey}`);
     await app.synced();
     const stored = () =>
       db()

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client';
 import { localSessionStore, login, SESSION_KEYS } from '../../src/api/session';
 import { type E2E, skipBrowser, startE2E } from '../support/browser';
-import { createRoom, createTenant, type SignedInUser } from '../support/factories';
+import { clientIdOf, createRoom, createTenant, type SignedInUser } from '../support/factories';
 import { AppPage } from './app-page';
 
 let e2e: E2E;
@@ -79,7 +79,9 @@ describe.skipIf(skipBrowser)('the web app in Chromium', { timeout: 60_000 }, () 
     const roomNames = async () => (await app.localDocuments('rooms')).map((room) => room.Name);
     await expect.poll(roomNames, { timeout: 30_000 }).toContain(firstRoom);
     const pulled = (await app.localDocuments('rooms')).find((room) => room.Name === firstRoom);
-    expect(pulled).toMatchObject({ RoomID: firstRoomId, CompanyID: farm.companyId });
+    // Named as the tablet names records: by client id, the server's integer id beside it.
+    const firstRoomKey = await clientIdOf(e2e.server, 'rooms', firstRoomId);
+    expect(pulled).toMatchObject({ id: firstRoomKey, RoomID: firstRoomKey, serverId: firstRoomId, CompanyID: farm.companyId });
     // Another company's room, created before this one, never reaches this tablet.
     expect(await roomNames()).not.toContain(theirRoom);
 

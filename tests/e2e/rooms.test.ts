@@ -122,17 +122,18 @@ describe.skipIf(skipBrowser)('rooms, grids and boxes in Chromium', { timeout: 12
     await app.openRooms();
     await app.createRoom('Veg room offline', 'Made with no signal');
     await expect.poll(() => app.pending()).toBe('2');
-    // The room made offline opens under its temporary id.
+    // The room made offline opens under its client id, which stays its address once it has synced.
     await app.openRoom('Veg room offline');
-    expect(new URL(page.url()).pathname).toMatch(/^\/dashboard\/rooms\/tmp-/);
+    const offlineAddress = new URL(page.url()).pathname;
+    expect(offlineAddress).toMatch(/^\/dashboard\/rooms\/[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     await page.getByText('No grids in this room yet.').waitFor();
 
     await context.setOffline(false);
     await app.synced();
-    // Once synced, the screen follows the room to its server id.
-    await page.waitForURL((url) => /^\/dashboard\/rooms\/\d+$/.test(url.pathname), { timeout: 30_000 });
     const offlineRoom = await db().selectFrom('rooms').selectAll().where('company_id', '=', farm.companyId).where('name', '=', 'Veg room offline').executeTakeFirstOrThrow();
-    expect(new URL(page.url()).pathname).toBe(`/dashboard/rooms/${offlineRoom.id}`);
+    expect(offlineAddress).toBe(`/dashboard/rooms/${offlineRoom.client_id}`);
+    expect(new URL(page.url()).pathname).toBe(offlineAddress);
+    await page.getByText('No grids in this room yet.').waitFor();
     expect(offlineRoom.description).toBe('Made with no signal');
     expect((await boxAt(3, 1)).culled).toBe(true);
 

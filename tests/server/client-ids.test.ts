@@ -261,4 +261,27 @@ describe('a parameter that names a record takes its client id', () => {
       .executeTakeFirstOrThrow();
     expect(box).toEqual({ culled: true, client_id: roomClientId });
   });
+
+  it('answers a repeat of a call already applied from its record, though the record it named by client id was deleted since', async () => {
+    const roomId = await createRoom(server, farm.companyId);
+    const { id: gridId } = await createGrid(server, farm.companyId, roomId, 1, 1);
+    const gridClientId = await clientIdOf('grids', gridId);
+    const scan = (key: string) => server.request('POST', '/mark_grid_scanned', { token: farm.regular.token, query: { grid_id: gridClientId, user_id: farm.regular.id }, headers: { 'idempotency-key': key } });
+    const pushedScan = (key: string) =>
+      server.request<PushAnswer>('POST', '/sync/push', {
+        token: farm.regular.token,
+        json: { entries: [{ id: key, method: 'POST', path: '/mark_grid_scanned', query: { grid_id: gridClientId, user_id: farm.regular.id }, body: { kind: 'none' } }] },
+      });
+    const [alone, pushed] = [randomUUID(), randomUUID()];
+    const first = await scan(alone);
+    expect(first.status).toBe(200);
+    expect((await pushedScan(pushed)).body.results.map((result) => result.status)).toEqual([200]);
+    expect((await server.request('PUT', '/delete_grid', { token: farm.admin.token, query: { grid_id: gridId } })).status).toBe(200);
+    // The answers were lost: the tablet sends both again, under the same keys.
+    const again = await scan(alone);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect((await pushedScan(pushed)).body.results.map((result) => result.status)).toEqual([200]);
+  });
 });

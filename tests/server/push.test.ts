@@ -9,7 +9,7 @@ import { roomMessages } from '../../common/messages/rooms';
 import { PUSH_ENTRIES_MAX, syncMessages as m } from '../../common/messages/sync';
 import type { PushAnswer, SyncDocument } from '../../common/schemas/sync';
 import { isNewerPosition } from '../../common/sync-position';
-import { createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
+import { clientIdOf, createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
 import { databaseKind, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -303,6 +303,14 @@ describe('document positions', () => {
     expect(readBack.body.documents).toEqual([pushedBox]);
     const pulled = await pulledBox(boxId, (document) => document.syncPosition === pushedBox?.syncPosition);
     expect(pulled).toEqual(pushedBox);
+  });
+
+  it('with naming=client, the answer names the documents as tablets do: by client id, an entry naming records by client id too', async () => {
+    const grid = await createGrid(server, farm.companyId, await createRoom(server, farm.companyId), 1, 1);
+    const [gridId, boxId] = [await clientIdOf(server, 'grids', grid.id), await clientIdOf(server, 'grid_boxes', grid.boxIds[0] as number)];
+    const response = await server.request<PushAnswer>('POST', '/sync/push', { token: farm.regular.token, query: { naming: 'client' }, json: { entries: [entry('POST', '/update_culling_status', json({ GridBoxID: boxId, user_id: farm.regular.id, culled: 1 }))] } });
+    expect(response.body.results.map((result) => result.status)).toEqual([200]);
+    expect(response.body.documents.grid_boxes).toEqual([expect.objectContaining({ id: boxId, serverId: grid.boxIds[0], GridID: gridId, culled: true, syncPosition: expect.stringMatching(POSITION) })]);
   });
 
   it('a document’s syncPosition grows with each change, in the pull as in the push answer', async () => {

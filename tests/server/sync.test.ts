@@ -2,7 +2,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpMessages } from '../../common/messages/http';
 import { syncMessages as m } from '../../common/messages/sync';
-import { createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
+import { newClientId, subGridboxClientId } from '../../common/client-ids';
+import { clientIdOf, clientIdsOf, createBatch, createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
 import { databaseKind, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -54,13 +55,13 @@ const isAfter = (later: string, earlier: string) => {
  * the cluster is in flight (another test file's, too), so a change may need a second round; every
  * document received on the way is kept, in order, to check that none comes twice.
  */
-async function collect(token: string, collection: string, checkpoint = '', options: { limit?: number; done?: (documents: SyncDocument[]) => boolean } = {}) {
+async function collect(token: string, collection: string, checkpoint = '', options: { limit?: number; naming?: 'client'; done?: (documents: SyncDocument[]) => boolean } = {}) {
   const documents: SyncDocument[] = [];
   const checkpoints: string[] = [];
   const done = options.done ?? (() => true);
   const deadline = Date.now() + 5000;
   for (;;) {
-    const response = await pull(token, { collection, checkpoint, ...(options.limit ? { limit: options.limit } : {}) });
+    const response = await pull(token, { collection, checkpoint, ...(options.limit ? { limit: options.limit } : {}), ...(options.naming ? { naming: options.naming } : {}) });
     expect(response.status).toBe(200);
     expect(response.body.checkpoint).toMatch(/^\d+:\d+$/);
     documents.push(...response.body.documents);
@@ -413,5 +414,95 @@ describe('GET /api/sync/documents', () => {
     expect(bad.body).toEqual({ status: 'error', message: m.idsInvalid });
     const unknown = await server.request('GET', '/sync/documents', { token: farm.regular.token, query: { collection: 'nope', ids: '1' } });
     expect(unknown.body).toEqual({ status: 'error', message: m.collectionUnknown('nope') });
+  });
+});
+
+describe('naming=client: documents name records as tablets do, by client id', () => {
+  const pulled = async (collection: string, id: string) =>
+    (await collect(farm.admin.token, collection, '', { naming: 'client', done: hasAll([id]) })).documents.find((document) => document.id === id) as SyncDocument & Record<string, unknown>;
+
+  it('a grid names its room, a box its grid, batches and sub-gridboxes; a batch its links; user ids stay integers; the integer id is beside', async () => {
+    const roomId = await createRoom(server, farm.companyId);
+    const grid = await createGrid(server, farm.companyId, roomId, 2, 1);
+    const batchId = await createBatch(server, farm.companyId);
+    const [room, gridClientId, batch] = [await clientIdOf(server, 'rooms', roomId), await clientIdOf(server, 'grids', grid.id), await clientIdOf(server, 'batches', batchId)];
+    const box = await clientIdOf(server, 'grid_boxes', grid.boxIds[0] as number);
+    expect((await post('/link_gridbox_batch', farm.regular.token, {}, { batch_id: batch, grid_box_ids: [box] })).status).toBe(200);
+    expect((await post('/link_room_batch', farm.regular.token, { room_id: room, batch_id: batch })).status).toBe(200);
+    expect((await post('/update_culling_status', farm.regular.token, {}, { GridBoxID: box, user_id: farm.regular.id, culled: 1 })).status).toBe(200);
+    const division = newClientId();
+    expect((await post('/create_sub_gridboxes', farm.regular.token, { parent_gridbox_id: box, user_id: farm.regular.id, client_id: division }, { custom_positions: [{ subx: 1, suby: 1 }] })).status).toBe(200);
+
+    expect(await pulled('grids', gridClientId)).toMatchObject({ id: gridClientId, serverId: grid.id, RoomID: room });
+    const boxDocument = await pulled('grid_boxes', box);
+    expect(boxDocument).toMatchObject({ id: box, serverId: grid.boxIds[0], GridID: gridClientId, BatchIDs: [batch], culled: true, CulledBy: farm.regular.id, CompanyID: farm.companyId });
+    expect(boxDocument.sub_gridboxes).toMatchObject([{ Sub_gridboxID: subGridboxClientId(division, 1, 1), ParentGridboxID: box }]);
+    expect(await pulled('batches', batch)).toMatchObject({ id: batch, BatchID: batch, RoomIDs: [room], GridBoxIDs: [box] });
+    // Without naming=client (tablets of the previous version), the server's ids, as before.
+    const byServer = await collect(farm.admin.token, 'grids', '', { done: hasAll([String(grid.id)]) });
+    const serverNamed = byServer.documents.find((document) => document.id === String(grid.id));
+    expect(serverNamed).toMatchObject({ RoomID: roomId });
+    // Only the names differ: every other field, times included, is as the server's naming has it.
+    expect(await pulled('grids', gridClientId)).toEqual({ ...serverNamed, id: gridClientId, serverId: grid.id, RoomID: room });
+    expect(boxDocument.CulledDateTime).toEqual(expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/));
+  });
+
+  it("a form template names its fields and its rules' fields; a response its template, box, room and its answers' fields", async () => {
+    const [template, shown, hidden] = [newClientId(), newClientId(), newClientId()];
+    const saved = await post('/save_form_template', farm.admin.token, {}, {
+      templateName: `Named ${template.slice(0, 6)}`,
+      companyID: farm.companyId,
+      client_id: template,
+      fields: [
+        { fieldName: 'Seen', fieldType: 'Text', fieldOptions: [], client_id: shown },
+        { fieldName: 'Count', fieldType: 'Number', fieldOptions: [], client_id: hidden },
+      ],
+    });
+    expect(saved.status).toBe(200);
+    expect((await post('/add_hide_field_until_link', farm.admin.token, {}, { form_field_hidden_FieldID: hidden, form_field_linked_FieldID: shown, form_field_linked_input: 'yes' })).status).toBe(200);
+    const document = await pulled('form_templates', template);
+    expect(document).toMatchObject({ id: template, TemplateID: template, CompanyID: farm.companyId });
+    expect(document.fields).toMatchObject([
+      { id: shown, FieldID: shown, TemplateID: template },
+      { id: hidden, FieldID: hidden, TemplateID: template },
+    ]);
+    expect(document.hide_rules).toEqual([{ form_field_hidden_UID: template, form_field_hidden_FieldID: hidden, form_field_linked_FieldID: shown, form_field_linked_input: 'yes' }]);
+
+    const roomId = await createRoom(server, farm.companyId);
+    const grid = await createGrid(server, farm.companyId, roomId, 1, 1);
+    const box = await clientIdOf(server, 'grid_boxes', grid.boxIds[0] as number);
+    const response = newClientId();
+    expect((await post('/submit_form', farm.regular.token, {}, { submittedBy: farm.regular.id, GridBoxID: box, fieldResponses: [{ fieldID: shown, inputData: 'yes' }], client_id: response })).status).toBe(200);
+    const answered = await pulled('form_responses', response);
+    expect(answered).toMatchObject({ id: response, ResponseID: response, TemplateID: template, GridBoxID: box, RoomID: await clientIdOf(server, 'rooms', roomId), SubmittedBy: farm.regular.id });
+    expect(answered.fieldResponses).toMatchObject([{ ResponseID: response, FieldID: shown, InputData: 'yes' }]);
+  });
+
+  it('reads back by client id, of the caller’s company only; refuses ids that are neither, and an unknown naming', async () => {
+    const grid = await createGrid(server, farm.companyId, await createRoom(server, farm.companyId), 2, 1);
+    const theirs = await createGrid(server, other.companyId, await createRoom(server, other.companyId), 1, 1);
+    const [kept, removed] = grid.boxIds as [number, number];
+    await server.database.db.updateTable('grid_boxes').set({ deleted_at: new Date() }).where('id', '=', removed).execute();
+    const [keptId, removedId] = (await clientIdsOf(server, 'grid_boxes', [kept, removed])) as [string, string];
+    const theirsId = await clientIdOf(server, 'grid_boxes', theirs.boxIds[0] as number);
+    const response = await server.request<{ documents: SyncDocument[] }>('GET', '/sync/documents', {
+      token: farm.regular.token,
+      query: { collection: 'grid_boxes', naming: 'client', ids: `${keptId},${removedId},${theirsId},${newClientId()}` },
+    });
+    expect(response.status).toBe(200);
+    const byId = new Map(response.body.documents.map((document) => [document.id, document]));
+    expect([...byId.keys()].sort()).toEqual([keptId, removedId].sort());
+    expect(byId.get(keptId)).toMatchObject({ _deleted: false, GridID: await clientIdOf(server, 'grids', grid.id), X: 1, Y: 1 });
+    expect(byId.get(removedId)?._deleted).toBe(true);
+
+    const tray = await server.request<{ client_id: string }>('POST', '/create_tray', { token: farm.regular.token, json: { tray_name: 'Clones B', company_id: farm.companyId, user_id: farm.regular.id, number_of_plants: 12 } });
+    const operations = await server.request<{ documents: SyncDocument[] }>('GET', '/sync/documents', { token: farm.regular.token, query: { collection: 'operations', naming: 'client', ids: tray.body.client_id } });
+    expect(operations.body.documents).toMatchObject([{ id: tray.body.client_id, tray_id: tray.body.client_id, kind: 'tray', tray_name: 'Clones B' }]);
+    for (const ids of ['tmp-1', 'x']) {
+      const bad = await server.request('GET', '/sync/documents', { token: farm.regular.token, query: { collection: 'operations', naming: 'client', ids } });
+      expect(bad.body).toEqual({ status: 'error', message: m.idsInvalid });
+    }
+    const naming = await pull(farm.regular.token, { collection: 'rooms', naming: 'tablet' });
+    expect(naming.body).toEqual({ status: 'error', message: m.namingInvalid });
   });
 });

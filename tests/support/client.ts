@@ -67,6 +67,8 @@ export async function startTablet(
     withReplayLock?: (task: () => Promise<void>) => Promise<void>;
     /** Only these local collections (for tests with two tablets open at once: RxDB's per-process limit). */
     collections?: readonly CollectionName[];
+    /** The outbox's database (default: a new one), e.g. one a test wrote as an earlier version would. */
+    outboxName?: string;
   } = {},
 ): Promise<Tablet> {
   const session = memorySession(sessionFromUser(user));
@@ -77,7 +79,7 @@ export async function startTablet(
   const client = clientFor(null);
   const database = await openGrowDatabase({ storage: getRxStorageMemory(), name: `tablet${randomUUID().replaceAll('-', '')}`, multiInstance: false, collections: options.collections });
   const store = rxLocalStore(database);
-  const outbox = new Outbox(`outbox-${randomUUID()}`);
+  const outbox = new Outbox(options.outboxName ?? `outbox-${randomUUID()}`);
   const engine = new SyncEngine({
     outbox,
     store,

@@ -92,3 +92,27 @@ export async function createGrid(server: Server, companyId: number, roomId: numb
   const boxes = await gridQueries.boxesOfGrids(server.database.db, [id]);
   return { id, boxIds: boxes.map((box) => box.id) };
 }
+
+/** Tables whose rows hold their client id (a grid box's is kept in grid_box_client_ids). */
+type ClientNamedTable = 'rooms' | 'grids' | 'grid_boxes' | 'sub_gridboxes' | 'batches' | 'batch_problems' | 'trays' | 'tray_templates' | 'grid_templates' | 'form_templates' | 'form_fields' | 'form_responses' | 'audit_events' | 'plant_moves';
+
+/**
+ * The client ids of server rows, in the order of `ids`: how a tablet names records the server made
+ * (src/db/schemas.ts), e.g. to find a factory's room in a tablet's local store.
+ */
+export async function clientIdsOf(server: Server, table: ClientNamedTable, ids: readonly number[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows =
+    table === 'grid_boxes'
+      ? await server.database.db.selectFrom('grid_box_client_ids').select(['grid_box_id as id', 'client_id']).where('grid_box_id', 'in', [...ids]).execute()
+      : await server.database.db.selectFrom(table).select(['id', 'client_id']).where('id', 'in', [...ids]).execute();
+  const byId = new Map(rows.map((row) => [row.id, row.client_id]));
+  return ids.map((id) => {
+    const clientId = byId.get(id);
+    if (!clientId) throw new Error(`No ${table} row ${id}`);
+    return clientId;
+  });
+}
+
+/** The client id of one server row (see clientIdsOf). */
+export const clientIdOf = async (server: Server, table: ClientNamedTable, id: number): Promise<string> => (await clientIdsOf(server, table, [id]))[0] as string;

@@ -58,8 +58,11 @@ export interface Fleet {
   reconnect(device: Tablet): Promise<void>;
   /** Every document of every local collection of the tablet, as plain data. */
   localDocuments(device: Tablet): Promise<Array<Record<string, unknown>>>;
-  /** The same as one JSON text, to look for e.g. a temporary id left anywhere. */
-  localJson(device: Tablet): Promise<string>;
+  /**
+   * Local documents the server has not sent (no `serverId`: made here, their create not answered, or
+   * an optimistic copy never replaced), as `collection/id`. Once a tablet has reconnected: none.
+   */
+  notFromServer(device: Tablet): Promise<string[]>;
 }
 
 /** Registers the file's hooks (beforeAll, afterEach, afterAll) and answers the fleet; read its values inside tests and hooks. */
@@ -138,8 +141,14 @@ export function useFleet(options: FleetOptions = {}): Fleet {
       }
       return all;
     },
-    async localJson(device) {
-      return JSON.stringify(await fleet.localDocuments(device));
+    async notFromServer(device) {
+      const found: string[] = [];
+      for (const [name, collection] of Object.entries(device.database.collections)) {
+        // The company's document names itself by the server's id: only the server makes companies.
+        if (name === 'company') continue;
+        for (const document of await collection.find().exec()) if (typeof document.get('serverId') !== 'number') found.push(`${name}/${document.primary}`);
+      }
+      return found;
     },
   };
   return fleet;

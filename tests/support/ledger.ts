@@ -9,10 +9,11 @@ import { subgridMessages } from '../../common/messages/subgrids';
 import type { DB } from '../../server/db/schema';
 import type { ApiContext } from '../../src/api/context';
 import type { Recorder } from '../../sync/engine';
-import { isTempId, type OutboxEntry, type TempId } from '../../sync/types';
+import { isClientId } from '../../common/client-ids';
+import type { ClientId, OutboxEntry } from '../../sync/types';
 import type { Tablet } from './client';
 
-type Id = number | TempId;
+type Id = number | ClientId;
 
 /** What a change was meant to do, in the domain's terms: the checks below read the server by it. */
 export type ChangeIntent =
@@ -50,7 +51,7 @@ export function recordingContext(tablet: Pick<Tablet, 'context' | 'engine'>, sin
       sink.push(...entries);
       return entries;
     },
-    knownIds: (tempIds) => tablet.engine.knownIds(tempIds),
+    awaitsCreate: (clientIds) => tablet.engine.awaitsCreate(clientIds),
     hasPendingEffects: (collection, id) => tablet.engine.hasPendingEffects(collection, id),
   };
   return { ...tablet.context, recorder };
@@ -63,14 +64,14 @@ export function sortOutbox(entries: readonly OutboxEntry[]): { failed: OutboxEnt
   const waiting: OutboxEntry[] = [];
   const lost = new Set<string>();
   for (const entry of [...entries].sort((a, b) => a.seq - b.seq)) {
-    const own = new Set(entry.creates.map((source) => source.tempId));
+    const own = new Set(entry.creates);
     if (entry.state === 'failed') failed.push(entry);
-    else if (entry.tempIds.some((tempId) => !own.has(tempId) && lost.has(tempId))) blocked.push(entry);
+    else if (entry.clientIds.some((clientId) => !own.has(clientId) && lost.has(clientId))) blocked.push(entry);
     else {
       waiting.push(entry);
       continue;
     }
-    for (const tempId of own) lost.add(tempId);
+    for (const clientId of own) lost.add(clientId);
   }
   return { failed, blocked, waiting };
 }
@@ -99,17 +100,13 @@ export async function drainAll(devices: readonly SyncedDevice[], timeoutMs = 120
   }
 }
 
-/** What a tablet's outbox says after the drain: the server ids its creates were given, and the entries left. */
+/** What a tablet's outbox says after the drain: the entries left. */
 export interface DeviceOutcome {
-  mappings: Map<string, number>;
   remaining: OutboxEntry[];
 }
 
 export async function outcomeOf(tablet: Pick<Tablet, 'outbox'>): Promise<DeviceOutcome> {
-  return {
-    mappings: new Map((await tablet.outbox.mappings()).map((mapping) => [mapping.tempId, mapping.serverId])),
-    remaining: await tablet.outbox.all(),
-  };
+  return { remaining: await tablet.outbox.all() };
 }
 
 const KIND_TABLES = { room: 'rooms', grid: 'grids', grid_box: 'grid_boxes', sub_gridbox: 'sub_gridboxes', batch: 'batches', form_response: 'form_responses' } as const;
@@ -168,7 +165,6 @@ export async function verifyLedger(
       if (entry.userId !== change.userId) say(change, `entry ${entry.id} was recorded as user ${entry.userId}'s while user ${change.userId} was at the screen`);
     }
   }
-  const resolve = (change: RecordedChange, id: Id): number | null => (isTempId(id) ? (devices.get(change.device)?.mappings.get(id) ?? null) : Number(id));
 
   // 1. The stored keys: what the server applied (a 2xx answer stored under the key), whatever the tablet thinks.
   const keys = new Map<string, Array<{ scope: string; status_code: number | null; xid: string }>>();
@@ -254,6 +250,13 @@ export async function verifyLedger(
   const responses = await db.selectFrom('form_responses').select(['id', 'submitted_by', 'created_by', 'grid_box_id']).where('company_id', '=', companyId).execute();
   const answers = await db.selectFrom('form_field_responses').select(['response_id', 'input_data']).where('company_id', '=', companyId).execute();
   const images = await db.selectFrom('form_response_images').select(['response_id']).where('company_id', '=', companyId).where('deleted_at', 'is', null).execute();
+  // The server's ids of the records tablets named by client id.
+  const boxClientIds = await db.selectFrom('grid_box_client_ids').select(['grid_box_id as id', 'client_id']).where('company_id', '=', companyId).execute();
+  const named = await Promise.all(
+    (['rooms', 'grids', 'batches', 'sub_gridboxes', 'form_responses'] as const).map((table) => db.selectFrom(table).select(['id', 'client_id']).where('company_id', '=', companyId).execute()),
+  );
+  const serverIdOf = new Map<string, number>([...boxClientIds, ...named.flat()].map((row) => [String(row.client_id), row.id]));
+  const resolve = (id: Id): number | null => (typeof id === 'number' ? id : (serverIdOf.get(id) ?? null));
   const boxById = new Map(boxes.map((box) => [box.id, box]));
   const gridById = new Map(grids.map((grid) => [grid.id, grid]));
 
@@ -311,23 +314,23 @@ export async function verifyLedger(
       case 'cull':
       case 'rename': {
         if (!isApplied) break;
-        const boxId = resolve(change, intent.boxId);
+        const boxId = resolve(intent.boxId);
         if (boxId === null) say(change, `applied, but its box ${intent.boxId} never got a server id`);
         else noteLast(`${intent.kind}:${boxId}`, change, entry);
         break;
       }
       case 'scan': {
         if (!isApplied) break;
-        const gridId = resolve(change, intent.gridId);
+        const gridId = resolve(intent.gridId);
         if (gridId === null) say(change, `applied, but its grid ${intent.gridId} never got a server id`);
         else noteLast(`scan:${gridId}`, change, entry);
         break;
       }
       case 'link': {
         if (!isApplied) break;
-        const batchId = resolve(change, intent.batchId);
+        const batchId = resolve(intent.batchId);
         for (const id of intent.boxIds) {
-          const boxId = resolve(change, id);
+          const boxId = resolve(id);
           const count = links.filter((link) => link.batch_id === batchId && link.grid_box_id === boxId).length;
           const live = boxId !== null && boxById.get(boxId)?.deleted_at === null;
           if (count > 1 || (live && count !== 1)) say(change, `batch ${batchId} is linked ${count} times to box ${boxId}, expected once`);
@@ -336,7 +339,7 @@ export async function verifyLedger(
       }
       case 'divide': {
         if (!isApplied) break;
-        const boxId = resolve(change, intent.boxId);
+        const boxId = resolve(intent.boxId);
         if (boxId === null) say(change, `applied, but its box ${intent.boxId} never got a server id`);
         else divisions.set(boxId, [...(divisions.get(boxId) ?? []), ...intent.positions]);
         break;
@@ -344,7 +347,7 @@ export async function verifyLedger(
       case 'deleteGrid':
       case 'deleteRoom': {
         if (!isApplied) break;
-        const id = resolve(change, intent.kind === 'deleteGrid' ? intent.gridId : intent.roomId);
+        const id = resolve(intent.kind === 'deleteGrid' ? intent.gridId : intent.roomId);
         const row = intent.kind === 'deleteGrid' ? gridById.get(id ?? -1) : rooms.find((room) => room.id === id);
         if (!row || row.deleted_at === null) say(change, `applied, but ${intent.kind === 'deleteGrid' ? 'grid' : 'room'} ${id} is not deleted on the server`);
         break;
@@ -390,13 +393,15 @@ export async function verifyLedger(
       const fate = fates.get(entry.id);
       if (fate?.fate !== 'failed') continue;
       const error = fate.final.error ?? '';
-      const named = numbersIn([fate.final.path, fate.final.query, fate.final.body]);
-      const missing = /^No record found for (\w+) (\d+)\.$/.exec(error);
+      // The records it names: by integer id, or by client id (the server's message names either).
+      const names = numbersIn([fate.final.path, fate.final.query, fate.final.body]);
+      for (const clientId of fate.final.clientIds) if (serverIdOf.has(clientId)) names.add(serverIdOf.get(clientId) as number);
+      const missing = /^No record found for (\w+) ([\w-]+)\.$/.exec(error);
       if (missing) {
         const table = KIND_TABLES[missing[1] as keyof typeof KIND_TABLES];
-        const id = Number(missing[2]);
+        const id = isClientId(missing[2]) ? (serverIdOf.get(missing[2]) ?? -1) : Number(missing[2]);
         const row = table ? await db.selectFrom(table).select(['id', 'deleted_at']).where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst() : undefined;
-        if (!named.has(id)) say(change, `entry ${entry.id} (${entry.label}) was refused with "${error}", a record it does not name`);
+        if (!names.has(id)) say(change, `entry ${entry.id} (${entry.label}) was refused with "${error}", a record it does not name`);
         else if (!row || row.deleted_at === null) say(change, `entry ${entry.id} (${entry.label}) was refused with "${error}", but that record is live on the server`);
         continue;
       }

@@ -57,7 +57,8 @@ export async function serverDocuments(server: Requester, token: string, collecti
   for (;;) {
     const response = await server.request<{ documents: PulledDocument[]; checkpoint: string; has_more: boolean; held_back: boolean; message?: string }>('GET', '/sync/pull', {
       token,
-      query: { collection, checkpoint, limit: 500 },
+      // Named as tablets name records (by client id), since the comparison is with a tablet's store.
+      query: { collection, checkpoint, limit: 500, naming: 'client' },
     });
     if (response.status !== 200) throw new Error(`Pulling ${collection} from the server answered ${response.status}: ${JSON.stringify(response.body)}`);
     for (const document of response.body.documents) documents.set(document.id, document);

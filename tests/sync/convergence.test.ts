@@ -36,7 +36,7 @@ import { createRoom, deleteRoom } from '../../src/api/rooms';
 import { markGridScanned } from '../../src/api/scans';
 import { createSubGridboxes, subGridboxesOf } from '../../src/api/subgrids';
 import { type CollectionName, withLinkKeys } from '../../src/db/schemas';
-import { isTempId, type OutboxEntry, type TempId } from '../../sync/types';
+import type { ClientId, OutboxEntry } from '../../sync/types';
 import { sessionFromUser, startTablet, type Tablet } from '../support/client';
 import { createBatch as seedBatch, createGrid as seedGrid, createRoom as seedRoom, createTenant, createUser, signIn, type SignedInUser } from '../support/factories';
 import { startProxy, type NetworkProxy } from '../support/proxy';
@@ -168,7 +168,7 @@ async function target(device: Device, collection: CollectionName, index: number,
 }
 
 /** A local document's record id as domain functions take it: the server's number, or a temporary id. */
-const idOf = (document: { id: string }): number | TempId => (isTempId(document.id) ? document.id : Number(document.id));
+const idOf = (document: { id: string }): ClientId => document.id;
 
 /** The user at a tablet's screen (null: nobody on the kiosk). */
 async function atScreen(world: World, device: Device): Promise<SignedInUser | null> {
@@ -254,7 +254,7 @@ async function perform(world: World, action: Action, step: number): Promise<stri
     case 'link':
       return change(world, device, step, async () => {
         const batch = await target(device, 'batches', action.batch);
-        const boxes: Array<number | TempId> = [];
+        const boxes: Array<ClientId> = [];
         for (const index of action.boxes) {
           const box = await target(device, 'grid_boxes', index);
           if (box && !boxes.includes(idOf(box))) boxes.push(idOf(box));

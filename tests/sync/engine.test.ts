@@ -1,18 +1,17 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { createBatch, createGrid as createServerGrid, createRoom as createServerRoom, createTenant, createUser } from '../support/factories';
+import { clientIdOf, createBatch, createGrid as createServerGrid, createRoom as createServerRoom, createTenant, createUser } from '../support/factories';
 import { useFleet } from '../support/fleet';
 import { createGrid, deleteGrid, updateCullingStatus } from '../../src/api/grids';
 import { createRoom } from '../../src/api/rooms';
 import { linkGridboxBatch } from '../../src/api/batches';
 import { PULL_BATCH_SIZE } from '../../sync/pull';
-import type { TempId } from '../../sync/types';
 
 const JWT_SECRET = 'engine-test-secret-that-is-long-enough';
 const fleet = useFleet({ server: { jwtSecret: JWT_SECRET }, settle: false });
-const { tablet, localDocuments } = fleet;
+const { tablet } = fleet;
 
-describe('offline work reaches the server once, under server ids', () => {
+describe('offline work reaches the server once, under the ids the tablet gave it', () => {
   it('a room, a grid in it, a cull of one of its boxes and a batch link, made offline', async () => {
     const batchId = await createBatch(fleet.server, fleet.farm.companyId);
     const device = await tablet();
@@ -22,8 +21,8 @@ describe('offline work reaches the server once, under server ids', () => {
     const name = `Offline room ${Date.now()}`;
     const { RoomID } = await createRoom(device.context, { companyId: fleet.farm.companyId, name, description: 'Made without signal' });
     const { GridID, boxIds } = await createGrid(device.context, { companyId: fleet.farm.companyId, roomId: RoomID, name: 'Bench A', nx: 3, ny: 2 });
-    await updateCullingStatus(device.context, { gridBoxId: boxIds[4] as TempId, userId: fleet.farm.regular.id, culled: true });
-    await linkGridboxBatch(device.context, { batchId, gridBoxIds: [boxIds[0] as TempId, boxIds[1] as TempId] });
+    await updateCullingStatus(device.context, { gridBoxId: boxIds[4]!, userId: fleet.farm.regular.id, culled: true });
+    await linkGridboxBatch(device.context, { batchId, gridBoxIds: [boxIds[0]!, boxIds[1]!] });
 
     // The screens see it all at once, offline.
     const offlineGrids = await device.database.grids.find({ selector: { roomId: RoomID } }).exec();
@@ -46,14 +45,19 @@ describe('offline work reaches the server once, under server ids', () => {
     const links = await fleet.server.database.db.selectFrom('batch_grid_boxes').select('grid_box_id').where('batch_id', '=', batchId).orderBy('grid_box_id').execute();
     expect(links.map((link) => link.grid_box_id)).toEqual([boxes[0]?.id, boxes[1]?.id]);
 
+    // The server took the tablet's client ids; the local documents kept their keys and now carry the server's ids.
+    expect(room.client_id).toBe(RoomID);
+    expect(grid.client_id).toBe(GridID);
+    const boxClientIds = await fleet.server.database.db.selectFrom('grid_box_client_ids').select(['grid_box_id', 'client_id']).where('grid_box_id', 'in', boxes.map((box) => box.id)).execute();
+    expect(boxes.map((box) => boxClientIds.find((row) => row.grid_box_id === box.id)?.client_id)).toEqual(boxIds);
     expect(await device.outbox.count()).toBe(0);
-    const local = JSON.stringify(await localDocuments(device));
-    expect(local).not.toContain('tmp-');
-    const localRoom = await device.database.rooms.findOne(String(room.id)).exec();
+    const localRoom = await device.database.rooms.findOne(RoomID).exec();
     expect(localRoom?.get('Name')).toBe(name);
-    const localBoxes = await device.database.grid_boxes.find({ selector: { gridId: String(grid.id) } }).exec();
-    expect(localBoxes).toHaveLength(6);
+    expect(localRoom?.get('serverId')).toBe(room.id);
+    const localBoxes = await device.database.grid_boxes.find({ selector: { gridId: GridID } }).exec();
+    expect(localBoxes.map((box) => box.id).sort()).toEqual([...boxIds].sort());
     expect(localBoxes.find((box) => box.get('X') === 2 && box.get('Y') === 2)?.get('culled')).toBe(true);
+    expect(localBoxes.every((box) => typeof box.get('serverId') === 'number')).toBe(true);
   });
 });
 
@@ -75,8 +79,10 @@ describe('answers lost and servers stopped', () => {
     const rooms = await roomsNamed(name);
     expect(rooms).toHaveLength(1);
     expect(await device.outbox.count()).toBe(0);
-    expect(await device.database.rooms.findOne(RoomID).exec()).toBeNull();
-    expect((await device.database.rooms.findOne(String(rooms[0]?.id)).exec())?.get('Name')).toBe(name);
+    // The room kept its key: the server's copy (with its integer id) replaced the optimistic one in place.
+    const localRoom = await device.database.rooms.findOne(RoomID).exec();
+    expect(localRoom?.get('Name')).toBe(name);
+    expect(localRoom?.get('serverId')).toBe(rooms[0]?.id);
     expect(fleet.proxy.sent.filter((request) => request.url.startsWith('/api/create_room')).length).toBeGreaterThanOrEqual(2);
   });
 
@@ -162,21 +168,22 @@ describe('two tablets change the same grid box offline', () => {
     const roomId = await createServerRoom(fleet.server, fleet.farm.companyId);
     const grid = await createServerGrid(fleet.server, fleet.farm.companyId, roomId, 2, 1);
     const boxId = grid.boxIds[0] as number;
+    const boxKey = await clientIdOf(fleet.server, 'grid_boxes', boxId);
     // Two tablets in one process: each opens only the collections this test reads (RxDB's per-process limit).
     const collections = ['rooms', 'grids', 'grid_boxes', 'batches'] as const;
     const first = await tablet(fleet.farm.regular, { collections });
     const second = await tablet(fleet.farm.admin, { collections });
     await first.engine.settle();
     await second.engine.settle();
-    expect((await first.database.grid_boxes.findOne(String(boxId)).exec())?.get('culled')).toBe(false);
+    expect((await first.database.grid_boxes.findOne(boxKey).exec())?.get('culled')).toBe(false);
 
     fleet.proxy.setOnline(false);
-    await updateCullingStatus(first.context, { gridBoxId: boxId, userId: fleet.farm.regular.id, culled: true });
-    await updateCullingStatus(second.context, { gridBoxId: boxId, userId: fleet.farm.admin.id, culled: true });
-    await updateCullingStatus(second.context, { gridBoxId: boxId, userId: fleet.farm.admin.id, culled: false });
+    await updateCullingStatus(first.context, { gridBoxId: boxKey, userId: fleet.farm.regular.id, culled: true });
+    await updateCullingStatus(second.context, { gridBoxId: boxKey, userId: fleet.farm.admin.id, culled: true });
+    await updateCullingStatus(second.context, { gridBoxId: boxKey, userId: fleet.farm.admin.id, culled: false });
     // Each tablet shows its own pending change meanwhile.
-    expect((await first.database.grid_boxes.findOne(String(boxId)).exec())?.get('culled')).toBe(true);
-    expect((await second.database.grid_boxes.findOne(String(boxId)).exec())?.get('culled')).toBe(false);
+    expect((await first.database.grid_boxes.findOne(boxKey).exec())?.get('culled')).toBe(true);
+    expect((await second.database.grid_boxes.findOne(boxKey).exec())?.get('culled')).toBe(false);
 
     fleet.proxy.setOnline(true);
     await first.engine.settle();
@@ -186,7 +193,7 @@ describe('two tablets change the same grid box offline', () => {
     const row = await fleet.server.database.db.selectFrom('grid_boxes').select(['culled', 'culled_by']).where('id', '=', boxId).executeTakeFirstOrThrow();
     expect(row).toEqual({ culled: false, culled_by: null });
     for (const device of [first, second]) {
-      const box = await device.database.grid_boxes.findOne(String(boxId)).exec();
+      const box = await device.database.grid_boxes.findOne(boxKey).exec();
       expect(box?.get('culled')).toBe(false);
     }
   });
@@ -196,24 +203,25 @@ describe('pulled documents and pending changes', () => {
   it('a pending change stays shown over what the pull brings, until the server has applied it', async () => {
     const grid = await createServerGrid(fleet.server, fleet.farm.companyId, await createServerRoom(fleet.server, fleet.farm.companyId), 1, 1);
     const boxId = grid.boxIds[0] as number;
+    const boxKey = await clientIdOf(fleet.server, 'grid_boxes', boxId);
     // Another tab holds the replay lock: this tablet pulls but does not send.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const device = await tablet(fleet.farm.regular, { withReplayLock: async (task) => held.then(task) });
-    await expect.poll(async () => (await device.database.grid_boxes.findOne(String(boxId)).exec()) !== null).toBe(true);
+    await expect.poll(async () => (await device.database.grid_boxes.findOne(boxKey).exec()) !== null).toBe(true);
 
-    await updateCullingStatus(device.context, { gridBoxId: boxId, userId: fleet.farm.regular.id, culled: true });
+    await updateCullingStatus(device.context, { gridBoxId: boxKey, userId: fleet.farm.regular.id, culled: true });
     const renamed = await fleet.server.request('POST', '/update_grid_box_name', { token: fleet.farm.admin.token, form: { GridBoxID: boxId, custom_name: 'Mother plant' } });
     expect(renamed.status).toBe(200);
 
-    await expect.poll(async () => (await device.database.grid_boxes.findOne(String(boxId)).exec())?.get('CustomName'), { timeout: 10_000 }).toBe('Mother plant');
-    expect((await device.database.grid_boxes.findOne(String(boxId)).exec())?.get('culled')).toBe(true);
+    await expect.poll(async () => (await device.database.grid_boxes.findOne(boxKey).exec())?.get('CustomName'), { timeout: 10_000 }).toBe('Mother plant');
+    expect((await device.database.grid_boxes.findOne(boxKey).exec())?.get('culled')).toBe(true);
     expect((await fleet.server.database.db.selectFrom('grid_boxes').select('culled').where('id', '=', boxId).executeTakeFirstOrThrow()).culled).toBe(false);
 
     release();
     await device.engine.settle();
     expect(await fleet.server.database.db.selectFrom('grid_boxes').select(['culled', 'custom_name']).where('id', '=', boxId).executeTakeFirstOrThrow()).toEqual({ culled: true, custom_name: 'Mother plant' });
-    const box = await device.database.grid_boxes.findOne(String(boxId)).exec();
+    const box = await device.database.grid_boxes.findOne(boxKey).exec();
     expect({ culled: box?.get('culled'), name: box?.get('CustomName') }).toEqual({ culled: true, name: 'Mother plant' });
   });
 });
@@ -260,7 +268,7 @@ describe('entries the server refuses', () => {
     const stamp = Date.now();
     await createRoom(device.context, { companyId: fleet.farm.companyId, name: `Before ${stamp}`, description: 'Independent' });
     const doomed = await createGrid(device.context, { companyId: fleet.farm.companyId, roomId: doomedRoom, name: 'In a room about to go', nx: 2, ny: 1 });
-    await updateCullingStatus(device.context, { gridBoxId: doomed.boxIds[0] as TempId, userId: grower.id, culled: true });
+    await updateCullingStatus(device.context, { gridBoxId: doomed.boxIds[0]!, userId: grower.id, culled: true });
     await deleteGrid(device.context, { gridId: otherGrid.id });
     await createRoom(device.context, { companyId: fleet.farm.companyId, name: `After ${stamp}`, description: 'Independent' });
     // Meanwhile a manager deletes the room the grid was meant for.
@@ -316,8 +324,9 @@ describe('the first pull', () => {
     expect(await countedWhenDone).toBe(100 * rows);
     await device.engine.settle();
     expect(await device.database.grid_boxes.count().exec()).toBe(100 * rows);
-    expect(await device.database.grid_boxes.count({ selector: { gridId: String(grid.id) } }).exec()).toBe(100 * rows);
-    expect((await device.database.grids.findOne(String(grid.id)).exec())?.get('roomId')).toBe(String(roomId));
+    const gridKey = await clientIdOf(fleet.server, 'grids', grid.id);
+    expect(await device.database.grid_boxes.count({ selector: { gridId: gridKey } }).exec()).toBe(100 * rows);
+    expect((await device.database.grids.findOne(gridKey).exec())?.get('roomId')).toBe(await clientIdOf(fleet.server, 'rooms', roomId));
   });
 });
 

@@ -12,6 +12,7 @@ export const auditCollection: SyncCollection = {
     {
       table: 'audit_events',
       companyColumn: 'company_id',
+      named: { kind: 'audit_event', references: { EventID: 'audit_event', RoomID: 'room', BatchID: 'batch', response_id: 'form_response', GridBoxID: 'grid_box' } },
       windowDays: AUDIT_WINDOW_DAYS,
       async toDocuments(_db, rows) {
         return (rows as unknown as AuditEvent[]).map((event) => ({

@@ -10,6 +10,12 @@ export const batchesCollection: SyncCollection = {
     {
       table: 'batches',
       companyColumn: 'company_id',
+      // Inside: problems (problem_id, batch_id, room_id) and history (batch_id, from/to rooms; its
+      // event_id stays an integer: only the server writes history).
+      named: {
+        kind: 'batch',
+        references: { BatchID: 'batch', RoomIDs: 'room', GridIDs: 'grid', GridBoxIDs: 'grid_box', problem_id: 'batch_problem', batch_id: 'batch', room_id: 'room', from_room_id: 'room', to_room_id: 'room' },
+      },
       async toDocuments(db, rows) {
         const batches = rows as unknown as Batch[];
         const deleted = new Set(batches.filter((batch) => batch.deleted_at !== null).map((batch) => batch.id));

@@ -13,6 +13,11 @@ export const formTemplatesCollection: SyncCollection = {
     {
       table: 'form_templates',
       companyColumn: 'company_id',
+      // Inside: fields (their `id` and FieldID) and hide rules (the template, the hidden and the linked field).
+      named: {
+        kind: 'form_template',
+        references: { TemplateID: 'form_template', id: 'form_field', FieldID: 'form_field', form_field_hidden_UID: 'form_template', form_field_hidden_FieldID: 'form_field', form_field_linked_FieldID: 'form_field' },
+      },
       async toDocuments(db, rows) {
         const templates = rows as unknown as Array<Selectable<FormTemplatesTable>>;
         const documents = await formQueries.withChildren(db, templates);
@@ -30,6 +35,8 @@ export const formResponsesCollection: SyncCollection = {
     {
       table: 'form_responses',
       companyColumn: 'company_id',
+      // Inside: answers and photos name their response and field (their own ids stay integers: no tablet names them).
+      named: { kind: 'form_response', references: { ResponseID: 'form_response', TemplateID: 'form_template', GridBoxID: 'grid_box', RoomID: 'room', BatchID: 'batch', FieldID: 'form_field' } },
       windowDays: FORM_RESPONSES_WINDOW_DAYS,
       async toDocuments(db, rows) {
         const responses = rows as unknown as Array<Selectable<FormResponsesTable>>;

@@ -12,6 +12,7 @@ export const gridsCollection: SyncCollection = {
     {
       table: 'grids',
       companyColumn: 'company_id',
+      named: { kind: 'grid', references: { RoomID: 'room' } },
       async toDocuments(_db, rows) {
         return (rows as unknown as Grid[]).map((grid) => ({ ...gridJson(grid), id: String(grid.id), _deleted: grid.deleted_at !== null }));
       },
@@ -31,6 +32,7 @@ export const gridBoxesCollection: SyncCollection = {
     {
       table: 'grid_boxes',
       companyColumn: 'company_id',
+      named: { kind: 'grid_box', references: { GridID: 'grid', BatchIDs: 'batch', Sub_gridboxID: 'sub_gridbox', ParentGridboxID: 'grid_box' } },
       async toDocuments(db, rows) {
         const boxes = rows as unknown as GridBox[];
         // One query for the whole pull page, whatever its size.

@@ -27,7 +27,7 @@
 import type { FastifyRequest, InjectOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { httpMessages } from '../../../common/messages/http';
-import { type PushEntry, type PushResult, pushBody } from '../../../common/schemas/sync';
+import { type DocumentNaming, type PushEntry, type PushResult, pushBody, pushQuery } from '../../../common/schemas/sync';
 import type { App } from '../../app';
 import type { DB } from '../../db/schema';
 import { ACTED_AT_HEADER } from '../../http/acted-at';
@@ -43,7 +43,7 @@ import type { SyncDocument } from './collections';
 export const PUSH_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 
-const pushSchema = { body: pushBody };
+const pushSchema = { body: pushBody, querystring: pushQuery };
 
 export const pushOptions = {
   schema: pushSchema,
@@ -52,7 +52,7 @@ export const pushOptions = {
 };
 
 /** The current documents, by collection, of a company's rows that the transactions `xids` wrote (routes.ts). */
-export type DocumentsWrittenBy = (db: Kysely<DB>, companyId: number, xids: string[]) => Promise<Record<string, SyncDocument[]>>;
+export type DocumentsWrittenBy = (db: Kysely<DB>, companyId: number, xids: string[], naming: DocumentNaming) => Promise<Record<string, SyncDocument[]>>;
 
 /** The entry as the request it would have been alone. */
 function injectionOf(request: FastifyRequest, entry: PushEntry, pushHeaders: Record<string, string>): InjectOptions {
@@ -132,6 +132,6 @@ export function pushHandler(app: App, documentsWrittenBy: DocumentsWrittenBy) {
       (error) => request.log.error({ err: error }, 'after-commit task failed'),
     );
     const xids = xid === null ? [] : [xid];
-    return success({ results, documents: await documentsWrittenBy(request.db, companyId, xids) });
+    return success({ results, documents: await documentsWrittenBy(request.db, companyId, xids, request.query.naming) });
   };
 }

@@ -20,13 +20,15 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import { syncMessages as m } from '../../../common/messages/sync';
-import { CHECKPOINT_PATTERN, documentsQuery, pullQuery, streamQuery } from '../../../common/schemas/sync';
+import { isClientId } from '../../../common/client-ids';
+import { CHECKPOINT_PATTERN, type DocumentNaming, documentsQuery, pullQuery, streamQuery } from '../../../common/schemas/sync';
 import { syncPosition } from '../../../common/sync-position';
 import type { App } from '../../app';
 import type { DB } from '../../db/schema';
 import { badRequest } from '../../http/errors';
 import { actingCompany } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
+import { idsOfClientIds, namedForTablets } from './client-naming';
 import { COLLECTIONS, type SyncCollection, type SyncDocument, type SyncSource, collectionNamed } from './collections';
 import { pushHandler, pushOptions } from './push';
 
@@ -63,13 +65,13 @@ async function pull(request: RequestOf<typeof pullSchema>) {
   // The rows themselves, per source, turned into documents in checkpoint order. A row changed again
   // since the statement above is sent in its newer state (and its newer syncPosition), and once more
   // later: harmless, never a gap.
-  const order = new Map(changed.rows.map((row, index) => [documentId(collection.sources[row.source], row.id), index]));
   const documents: SyncDocument[] = [];
   for (const [index, source] of collection.sources.entries()) {
     const ids = changed.rows.filter((row) => row.source === index).map((row) => row.id);
-    documents.push(...(await documentsOf(request.db, source, await rowsOf(request.db, source, ids))));
+    documents.push(...(await documentsOf(request.db, source, await rowsOf(request.db, source, ids), request.query.naming)));
   }
-  documents.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  // In change order: a document's syncPosition is its row's place in it (fixed-width, so text order is that order).
+  sortByPosition(documents);
 
   const last = changed.rows.at(-1);
   const checkpoint = last ? { xid: last.change_xid, seq: String(last.change_seq) } : { xid, seq };
@@ -90,18 +92,23 @@ async function pull(request: RequestOf<typeof pullSchema>) {
 /**
  * The current state of named documents, whatever the checkpoint: after the client's change is applied,
  * it reads back the documents it touched, so what the server made of them (ids, plant ids, computed
- * fields) replaces the optimistic version even when a pull already went past them. Missing ids are
- * left out; tombstoned ones come with `_deleted: true`.
+ * fields) replaces the optimistic version even when a pull already went past them. Ids are named as
+ * `naming` says (client ids, or the server's). Missing ids are left out, another company's are not
+ * found; tombstoned ones come with `_deleted: true`.
  */
 async function documents(request: RequestOf<typeof documentsSchema>) {
   const collection = collectionNamed(request.query.collection);
   if (!collection) throw badRequest(m.collectionUnknown(request.query.collection));
   const companyId = actingCompany(request, request.query.company_id);
   const found: SyncDocument[] = [];
+  const { naming } = request.query;
   for (const source of collection.sources) {
     const prefix = source.kind ? `${source.kind}:` : '';
-    const ids = request.query.ids.filter((id) => (prefix ? id.startsWith(prefix) : !id.includes(':'))).map((id) => Number(id.slice(prefix.length)));
-    found.push(...(await documentsOf(request.db, source, await rowsOf(request.db, source, ids, companyId))));
+    const ids =
+      naming === 'client' && source.named
+        ? await idsOfClientIds(request.db, source.named.kind, request.query.ids.filter(isClientId), companyId)
+        : request.query.ids.filter((id) => SERVER_DOCUMENT_ID.test(id) && (prefix ? id.startsWith(prefix) : !id.includes(':'))).map((id) => Number(id.slice(prefix.length)));
+    found.push(...(await documentsOf(request.db, source, await rowsOf(request.db, source, ids, companyId), naming)));
   }
   return success({ documents: found });
 }
@@ -117,21 +124,32 @@ async function rowsOf(db: Kysely<DB>, source: SyncSource, ids: number[], company
   return rows;
 }
 
-/** A document's id in its collection: `<kind>:<id>` in a collection of several kinds. */
+/** A document's id under the server's naming, as read-backs name it: `12`, or `<kind>:12`. */
+const SERVER_DOCUMENT_ID = /^([a-z_]+:)?\d{1,10}$/;
+
+/** A document's id under the server's naming: `<kind>:<id>` in a collection of several kinds. */
 const documentId = (source: SyncSource | undefined, id: number | string) => (source?.kind ? `${source.kind}:${id}` : String(id));
+
+const positionOf = (document: SyncDocument) => String(document.syncPosition);
+
+/** Documents in change order, by their syncPosition. */
+const sortByPosition = (documents: SyncDocument[]) => documents.sort((a, b) => (positionOf(a) < positionOf(b) ? -1 : positionOf(a) > positionOf(b) ? 1 : 0));
 
 /**
  * The one place rows become the documents a tablet stores (pull, read-back, push): the source's own
- * shape, the kind where a collection has several, and `syncPosition`, the row's place in the change order.
+ * shape, the kind where a collection has several, `syncPosition`, the row's place in the change order,
+ * and the records named as `naming` asks: by client id (client-naming.ts), or by the server's ids.
  */
-async function documentsOf(db: Kysely<DB>, source: SyncSource, rows: SourceRow[]): Promise<SyncDocument[]> {
+async function documentsOf(db: Kysely<DB>, source: SyncSource, rows: SourceRow[], naming: DocumentNaming): Promise<SyncDocument[]> {
   if (rows.length === 0) return [];
   const positions = new Map(rows.map((row) => [String(row.id), syncPosition(row.change_xid, row.change_seq)]));
-  return (await source.toDocuments(db, rows)).map((document) => ({
+  const shaped = (await source.toDocuments(db, rows)).map((document) => ({
     ...document,
-    ...(source.kind ? { id: documentId(source, document.id), kind: source.kind } : {}),
+    ...(source.kind ? { kind: source.kind } : {}),
     syncPosition: positions.get(document.id),
   }));
+  if (naming === 'client' && source.named) return namedForTablets(db, source.named.kind, source.named.references, shaped);
+  return shaped.map((document) => ({ ...document, id: documentId(source, document.id) }));
 }
 
 /**
@@ -139,7 +157,7 @@ async function documentsOf(db: Kysely<DB>, source: SyncSource, rows: SourceRow[]
  * (a push's applied entries), each collection in change order. One statement finds them across every
  * source (by the pull's index), then each source with rows reads them.
  */
-async function documentsWrittenBy(db: Kysely<DB>, companyId: number, xids: string[]): Promise<Record<string, SyncDocument[]>> {
+async function documentsWrittenBy(db: Kysely<DB>, companyId: number, xids: string[], naming: DocumentNaming): Promise<Record<string, SyncDocument[]>> {
   if (xids.length === 0) return {};
   const sources = COLLECTIONS.flatMap((collection) => collection.sources.map((source) => ({ collection: collection.name, source })));
   const parts = sources.map(
@@ -152,10 +170,9 @@ async function documentsWrittenBy(db: Kysely<DB>, companyId: number, xids: strin
   for (const [index, { collection, source }] of sources.entries()) {
     const ids = written.rows.filter((row) => row.source === index).map((row) => row.id);
     if (ids.length === 0) continue;
-    (documents[collection] ??= []).push(...(await documentsOf(db, source, await rowsOf(db, source, ids))));
+    (documents[collection] ??= []).push(...(await documentsOf(db, source, await rowsOf(db, source, ids), naming)));
   }
-  const positionOf = (document: SyncDocument) => String(document.syncPosition);
-  for (const list of Object.values(documents)) list.sort((a, b) => (positionOf(a) < positionOf(b) ? -1 : positionOf(a) > positionOf(b) ? 1 : 0));
+  for (const list of Object.values(documents)) sortByPosition(list);
   return documents;
 }
 

@@ -10,6 +10,7 @@ export const roomsCollection: SyncCollection = {
     {
       table: 'rooms',
       companyColumn: 'company_id',
+      named: { kind: 'room', references: { RoomID: 'room' } },
       async toDocuments(_db, rows) {
         return (rows as unknown as Room[]).map((room) => ({ id: String(room.id), _deleted: room.deleted_at !== null, ...roomJson(room) }));
       },

@@ -12,8 +12,8 @@ import { unanswered } from '../../api/context';
 import { useApiContext, useLocalDocument, useToast } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
 import { Screen } from '../shell/Screen';
-import { useBoxes, useCompany, useFollowedId, usePlaces, useSignedIn } from './hooks';
-import { boxLabel, formatDay, formatMoment, gridName, idsOf, isTempId, paintable, roomName, roomsOfBatch, type LocalBatch, type UserLike } from './model';
+import { useBoxes, useCompany, usePlaces, useSignedIn } from './hooks';
+import { boxLabel, formatDay, formatMoment, gridName, idsOf, paintable, roomName, roomsOfBatch, type LocalBatch, type UserLike } from './model';
 import './batches.css';
 import { HistoryEntry, ProblemEntry } from './Entries';
 
@@ -63,12 +63,11 @@ export function BatchInfoScreen(props: { batchId: string }) {
   const toast = useToast();
   const online = useSyncStatus((status) => status.online);
   const signedIn = useSignedIn();
-  const { document: routed, loading: localLoading } = useLocalDocument<LocalBatch>('batches', props.batchId);
-  // A label printed for a batch made offline links its temporary id: follow it to the server's id.
-  const batchId = useFollowedId(props.batchId, routed !== null, localLoading) ?? props.batchId;
-  const { document: followed } = useLocalDocument<LocalBatch>('batches', batchId === props.batchId ? undefined : batchId);
-  const local = routed ?? followed;
-  const serverId = isTempId(batchId) ? null : Number(batchId);
+  const batchId = props.batchId;
+  const { document: local, loading: localLoading } = useLocalDocument<LocalBatch>('batches', batchId);
+  // The server's views of the batch (dashboard, history) need it there: a batch whose create still
+  // waits shows what the tablet holds. A label printed before client ids links the integer id.
+  const serverId = typeof local?.serverId === 'number' ? local.serverId : /^\d+$/.test(batchId) ? Number(batchId) : null;
   const places = usePlaces();
   const { document: company } = useCompany(signedIn.companyId);
   const users = (Array.isArray(company?.users) ? company.users : []) as UserLike[];

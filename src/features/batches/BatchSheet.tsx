@@ -18,7 +18,7 @@ import {
   formChanges,
   formOf,
   idsOf,
-  isTempId,
+  reachedServer,
   openProblems,
   paintable,
   roomName,
@@ -204,7 +204,7 @@ function BatchSummary(props: { batch: LocalBatch; places: Places; boxesById: Map
         {color && <span className="bt-color-dot bt-large" style={{ background: color }} aria-hidden="true" />}
         <span className="bt-status-chip">{batch.BatchStatus}</span>
         <span>{batch.StrainName || 'No strain given'}</span>
-        {isTempId(batch.id) && <span className="bt-pending-chip">Waiting to sync</span>}
+        {!reachedServer(batch) && <span className="bt-pending-chip">Waiting to sync</span>}
       </p>
       <dl className="bt-facts">
         <div>

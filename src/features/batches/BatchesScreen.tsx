@@ -6,7 +6,7 @@
  * offline; the sync indicator tells when it reached the server.
  */
 import { useNavigate } from '@tanstack/react-router';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { assignStatusToBatches, batchMessages } from '../../api/batches';
 import { useAction, useToast } from '../../app/hooks';
 import { InitialPull, useInitialPull } from '../shell/InitialPull';
@@ -14,7 +14,7 @@ import { Screen } from '../shell/Screen';
 import { createBatchOrFail } from './actions';
 import { BatchForm } from './BatchForm';
 import { BatchSheet } from './BatchSheet';
-import { useBatches, useBoxes, useCompany, useFollowedId, usePlaces, useSignedIn } from './hooks';
+import { useBatches, useBoxes, useCompany, usePlaces, useSignedIn } from './hooks';
 import {
   batchFormProblem,
   byCurrentThenNewest,
@@ -22,7 +22,7 @@ import {
   emptyBatchForm,
   formatDay,
   idsOf,
-  isTempId,
+  reachedServer,
   openProblems,
   paintable,
   roomName,
@@ -82,16 +82,9 @@ export function BatchesScreen(props: { openBatch?: string }) {
   );
   const knownTypes = useMemo(() => [...new Set(batches.flatMap((batch) => (batch.problems ?? []).map((problem) => problem.problem_type)))].sort(), [batches]);
 
-  // The batch open in its sheet: by id, following a batch made offline to its server id once synced.
+  // The batch open in its sheet, by its client id (the same before and after it syncs).
   const wanted = props.openBatch ?? null;
-  const present = wanted !== null && batches.some((batch) => batch.id === wanted);
-  const openId = useFollowedId(wanted, present, loading);
-  const found = openId === null ? null : (batches.find((batch) => batch.id === openId) ?? null);
-  // While a batch made on this tablet takes its server id, the sheet stays open as it was (an edit
-  // under way included) on the last state seen; it closes only if the batch is gone (openId null).
-  const lastOpen = useRef<LocalBatch | null>(null);
-  if (found) lastOpen.current = found;
-  const open = found ?? (openId !== null && lastOpen.current?.id === wanted ? lastOpen.current : null);
+  const open = wanted === null ? null : (batches.find((batch) => batch.id === wanted) ?? null);
   const openBatch = (id: string | null) => void navigate({ to: '/dashboard/batches', search: id ? { batch: id } : {}, replace: id === null });
 
   const selectedBatches = batches.filter((batch) => selected.has(batch.id));
@@ -292,7 +285,7 @@ function BatchCard(props: { batch: LocalBatch; roomNames: string[]; selected: bo
               {problems} open problem{problems === 1 ? '' : 's'}
             </span>
           )}
-          {isTempId(batch.id) && <span className="bt-pending-chip">Waiting to sync</span>}
+          {!reachedServer(batch) && <span className="bt-pending-chip">Waiting to sync</span>}
         </span>
         <span className="bt-batch-line bt-strain">{batch.StrainName || 'No strain given'}</span>
         <span className="bt-batch-line bt-meta">

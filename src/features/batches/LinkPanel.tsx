@@ -4,7 +4,6 @@
  * moving its plants (move_plants), so links already made show as done, not as toggles.
  */
 import { useMemo, useState } from 'react';
-import { idValue } from '../../api/rooms';
 import { useAction, useToast } from '../../app/hooks';
 import { linkBatch } from './actions';
 import { useGridBoxes, type Places } from './hooks';
@@ -40,7 +39,7 @@ export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: ()
   const count = rooms.size + grids.size + boxes.size;
 
   async function save() {
-    const done = await link.run({ batchId: batch.BatchID, roomIds: [...rooms].map(idValue), gridIds: [...grids].map(idValue), gridBoxIds: [...boxes].map(idValue) });
+    const done = await link.run({ batchId: batch.BatchID, roomIds: [...rooms], gridIds: [...grids], gridBoxIds: [...boxes] });
     if (!done) return;
     toast(`Batch ${batch.BatchNumber} linked to ${describeCount(rooms.size, grids.size, boxes.size)}.`, 'success');
     props.onDone();

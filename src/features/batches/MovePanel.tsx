@@ -4,7 +4,6 @@
  */
 import { useState } from 'react';
 import { batchMessages, movePlants } from '../../api/batches';
-import { idValue } from '../../api/rooms';
 import { useAction } from '../../app/hooks';
 import type { Places } from './hooks';
 import { roomName, type LocalBatch } from './model';
@@ -28,7 +27,7 @@ export function MovePanel(props: { batch: LocalBatch; places: Places; roomIds: s
   }
 
   async function submit() {
-    if (await move.run({ batchId: batch.BatchID, oldRoomId: idValue(from), newRoomId: idValue(target) })) props.onDone();
+    if (await move.run({ batchId: batch.BatchID, oldRoomId: from, newRoomId: target })) props.onDone();
   }
 
   return (

@@ -4,7 +4,6 @@
  */
 import { type FormEvent, useMemo, useState } from 'react';
 import { batchMessages, createBatchProblem, resolveBatchProblem } from '../../api/batches';
-import { idValue } from '../../api/rooms';
 import { useAction, useToast } from '../../app/hooks';
 import type { Places } from './hooks';
 import { formatMoment, openProblems, problemsMatching, resolvedProblems, roomName, type LocalBatch, type UserLike, userName } from './model';
@@ -73,7 +72,7 @@ function ReportProblem(props: { batch: LocalBatch; places: Places; roomIds: stri
       companyId: props.companyId ?? 0,
       userId: props.userId ?? 0,
       notes,
-      roomId: roomId ? idValue(roomId) : null,
+      roomId: roomId || null,
     });
     if (done) {
       setType('');
@@ -134,7 +133,7 @@ function ResolveProblems(props: { batch: LocalBatch; places: Places; userId: num
   async function submit() {
     if (props.userId === null) return;
     const count = matching.length;
-    const done = await resolve.run({ batchId: props.batch.BatchID, userId: props.userId, roomIds: liveRooms.map(idValue), problemType: liveType || null });
+    const done = await resolve.run({ batchId: props.batch.BatchID, userId: props.userId, roomIds: liveRooms, problemType: liveType || null });
     if (done) {
       toast(`Resolved ${count} problem${count === 1 ? '' : 's'} of batch ${props.batch.BatchNumber}.`, 'success');
       setChosenRooms([]);

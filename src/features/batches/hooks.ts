@@ -3,10 +3,10 @@
  * the batches use, and following a batch made offline to its server id once it syncs.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { useApiContext, useLocalDocument, useLocalQuery } from '../../app/hooks';
+import { useLocalDocument, useLocalQuery } from '../../app/hooks';
 import { session } from '../../app/services';
 import type { LocalDocument } from '../../db/schemas';
-import { byName, isTempId, type LocalBatch } from './model';
+import { byName, type LocalBatch } from './model';
 
 export interface SignedIn {
   userId: number | null;
@@ -78,28 +78,4 @@ export function useBoxes(ids: readonly string[]): { boxesById: Map<string, Local
 export function useGridBoxes(gridId: string | null) {
   const boxes = useLocalQuery('grid_boxes', { gridId: gridId ?? '\u0000' }, `grid:${gridId}`);
   return useMemo(() => ({ boxes: [...boxes.documents].sort((a, b) => Number(a.Y) - Number(b.Y) || Number(a.X) - Number(b.X)), loading: boxes.loading }), [boxes]);
-}
-
-/**
- * The id to show for a record that may have been made offline: when a `tmp-…` id is no longer in the
- * store because its create reached the server, the outbox's id map says which server id it became.
- * Answers `id` itself otherwise; null when the record is gone for good (deleted).
- */
-export function useFollowedId(id: string | null, present: boolean, loading: boolean): string | null {
-  const context = useApiContext();
-  const [mapped, setMapped] = useState<{ from: string; to: string | null } | null>(null);
-  useEffect(() => {
-    if (!context || !id || present || loading || !isTempId(id)) return undefined;
-    let alive = true;
-    void context.recorder.knownIds([id]).then((known) => {
-      const serverId = known.get(id);
-      if (alive) setMapped({ from: id, to: serverId === undefined ? null : String(serverId) });
-    });
-    return () => {
-      alive = false;
-    };
-  }, [context, id, present, loading]);
-  if (!id) return null;
-  if (present || loading || !isTempId(id)) return id;
-  return mapped?.from === id ? mapped.to : id;
 }

@@ -8,7 +8,6 @@ import { batchMessages } from '../../../common/messages/batches';
 import { createBatchBody } from '../../../common/schemas/batches';
 import type { BatchDocument, BatchEvent, BatchProblem, UpdateBatchInput } from '../../api/batches';
 import type { LocalDocument } from '../../db/schemas';
-import { isTempId } from '../../../sync/types';
 
 export type Id = BatchDocument['BatchID'];
 export type LocalBatch = LocalDocument & BatchDocument;
@@ -20,7 +19,7 @@ export interface Named {
 
 export const sameId = (a: unknown, b: unknown) => a !== null && a !== undefined && String(a) === String(b);
 export const idsOf = (list: unknown): Id[] => (Array.isArray(list) ? (list as Id[]) : []);
-export { isTempId };
+export { reachedServer } from '../../api/rooms';
 
 /** Natural order of names ("Room 2" before "Room 10"). */
 export const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' });

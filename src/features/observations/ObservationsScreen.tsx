@@ -16,18 +16,17 @@
 import { type ReactNode, useId, useMemo, useState } from 'react';
 import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
 import { type FormResponse, getResponsesForGrid2, newestFirst, type ResponseImage } from '../../api/form-responses';
-import { byServerId, idValue } from '../../api/rooms';
+import { byCreation, reachedServer } from '../../api/rooms';
 import { useApiContext, useLocalDocument, useLocalQuery, type SignedInUser } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
 import { useSyncStatus } from '../../sync/sync-store';
 import { placeBoxes } from '../forms/fill/model';
 import { useStoredImage } from '../rooms/hooks';
-import { type BoxDoc, byName, type CompanyDoc, type GridDoc, gridOrderOf, onePerPosition, type RoomDoc, userName, when } from '../rooms/model';
+import { type BoxDoc, byName, type CompanyDoc, type GridDoc, gridOrderOf, type RoomDoc, userName, when } from '../rooms/model';
 import { SignedIn } from '../session/SignedIn';
 import { InitialPull, useInitialPull } from '../shell/InitialPull';
 import { Screen } from '../shell/Screen';
 import { addDays, byBox, defaultRange, firstLocalDay, isDay, LOCAL_WINDOW_DAYS, mergeResponses, withinDays } from './model';
-import { isTempId } from '../../../sync/types';
 import './observations.css';
 
 type ResponseDoc = LocalDocument & FormResponse;
@@ -51,7 +50,7 @@ function Observations({ user, search, onSearch }: { user: SignedInUser; search: 
   // The room asked for; a company with one room needs no choosing.
   const roomId = rooms.find((room) => room.id === String(search.room ?? ''))?.id ?? (rooms.length === 1 ? rooms[0]!.id : null);
   const gridList = useLocalQuery<GridDoc>('grids', { roomId: roomId ?? '\u0000' }, roomId ?? '');
-  const grids = useMemo(() => [...gridList.documents].sort(byServerId), [gridList.documents]);
+  const grids = useMemo(() => [...gridList.documents].sort(byCreation), [gridList.documents]);
   const grid = grids.find((candidate) => candidate.id === String(search.grid ?? '')) ?? grids[0] ?? null;
   const range = defaultRange();
   const start = isDay(search.start) ? search.start : range.start;
@@ -77,7 +76,7 @@ function Observations({ user, search, onSearch }: { user: SignedInUser; search: 
         {/* Labels beside (not around) their controls: a wrapped select or date would put its value into the control's name. */}
         <div>
           <label htmlFor={`${ids}-room`}>Room</label>
-          <select id={`${ids}-room`} className="control" value={roomId ?? ''} onChange={(event) => set({ room: event.target.value ? idValue(event.target.value) : undefined, grid: undefined })}>
+          <select id={`${ids}-room`} className="control" value={roomId ?? ''} onChange={(event) => set({ room: event.target.value || undefined, grid: undefined })}>
             <option value="">Choose a room…</option>
             {rooms.map((room) => (
               <option key={room.id} value={room.id}>
@@ -88,7 +87,7 @@ function Observations({ user, search, onSearch }: { user: SignedInUser; search: 
         </div>
         <div>
           <label htmlFor={`${ids}-grid`}>Grid</label>
-          <select id={`${ids}-grid`} className="control" value={grid?.id ?? ''} disabled={!roomId || grids.length === 0} onChange={(event) => set({ grid: event.target.value ? idValue(event.target.value) : undefined })}>
+          <select id={`${ids}-grid`} className="control" value={grid?.id ?? ''} disabled={!roomId || grids.length === 0} onChange={(event) => set({ grid: event.target.value || undefined })}>
             {grids.length === 0 && <option value="">{!roomId ? 'Choose a room first' : gridList.loading ? 'Loading the grids…' : 'No grids in this room'}</option>}
             {grids.map((each) => (
               <option key={each.id} value={each.id}>
@@ -126,13 +125,13 @@ function RoomObservations(props: { user: SignedInUser; roomId: string; room: Roo
   const company = useLocalDocument<CompanyDoc>('company', String(props.user.companyId)).document;
   const gridId = grid?.id ?? '\u0000';
   const boxList = useLocalQuery<BoxDoc>('grid_boxes', { gridId }, gridId);
-  const boxes = useMemo(() => onePerPosition(boxList.documents), [boxList.documents]);
+  const boxes = boxList.documents;
   const boxIds = boxList.documents.map((box) => box.id);
   const local = useLocalQuery<ResponseDoc>('form_responses', { gridBoxId: { $in: boxIds } }, boxIds.join(','));
   const roomWide = useLocalQuery<ResponseDoc>('form_responses', { roomId, gridBoxId: '' }, `room-${roomId}`);
   const [loaded, setLoaded] = useState<{ responses: FormResponse[]; busy: boolean; error: string | null; done: boolean }>({ responses: [], busy: false, error: null, done: false });
 
-  const responses = useMemo(() => mergeResponses(local.documents.filter((response) => withinDays(response, start, end)), loaded.responses), [local.documents, loaded.responses, start, end]);
+  const responses = useMemo(() => mergeResponses(local.documents.filter((response) => withinDays(response, start, end)), loaded.responses, boxes), [local.documents, loaded.responses, boxes, start, end]);
   const roomResponses = useMemo(() => roomWide.documents.filter((response) => withinDays(response, start, end)).sort(newestFirst), [roomWide.documents, start, end]);
   const placed = useMemo(() => (grid ? placeBoxes(boxes, [grid], boxes, gridOrderOf(company)) : []), [boxes, grid, company]);
   const grouped = useMemo(() => byBox(responses), [responses]);
@@ -144,7 +143,7 @@ function RoomObservations(props: { user: SignedInUser; roomId: string; room: Roo
     setLoaded((state) => ({ ...state, busy: true, error: null }));
     try {
       // The server filters UTC days: ask a day more on each side, keep the tablet's days.
-      const answer = await getResponsesForGrid2(context, { gridId: idValue(grid.id), startDate: addDays(start, -1), endDate: addDays(end, 1) });
+      const answer = await getResponsesForGrid2(context, { gridId: grid.id, startDate: addDays(start, -1), endDate: addDays(end, 1) });
       if (answer.offline) {
         setLoaded((state) => ({ ...state, busy: false, error: 'No connection to the server: older responses can be loaded when the connection returns.' }));
         return;
@@ -225,7 +224,7 @@ function ResponseCard({ response, company }: { response: FormResponse; company: 
   const sticky = response.FormCategory === STICKY_TRAP_CATEGORY;
   const who = userName(company, response.SubmittedBy) ?? 'A user not on this tablet';
   const answers = response.fieldResponses.filter((answer) => answer.FieldType !== 'Image');
-  const refused = useSyncStatus((status) => status.failed.find((entry) => entry.creates.some((tempId) => tempId === response.ResponseID))?.error ?? null);
+  const refused = useSyncStatus((status) => status.failed.find((entry) => entry.creates.some((clientId) => clientId === response.ResponseID))?.error ?? null);
   return (
     <li className={`response${sticky ? ' sticky-trap' : ''}`} aria-label={`${response.TemplateName}, ${when(response.SubmittedAt)}`}>
       <div className="response-head">
@@ -237,7 +236,7 @@ function ResponseCard({ response, company }: { response: FormResponse; company: 
             Not accepted: {refused}
           </span>
         ) : (
-          isTempId(response.ResponseID) && <span className="chip waiting">Waiting to sync</span>
+          !reachedServer(response) && <span className="chip waiting">Waiting to sync</span>
         )}
       </div>
       <p className="muted">

@@ -45,10 +45,13 @@ export function withinDays(response: Pick<FormResponse, 'SubmittedAt'>, start: s
 
 
 /** Responses of both sources once each (by response id); the local copy wins, since it knows what is still pending here. */
-export function mergeResponses(local: FormResponse[], loaded: FormResponse[]): FormResponse[] {
+export function mergeResponses(local: Array<FormResponse & { serverId?: unknown }>, loaded: FormResponse[], boxes: ReadonlyArray<{ id: string; serverId?: unknown }>): FormResponse[] {
+  // The server's answer names records by the spec's integer ids, the tablet by client ids: a loaded
+  // response is the local one with that `serverId`, and its box the local box with that `serverId`.
+  const boxIdOf = new Map(boxes.filter((box) => typeof box.serverId === 'number').map((box) => [String(box.serverId), box.id]));
   const byId = new Map<string, FormResponse>();
-  for (const response of loaded) byId.set(String(response.ResponseID), response);
-  for (const response of local) byId.set(String(response.ResponseID), response);
+  for (const response of loaded) byId.set(String(response.ResponseID), { ...response, GridBoxID: boxIdOf.get(String(response.GridBoxID)) ?? response.GridBoxID });
+  for (const response of local) byId.set(String(typeof response.serverId === 'number' ? response.serverId : response.ResponseID), response);
   return [...byId.values()].sort(newestFirst);
 }
 

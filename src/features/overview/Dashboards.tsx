@@ -12,7 +12,6 @@ import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useLocalDocument, useSignedInUser } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
-import { isTempId } from '../../../sync/types';
 import { type CompanyDoc, userName, when } from '../rooms/model';
 import { InitialPull, useInitialPull } from '../shell/InitialPull';
 import { Screen } from '../shell/Screen';
@@ -100,7 +99,7 @@ export function DashboardHome() {
                   {counts.batchesWithProblems.slice(0, 10).map((batch) => (
                     <li key={batch.id}>
                       {/* A batch made on this tablet has no page of its own until it syncs: the list holds it. */}
-                      <Link {...(isTempId(batch.id) ? { to: '/dashboard/batches' } : { to: '/dashboard/batch-info/$batchId', params: { batchId: batch.id } })}>
+                      <Link {...(batch.waiting ? { to: '/dashboard/batches' } : { to: '/dashboard/batch-info/$batchId', params: { batchId: batch.id } })}>
                         <strong>{batch.batchNumber}</strong>
                         <span className="muted">
                           {batch.open} open problem{batch.open === 1 ? '' : 's'}

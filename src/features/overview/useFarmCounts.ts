@@ -10,7 +10,6 @@ import type { RxDocument } from 'rxdb';
 import { useApiContext } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
 import { type BatchDoc, openProblems } from '../rooms/model';
-import { isTempId } from '../../../sync/types';
 
 export interface RoomCounts {
   id: string;
@@ -31,7 +30,8 @@ export interface FarmCounts {
   batches: number;
   openProblems: number;
   /** Batches with at least one open problem, by batch number. */
-  batchesWithProblems: Array<{ id: string; batchNumber: string; open: number }>;
+  /** `waiting`: made on this tablet, its create not on the server yet. */
+  batchesWithProblems: Array<{ id: string; batchNumber: string; open: number; waiting: boolean }>;
   byRoom: RoomCounts[];
 }
 
@@ -64,15 +64,8 @@ export function countFarm(companyId: number, rooms: Doc[], grids: Doc[], boxes: 
   }
   let plants = 0;
   let culled = 0;
-  // One box per grid position (see onePerPosition): a temporary copy the sync is replacing is not counted twice.
-  const positions = new Map<string, Doc>();
   for (const box of boxes) {
     if (!ours(box)) continue;
-    const key = `${String(field(box, 'gridId'))}:${String(field(box, 'X'))}:${String(field(box, 'Y'))}`;
-    const other = positions.get(key);
-    if (!other || (isTempId(other.primary) && !isTempId(box.primary))) positions.set(key, box);
-  }
-  for (const box of positions.values()) {
     plants += 1;
     const isCulled = field(box, 'culled') === true;
     if (isCulled) culled += 1;
@@ -89,7 +82,7 @@ export function countFarm(companyId: number, rooms: Doc[], grids: Doc[], boxes: 
     batchCount += 1;
     const problems = openProblems({ id: batch.primary, problems: field(batch, 'problems') as BatchDoc['problems'], open_problems: field(batch, 'open_problems') as number | undefined });
     open += problems;
-    if (problems > 0) batchesWithProblems.push({ id: batch.primary, batchNumber: String(field(batch, 'BatchNumber') ?? ''), open: problems });
+    if (problems > 0) batchesWithProblems.push({ id: batch.primary, batchNumber: String(field(batch, 'BatchNumber') ?? ''), open: problems, waiting: typeof field(batch, 'serverId') !== 'number' });
   }
   const names = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
   return {

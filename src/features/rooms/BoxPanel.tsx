@@ -11,17 +11,16 @@ import { gridMessages } from '../../../common/messages/grids';
 import { subgridMessages } from '../../../common/messages/subgrids';
 import { linkGridboxBatch } from '../../api/batches';
 import { updateCullingStatus, updateGridBoxName } from '../../api/grids';
-import { idValue } from '../../api/rooms';
+import { reachedServer } from '../../api/rooms';
 import { createSubGridboxes, deleteSubGridbox, gridPositions, type SubGridbox, subGridboxesOf, updateSubGridbox } from '../../api/subgrids';
 import { useAction, type SignedInUser } from '../../app/hooks';
-import { isTempId } from '../../../sync/types';
 import { type BatchDoc, type BoxDoc, byName, type CompanyDoc, type GridDoc, userName, when } from './model';
 import { TemplateChooser } from '../forms/fill/TemplateChooser';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 
 export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; label: string; batches: BatchDoc[]; company: CompanyDoc | null; user: SignedInUser; onClose: () => void }) {
   const { box, grid, user } = props;
-  const boxId = idValue(box.id);
+  const boxId = box.id;
 
   // Focus moves into the panel when it opens (keyboards and screen readers start there).
   const panel = useRef<HTMLElement>(null);
@@ -55,7 +54,7 @@ export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; la
   );
 }
 
-type BoxId = ReturnType<typeof idValue>;
+type BoxId = string;
 
 /** The company's forms, each opening the fill screen for this box (which returns to the room). */
 function FormSection({ box, grid, user }: { box: BoxDoc; grid: GridDoc; user: SignedInUser }) {
@@ -66,7 +65,7 @@ function FormSection({ box, grid, user }: { box: BoxDoc; grid: GridDoc; user: Si
       <button type="button" className="button primary" aria-expanded={open} onClick={() => setOpen(!open)}>
         Fill a form
       </button>
-      {open && <TemplateChooser companyId={user.companyId} search={{ boxes: idValue(box.id), room: idValue(grid.roomId) }} label="Forms to fill for this box" />}
+      {open && <TemplateChooser companyId={user.companyId} search={{ boxes: box.id, room: grid.roomId }} label="Forms to fill for this box" />}
     </section>
   );
 }
@@ -129,7 +128,7 @@ function BatchSection({ box, boxId, batches }: { box: BoxDoc; boxId: BoxId; batc
     event.preventDefault();
     const batch = batches.find((candidate) => candidate.id === chosen);
     if (!batch) return;
-    if (await link.run({ batchId: idValue(batch.BatchID ?? batch.id), gridBoxIds: [boxId] })) setChosen('');
+    if (await link.run({ batchId: batch.id, gridBoxIds: [boxId] })) setChosen('');
   }
   return (
     <section className="panel-section" aria-label="Batches">
@@ -141,7 +140,7 @@ function BatchSection({ box, boxId, batches }: { box: BoxDoc; boxId: BoxId; batc
           {linked.map((batch) => (
             <li key={batch.id}>
               {batch.Color && <span className="swatch" style={{ backgroundColor: batch.Color }} aria-hidden="true" />}
-              {isTempId(batch.id) ? (
+              {!reachedServer(batch) ? (
                 <strong>{batch.BatchNumber}</strong>
               ) : (
                 <Link to="/dashboard/batch-info/$batchId" params={{ batchId: batch.id }}>
@@ -234,7 +233,7 @@ function SubGridboxItem({ sub, boxId, user }: { sub: SubGridbox; boxId: BoxId; u
       <div className="sub-line">
         <strong>{label}</strong>
         {/* The server gives plant ids; a sub-gridbox made on this tablet gets its id when it syncs. */}
-        <span className="muted">{sub.PlantID ?? (isTempId(sub.Sub_gridboxID) ? 'plant id after sync' : 'no plant id')}</span>
+        <span className="muted">{sub.PlantID ?? (sub.pending ? 'plant id after sync' : 'no plant id')}</span>
         {sub.Status && <span className="chip">{sub.Status}</span>}
         {!editing && !asking && (
           <span className="sub-actions">

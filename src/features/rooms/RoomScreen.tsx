@@ -6,12 +6,12 @@
  * this room (the whole room or plants picked in it). All from the local store: a room made offline opens under its
  * temporary id, and the screen follows it to its server id once it syncs.
  */
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { type FormEvent, useMemo, useState } from 'react';
 import { gridMessages } from '../../../common/messages/grids';
 import { scanMessages } from '../../../common/messages/scans';
 import { createGrid, deleteGrid, uploadGridImage } from '../../api/grids';
-import { byServerId, idValue } from '../../api/rooms';
+import { byCreation } from '../../api/rooms';
 import { markGridScanned, markRoomScanned, resetScannedStatus } from '../../api/scans';
 import { useAction, useLocalDocument, useLocalQuery, type SignedInUser, useSignedInUser } from '../../app/hooks';
 import { withFittedPhoto } from '../../app/photos';
@@ -19,7 +19,7 @@ import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { BoxPanel } from './BoxPanel';
 import { GridView } from './GridView';
-import { useFollowTempId, usePreview } from './hooks';
+import { usePreview } from './hooks';
 import { boxNumber } from '../../../common/grid-order';
 import { type BatchDoc, type BoxDoc, boxLabel, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, boxesByGrid, recentTrapBoxIds, type RoomDoc, scanText } from './model';
 import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
@@ -31,13 +31,14 @@ import './rooms.css';
 /** Photos are made fit before they are queued (app/photos.ts). */
 const uploadFittedGridImage = withFittedPhoto(uploadGridImage);
 
-export function RoomScreen({ roomId }: { roomId: string }) {
-  const navigate = useNavigate();
+export function RoomScreen({ roomId: addressed }: { roomId: string }) {
   const user = useSignedInUser();
   const companyKey = user ? String(user.companyId) : '';
-  const room = useLocalDocument<RoomDoc>('rooms', roomId);
+  const room = useLocalDocument<RoomDoc>('rooms', addressed);
+  // The room's key (its client id), also when the address names it by the spec's integer id.
+  const roomId = room.document?.id ?? addressed;
   const gridList = useLocalQuery<GridDoc>('grids', { roomId }, roomId);
-  const grids = useMemo(() => [...gridList.documents].sort(byServerId), [gridList.documents]);
+  const grids = useMemo(() => [...gridList.documents].sort(byCreation), [gridList.documents]);
   const gridKey = grids.map((grid) => grid.id).join(',');
   const boxList = useLocalQuery<BoxDoc>('grid_boxes', { gridId: { $in: grids.map((grid) => grid.id) } }, gridKey);
   const batchList = useLocalQuery<BatchDoc>('batches', { CompanyID: user?.companyId ?? -1 }, companyKey);
@@ -55,18 +56,13 @@ export function RoomScreen({ roomId }: { roomId: string }) {
   const batches = useMemo(() => new Map(batchList.documents.map((batch) => [batch.id, batch])), [batchList.documents]);
   const selectedBox = selectedId ? (boxList.documents.find((box) => box.id === selectedId) ?? null) : null;
 
-  // A room made offline: once it syncs its document takes the server's id, and so does this screen's address.
-  const followingRoom = useFollowTempId(roomId, !room.loading && !room.document, (serverId) => void navigate({ to: '/dashboard/rooms/$roomID', params: { roomID: serverId }, replace: true }));
-  // The same for an open panel of a box made offline.
-  useFollowTempId(selectedId, selectedId !== null && !boxList.loading && !selectedBox, setSelectedId);
-
   const markRoom = useAction(markRoomScanned, scanMessages.roomScanned);
   const reset = useAction(resetScannedStatus, scanMessages.statusReset);
 
   const order = gridOrderOf(company);
   const opacity = gridOpacityOf(company);
   const document = room.document;
-  const roomRef = document ? idValue(document.RoomID ?? document.id) : null;
+  const roomRef = document ? document.id : null;
   const shownBoxes = [...boxesOfGrid.values()].flat();
   const plants = shownBoxes.length;
   const culled = shownBoxes.filter((box) => box.culled === true).length;
@@ -74,7 +70,7 @@ export function RoomScreen({ roomId }: { roomId: string }) {
   return (
     <Screen
       title={document?.Name ?? 'Room'}
-      loading={!user || room.loading || followingRoom}
+      loading={!user || room.loading}
       error={markRoom.error ?? reset.error}
       empty={!document ? 'This room is not on this tablet: it was deleted, or it has not synced here yet.' : null}
       actions={
@@ -137,7 +133,7 @@ export function RoomScreen({ roomId }: { roomId: string }) {
                   Close
                 </button>
               </div>
-              <TemplateChooser companyId={user.companyId} search={{ room: idValue(roomId) }} />
+              <TemplateChooser companyId={user.companyId} search={{ room: roomId }} />
             </section>
           )}
           {addingGrid && <CreateGridForm companyId={user.companyId} roomId={roomRef} onDone={() => setAddingGrid(false)} />}
@@ -186,7 +182,7 @@ export function RoomScreen({ roomId }: { roomId: string }) {
   );
 }
 
-function CreateGridForm({ companyId, roomId, onDone }: { companyId: number; roomId: ReturnType<typeof idValue>; onDone: () => void }) {
+function CreateGridForm({ companyId, roomId, onDone }: { companyId: number; roomId: string; onDone: () => void }) {
   const [name, setName] = useState('');
   const [nx, setNx] = useState('4');
   const [ny, setNy] = useState('6');
@@ -229,7 +225,7 @@ function GridSection(props: {
   onSelect: (box: BoxDoc) => void;
 }) {
   const { grid, boxes, user } = props;
-  const gridRef = idValue(grid.id);
+  const gridRef = grid.id;
   const { nx, ny } = gridSize(grid, boxes);
   const markGrid = useAction(markGridScanned, scanMessages.gridScanned);
   const upload = useAction(uploadFittedGridImage, scanMessages.gridImageUploaded);

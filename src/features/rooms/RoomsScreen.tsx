@@ -7,7 +7,7 @@
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useMemo, useState } from 'react';
 import { roomMessages } from '../../../common/messages/rooms';
-import { createRoom, deleteRoom, idValue } from '../../api/rooms';
+import { createRoom, deleteRoom } from '../../api/rooms';
 import { useAction, useLocalDocument, useLocalQuery, useSignedInUser } from '../../app/hooks';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import { InitialPull, useInitialPull } from '../shell/InitialPull';
@@ -113,7 +113,7 @@ function RoomCard({ room, grids, company, canDelete }: { room: RoomDoc; grids: n
           confirmLabel="Delete room"
           keepLabel="Keep it"
           busy={remove.busy}
-          onConfirm={() => void remove.run({ roomId: idValue(room.RoomID ?? room.id) })}
+          onConfirm={() => void remove.run({ roomId: room.id })}
           onKeep={() => setConfirming(false)}
         />
       ) : (

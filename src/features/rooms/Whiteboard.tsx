@@ -7,10 +7,10 @@
 import { useEffect, useState } from 'react';
 import { scanMessages } from '../../../common/messages/scans';
 import { getWhiteboardHistory, uploadWhiteboardImage, type WhiteboardHistory } from '../../api/scans';
+import { reachedServer } from '../../api/rooms';
 import { useAction, useApiContext } from '../../app/hooks';
 import { withFittedPhoto } from '../../app/photos';
 import { useSyncStatus } from '../../sync/sync-store';
-import { isTempId, type TempId } from '../../../sync/types';
 import { usePreview, useStoredImage } from './hooks';
 import { type CompanyDoc, type RoomDoc, userName, when } from './model';
 
@@ -20,7 +20,7 @@ const uploadFittedWhiteboardImage = withFittedPhoto(uploadWhiteboardImage);
 /** History thumbnails shown at first; growers ask for more. */
 const HISTORY_PAGE = 6;
 
-export function Whiteboard({ room, roomId, company }: { room: RoomDoc; roomId: number | TempId; company: CompanyDoc | null }) {
+export function Whiteboard({ room, roomId, company }: { room: RoomDoc; roomId: string; company: CompanyDoc | null }) {
   const current = room.WhiteboardImage ?? null;
   const [picked, setPicked] = useState<{ file: File; over: string | null } | null>(null);
   const preview = usePreview(picked?.file ?? null);
@@ -62,23 +62,22 @@ export function Whiteboard({ room, roomId, company }: { room: RoomDoc; roomId: n
       ) : (
         <p className="muted">No whiteboard image yet.</p>
       )}
-      <WhiteboardHistoryList roomId={roomId} current={current} company={company} />
+      <WhiteboardHistoryList roomId={roomId} local={!reachedServer(room)} current={current} company={company} />
     </section>
   );
 }
 
-function WhiteboardHistoryList({ roomId, current, company }: { roomId: number | TempId; current: string | null; company: CompanyDoc | null }) {
+function WhiteboardHistoryList({ roomId, local, current, company }: { roomId: string; local: boolean; current: string | null; company: CompanyDoc | null }) {
   const context = useApiContext();
   const online = useSyncStatus((status) => status.online);
   const [state, setState] = useState<{ history: WhiteboardHistory['history'] | null; error: string | null; loading: boolean }>({ history: null, error: null, loading: false });
   const [shown, setShown] = useState(HISTORY_PAGE);
-  const local = isTempId(roomId);
 
   useEffect(() => {
     if (!context || local) return undefined;
     let alive = true;
     setState((previous) => ({ ...previous, loading: true, error: null }));
-    getWhiteboardHistory(context, { roomId: Number(roomId) }).then(
+    getWhiteboardHistory(context, { roomId }).then(
       (answer) => alive && setState({ history: answer.history ?? [], error: null, loading: false }),
       (error: unknown) => alive && setState((previous) => ({ history: previous.history, error: error instanceof Error ? error.message : String(error), loading: false })),
     );

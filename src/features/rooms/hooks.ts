@@ -1,8 +1,7 @@
-/** Hooks the rooms and overview screens share: a stored image, following a temporary id. */
+/** Hooks the rooms and overview screens share: a stored image. */
 import { useEffect, useState } from 'react';
 import { fileObjectUrl } from '../../api/files';
 import { useApiContext } from '../../app/hooks';
-import { isTempId } from '../../../sync/types';
 
 export interface StoredImage {
   url: string | null;
@@ -58,34 +57,3 @@ export function usePreview(file: Blob | null): string | null {
   return url;
 }
 
-/**
- * Follows a record made offline: while `id` is a temporary id whose document has left the local store
- * (`missing`), asks the outbox's id map which server id it became and calls `onMapped` with it (the
- * sync worker maps the id before it replaces the document, so the answer is usually there at once; it
- * is asked again for a few seconds in case it is not). Returns true while it is still looking.
- */
-export function useFollowTempId(id: string | null | undefined, missing: boolean, onMapped: (serverId: string) => void): boolean {
-  const context = useApiContext();
-  const [gaveUpOn, setGaveUpOn] = useState<string | null>(null);
-  const looking = missing && isTempId(id) && gaveUpOn !== id;
-  useEffect(() => {
-    if (!context || !looking || !isTempId(id)) return undefined;
-    let alive = true;
-    let tries = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const look = async () => {
-      const serverId = (await context.recorder.knownIds([id])).get(id);
-      if (!alive) return;
-      if (serverId !== undefined) onMapped(String(serverId));
-      else if ((tries += 1) < 20) timer = setTimeout(() => void look(), 500);
-      else setGaveUpOn(id);
-    };
-    void look();
-    return () => {
-      alive = false;
-      clearTimeout(timer);
-    };
-    // onMapped is a fresh closure each render; the lookup depends on the id and whether it is missing.
-  }, [context, id, looking]);
-  return looking;
-}

@@ -8,7 +8,6 @@ import type { BatchDocument } from '../../api/batches';
 import type { GridBoxJson, GridJson, RoomJson } from '../../api/rooms';
 import type { SubGridbox } from '../../api/subgrids';
 import type { LocalDocument } from '../../db/schemas';
-import { isTempId } from '../../../sync/types';
 
 export type RoomDoc = LocalDocument & Partial<RoomJson>;
 export type GridDoc = LocalDocument & Partial<Omit<GridJson, 'id'>> & { roomId: string };
@@ -85,26 +84,14 @@ export function openProblems(batch: BatchDoc): number {
   return Number(batch.open_problems) || 0;
 }
 
-/**
- * One box per position of a grid. Just after a grid made on this tablet reaches the server, the pull
- * can bring the server's boxes while the sync worker is still moving the temporary ones to their
- * server ids, so for a moment both are in the store: the server's copy wins.
- */
-export function onePerPosition<T extends { id: string; X?: number | null; Y?: number | null }>(boxes: T[]): T[] {
-  const kept = new Map<string, T>();
-  for (const box of boxes) {
-    const key = `${box.X}:${box.Y}`;
-    const other = kept.get(key);
-    if (!other || (isTempId(other.id) && !isTempId(box.id))) kept.set(key, box);
-  }
-  return kept.size === boxes.length ? boxes : [...kept.values()];
-}
-
-/** A room's boxes by their grid's id, one per position in each grid (see onePerPosition). */
-export function boxesByGrid<T extends { id: string; gridId: string; X?: number | null; Y?: number | null }>(boxes: T[]): Map<string, T[]> {
+/** A room's boxes by their grid's id. */
+export function boxesByGrid<T extends { id: string; gridId: string }>(boxes: T[]): Map<string, T[]> {
   const map = new Map<string, T[]>();
-  for (const box of boxes) map.set(box.gridId, [...(map.get(box.gridId) ?? []), box]);
-  for (const [gridId, list] of map) map.set(gridId, onePerPosition(list));
+  for (const box of boxes) {
+    const list = map.get(box.gridId);
+    if (list) list.push(box);
+    else map.set(box.gridId, [box]);
+  }
   return map;
 }
 

@@ -13,10 +13,10 @@
  */
 import { type FormEvent, type ReactNode, useMemo, useState } from 'react';
 import { trayMessages as m } from '../../../common/messages/trays';
+import { reachedServer } from '../../api/rooms';
 import { createTray, createTrayTemplate, deleteTray, deleteTrayTemplate, type Tray, type TrayTemplate, updateTray, useTrayTemplate } from '../../api/trays';
 import { useAction, useLocalQuery, type SignedInUser } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
-import { isTempId } from '../../../sync/types';
 import { SignedIn } from '../session/SignedIn';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
@@ -35,9 +35,9 @@ const trayOrder = byName<TrayDoc>((tray) => tray.tray_name ?? '');
 const templateOrder = byName<TemplateDoc>((template) => template.template_name ?? '');
 const batchOrder = byName<BatchDoc>((batch) => batch.BatchNumber ?? '');
 
-/** A batch id as a form's select value, and back (server ids are numbers, a batch made offline has a `tmp-…` id). */
+/** A batch id (its client id) as a form's select value, and back. */
 const batchValue = (id: Id | null | undefined) => (id === null || id === undefined ? '' : String(id));
-const batchIdOf = (value: string): Id | null => (value === '' ? null : /^\d+$/.test(value) ? Number(value) : (value as Id));
+const batchIdOf = (value: string): Id | null => (value === '' ? null : value);
 
 type Panel = { kind: 'tray' } | { kind: 'edit'; tray: TrayDoc } | { kind: 'template' } | { kind: 'use'; template: TemplateDoc } | null;
 
@@ -113,8 +113,8 @@ function Trays({ user }: { user: SignedInUser }) {
   );
 }
 
-function Waiting({ id }: { id: unknown }) {
-  return isTempId(id) ? <span className="chip waiting">Waiting to sync</span> : null;
+function Waiting({ document }: { document: object }) {
+  return reachedServer(document) ? null : <span className="chip waiting">Waiting to sync</span>;
 }
 
 /**
@@ -123,7 +123,8 @@ function Waiting({ id }: { id: unknown }) {
  */
 function CardFrame(props: {
   name: string;
-  id: unknown;
+  /** The tray's or template's document: it waits to sync until the server's copy (with its `serverId`) is here. */
+  document: object;
   plants: number | null;
   batchText: string;
   children?: ReactNode;
@@ -138,7 +139,7 @@ function CardFrame(props: {
     <li className="card tray-card" aria-label={props.name}>
       <div className="tray-head">
         <h3>{props.name}</h3>
-        <Waiting id={props.id} />
+        <Waiting document={props.document} />
       </div>
       <p className="tray-facts">
         <span>
@@ -169,7 +170,7 @@ function TrayCard({ tray, batch, user, onEdit }: { tray: TrayDoc; batch: string 
   return (
     <CardFrame
       name={tray.tray_name}
-      id={tray.tray_id}
+      document={tray}
       plants={tray.number_of_plants}
       batchText={batch ? `Batch ${batch}` : 'No batch'}
       action={
@@ -190,7 +191,7 @@ function TemplateCard({ template, batch, user, onUse }: { template: TemplateDoc;
   return (
     <CardFrame
       name={template.template_name}
-      id={template.template_id}
+      document={template}
       plants={template.number_of_plants}
       batchText={batch ? `Default batch ${batch}` : 'No default batch'}
       action={

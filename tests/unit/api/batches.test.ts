@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { isClientId } from '../../../common/client-ids';
 import { batchClientMessages, batchMessages as m } from '../../../common/messages/batches';
 import { httpMessages } from '../../../common/messages/http';
 import {
@@ -41,13 +42,12 @@ import {
 import { createApiClient } from '../../../src/api/client';
 import { ApiError, ValidationError } from '../../../src/api/context';
 import { memorySession, type Tablet } from '../../support/client';
-import { createBatch as createBatchRow, createGrid, createRoom } from '../../support/factories';
+import { clientIdOf, clientIdsOf, createBatch as createBatchRow, createGrid, createRoom } from '../../support/factories';
 import { useFleet } from '../../support/fleet';
-import type { TempId } from '../../../sync/types';
 
 const fleet = useFleet({ otherTenant: true, restoreMocks: true });
 /** `tablet()`: a tablet that has pulled what the server holds, with its context. */
-const { reconnect, localJson, tabletAndContext: tablet } = fleet;
+const { reconnect, notFromServer, tabletAndContext: tablet } = fleet;
 let silent: Server;
 let silentUrl: string;
 
@@ -64,7 +64,13 @@ afterAll(async () => {
   await new Promise((resolve) => silent.close(resolve));
 });
 
-const batchDocument = async (device: Tablet, id: number | string) => (await device.database.batches.findOne(String(id)).exec())?.toMutableJSON() as (BatchDocument & { id: string }) | undefined;
+/** The tablet's document of a batch, by its key: the batch's client id. */
+const batchDocument = async (device: Tablet, key: string) => (await device.database.batches.findOne(key).exec())?.toMutableJSON() as (BatchDocument & { id: string; serverId?: number }) | undefined;
+
+/** The client ids of server rows (how the tablet and its screens name them). */
+const batchKey = (id: number) => clientIdOf(fleet.server, 'batches', id);
+const roomKey = (id: number) => clientIdOf(fleet.server, 'rooms', id);
+const gridKey = (id: number) => clientIdOf(fleet.server, 'grids', id);
 
 /** The tablet's context talking to a peer that fails without a message. */
 function silentContext(device: Tablet) {
@@ -77,17 +83,19 @@ const today = () => new Date().toISOString().slice(0, 10);
 const apiError = (message: string) => ({ name: 'ApiError', message });
 
 describe('createBatch', () => {
-  it('is queued as a form; the batch appears at once under a temporary id, then under the server’s', async () => {
+  it('is queued as a form with its client id; the batch appears at once under that id, and keeps it once the server has it', async () => {
     const { device, context } = await tablet();
     fleet.proxy.setOnline(false);
     const number = `B-${Date.now()}`;
     const created = await createBatch(context, { companyId: fleet.farm.companyId, batchNumber: number, numberOfPlants: 24, strainName: 'Blue Dream', batchStatus: 'flowering', startDate: '2026-03-01', endDate: null });
-    expect(created?.BatchID).toMatch(/^tmp-/);
+    const key = created?.BatchID as string;
+    expect(isClientId(key)).toBe(true);
     const [entry] = await device.outbox.all();
-    expect(entry).toMatchObject({ method: 'POST', path: '/create_batch', creates: [{ tempId: created?.BatchID, collection: 'batches', path: ['BatchID'] }] });
+    expect(entry).toMatchObject({ method: 'POST', path: '/create_batch', creates: [key], clientIds: [key] });
     const parts = entry?.body.kind === 'multipart' ? Object.fromEntries(entry.body.parts.map((part) => [part.name, 'value' in part ? part.value : null])) : {};
-    expect(parts).toEqual({ BatchNumber: number, NumberOfPlants: '24', StrainName: 'Blue Dream', BatchStatus: 'Flowering', company_id: String(fleet.farm.companyId), StartDate: '2026-03-01', EndDate: 'null' });
-    expect(await batchDocument(device, created?.BatchID as string)).toMatchObject({
+    expect(parts).toEqual({ BatchNumber: number, NumberOfPlants: '24', StrainName: 'Blue Dream', BatchStatus: 'Flowering', company_id: String(fleet.farm.companyId), StartDate: '2026-03-01', EndDate: 'null', client_id: key });
+    expect((await batchDocument(device, key))?.serverId).toBeUndefined();
+    expect(await batchDocument(device, key)).toMatchObject({
       BatchID: created?.BatchID,
       BatchNumber: number,
       BatchStatus: 'Flowering',
@@ -100,9 +108,11 @@ describe('createBatch', () => {
 
     await reconnect(device);
     const row = await fleet.server.database.db.selectFrom('batches').selectAll().where('batch_number', '=', number).executeTakeFirstOrThrow();
-    expect([row.number_of_plants, row.batch_status, row.strain_name]).toEqual([24, 'Flowering', 'Blue Dream']);
-    expect(await batchDocument(device, row.id)).toMatchObject({ BatchID: row.id, BatchNumber: number, history: [{ kind: 'created', batch_id: row.id }] });
-    expect(await localJson(device)).not.toContain('tmp-');
+    expect([row.client_id, row.number_of_plants, row.batch_status, row.strain_name]).toEqual([key, 24, 'Flowering', 'Blue Dream']);
+    // The server's copy replaced the optimistic one under the same key, its history named by the server.
+    expect(await batchDocument(device, key)).toMatchObject({ id: key, serverId: row.id, BatchID: key, BatchNumber: number, history: [{ kind: 'created', batch_id: key, event_id: expect.any(Number) }] });
+    expect((await device.database.batches.find({ selector: { BatchNumber: number } }).exec()).map((document) => document.primary)).toEqual([key]);
+    expect(await notFromServer(device)).toEqual([]);
   });
 
   it('a broken rule is logged and answers null (spec: "the error is logged and null is returned")', async () => {
@@ -133,13 +143,15 @@ describe('getBatches', () => {
     expect(batches.find((batch) => batch.BatchID === batchId)).toMatchObject({ BatchID: batchId, CompanyID: fleet.farm.companyId, BatchStatus: 'Vegetative', RoomIDs: [], GridIDs: [], GridBoxIDs: [], problems: [], open_problems: 0 });
   });
 
-  it('offline, the local store answers with the same documents', async () => {
+  it('offline, the local store answers the same batches, in the same order, named by client id (the server’s id kept as serverId)', async () => {
     await createBatchRow(fleet.server, fleet.farm.companyId);
     const { context } = await tablet();
     const online = await getBatches(context, { companyId: fleet.farm.companyId });
     fleet.proxy.setOnline(false);
-    const local = await getBatches(context, { companyId: fleet.farm.companyId });
-    expect(local.map((batch) => [batch.BatchID, batch.BatchNumber, batch.BatchStatus])).toEqual(online.map((batch) => [batch.BatchID, batch.BatchNumber, batch.BatchStatus]));
+    const local = (await getBatches(context, { companyId: fleet.farm.companyId })) as Array<BatchDocument & { serverId?: number }>;
+    const onlineIds = online.map((batch) => batch.BatchID as number);
+    const keys = await clientIdsOf(fleet.server, 'batches', onlineIds);
+    expect(local.map((batch) => [batch.BatchID, batch.serverId, batch.BatchNumber, batch.BatchStatus])).toEqual(online.map((batch, i) => [keys[i], batch.BatchID, batch.BatchNumber, batch.BatchStatus]));
   });
 
   it('a failure: the server’s message, else "Failed to fetch batches"', async () => {
@@ -152,21 +164,23 @@ describe('getBatches', () => {
 describe('updateBatches', () => {
   it('is queued with the changed fields; the document changes at once, a status change in its history', async () => {
     const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
+    const key = await batchKey(batchId);
     const { device, context } = await tablet();
     fleet.proxy.setOnline(false);
-    const updated = await updateBatches(context, { batchId, companyId: fleet.farm.companyId, numberOfPlants: 30, batchStatus: 'flowering', color: '#4caf50', strainName: '' });
-    expect(updated).toMatchObject({ BatchID: batchId, NumberOfPlants: 30, BatchStatus: 'Flowering', Color: '#4caf50', StrainName: null });
+    const updated = await updateBatches(context, { batchId: key, companyId: fleet.farm.companyId, numberOfPlants: 30, batchStatus: 'flowering', color: '#4caf50', strainName: '' });
+    expect(updated).toMatchObject({ BatchID: key, NumberOfPlants: 30, BatchStatus: 'Flowering', Color: '#4caf50', StrainName: null });
     const [entry] = await device.outbox.all();
-    expect(entry).toMatchObject({ method: 'PUT', path: '/update_batches', query: { batch_id: batchId, company_id: fleet.farm.companyId } });
-    const local = await batchDocument(device, batchId);
-    expect(local).toMatchObject({ NumberOfPlants: 30, BatchStatus: 'Flowering', StrainName: null });
-    expect(local?.history.at(-1)).toMatchObject({ kind: 'status', details: { from: 'Vegetative', to: 'Flowering' } });
+    expect(entry).toMatchObject({ method: 'PUT', path: '/update_batches', query: { batch_id: key, company_id: fleet.farm.companyId }, clientIds: [key], creates: [] });
+    const local = await batchDocument(device, key);
+    expect(local).toMatchObject({ serverId: batchId, NumberOfPlants: 30, BatchStatus: 'Flowering', StrainName: null });
+    expect(local?.history.at(-1)).toMatchObject({ kind: 'status', batch_id: key, details: { from: 'Vegetative', to: 'Flowering' } });
 
     await reconnect(device);
-    expect(await localJson(device)).not.toContain('tmp-');
+    expect(await notFromServer(device)).toEqual([]);
     const row = await fleet.server.database.db.selectFrom('batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow();
     expect([row.number_of_plants, row.batch_status, row.color, row.strain_name]).toEqual([30, 'Flowering', '#4caf50', null]);
-    expect((await batchDocument(device, batchId))?.history.map((event) => event.kind)).toEqual(['status']);
+    expect(await batchDocument(device, key)).toMatchObject({ serverId: batchId, NumberOfPlants: 30, BatchStatus: 'Flowering' });
+    expect((await batchDocument(device, key))?.history.map((event) => event.kind)).toEqual(['status']);
   });
 
   it('a broken rule is logged and answers null', async () => {
@@ -193,21 +207,26 @@ describe('deleteBatches', () => {
     const grid = await createGrid(fleet.server, fleet.farm.companyId, await createRoom(fleet.server, fleet.farm.companyId), 1, 1);
     const boxId = grid.boxIds[0] as number;
     expect((await fleet.server.request('POST', '/link_gridbox_batch', { token: fleet.farm.admin.token, json: { batch_id: batchId, grid_box_ids: [boxId] } })).status).toBe(200);
+    const [key, boxKey] = [await batchKey(batchId), await clientIdOf(fleet.server, 'grid_boxes', boxId)];
     const { device, context } = await tablet(fleet.farm.admin);
-    expect((await device.database.grid_boxes.findOne(String(boxId)).exec())?.get('BatchIDs')).toEqual([batchId]);
+    expect((await batchDocument(device, key))?.serverId).toBe(batchId);
+    expect((await device.database.grid_boxes.findOne(boxKey).exec())?.get('BatchIDs')).toEqual([key]);
 
     fleet.proxy.setOnline(false);
-    expect(await deleteBatches(context, { batchId, companyId: fleet.farm.companyId })).toEqual({ status: 'queued', BatchID: batchId });
-    expect((await device.outbox.all()).map((entry) => [entry.method, entry.path, entry.fallbackMessage])).toEqual([['DELETE', '/delete_batches', batchClientMessages.unknownError]]);
-    expect(await batchDocument(device, batchId)).toBeUndefined();
-    expect((await device.database.grid_boxes.findOne(String(boxId)).exec())?.get('BatchIDs')).toEqual([]);
+    expect(await deleteBatches(context, { batchId: key, companyId: fleet.farm.companyId })).toEqual({ status: 'queued', BatchID: key });
+    expect((await device.outbox.all()).map((entry) => [entry.method, entry.path, entry.query, entry.fallbackMessage])).toEqual([
+      ['DELETE', '/delete_batches', { batch_id: key, company_id: fleet.farm.companyId }, batchClientMessages.unknownError],
+    ]);
+    expect(await batchDocument(device, key)).toBeUndefined();
+    expect((await device.database.grid_boxes.findOne(boxKey).exec())?.get('BatchIDs')).toEqual([]);
 
     await reconnect(device);
-    expect(await localJson(device)).not.toContain('tmp-');
+    expect(await notFromServer(device)).toEqual([]);
+    expect(await device.outbox.count()).toBe(0);
     const row = await fleet.server.database.db.selectFrom('batches').select('deleted_at').where('id', '=', batchId).executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
-    expect(await batchDocument(device, batchId)).toBeUndefined();
-    expect((await device.database.grid_boxes.findOne(String(boxId)).exec())?.get('BatchIDs')).toEqual([]);
+    expect(await batchDocument(device, key)).toBeUndefined();
+    expect((await device.database.grid_boxes.findOne(boxKey).exec())?.get('BatchIDs')).toEqual([]);
   });
 });
 
@@ -215,18 +234,20 @@ describe('links', () => {
   it('linkRoomBatch is queued; the batch lists the room at once with a history entry; the lookups show it from the server', async () => {
     const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
     const roomId = await createRoom(fleet.server, fleet.farm.companyId);
+    const [key, room] = [await batchKey(batchId), await roomKey(roomId)];
     const { device, context } = await tablet();
     fleet.proxy.setOnline(false);
-    await linkRoomBatch(context, { roomId, batchId });
-    expect((await device.outbox.all()).map((entry) => [entry.path, entry.query])).toEqual([['/link_room_batch', { room_id: roomId, batch_id: batchId }]]);
-    const local = await batchDocument(device, batchId);
-    expect(local?.RoomIDs).toEqual([roomId]);
-    expect(local?.history.at(-1)).toMatchObject({ kind: 'linked_room', to_room_id: roomId });
+    await linkRoomBatch(context, { roomId: room, batchId: key });
+    expect((await device.outbox.all()).map((entry) => [entry.path, entry.query])).toEqual([['/link_room_batch', { room_id: room, batch_id: key }]]);
+    const local = await batchDocument(device, key);
+    expect(local?.RoomIDs).toEqual([room]);
+    expect(local?.history.at(-1)).toMatchObject({ kind: 'linked_room', batch_id: key, to_room_id: room });
 
     await reconnect(device);
-    expect(await localJson(device)).not.toContain('tmp-');
+    expect(await notFromServer(device)).toEqual([]);
     expect(await fleet.server.database.db.selectFrom('batch_rooms').select('room_id').where('batch_id', '=', batchId).execute()).toEqual([{ room_id: roomId }]);
-    expect(await batchDocument(device, batchId)).toMatchObject({ RoomIDs: [roomId], history: [{ kind: 'linked_room', to_room_id: roomId }] });
+    expect(await batchDocument(device, key)).toMatchObject({ serverId: batchId, RoomIDs: [room], history: [{ kind: 'linked_room', batch_id: key, to_room_id: room }] });
+    // The spec's lookups answer from the server, with its integer ids.
     expect(await getLinkedRoomsBatches(context, { batchId })).toMatchObject({ status: 'success', linked: true, links: [{ room_id: roomId, batch_id: batchId, room_name: expect.any(String) }] });
     expect((await getRoomsByBatch(context, { batchId })).map((room) => room.RoomID)).toEqual([roomId]);
     expect((await getBatchesByRoom(context, { roomId })).batches.map((batch) => batch.BatchID)).toEqual([batchId]);
@@ -237,24 +258,32 @@ describe('links', () => {
   it('linkGridBatch is queued; the batch lists the grid at once', async () => {
     const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
     const grid = await createGrid(fleet.server, fleet.farm.companyId, await createRoom(fleet.server, fleet.farm.companyId), 1, 1);
+    const [key, gridKeyOf] = [await batchKey(batchId), await gridKey(grid.id)];
     const { device, context } = await tablet();
     fleet.proxy.setOnline(false);
-    await linkGridBatch(context, { gridId: grid.id, batchId });
-    expect((await batchDocument(device, batchId))?.GridIDs).toEqual([grid.id]);
+    await linkGridBatch(context, { gridId: gridKeyOf, batchId: key });
+    expect((await device.outbox.all()).map((entry) => [entry.path, entry.query, entry.clientIds])).toEqual([['/link_grid_batch', { grid_id: gridKeyOf, batch_id: key }, [gridKeyOf, key]]]);
+    expect((await batchDocument(device, key))?.GridIDs).toEqual([gridKeyOf]);
 
     await reconnect(device);
-    expect(await localJson(device)).not.toContain('tmp-');
+    expect(await notFromServer(device)).toEqual([]);
     expect(await fleet.server.database.db.selectFrom('batch_grids').select('grid_id').where('batch_id', '=', batchId).execute()).toEqual([{ grid_id: grid.id }]);
+    expect(await batchDocument(device, key)).toMatchObject({ serverId: batchId, GridIDs: [gridKeyOf] });
     expect(await getLinkedGridsBatches(context, { gridId: grid.id })).toMatchObject({ linked: true, links: [{ grid_id: grid.id, batch_id: batchId }] });
   });
 
   it('linkGridboxBatch links boxes; the grid box lookups show them from the server', async () => {
     const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
     const grid = await createGrid(fleet.server, fleet.farm.companyId, await createRoom(fleet.server, fleet.farm.companyId), 2, 1);
+    const [key, boxKeys] = [await batchKey(batchId), await clientIdsOf(fleet.server, 'grid_boxes', grid.boxIds)];
     const { device, context } = await tablet();
-    await linkGridboxBatch(context, { batchId, gridBoxIds: grid.boxIds });
+    await linkGridboxBatch(context, { batchId: key, gridBoxIds: boxKeys });
+    expect((await device.outbox.all()).map((entry) => (entry.body.kind === 'json' ? entry.body.data : null))).toEqual([{ batch_id: key, grid_box_ids: boxKeys }]);
     await device.engine.settle();
-    expect((await batchDocument(device, batchId))?.GridBoxIDs).toEqual(grid.boxIds);
+    expect(await device.outbox.count()).toBe(0);
+    expect((await fleet.server.database.db.selectFrom('batch_grid_boxes').select('grid_box_id').where('batch_id', '=', batchId).orderBy('grid_box_id').execute()).map((row) => row.grid_box_id)).toEqual(grid.boxIds);
+    expect((await batchDocument(device, key))?.GridBoxIDs).toEqual(boxKeys);
+    for (const boxKey of boxKeys) expect((await device.database.grid_boxes.findOne(boxKey).exec())?.get('BatchIDs')).toEqual([key]);
     const linked = await getLinkedGridboxesBatches(context, { batchId });
     expect(linked?.links.map((link) => link.grid_box_id)).toEqual(grid.boxIds);
     const boxes = await getGridboxBatches(context, { gridId: grid.id });
@@ -336,21 +365,23 @@ describe('getBatchDashboard', () => {
 describe('harvestBatch', () => {
   it('is queued; the batch shows Harvested at once (end date today), then on the server', async () => {
     const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
+    const key = await batchKey(batchId);
     const { device, context } = await tablet();
     fleet.proxy.setOnline(false);
-    await harvestBatch(context, { batchId, companyId: fleet.farm.companyId, userId: fleet.farm.regular.id });
+    await harvestBatch(context, { batchId: key, companyId: fleet.farm.companyId, userId: fleet.farm.regular.id });
     expect((await device.outbox.all()).map((entry) => [entry.path, entry.query, entry.fallbackMessage])).toEqual([
-      ['/harvest_batch', { batch_id: batchId, company_id: fleet.farm.companyId, user_id: fleet.farm.regular.id }, batchClientMessages.harvestFailed],
+      ['/harvest_batch', { batch_id: key, company_id: fleet.farm.companyId, user_id: fleet.farm.regular.id }, batchClientMessages.harvestFailed],
     ]);
-    const local = await batchDocument(device, batchId);
+    const local = await batchDocument(device, key);
     expect(local).toMatchObject({ BatchStatus: 'Harvested', HarvestedBy: fleet.farm.regular.id, EndDate: today() });
-    expect(local?.history.at(-1)).toMatchObject({ kind: 'harvested', details: { from: 'Vegetative' } });
-    await expect(harvestBatch(context, { batchId, companyId: fleet.farm.companyId, userId: fleet.farm.regular.id })).rejects.toThrow(new ValidationError(m.alreadyHarvested));
+    expect(local?.history.at(-1)).toMatchObject({ kind: 'harvested', batch_id: key, details: { from: 'Vegetative' } });
+    await expect(harvestBatch(context, { batchId: key, companyId: fleet.farm.companyId, userId: fleet.farm.regular.id })).rejects.toThrow(new ValidationError(m.alreadyHarvested));
 
     await reconnect(device);
-    expect(await localJson(device)).not.toContain('tmp-');
+    expect(await notFromServer(device)).toEqual([]);
     const row = await fleet.server.database.db.selectFrom('batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow();
     expect([row.batch_status, row.harvested_by, row.harvested_at === null]).toEqual(['Harvested', fleet.farm.regular.id, false]);
+    expect(await batchDocument(device, key)).toMatchObject({ serverId: batchId, BatchStatus: 'Harvested', HarvestedBy: fleet.farm.regular.id });
   });
 
   it('a failure to record it: "Failed to Harvest Batch"', async () => {
@@ -374,31 +405,38 @@ describe('movePlants', () => {
     ] as const) {
       expect((await fleet.server.request('POST', path, { token: fleet.farm.regular.token, ...options })).status).toBe(200);
     }
+    const [key, oldKey, newKey, gridKeyOf, boxKey] = [await batchKey(batchId), await roomKey(oldRoom), await roomKey(newRoom), await gridKey(grid.id), await clientIdOf(fleet.server, 'grid_boxes', boxId)];
     const { device, context } = await tablet();
+    expect(await batchDocument(device, key)).toMatchObject({ RoomIDs: [oldKey], GridIDs: [gridKeyOf], GridBoxIDs: [boxKey] });
     fleet.proxy.setOnline(false);
-    await movePlants(context, { batchId, oldRoomId: oldRoom, newRoomId: newRoom });
+    await movePlants(context, { batchId: key, oldRoomId: oldKey, newRoomId: newKey });
     expect((await device.outbox.all()).map((entry) => [entry.path, entry.query, entry.fallbackMessage])).toEqual([
-      ['/move_plants', { batch_id: batchId, old_room_id: oldRoom, new_room_id: newRoom }, batchClientMessages.moveFailed],
+      ['/move_plants', { batch_id: key, old_room_id: oldKey, new_room_id: newKey }, batchClientMessages.moveFailed],
     ]);
-    const local = await batchDocument(device, batchId);
-    expect(local).toMatchObject({ RoomIDs: [newRoom], GridIDs: [], GridBoxIDs: [] });
-    expect(local?.history.at(-1)).toMatchObject({ kind: 'moved', from_room_id: oldRoom, to_room_id: newRoom, details: { grid_ids: [grid.id], grid_box_ids: [boxId] } });
-    expect((await device.database.grid_boxes.findOne(String(boxId)).exec())?.get('BatchIDs')).toEqual([]);
+    const local = await batchDocument(device, key);
+    expect(local).toMatchObject({ RoomIDs: [newKey], GridIDs: [], GridBoxIDs: [] });
+    expect(local?.history.at(-1)).toMatchObject({ kind: 'moved', batch_id: key, from_room_id: oldKey, to_room_id: newKey, details: { grid_ids: [gridKeyOf], grid_box_ids: [boxKey] } });
+    expect((await device.database.grid_boxes.findOne(boxKey).exec())?.get('BatchIDs')).toEqual([]);
 
     await reconnect(device);
+    expect(await device.outbox.count()).toBe(0);
     expect(await fleet.server.database.db.selectFrom('batch_rooms').select('room_id').where('batch_id', '=', batchId).execute()).toEqual([{ room_id: newRoom }]);
     expect(await fleet.server.database.db.selectFrom('batch_grid_boxes').select('grid_box_id').where('batch_id', '=', batchId).execute()).toEqual([]);
-    expect(await batchDocument(device, batchId)).toMatchObject({ RoomIDs: [newRoom], GridIDs: [], GridBoxIDs: [] });
-    expect(await localJson(device)).not.toContain('tmp-');
+    expect(await batchDocument(device, key)).toMatchObject({ serverId: batchId, RoomIDs: [newKey], GridIDs: [], GridBoxIDs: [] });
+    expect((await batchDocument(device, key))?.history.at(-1)).toMatchObject({ kind: 'moved', batch_id: key, from_room_id: oldKey, to_room_id: newKey });
+    expect((await device.database.grid_boxes.findOne(boxKey).exec())?.get('BatchIDs')).toEqual([]);
+    expect(await notFromServer(device)).toEqual([]);
   });
 
   it('refuses what the server would: the same room, a batch not in the old room', async () => {
     const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
-    const [a, b] = [await createRoom(fleet.server, fleet.farm.companyId), await createRoom(fleet.server, fleet.farm.companyId)];
-    const { context } = await tablet();
-    await expect(movePlants(context, { batchId, oldRoomId: a, newRoomId: a })).rejects.toThrow(new ValidationError(m.sameRoom));
-    await expect(movePlants(context, { batchId, oldRoomId: a, newRoomId: b })).rejects.toThrow(new ValidationError(m.notInOldRoom));
-    await expect(movePlants(context, { batchId, oldRoomId: 0, newRoomId: b })).rejects.toThrow(new ValidationError(m.oldRoomRequired));
+    const [a, b] = [await roomKey(await createRoom(fleet.server, fleet.farm.companyId)), await roomKey(await createRoom(fleet.server, fleet.farm.companyId))];
+    const key = await batchKey(batchId);
+    const { device, context } = await tablet();
+    await expect(movePlants(context, { batchId: key, oldRoomId: a, newRoomId: a })).rejects.toThrow(new ValidationError(m.sameRoom));
+    await expect(movePlants(context, { batchId: key, oldRoomId: a, newRoomId: b })).rejects.toThrow(new ValidationError(m.notInOldRoom));
+    await expect(movePlants(context, { batchId: key, oldRoomId: 0, newRoomId: b })).rejects.toThrow(new ValidationError(m.oldRoomRequired));
+    expect(await device.outbox.count()).toBe(0);
   });
 
   it('a failure to record it: "Failed to Move Plant"', async () => {
@@ -421,40 +459,61 @@ describe('crop statuses', () => {
 
   it('assignStatusToBatches is queued with the ids joined by commas; the batches change at once, then on the server', async () => {
     const [first, second] = [await createBatchRow(fleet.server, fleet.farm.companyId), await createBatchRow(fleet.server, fleet.farm.companyId)];
+    const [firstKey, secondKey] = await clientIdsOf(fleet.server, 'batches', [first, second]);
     const { device, context } = await tablet();
     fleet.proxy.setOnline(false);
-    await assignStatusToBatches(context, { companyId: fleet.farm.companyId, batchStatus: 'drying', batchIds: [first, second] });
-    const [entry] = await device.outbox.all();
-    const parts = entry?.body.kind === 'multipart' ? entry.body.parts.map((part) => ('value' in part ? [part.name, part.value] : [])) : [];
+    await assignStatusToBatches(context, { companyId: fleet.farm.companyId, batchStatus: 'drying', batchIds: [firstKey as string, secondKey as string] });
+    const entries = await device.outbox.all();
+    expect(entries).toHaveLength(1);
+    const parts = entries[0]?.body.kind === 'multipart' ? entries[0].body.parts.map((part) => ('value' in part ? [part.name, part.value] : [])) : [];
     expect(parts).toEqual([
       ['batch_status', 'Drying'],
-      ['batch_ids', `${first},${second}`],
+      ['batch_ids', `${firstKey},${secondKey}`],
     ]);
-    expect((await batchDocument(device, first))?.BatchStatus).toBe('Drying');
+    expect(entries[0]?.clientIds).toEqual([firstKey, secondKey]);
+    expect((await batchDocument(device, firstKey as string))?.BatchStatus).toBe('Drying');
+    expect((await batchDocument(device, secondKey as string))?.BatchStatus).toBe('Drying');
 
     await reconnect(device);
-    expect(await localJson(device)).not.toContain('tmp-');
+    expect(await notFromServer(device)).toEqual([]);
     const rows = await fleet.server.database.db.selectFrom('batches').select('batch_status').where('id', 'in', [first, second]).execute();
     expect(rows.map((row) => row.batch_status)).toEqual(['Drying', 'Drying']);
+    expect((await batchDocument(device, firstKey as string))?.BatchStatus).toBe('Drying');
     expect((await filterBatchesByStatus(context, { companyId: fleet.farm.companyId, statusName: 'DRYING' })).map((batch) => batch.BatchID)).toEqual(expect.arrayContaining([first, second]));
   });
 
-  it('assignStatusToBatches with a batch made offline: its id goes alone, so it reaches the server under its server id', async () => {
+  it('assignStatusToBatches with a batch made offline: one request with the client ids joined, which the server resolves once the create is in', async () => {
     const known = await createBatchRow(fleet.server, fleet.farm.companyId);
+    const knownKey = await batchKey(known);
     const { device, context } = await tablet();
     fleet.proxy.setOnline(false);
     const number = `Offline-${Date.now()}`;
     const created = await createBatch(context, { companyId: fleet.farm.companyId, batchNumber: number, numberOfPlants: 5 });
-    await assignStatusToBatches(context, { companyId: fleet.farm.companyId, batchStatus: 'Curing', batchIds: [known, created?.BatchID as TempId] });
-    const lists = (await device.outbox.all()).filter((entry) => entry.path === '/assign_status_to_batches').map((entry) => (entry.body.kind === 'multipart' ? entry.body.parts.find((part) => part.name === 'batch_ids') : null));
-    expect(lists.map((part) => (part && 'value' in part ? part.value : null))).toEqual([String(known), created?.BatchID]);
-    expect((await batchDocument(device, created?.BatchID as TempId))?.BatchStatus).toBe('Curing');
+    const createdKey = created?.BatchID as string;
+    await assignStatusToBatches(context, { companyId: fleet.farm.companyId, batchStatus: 'Curing', batchIds: [knownKey, createdKey] });
+    const entries = await device.outbox.all();
+    expect(entries.map((entry) => [entry.path, entry.creates])).toEqual([
+      ['/create_batch', [createdKey]],
+      ['/assign_status_to_batches', []],
+    ]);
+    const assign = entries[1];
+    const list = assign?.body.kind === 'multipart' ? assign.body.parts.find((part) => part.name === 'batch_ids') : undefined;
+    expect(list && 'value' in list ? list.value : null).toBe(`${knownKey},${createdKey}`);
+    expect(assign?.clientIds).toEqual([knownKey, createdKey]);
+    expect((await batchDocument(device, knownKey))?.BatchStatus).toBe('Curing');
+    expect((await batchDocument(device, createdKey))?.BatchStatus).toBe('Curing');
 
     await reconnect(device);
     expect(await device.outbox.count()).toBe(0);
-    const rows = await fleet.server.database.db.selectFrom('batches').select(['batch_number', 'batch_status']).where((eb) => eb.or([eb('id', '=', known), eb('batch_number', '=', number)])).orderBy('id').execute();
-    expect(rows.map((row) => row.batch_status)).toEqual(['Curing', 'Curing']);
-    expect(await localJson(device)).not.toContain('tmp-');
+    expect(device.engine.current().failed).toEqual([]);
+    const rows = await fleet.server.database.db.selectFrom('batches').select(['id', 'client_id', 'batch_status']).where((eb) => eb.or([eb('id', '=', known), eb('batch_number', '=', number)])).orderBy('id').execute();
+    expect(rows.map((row) => [row.client_id, row.batch_status])).toEqual([
+      [knownKey, 'Curing'],
+      [createdKey, 'Curing'],
+    ]);
+    expect(await batchDocument(device, createdKey)).toMatchObject({ serverId: rows[1]?.id, BatchID: createdKey, BatchStatus: 'Curing' });
+    expect(await batchDocument(device, knownKey)).toMatchObject({ serverId: known, BatchStatus: 'Curing' });
+    expect(await notFromServer(device)).toEqual([]);
   });
 
   it('custom statuses: "Company ID and status name are required"', async () => {
@@ -475,7 +534,9 @@ describe('crop statuses', () => {
 
     await reconnect(device);
     expect((await getCustomBatchStatuses(context, { companyId: fleet.farm.companyId })).custom_statuses.map((status) => status.status_name)).toContain('Cloning');
-    expect(await localJson(device)).not.toContain('tmp-');
+    expect(await names()).toContain('Cloning');
+    expect(await device.outbox.count()).toBe(0);
+    expect(await notFromServer(device)).toEqual([]);
 
     fleet.proxy.setOnline(false);
     await deleteCustomBatchStatus(context, { companyId: fleet.farm.companyId, statusName: 'cloning' });
@@ -508,32 +569,43 @@ describe('batch problems', () => {
   it('createBatchProblem is queued (notes only if not blank); resolveBatchProblem resolves at once; the server follows', async () => {
     const batchId = await createBatchRow(fleet.server, fleet.farm.companyId);
     const roomId = await createRoom(fleet.server, fleet.farm.companyId);
+    const [key, room] = [await batchKey(batchId), await roomKey(roomId)];
     const { device, context } = await tablet();
     fleet.proxy.setOnline(false);
-    const problem = await createBatchProblem(context, { batchId, problemType: 'Mites', severity: 3, companyId: fleet.farm.companyId, userId: fleet.farm.regular.id, notes: '   ', roomId });
-    await createBatchProblem(context, { batchId, problemType: 'Mould', severity: 2.5, companyId: fleet.farm.companyId, userId: fleet.farm.regular.id, notes: 'Under the canopy' });
+    const problem = await createBatchProblem(context, { batchId: key, problemType: 'Mites', severity: 3, companyId: fleet.farm.companyId, userId: fleet.farm.regular.id, notes: '   ', roomId: room });
+    const mould = await createBatchProblem(context, { batchId: key, problemType: 'Mould', severity: 2.5, companyId: fleet.farm.companyId, userId: fleet.farm.regular.id, notes: 'Under the canopy' });
+    expect([isClientId(problem.problem_id), isClientId(mould.problem_id), problem.problem_id !== mould.problem_id]).toEqual([true, true, true]);
     const bodies = (await device.outbox.all()).map((entry) => (entry.body.kind === 'json' ? entry.body.data : null));
     expect(bodies).toEqual([
-      { batch_id: batchId, problem_type: 'Mites', severity: 3, company_id: fleet.farm.companyId, user_id: fleet.farm.regular.id, room_id: roomId },
-      { batch_id: batchId, problem_type: 'Mould', severity: 2.5, company_id: fleet.farm.companyId, user_id: fleet.farm.regular.id, notes: 'Under the canopy' },
+      { batch_id: key, problem_type: 'Mites', severity: 3, company_id: fleet.farm.companyId, user_id: fleet.farm.regular.id, room_id: room, client_id: problem.problem_id },
+      { batch_id: key, problem_type: 'Mould', severity: 2.5, company_id: fleet.farm.companyId, user_id: fleet.farm.regular.id, notes: 'Under the canopy', client_id: mould.problem_id },
     ]);
-    expect(problem).toMatchObject({ batch_id: batchId, room_id: roomId, notes: null, resolved: false });
-    expect(await batchDocument(device, batchId)).toMatchObject({ open_problems: 2, problems: [{ problem_type: 'Mites' }, { problem_type: 'Mould' }] });
+    expect(problem).toMatchObject({ batch_id: key, room_id: room, notes: null, resolved: false });
+    expect(await batchDocument(device, key)).toMatchObject({ open_problems: 2, problems: [{ problem_id: problem.problem_id, problem_type: 'Mites' }, { problem_id: mould.problem_id, problem_type: 'Mould' }] });
 
-    const resolved = await resolveBatchProblem(context, { batchId, userId: fleet.farm.regular.id, roomIds: [roomId] });
-    expect(resolved).toEqual({ problems_resolved: 1, gridbox_problems_resolved: 0, plant_problems_resolved: 0, rooms_affected: [roomId], filters_applied: { room_ids: [roomId], problem_type: null } });
+    const resolved = await resolveBatchProblem(context, { batchId: key, userId: fleet.farm.regular.id, roomIds: [room] });
+    expect(resolved).toEqual({ problems_resolved: 1, gridbox_problems_resolved: 0, plant_problems_resolved: 0, rooms_affected: [room], filters_applied: { room_ids: [room], problem_type: null } });
     const resolveEntry = (await device.outbox.all()).at(-1);
-    expect(resolveEntry?.body).toEqual({ kind: 'json', data: { batch_id: batchId, user_id: fleet.farm.regular.id, room_ids: String(roomId) } });
-    expect(await batchDocument(device, batchId)).toMatchObject({ open_problems: 1, problems: [{ problem_type: 'Mites', resolved: true, resolved_by: fleet.farm.regular.id }, { resolved: false }] });
+    expect(resolveEntry?.body).toEqual({ kind: 'json', data: { batch_id: key, user_id: fleet.farm.regular.id, room_ids: room } });
+    expect(await batchDocument(device, key)).toMatchObject({ open_problems: 1, problems: [{ problem_type: 'Mites', resolved: true, resolved_by: fleet.farm.regular.id }, { resolved: false }] });
 
     await reconnect(device);
-    const rows = await fleet.server.database.db.selectFrom('batch_problems').select(['problem_type', 'notes', 'resolved_at']).where('batch_id', '=', batchId).orderBy('id').execute();
-    expect(rows.map((row) => [row.problem_type, row.notes, row.resolved_at !== null])).toEqual([
-      ['Mites', null, true],
-      ['Mould', 'Under the canopy', false],
+    expect(await device.outbox.count()).toBe(0);
+    const rows = await fleet.server.database.db.selectFrom('batch_problems').select(['id', 'client_id', 'room_id', 'problem_type', 'notes', 'resolved_at']).where('batch_id', '=', batchId).orderBy('id').execute();
+    expect(rows.map((row) => [row.client_id, row.room_id, row.problem_type, row.notes, row.resolved_at !== null])).toEqual([
+      [problem.problem_id, roomId, 'Mites', null, true],
+      [mould.problem_id, null, 'Mould', 'Under the canopy', false],
     ]);
-    expect(await batchDocument(device, batchId)).toMatchObject({ open_problems: 1 });
-    expect(await localJson(device)).not.toContain('tmp-');
+    // The server's document, under the same key: its problems named by the ids the tablet gave them.
+    expect(await batchDocument(device, key)).toMatchObject({
+      serverId: batchId,
+      open_problems: 1,
+      problems: [
+        { problem_id: problem.problem_id, batch_id: key, room_id: room, resolved: true },
+        { problem_id: mould.problem_id, batch_id: key, room_id: null, resolved: false },
+      ],
+    });
+    expect(await notFromServer(device)).toEqual([]);
     const open = await getBatchProblems(context, { companyId: fleet.farm.companyId, batchId });
     expect([open.total_batch_problems, open.problems.map((p) => p.problem_type)]).toEqual([1, ['Mould']]);
     expect((await getBatchProblems(context, { companyId: fleet.farm.companyId, batchId, includeResolved: true })).total_batch_problems).toBe(2);

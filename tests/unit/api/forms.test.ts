@@ -1,9 +1,11 @@
 /**
  * Form templates' domain functions (src/api/forms.ts) on a real tablet (outbox, RxDB, sync engine)
  * against the real server, behind a proxy that can cut the network: templates, fields and hide rules
- * built offline reach the server once under server ids; reads fall back to the local store.
+ * built offline are named by the client ids the tablet gave them, before and after they reach the
+ * server (once); reads fall back to the local store, which names records by client id.
  */
 import { describe, expect, it } from 'vitest';
+import { type ClientId, isClientId } from '../../../common/client-ids';
 import { FIELD_TYPES, formClientMessages as cm, formMessages as m } from '../../../common/messages/forms';
 import { httpMessages } from '../../../common/messages/http';
 import { ApiError } from '../../../src/api/context';
@@ -24,11 +26,11 @@ import {
   updateFormTemplate,
 } from '../../../src/api/forms';
 import type { Tablet } from '../../support/client';
-import { createTenant, type SignedInUser } from '../../support/factories';
+import { clientIdOf, clientIdsOf, createTenant, type SignedInUser } from '../../support/factories';
 import { rejects, useFleet } from '../../support/fleet';
 
 const fleet = useFleet({ defaultUser: 'admin', otherTenant: true });
-const { tablet, localJson } = fleet;
+const { tablet, notFromServer } = fleet;
 const db = () => fleet.server.database.db;
 let counter = 0;
 const unique = (name: string) => `${name} ${Date.now().toString(36)}-${(counter += 1)}`;
@@ -56,9 +58,34 @@ async function serverTemplate(device: Tablet | null, extra: Record<string, unkno
   return response.body.template;
 }
 
+/**
+ * A template the server answered (integer ids) as the tablet names it (naming=client): the template,
+ * its fields and the rules' fields by client id, the integer id kept as `serverId`. Screens name
+ * records so, and a pulled local document is this.
+ */
+async function asTablet(template: FormTemplate): Promise<FormTemplate & { TemplateID: ClientId; serverId: number }> {
+  const key = await clientIdOf(fleet.server, 'form_templates', Number(template.TemplateID));
+  const fieldIds = [...new Set([...template.fields.map((field) => Number(field.FieldID)), ...template.hide_rules.flatMap((rule) => [Number(rule.form_field_hidden_FieldID), Number(rule.form_field_linked_FieldID)])])];
+  const keys = new Map(fieldIds.map((id, index) => [id, index]));
+  const fieldKeys = await clientIdsOf(fleet.server, 'form_fields', fieldIds);
+  const fieldKey = (id: unknown) => fieldKeys[keys.get(Number(id))!]!;
+  return {
+    ...template,
+    TemplateID: key,
+    fields: template.fields.map((field) => ({ ...field, id: fieldKey(field.id), FieldID: fieldKey(field.FieldID), TemplateID: key })),
+    hide_rules: template.hide_rules.map((rule) => ({
+      ...rule,
+      form_field_hidden_UID: key,
+      form_field_hidden_FieldID: fieldKey(rule.form_field_hidden_FieldID),
+      form_field_linked_FieldID: fieldKey(rule.form_field_linked_FieldID),
+    })),
+    serverId: Number(template.TemplateID),
+  };
+}
+
 const templateRows = (companyId: number, name: string) => db().selectFrom('form_templates').selectAll().where('company_id', '=', companyId).where('template_name', '=', name).execute();
 const fieldRows = (templateId: number) =>
-  db().selectFrom('form_fields').select(['id', 'field_name', 'field_type', 'field_options', 'is_required', 'is_active', 'position']).where('template_id', '=', templateId).orderBy('position').execute();
+  db().selectFrom('form_fields').select(['id', 'client_id', 'field_name', 'field_type', 'field_options', 'is_required', 'is_active', 'position']).where('template_id', '=', templateId).orderBy('position').execute();
 const ruleRows = (templateId: number) =>
   db().selectFrom('form_field_hide_rules').select(['hidden_field_id', 'linked_field_id', 'linked_input']).where('template_id', '=', templateId).where('deleted_at', 'is', null).execute();
 const localTemplates = async (device: Tablet, companyId = fleet.farm.companyId) => (await device.database.form_templates.find({ selector: { CompanyID: companyId } }).exec()).map((document) => document.toMutableJSON());
@@ -84,7 +111,7 @@ describe('saveFormTemplate', () => {
     expect(await localTemplates(device)).toHaveLength(before);
   });
 
-  it('built offline with a hide rule on a temporary field: shown at once, then on the server once, under server ids only', async () => {
+  it('built offline with a hide rule on a new field: shown at once under client ids, then on the server once, naming the same template and fields', async () => {
     const device = await tablet();
     fleet.proxy.setOnline(false);
     const name = unique('Mite walk');
@@ -98,14 +125,15 @@ describe('saveFormTemplate', () => {
         { fieldName: 'Notes', fieldType: 'Textarea', cssClass: 'wide' },
       ],
     });
-    expect(saved.template_id).toMatch(/^tmp-/);
+    expect(isClientId(saved.template_id)).toBe(true);
     expect(saved.field_ids).toHaveLength(3);
     const [seen, count, notes] = saved.field_ids;
-    for (const id of saved.field_ids) expect(id).toMatch(/^tmp-/);
+    for (const id of saved.field_ids) expect(isClientId(id)).toBe(true);
+    expect(new Set([saved.template_id, ...saved.field_ids]).size).toBe(4);
     const { rule } = await addHideFieldUntilLink(device.context, { hiddenFieldId: count!, linkedFieldId: seen!, linkedInput: ' Yes ' });
     expect(rule).toEqual({ form_field_hidden_UID: saved.template_id, form_field_hidden_FieldID: count, form_field_linked_FieldID: seen, form_field_linked_input: 'Yes' });
 
-    // The local document shows the template, its fields and the rule at once.
+    // The local document shows the template, its fields and the rule at once (no serverId yet: not from the server).
     expect(await localTemplate(device.context, saved.template_id)).toEqual({
       TemplateID: saved.template_id,
       TemplateName: name,
@@ -124,10 +152,12 @@ describe('saveFormTemplate', () => {
     const offline = await getFormTemplates(device.context, { companyId: fleet.farm.companyId, templateId: saved.template_id });
     expect(offline).toMatchObject({ status: 'success', offline: true, templates: [{ TemplateID: saved.template_id, TemplateName: name }] });
     const entries = await device.outbox.all();
-    expect(entries.map((entry) => [entry.method, entry.path])).toEqual([
-      ['POST', '/save_form_template'],
-      ['POST', '/add_hide_field_until_link'],
+    expect(entries.map((entry) => [entry.method, entry.path, entry.creates])).toEqual([
+      ['POST', '/save_form_template', [saved.template_id, seen, count, notes]],
+      ['POST', '/add_hide_field_until_link', []],
     ]);
+    // The rule names fields the save makes: it is sent after it.
+    expect([...entries[1]!.clientIds].sort()).toEqual([seen!, count!].sort());
     expect(entries[0]?.body).toEqual({
       kind: 'json',
       data: {
@@ -135,10 +165,11 @@ describe('saveFormTemplate', () => {
         companyID: fleet.farm.companyId,
         formCategory: 'Treatment',
         pageCSS: null,
+        client_id: saved.template_id,
         fields: [
-          { fieldName: 'Mites seen', fieldType: 'Radio', fieldOptions: ['Yes', 'No'], report_id: null, cssClass: null, isRequired: 1 },
-          { fieldName: 'Mite count', fieldType: 'Number', fieldOptions: [], report_id: 3, cssClass: null, isRequired: 1 },
-          { fieldName: 'Notes', fieldType: 'Textarea', fieldOptions: [], report_id: null, cssClass: 'wide', isRequired: 0 },
+          { fieldName: 'Mites seen', fieldType: 'Radio', fieldOptions: ['Yes', 'No'], report_id: null, cssClass: null, isRequired: 1, client_id: seen },
+          { fieldName: 'Mite count', fieldType: 'Number', fieldOptions: [], report_id: 3, cssClass: null, isRequired: 1, client_id: count },
+          { fieldName: 'Notes', fieldType: 'Textarea', fieldOptions: [], report_id: null, cssClass: 'wide', isRequired: 0, client_id: notes },
         ],
       },
     });
@@ -146,23 +177,34 @@ describe('saveFormTemplate', () => {
     expect(await templateRows(fleet.farm.companyId, name)).toEqual([]);
 
     await reconnect(device);
+    // On the server once, holding the client ids the tablet gave the template and each field.
     const rows = await templateRows(fleet.farm.companyId, name);
-    expect(rows.map((row) => [row.form_category, row.is_default])).toEqual([['Treatment', true]]);
+    expect(rows.map((row) => [row.form_category, row.is_default, row.client_id])).toEqual([['Treatment', true, saved.template_id]]);
     const templateId = rows[0]!.id;
     const fields = await fieldRows(templateId);
-    expect(fields.map((field) => [field.field_name, field.field_type, field.is_required, field.position])).toEqual([
-      ['Mites seen', 'Radio', 1, 0],
-      ['Mite count', 'Number', 1, 1],
-      ['Notes', 'Textarea', 0, 2],
+    expect(fields.map((field) => [field.field_name, field.field_type, field.is_required, field.position, field.client_id])).toEqual([
+      ['Mites seen', 'Radio', 1, 0, seen],
+      ['Mite count', 'Number', 1, 1, count],
+      ['Notes', 'Textarea', 0, 2, notes],
     ]);
     expect(await ruleRows(templateId)).toEqual([{ hidden_field_id: fields[1]!.id, linked_field_id: fields[0]!.id, linked_input: 'Yes' }]);
+    // Online, the server answers the template named by the tablet's id, under its integer ids.
+    const answered = await getFormTemplates(device.context, { companyId: fleet.farm.companyId, templateId: saved.template_id });
+    expect(answered.offline).toBeUndefined();
+    expect(answered.templates.map((template) => [template.TemplateID, template.fields.map((field) => field.FieldID), template.hide_rules])).toEqual([
+      [templateId, fields.map((field) => field.id), [{ form_field_hidden_UID: templateId, form_field_hidden_FieldID: fields[1]!.id, form_field_linked_FieldID: fields[0]!.id, form_field_linked_input: 'Yes' }]],
+    ]);
 
-    expect(await localTemplate(device.context, saved.template_id)).toBeNull();
-    const local = await localTemplate(device.context, templateId);
-    expect(local?.TemplateID).toBe(templateId);
-    expect(local?.fields.map((field) => [field.FieldID, field.TemplateID, field.FieldName])).toEqual(fields.map((field) => [field.id, templateId, field.field_name]));
-    expect(local?.hide_rules).toEqual([{ form_field_hidden_UID: templateId, form_field_hidden_FieldID: fields[1]!.id, form_field_linked_FieldID: fields[0]!.id, form_field_linked_input: 'Yes' }]);
-    expect(await localJson(device)).not.toContain('tmp-');
+    // The local document kept its key, the server's copy now, with the integer id; fields and rule keep their client ids.
+    const local = await localTemplate(device.context, saved.template_id);
+    expect(local).toMatchObject({ TemplateID: saved.template_id, serverId: templateId, TemplateName: name });
+    expect(local?.fields.map((field) => [field.id, field.FieldID, field.TemplateID, field.FieldName])).toEqual([
+      [seen, seen, saved.template_id, 'Mites seen'],
+      [count, count, saved.template_id, 'Mite count'],
+      [notes, notes, saved.template_id, 'Notes'],
+    ]);
+    expect(local?.hide_rules).toEqual([rule]);
+    expect(await notFromServer(device)).toEqual([]);
   });
 });
 
@@ -190,18 +232,24 @@ describe('a save whose answer is lost after the server committed', () => {
     expect(await device.outbox.count()).toBe(0);
     const rows = await templateRows(fleet.farm.companyId, name);
     expect(rows).toHaveLength(1);
+    expect(rows[0]!.client_id).toBe(saved.template_id);
     const fields = await fieldRows(rows[0]!.id);
-    expect(fields.map((field) => field.field_name)).toEqual(['Seen', 'Count']);
+    expect(fields.map((field) => [field.field_name, field.client_id])).toEqual([
+      ['Seen', saved.field_ids[0]],
+      ['Count', saved.field_ids[1]],
+    ]);
     expect(await ruleRows(rows[0]!.id)).toEqual([{ hidden_field_id: fields[1]!.id, linked_field_id: fields[0]!.id, linked_input: 'Thrips' }]);
     expect(fleet.proxy.sent.filter((request) => request.url.split('?')[0] === '/api/save_form_template').length).toBeGreaterThanOrEqual(2);
-    expect(await localJson(device)).not.toContain('tmp-');
+    expect(await localTemplate(device.context, saved.template_id)).toMatchObject({ serverId: rows[0]!.id, hide_rules: [{ form_field_hidden_FieldID: saved.field_ids[1], form_field_linked_FieldID: saved.field_ids[0] }] });
+    expect(await notFromServer(device)).toEqual([]);
   });
 });
 
 describe('updateFormTemplate', () => {
   it("needs the template id and both lists: 'Template update needs the template id plus arrays of new and updated fields'; checks fields as the server does", async () => {
     const device = await tablet();
-    const template = await serverTemplate(device);
+    // The tablet names the server's template and fields by their client ids, as its screens do.
+    const template = await asTablet(await serverTemplate(device));
     const base = { templateId: template.TemplateID, newFields: [], updatedFields: [] };
     await rejects(updateFormTemplate(device.context, { ...base, templateId: undefined as never }), m.updateRequired);
     await rejects(updateFormTemplate(device.context, { ...base, newFields: undefined as never }), m.updateRequired);
@@ -215,9 +263,10 @@ describe('updateFormTemplate', () => {
     expect(await localTemplate(device.context, template.TemplateID)).toEqual(template);
   });
 
-  it('offline: fields changed and appended at once; a rule on a new field is mapped by new_field_ids', async () => {
+  it('offline: fields changed and appended at once; a rule on a new field names it by its client id and reaches the server naming the same field', async () => {
     const device = await tablet();
-    const template = await serverTemplate(device);
+    const onServer = await serverTemplate(device);
+    const template = await asTablet(onServer);
     const [pressure, thrips, notes] = template.fields.map((field) => field.FieldID);
     fleet.proxy.setOnline(false);
     const name = unique('Weekly walk');
@@ -234,6 +283,7 @@ describe('updateFormTemplate', () => {
       ],
     });
     expect(new_field_ids).toHaveLength(2);
+    for (const id of new_field_ids) expect(isClientId(id)).toBe(true);
     const [severity, photo] = new_field_ids;
     await addHideFieldUntilLink(device.context, { hiddenFieldId: severity!, linkedFieldId: pressure!, linkedInput: 'High' });
 
@@ -250,15 +300,16 @@ describe('updateFormTemplate', () => {
     const [update] = await device.outbox.all();
     expect(update).toMatchObject({
       path: '/update_form_template',
-      creates: [
-        { tempId: severity, path: ['new_field_ids', '0'] },
-        { tempId: photo, path: ['new_field_ids', '1'] },
-      ],
+      creates: [severity, photo],
       body: {
         kind: 'json',
         data: {
           templateID: template.TemplateID,
           templateName: name,
+          newFields: [
+            { fieldName: 'Severity', client_id: severity },
+            { fieldName: 'Photo', client_id: photo },
+          ],
           updatedFields: [
             { FieldID: pressure, fieldName: 'Pressure', isActive: 1 },
             { FieldID: thrips, isActive: 0 },
@@ -268,20 +319,26 @@ describe('updateFormTemplate', () => {
     });
 
     await reconnect(device);
-    const fields = await fieldRows(template.TemplateID);
-    expect(fields.map((field) => [field.field_name, field.is_active, field.position])).toEqual([
-      ['Pressure', 1, 0],
-      ['Thrips', 0, 1],
-      ['Notes', 1, 2],
-      ['Severity', 1, 3],
-      ['Photo', 1, 4],
+    // The new fields hold the client ids the tablet gave them; the rule names the same field on the server.
+    const fields = await fieldRows(onServer.TemplateID);
+    expect(fields.map((field) => [field.field_name, field.is_active, field.position, field.client_id])).toEqual([
+      ['Pressure', 1, 0, pressure],
+      ['Thrips', 0, 1, thrips],
+      ['Notes', 1, 2, notes],
+      ['Severity', 1, 3, severity],
+      ['Photo', 1, 4, photo],
     ]);
-    expect((await db().selectFrom('form_templates').select('template_name').where('id', '=', template.TemplateID).executeTakeFirstOrThrow()).template_name).toBe(name);
-    expect(await ruleRows(template.TemplateID)).toEqual([{ hidden_field_id: fields[3]!.id, linked_field_id: pressure, linked_input: 'High' }]);
+    expect((await db().selectFrom('form_templates').select('template_name').where('id', '=', onServer.TemplateID).executeTakeFirstOrThrow()).template_name).toBe(name);
+    expect(await ruleRows(onServer.TemplateID)).toEqual([{ hidden_field_id: fields[3]!.id, linked_field_id: onServer.fields[0]!.FieldID, linked_input: 'High' }]);
+    expect(await getFieldHideUntilLink(device.context, { templateId: template.TemplateID })).toEqual({
+      status: 'success',
+      rules: [{ form_field_hidden_UID: onServer.TemplateID, form_field_hidden_FieldID: fields[3]!.id, form_field_linked_FieldID: onServer.fields[0]!.FieldID, form_field_linked_input: 'High' }],
+    });
     const local = await localTemplate(device.context, template.TemplateID);
-    expect(local?.fields.map((field) => field.FieldID)).toEqual(fields.map((field) => field.id));
-    expect(local?.hide_rules.map((rule) => rule.form_field_hidden_FieldID)).toEqual([fields[3]!.id]);
-    expect(await localJson(device)).not.toContain('tmp-');
+    expect(local).toMatchObject({ serverId: onServer.TemplateID, TemplateName: name });
+    expect(local?.fields.map((field) => field.FieldID)).toEqual([pressure, thrips, notes, severity, photo]);
+    expect(local?.hide_rules).toEqual([{ form_field_hidden_UID: template.TemplateID, form_field_hidden_FieldID: severity, form_field_linked_FieldID: pressure, form_field_linked_input: 'High' }]);
+    expect(await notFromServer(device)).toEqual([]);
   });
 
   it('offline on a template saved offline too: one template on the server with every field', async () => {
@@ -299,14 +356,20 @@ describe('updateFormTemplate', () => {
 
     await reconnect(device);
     const rows = await templateRows(fleet.farm.companyId, name);
-    expect(rows).toHaveLength(1);
+    expect(rows.map((row) => row.client_id)).toEqual([saved.template_id]);
     const fields = await fieldRows(rows[0]!.id);
-    expect(fields.map((field) => [field.field_name, field.field_type])).toEqual([
-      ['Remarks', 'Textarea'],
-      ['Count', 'Number'],
+    expect(fields.map((field) => [field.field_name, field.field_type, field.client_id])).toEqual([
+      ['Remarks', 'Textarea', saved.field_ids[0]],
+      ['Count', 'Number', new_field_ids[0]],
     ]);
     expect(await ruleRows(rows[0]!.id)).toEqual([{ hidden_field_id: fields[1]!.id, linked_field_id: fields[0]!.id, linked_input: '' }]);
-    expect(await localJson(device)).not.toContain('tmp-');
+    const local = await localTemplate(device.context, saved.template_id);
+    expect(local).toMatchObject({ serverId: rows[0]!.id });
+    expect(local?.fields.map((field) => [field.FieldID, field.FieldName])).toEqual([
+      [saved.field_ids[0], 'Remarks'],
+      [new_field_ids[0], 'Count'],
+    ]);
+    expect(await notFromServer(device)).toEqual([]);
   });
 });
 
@@ -314,7 +377,7 @@ describe('updateDefaultTemplate', () => {
   it("needs the template, company and type: 'Default template update needs template id, company and template type'", async () => {
     const device = await tablet();
     const template = await serverTemplate(device, { formCategory: 'Task' });
-    const input = { templateId: template.TemplateID, companyId: fleet.farm.companyId, templateType: 'Task' as const };
+    const input = { templateId: await clientIdOf(fleet.server, 'form_templates', template.TemplateID), companyId: fleet.farm.companyId, templateType: 'Task' as const };
     await rejects(updateDefaultTemplate(device.context, { ...input, templateId: undefined as never }), m.defaultRequired);
     await rejects(updateDefaultTemplate(device.context, { ...input, companyId: undefined as never }), m.defaultRequired);
     await rejects(updateDefaultTemplate(device.context, { ...input, templateType: undefined as never }), m.defaultRequired);
@@ -331,21 +394,22 @@ describe('updateDefaultTemplate', () => {
     const second = await serverTemplate(null, { formCategory: 'Treatment' }, tenant.admin);
     const scouting = await serverTemplate(device, { formCategory: 'Scouting' }, tenant.admin);
     expect([first.IsDefault, second.IsDefault, scouting.IsDefault]).toEqual([true, false, true]);
+    const [firstKey, secondKey, scoutingKey] = await clientIdsOf(fleet.server, 'form_templates', [first.TemplateID, second.TemplateID, scouting.TemplateID]);
     fleet.proxy.setOnline(false);
-    await updateDefaultTemplate(device.context, { templateId: second.TemplateID, companyId: tenant.companyId, templateType: 'Treatment' });
-    const defaults = async () => (await localTemplates(device, tenant.companyId)).map((template) => [template.TemplateID, template.IsDefault]).sort();
+    await updateDefaultTemplate(device.context, { templateId: secondKey!, companyId: tenant.companyId, templateType: 'Treatment' });
+    const defaults = async () => (await localTemplates(device, tenant.companyId)).map((template) => [template.TemplateID, template.serverId, template.IsDefault]).sort();
     const expected = [
-      [first.TemplateID, false],
-      [second.TemplateID, true],
-      [scouting.TemplateID, true],
+      [firstKey, first.TemplateID, false],
+      [secondKey, second.TemplateID, true],
+      [scoutingKey, scouting.TemplateID, true],
     ].sort();
     expect(await defaults()).toEqual(expected);
     const [entry] = await device.outbox.all();
-    expect(entry).toMatchObject({ method: 'PUT', path: '/update_default_template', body: { kind: 'json', data: { template_id: second.TemplateID, company_id: tenant.companyId, template_type: 'Treatment' } } });
+    expect(entry).toMatchObject({ method: 'PUT', path: '/update_default_template', body: { kind: 'json', data: { template_id: secondKey, company_id: tenant.companyId, template_type: 'Treatment' } } });
 
     await reconnect(device);
-    const rows = await db().selectFrom('form_templates').select(['id', 'is_default']).where('company_id', '=', tenant.companyId).execute();
-    expect(rows.map((row) => [row.id, row.is_default]).sort()).toEqual(expected);
+    const rows = await db().selectFrom('form_templates').select(['client_id', 'id', 'is_default']).where('company_id', '=', tenant.companyId).execute();
+    expect(rows.map((row) => [row.client_id, row.id, row.is_default]).sort()).toEqual(expected);
     expect(await defaults()).toEqual(expected);
   });
 });
@@ -360,7 +424,8 @@ describe('resetAllTemplates', () => {
     const tenant = await createTenant(fleet.server);
     const device = await tablet(tenant.admin);
     const custom = await serverTemplate(device, {}, tenant.admin);
-    expect((await localTemplates(device, tenant.companyId)).map((template) => template.TemplateID)).toEqual([custom.TemplateID]);
+    const named = async () => (await localTemplates(device, tenant.companyId)).map((template) => [template.TemplateID, template.serverId]).sort();
+    expect(await named()).toEqual([[await clientIdOf(fleet.server, 'form_templates', custom.TemplateID), custom.TemplateID]]);
     const answer = await resetAllTemplates(device.context, { companyId: tenant.companyId });
     expect(answer).toMatchObject({ status: 'success', message: m.reset });
     expect(answer.templates.map((template) => [template.FormCategory, template.TemplateName, template.IsDefault]).sort()).toEqual([
@@ -373,21 +438,24 @@ describe('resetAllTemplates', () => {
     const live = await db().selectFrom('form_templates').select('id').where('company_id', '=', tenant.companyId).where('deleted_at', 'is', null).execute();
     expect(live.map((row) => row.id).sort()).toEqual(answer.templates.map((template) => template.TemplateID).sort());
 
+    // The answer names the new templates by integer id; the tablet then holds them under their client ids.
     await device.engine.settle();
-    const local = await localTemplates(device, tenant.companyId);
-    expect(local.map((template) => template.TemplateID).sort()).toEqual(answer.templates.map((template) => template.TemplateID).sort());
+    const answered = answer.templates.map((template) => Number(template.TemplateID));
+    const keys = await clientIdsOf(fleet.server, 'form_templates', answered);
+    expect(await named()).toEqual(answered.map((id, index) => [keys[index], id]).sort());
   });
 
   it("offline: fails at once with 'Failed to reset templates.' (no answer, so no server message), queues nothing and leaves the templates", async () => {
     const tenant = await createTenant(fleet.server);
     const device = await tablet(tenant.admin);
     const custom = await serverTemplate(device, {}, tenant.admin);
+    const key = await clientIdOf(fleet.server, 'form_templates', custom.TemplateID);
     fleet.proxy.setOnline(false);
     const error = await resetAllTemplates(device.context, { companyId: tenant.companyId }).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ message: cm.resetFailed, status: null });
     expect(await device.outbox.count()).toBe(0);
-    expect((await localTemplates(device, tenant.companyId)).map((template) => template.TemplateID)).toEqual([custom.TemplateID]);
+    expect((await localTemplates(device, tenant.companyId)).map((template) => [template.TemplateID, template.serverId])).toEqual([[key, custom.TemplateID]]);
     expect((await templateRows(tenant.companyId, custom.TemplateName)).map((row) => row.deleted_at)).toEqual([null]);
   });
 
@@ -411,24 +479,28 @@ describe('deleteTemplate', () => {
   it('queued: the template leaves the local list at once, then is deleted on the server', async () => {
     const device = await tablet();
     const template = await serverTemplate(device);
+    const key = await clientIdOf(fleet.server, 'form_templates', template.TemplateID);
+    expect(await localTemplate(device.context, key)).not.toBeNull();
     fleet.proxy.setOnline(false);
-    await deleteTemplate(device.context, { templateId: template.TemplateID });
-    expect(await localTemplate(device.context, template.TemplateID)).toBeNull();
+    await deleteTemplate(device.context, { templateId: key });
+    expect(await localTemplate(device.context, key)).toBeNull();
     const offline = await getFormTemplates(device.context, { companyId: fleet.farm.companyId });
-    expect(offline.templates.some((each) => each.TemplateID === template.TemplateID)).toBe(false);
+    expect(offline.offline).toBe(true);
+    expect(offline.templates.some((each) => each.TemplateID === key)).toBe(false);
     const [entry] = await device.outbox.all();
-    expect(entry).toMatchObject({ method: 'DELETE', path: '/delete_template', query: { template_id: template.TemplateID }, fallbackMessage: cm.deleteFailed });
+    expect(entry).toMatchObject({ method: 'DELETE', path: '/delete_template', query: { template_id: key }, fallbackMessage: cm.deleteFailed });
 
     await reconnect(device);
     expect((await templateRows(fleet.farm.companyId, template.TemplateName)).map((row) => row.deleted_at === null)).toEqual([false]);
-    expect(await localTemplate(device.context, template.TemplateID)).toBeNull();
+    expect(await localTemplate(device.context, key)).toBeNull();
   });
 
   it('a delete the server refuses (deleted meanwhile elsewhere) stays as a failed entry with the server’s message', async () => {
     const device = await tablet();
     const template = await serverTemplate(device);
+    const key = await clientIdOf(fleet.server, 'form_templates', template.TemplateID);
     fleet.proxy.setOnline(false);
-    await deleteTemplate(device.context, { templateId: template.TemplateID });
+    await deleteTemplate(device.context, { templateId: key });
     const elsewhere = await fleet.server.request('DELETE', '/delete_template', { token: fleet.farm.admin.token, query: { template_id: template.TemplateID } });
     expect(elsewhere.status).toBe(200);
 
@@ -438,7 +510,7 @@ describe('deleteTemplate', () => {
     const entries = await device.outbox.all();
     expect(entries.map((entry) => [entry.path, entry.state, entry.error])).toEqual([['/delete_template', 'failed', refused]]);
     expect(device.engine.current().failed.map((failed) => failed.error)).toEqual([refused]);
-    expect(await localTemplate(device.context, template.TemplateID)).toBeNull();
+    expect(await localTemplate(device.context, key)).toBeNull();
   });
 });
 
@@ -451,22 +523,24 @@ describe('getFormTemplates', () => {
   it('online: the server’s templates; offline: the same from the local store, flagged, with those made offline', async () => {
     const device = await tablet();
     const template = await serverTemplate(device, { formCategory: 'Sticky Trap', pageCSS: '.form { gap: 4px }' });
+    const local = await asTablet(template);
     const online = await getFormTemplates(device.context, { companyId: fleet.farm.companyId });
     expect(online.offline).toBeUndefined();
     expect(online.templates.find((each) => each.TemplateID === template.TemplateID)).toEqual(template);
-    const one = await getFormTemplates(device.context, { companyId: fleet.farm.companyId, templateId: template.TemplateID });
-    expect(one.templates).toEqual([template]);
+    // Asked by its client id (as a screen names it), the server answers the template under its integer ids.
+    const one = await getFormTemplates(device.context, { companyId: fleet.farm.companyId, templateId: local.TemplateID });
+    expect(one).toEqual({ status: 'success', templates: [template] });
 
     fleet.proxy.setOnline(false);
     const offline = await getFormTemplates(device.context, { companyId: fleet.farm.companyId });
     expect(offline).toMatchObject({ status: 'success', offline: true });
-    // The same templates, in the server's order, as the server shows them.
-    expect(offline.templates).toEqual(online.templates);
-    expect((await getFormTemplates(device.context, { companyId: fleet.farm.companyId, templateId: template.TemplateID })).templates).toEqual([template]);
+    // The same templates, in the server's order, as the local store names them (client ids, the integer id as serverId).
+    expect(offline.templates).toEqual(await Promise.all(online.templates.map(asTablet)));
+    expect((await getFormTemplates(device.context, { companyId: fleet.farm.companyId, templateId: local.TemplateID })).templates).toEqual([local]);
 
     const saved = await saveFormTemplate(device.context, { templateName: unique('Offline form'), companyId: fleet.farm.companyId, fields: [{ fieldName: 'Notes', fieldType: 'Text' }] });
     const withNew = await getFormTemplates(device.context, { companyId: fleet.farm.companyId });
-    expect(withNew.templates.map((each) => each.TemplateID).sort()).toEqual([...online.templates.map((each) => each.TemplateID), saved.template_id].sort());
+    expect(withNew.templates.map((each) => each.TemplateID).sort()).toEqual([...offline.templates.map((each) => each.TemplateID), saved.template_id].sort());
   });
 
   it('online, a template not yet on the server (its save still queued) is read from the local store', async () => {
@@ -483,7 +557,7 @@ describe('getFormTemplates', () => {
     const { rule } = await addHideFieldUntilLink(device.context, { hiddenFieldId: saved.field_ids[1]!, linkedFieldId: saved.field_ids[0]!, linkedInput: 'Yes' });
     expect(await getFormTemplates(device.context, { companyId: fleet.farm.companyId, templateId: saved.template_id })).toEqual({ status: 'success', templates: [{ ...saved.template, hide_rules: [rule] }], offline: true });
     expect(await getFieldHideUntilLink(device.context, { templateId: saved.template_id })).toEqual({ status: 'success', rules: [rule], offline: true });
-    // The server is asked as soon as no temporary id is involved.
+    // The server is asked as soon as no record whose create still waits is named.
     expect((await getFormTemplates(device.context, { companyId: fleet.farm.companyId })).offline).toBeUndefined();
   });
 
@@ -505,8 +579,8 @@ describe('getFieldTypes', () => {
 describe('hide-until-link rules', () => {
   it('answer the messages of a bad rule before anything is queued', async () => {
     const device = await tablet();
-    const template = await serverTemplate(device);
-    const other = await serverTemplate(device);
+    const template = await asTablet(await serverTemplate(device));
+    const other = await asTablet(await serverTemplate(device));
     const [pressure, thrips] = template.fields.map((field) => field.FieldID);
     const rule = { hiddenFieldId: thrips!, linkedFieldId: pressure!, linkedInput: 'High' };
     await rejects(addHideFieldUntilLink(device.context, { ...rule, hiddenFieldId: undefined as never }), m.hideRuleRequired);
@@ -526,7 +600,8 @@ describe('hide-until-link rules', () => {
 
   it('added, changed and deleted offline: the local copy follows at once, the server after', async () => {
     const device = await tablet();
-    const template = await serverTemplate(device);
+    const onServer = await serverTemplate(device);
+    const template = await asTablet(onServer);
     const [pressure, thrips, notes] = template.fields.map((field) => field.FieldID);
     fleet.proxy.setOnline(false);
     await addHideFieldUntilLink(device.context, { hiddenFieldId: thrips!, linkedFieldId: pressure!, linkedInput: 'High' });
@@ -543,8 +618,13 @@ describe('hide-until-link rules', () => {
     ]);
 
     await reconnect(device);
-    expect(await ruleRows(template.TemplateID)).toEqual([{ hidden_field_id: thrips, linked_field_id: notes, linked_input: 'see notes' }]);
-    expect(await getFieldHideUntilLink(device.context, { templateId: template.TemplateID })).toEqual({ status: 'success', rules: expected });
+    // The server holds the rule on the same fields; online it answers them by integer id, the local copy by client id.
+    const [, thripsId, notesId] = onServer.fields.map((field) => field.FieldID);
+    expect(await ruleRows(onServer.TemplateID)).toEqual([{ hidden_field_id: thripsId, linked_field_id: notesId, linked_input: 'see notes' }]);
+    expect(await getFieldHideUntilLink(device.context, { templateId: template.TemplateID })).toEqual({
+      status: 'success',
+      rules: [{ form_field_hidden_UID: onServer.TemplateID, form_field_hidden_FieldID: thripsId, form_field_linked_FieldID: notesId, form_field_linked_input: 'see notes' }],
+    });
     expect((await localTemplate(device.context, template.TemplateID))?.hide_rules).toEqual(expected);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isClientId, newClientId, subGridboxClientId } from '../../../common/client-ids';
 import { subgridClientMessages as c, subgridMessages as m } from '../../../common/messages/subgrids';
 import { ApiError } from '../../../src/api/context';
 import { createGrid as createOfflineGrid } from '../../../src/api/grids';
@@ -14,25 +15,31 @@ import {
   type SubGridbox,
   updateSubGridbox,
 } from '../../../src/api/subgrids';
-import type { TempId } from '../../../sync/types';
 import type { Tablet } from '../../support/client';
-import { createGrid } from '../../support/factories';
+import { clientIdOf, clientIdsOf, createGrid } from '../../support/factories';
 import { rejects, useFleet } from '../../support/fleet';
 
 const fleet = useFleet({ room: true });
 const { tablet } = fleet;
 
-/** A fresh grid of nx × ny boxes on the server, pulled by the tablet; its box ids row by row. */
+/**
+ * A fresh grid of nx × ny boxes on the server, pulled by the tablet; its boxes row by row: `id`, the
+ * server's, and `key`, the client id by which the tablet names the box (as the screens do).
+ */
 async function boxesOn(device: Tablet, nx = 2, ny = 1) {
   const { boxIds } = await createGrid(fleet.server, fleet.farm.companyId, fleet.roomId, nx, ny);
+  const keys = await clientIdsOf(fleet.server, 'grid_boxes', boxIds);
   await device.engine.settle();
-  return boxIds;
+  return boxIds.map((id, index) => ({ id, key: keys[index] as string }));
 }
 
-async function localBox(device: Tablet, boxId: number | string) {
-  const box = await device.database.grid_boxes.findOne(String(boxId)).exec();
+async function localBox(device: Tablet, boxKey: string) {
+  const box = await device.database.grid_boxes.findOne(boxKey).exec();
   return box ? (box.toMutableJSON() as unknown as Record<string, unknown> & { sub_gridboxes: SubGridbox[] }) : null;
 }
+
+/** The division's client id: the create_sub_gridboxes entry's `client_id` (its sub-gridboxes' are derived from it). */
+const divisionOf = (entry: { query: Record<string, unknown> } | undefined) => String(entry?.query.client_id);
 
 const liveSubsOnServer = (boxId: number) =>
   fleet.server.database.db.selectFrom('sub_gridboxes').selectAll().where('parent_gridbox_id', '=', boxId).where('deleted_at', 'is', null).orderBy('suby').orderBy('subx').execute();
@@ -40,7 +47,7 @@ const liveSubsOnServer = (boxId: number) =>
 describe('create_sub_gridboxes', () => {
   it('needs the grid box, the user and a size or custom positions, with the spec messages', async () => {
     const device = await tablet();
-    const [box] = (await boxesOn(device)) as [number];
+    const box = (await boxesOn(device))[0]?.key as string;
     const user = fleet.farm.regular.id;
     await rejects(createSubGridboxes(device.context, { parentGridboxId: undefined as never, userId: user, nx: 1, ny: 1 }), m.gridboxIdRequired);
     await rejects(createSubGridboxes(device.context, { parentGridboxId: box, userId: undefined as never, nx: 1, ny: 1 }), m.userIdRequired);
@@ -52,43 +59,48 @@ describe('create_sub_gridboxes', () => {
     expect(await device.outbox.count()).toBe(0);
   });
 
-  it('divides the box at once under temporary ids; the server assigns ids and plant ids', async () => {
+  it("divides the box at once under client ids derived from the call's; the server keeps them and gives plant ids", async () => {
     const device = await tablet();
-    const [box] = (await boxesOn(device)) as [number];
+    const [box] = (await boxesOn(device)) as [{ id: number; key: string }];
     fleet.proxy.setOnline(false);
-    const { sub_gridboxes: created } = await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, nx: 2, ny: 1 });
+    const { sub_gridboxes: created } = await createSubGridboxes(device.context, { parentGridboxId: box.key, userId: fleet.farm.regular.id, nx: 2, ny: 1 });
 
     const [entry] = await device.outbox.all();
-    expect(entry).toMatchObject({ method: 'POST', path: '/create_sub_gridboxes', query: { parent_gridbox_id: box, user_id: fleet.farm.regular.id, auto_initialize_plants: 1, nx: 2, ny: 1 } });
-    const offline = await localBox(device, box);
-    expect(offline?.sub_gridboxes.map((sub) => [sub.SubX, sub.SubY, sub.CustomName, sub.PlantID])).toEqual([
-      [1, 1, 'Sub-1-1', null],
-      [2, 1, 'Sub-2-1', null],
+    expect(entry).toMatchObject({ method: 'POST', path: '/create_sub_gridboxes', query: { parent_gridbox_id: box.key, user_id: fleet.farm.regular.id, auto_initialize_plants: 1, nx: 2, ny: 1 } });
+    const division = divisionOf(entry);
+    expect(isClientId(division)).toBe(true);
+    const derived = [subGridboxClientId(division, 1, 1), subGridboxClientId(division, 2, 1)];
+    expect(created.map((sub) => sub.Sub_gridboxID)).toEqual(derived);
+    expect(entry?.creates).toEqual(derived);
+    expect(entry?.clientIds).toEqual(expect.arrayContaining([box.key, division]));
+    const offline = await localBox(device, box.key);
+    expect(offline?.sub_gridboxes.map((sub) => [sub.Sub_gridboxID, sub.ParentGridboxID, sub.SubX, sub.SubY, sub.CustomName, sub.PlantID, sub.pending])).toEqual([
+      [derived[0], box.key, 1, 1, 'Sub-1-1', null, true],
+      [derived[1], box.key, 2, 1, 'Sub-2-1', null, true],
     ]);
-    expect(offline?.sub_gridboxes.map((sub) => sub.Sub_gridboxID)).toEqual(created.map((sub) => sub.Sub_gridboxID));
-    expect(String(created[0]?.Sub_gridboxID)).toMatch(/^tmp-/);
 
     fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
-    const rows = await liveSubsOnServer(box);
-    expect(rows.map((row) => [row.subx, row.suby])).toEqual([
-      [1, 1],
-      [2, 1],
+    const rows = await liveSubsOnServer(box.id);
+    expect(rows.map((row) => [row.subx, row.suby, row.client_id])).toEqual([
+      [1, 1, derived[0]],
+      [2, 1, derived[1]],
     ]);
     expect(rows.every((row) => /^P-/.test(row.plant_id ?? ''))).toBe(true);
-    const synced = await localBox(device, box);
-    expect(JSON.stringify(synced)).not.toContain('tmp-');
-    expect(synced?.sub_gridboxes.map((sub) => [sub.Sub_gridboxID, sub.PlantID])).toEqual(rows.map((row) => [row.id, row.plant_id]));
+    // The server's copy of the box replaced it under the same key: the same sub-gridbox ids, with plant ids, none pending.
+    const synced = await localBox(device, box.key);
+    expect(synced?.serverId).toBe(box.id);
+    expect(synced?.sub_gridboxes.map((sub) => [sub.Sub_gridboxID, sub.ParentGridboxID, sub.PlantID, sub.pending])).toEqual(rows.map((row) => [row.client_id, box.key, row.plant_id, undefined]));
     expect(await device.outbox.count()).toBe(0);
   });
 
-  it('custom positions win, and an edit made before the create reached the server follows it under the server id', async () => {
+  it('custom positions win, and an edit made before the create reached the server names the sub-gridbox by its derived client id, and reaches the server', async () => {
     const device = await tablet();
-    const [box] = (await boxesOn(device)) as [number];
+    const [box] = (await boxesOn(device)) as [{ id: number; key: string }];
     fleet.proxy.setOnline(false);
     const { sub_gridboxes: created } = await createSubGridboxes(device.context, {
-      parentGridboxId: box,
+      parentGridboxId: box.key,
       userId: fleet.farm.regular.id,
       customPositions: [
         { subx: 3, suby: 2 },
@@ -97,50 +109,65 @@ describe('create_sub_gridboxes', () => {
       autoInitializePlants: false,
     });
     const mother = created.find((sub) => sub.SubX === 3) as SubGridbox;
-    await updateSubGridbox(device.context, { subGridboxId: mother.Sub_gridboxID, parentGridboxId: box, customName: 'Mother' });
+    await updateSubGridbox(device.context, { subGridboxId: mother.Sub_gridboxID, parentGridboxId: box.key, customName: 'Mother' });
     const [create, update] = await device.outbox.all();
     expect(create?.body).toEqual({ kind: 'json', data: { custom_positions: [{ subx: 3, suby: 2 }, { subx: 1, suby: 1 }] } });
     expect(create?.query).toMatchObject({ auto_initialize_plants: 0 });
     expect(create?.query).not.toHaveProperty('nx');
-    expect(update?.tempIds).toEqual([mother.Sub_gridboxID]);
-    expect((await localBox(device, box))?.sub_gridboxes.map((sub) => sub.CustomName)).toEqual(['Sub-1-1', 'Mother']);
+    const division = divisionOf(create);
+    expect(mother.Sub_gridboxID).toBe(subGridboxClientId(division, 3, 2));
+    expect(create?.creates).toEqual([subGridboxClientId(division, 3, 2), subGridboxClientId(division, 1, 1)]);
+    // The edit names the sub-gridbox the create makes, so it goes after it.
+    expect(update?.clientIds).toEqual([mother.Sub_gridboxID]);
+    expect(update?.creates).toEqual([]);
+    expect(update?.body).toEqual({ kind: 'json', data: { sub_gridbox_id: mother.Sub_gridboxID, custom_name: 'Mother' } });
+    expect((await localBox(device, box.key))?.sub_gridboxes.map((sub) => sub.CustomName)).toEqual(['Sub-1-1', 'Mother']);
 
     fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
-    const rows = await liveSubsOnServer(box);
-    expect(rows.map((row) => [row.subx, row.suby, row.custom_name, row.plant_id])).toEqual([
-      [1, 1, null, null],
-      [3, 2, 'Mother', null],
+    expect(await device.outbox.count()).toBe(0);
+    const rows = await liveSubsOnServer(box.id);
+    expect(rows.map((row) => [row.subx, row.suby, row.custom_name, row.plant_id, row.client_id])).toEqual([
+      [1, 1, null, null, subGridboxClientId(division, 1, 1)],
+      [3, 2, 'Mother', null, mother.Sub_gridboxID],
     ]);
-    expect(JSON.stringify(await localBox(device, box))).not.toContain('tmp-');
+    const synced = await localBox(device, box.key);
+    expect(synced?.sub_gridboxes.map((sub) => [sub.Sub_gridboxID, sub.CustomName, sub.pending])).toEqual(rows.map((row) => [row.client_id, row.custom_name ?? `Sub-${row.subx}-${row.suby}`, undefined]));
   });
 
-  it('divides a box of a grid made offline: the entry waits for the grid and goes under its ids', async () => {
+  it("divides a box of a grid made offline: the entry names the box by its client id, waits for the grid's create and reaches the server", async () => {
     const device = await tablet();
+    const roomKey = await clientIdOf(fleet.server, 'rooms', fleet.roomId);
     fleet.proxy.setOnline(false);
-    const { boxIds } = await createOfflineGrid(device.context, { companyId: fleet.farm.companyId, roomId: fleet.roomId, name: `Offline ${Date.now()}`, nx: 1, ny: 1 });
-    const box = boxIds[0] as TempId;
+    const { boxIds } = await createOfflineGrid(device.context, { companyId: fleet.farm.companyId, roomId: roomKey, name: `Offline ${Date.now()}`, nx: 1, ny: 1 });
+    const box = boxIds[0] as string;
     await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, nx: 2, ny: 2 });
     expect((await localBox(device, box))?.sub_gridboxes).toHaveLength(4);
-    const [, create] = await device.outbox.all();
-    expect(create?.tempIds).toContain(box);
+    const [grid, create] = await device.outbox.all();
+    expect(grid?.creates).toContain(box);
+    expect(create?.clientIds).toContain(box);
+    expect(create?.query).toMatchObject({ parent_gridbox_id: box });
+    const division = divisionOf(create);
+    const derived = [subGridboxClientId(division, 1, 1), subGridboxClientId(division, 2, 1), subGridboxClientId(division, 1, 2), subGridboxClientId(division, 2, 2)];
+    expect(create?.creates).toEqual(derived);
 
     fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
-    const [serverBox] = await fleet.server.database.db.selectFrom('grid_boxes').innerJoin('grids', 'grids.id', 'grid_boxes.grid_id').select('grid_boxes.id').where('grids.room_id', '=', fleet.roomId).orderBy('grid_boxes.id', 'desc').execute();
-    const rows = await liveSubsOnServer(serverBox?.id as number);
-    expect(rows).toHaveLength(4);
-    const synced = await localBox(device, serverBox?.id as number);
-    expect(synced?.sub_gridboxes.map((sub) => sub.Sub_gridboxID)).toEqual(rows.map((row) => row.id));
-    expect(JSON.stringify(synced)).not.toContain('tmp-');
-    expect(await localBox(device, box)).toBeNull();
+    const serverBox = await fleet.server.database.db.selectFrom('grid_box_client_ids').select('grid_box_id').where('client_id', '=', box).executeTakeFirstOrThrow();
+    const rows = await liveSubsOnServer(serverBox.grid_box_id);
+    expect(rows.map((row) => row.client_id)).toEqual(derived);
+    // The box kept its key; the server's copy carries the server's id and the same sub-gridbox ids.
+    const synced = await localBox(device, box);
+    expect(synced?.serverId).toBe(serverBox.grid_box_id);
+    expect(synced?.sub_gridboxes.map((sub) => [sub.Sub_gridboxID, sub.ParentGridboxID, sub.PlantID, sub.pending])).toEqual(rows.map((row) => [row.client_id, box, row.plant_id, undefined]));
+    expect(await device.outbox.count()).toBe(0);
   });
 
   it('refuses a position the box already holds, as the server would', async () => {
     const device = await tablet();
-    const [box] = (await boxesOn(device)) as [number];
+    const box = (await boxesOn(device))[0]?.key as string;
     await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, nx: 1, ny: 1 });
     await rejects(createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, customPositions: [{ subx: 1, suby: 1 }] }), m.positionsOccupied(['1-1']));
     expect(await device.outbox.count()).toBe(1);
@@ -153,49 +180,74 @@ describe('get_sub_gridboxes', () => {
     await rejects(getSubGridboxes(device.context, { parentGridboxId: undefined as never }), m.gridboxIdRequired);
   });
 
-  it("answers the server's list, total_count and max_allowed; removed ones on request", async () => {
+  it("answers the server's list, total_count and max_allowed, named as the tablet names them; removed ones on request", async () => {
     const device = await tablet();
-    const [box] = (await boxesOn(device)) as [number];
-    await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, nx: 3, ny: 1 });
+    const [box] = (await boxesOn(device)) as [{ id: number; key: string }];
+    const { sub_gridboxes: created } = await createSubGridboxes(device.context, { parentGridboxId: box.key, userId: fleet.farm.regular.id, nx: 3, ny: 1 });
     await device.engine.settle();
-    const [first] = await liveSubsOnServer(box);
+    const [first] = await liveSubsOnServer(box.id);
     await fleet.server.request('DELETE', '/delete_sub_gridbox', { token: fleet.farm.admin.token, query: { sub_gridbox_id: first?.id } });
 
-    const live = await getSubGridboxes(device.context, { parentGridboxId: box });
-    expect(live).toMatchObject({ status: 'success', source: 'server', total_count: 2, max_allowed: 64, parent_gridbox: { id: box, X: 1, Y: 1, RoomID: fleet.roomId } });
-    expect(live.sub_gridboxes.map((sub) => sub.SubX)).toEqual([2, 3]);
-    const all = await getSubGridboxes(device.context, { parentGridboxId: box, includeDeleted: true });
+    const live = await getSubGridboxes(device.context, { parentGridboxId: box.key });
+    // The box, its grid and its room as the local answer names them.
+    const local = await device.database.grid_boxes.findOne(box.key).exec();
+    const roomKey = await clientIdOf(fleet.server, 'rooms', fleet.roomId);
+    expect(live).toMatchObject({ status: 'success', source: 'server', total_count: 2, max_allowed: 64, parent_gridbox: { id: box.key, serverId: box.id, X: 1, Y: 1, GridID: local?.get('GridID'), RoomID: roomKey } });
+    // The live ones under the tablet's client ids, so a change made from the answer finds them locally.
+    expect(live.sub_gridboxes.map((sub) => [sub.SubX, sub.Sub_gridboxID, sub.ParentGridboxID])).toEqual([
+      [2, created[1]?.Sub_gridboxID, box.key],
+      [3, created[2]?.Sub_gridboxID, box.key],
+    ]);
+    const all = await getSubGridboxes(device.context, { parentGridboxId: box.key, includeDeleted: true });
     expect(all.sub_gridboxes.map((sub) => [sub.SubX, sub.IsDeleted])).toEqual([
       [1, true],
       [2, false],
       [3, false],
     ]);
+    // A removed one keeps the server's id: the tablet has none for it.
+    expect(all.sub_gridboxes[0]?.Sub_gridboxID).toBe(first?.id);
     expect(all.total_count).toBe(2);
   });
 
   it('reads the local store without signal, and for a box the server does not know yet', async () => {
     const device = await tablet();
-    const [box] = (await boxesOn(device)) as [number];
-    await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, nx: 2, ny: 1 });
+    const roomKey = await clientIdOf(fleet.server, 'rooms', fleet.roomId);
+    const [box] = (await boxesOn(device)) as [{ id: number; key: string }];
+    await createSubGridboxes(device.context, { parentGridboxId: box.key, userId: fleet.farm.regular.id, nx: 2, ny: 1 });
     await device.engine.settle();
     fleet.proxy.setOnline(false);
-    const local = await getSubGridboxes(device.context, { parentGridboxId: box });
-    expect(local).toMatchObject({ source: 'local', total_count: 2, max_allowed: null, parent_gridbox: { id: box, X: 1, Y: 1, RoomID: fleet.roomId } });
+    const local = await getSubGridboxes(device.context, { parentGridboxId: box.key });
+    expect(local).toMatchObject({ source: 'local', total_count: 2, max_allowed: null, parent_gridbox: { id: box.key, serverId: box.id, X: 1, Y: 1, RoomID: roomKey } });
     expect(local.sub_gridboxes.map((sub) => sub.CustomName)).toEqual(['Sub-1-1', 'Sub-2-1']);
     // A box the tablet does not hold, without signal: the spec's fallback.
     await rejects(getSubGridboxes(device.context, { parentGridboxId: 999_999 }), c.getFailed, ApiError);
-    const temporary = await getSubGridboxes(device.context, { parentGridboxId: 'tmp-00000000-0000-0000-0000-000000000000' }).catch((error: Error) => error.message);
-    expect(temporary).toBe(c.boxNotLocal);
+    await rejects(getSubGridboxes(device.context, { parentGridboxId: newClientId() }), c.getFailed, ApiError);
+
+    // A box made on the tablet whose create still waits: the local store answers even with signal, without asking the server.
+    const { boxIds } = await createOfflineGrid(device.context, { companyId: fleet.farm.companyId, roomId: roomKey, name: `Unsent ${Date.now()}`, nx: 1, ny: 1 });
+    const unsent = boxIds[0] as string;
+    await createSubGridboxes(device.context, { parentGridboxId: unsent, userId: fleet.farm.regular.id, nx: 1, ny: 2 });
+    fleet.proxy.setOnline(true);
+    const asked = () => fleet.proxy.sent.filter((request) => request.url.startsWith('/api/get_sub_gridboxes')).length;
+    const before = asked();
+    const waiting = await getSubGridboxes(device.context, { parentGridboxId: unsent });
+    expect(waiting).toMatchObject({ source: 'local', total_count: 2, max_allowed: null, parent_gridbox: { id: unsent, X: 1, Y: 1, RoomID: roomKey } });
+    expect(waiting.parent_gridbox).not.toHaveProperty('serverId');
+    expect(waiting.sub_gridboxes.map((sub) => [sub.SubY, sub.pending])).toEqual([
+      [1, true],
+      [2, true],
+    ]);
+    expect(asked()).toBe(before);
   });
 
   it('shows the box from the local store while a change to it waits in the outbox (here: refused, in the failed list)', async () => {
     const device = await tablet();
-    const [box] = (await boxesOn(device)) as [number];
+    const box = (await boxesOn(device))[0]?.key as string;
     await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, nx: 2, ny: 1 });
     await device.engine.settle();
     const [first] = (await localBox(device, box))?.sub_gridboxes ?? [];
     // Deleting is Admin-only: a grower's delete stays in the outbox, failed, until retried or discarded.
-    await deleteSubGridbox(device.context, { subGridboxId: first?.Sub_gridboxID as number, parentGridboxId: box });
+    await deleteSubGridbox(device.context, { subGridboxId: first?.Sub_gridboxID as string, parentGridboxId: box });
     await device.engine.settle();
     expect(device.engine.current().failed).toHaveLength(1);
     const answer = await getSubGridboxes(device.context, { parentGridboxId: box });
@@ -222,21 +274,23 @@ describe('delete_sub_gridbox', () => {
 
   it('leaves the local box at once and reaches the server', async () => {
     const device = await tablet(fleet.farm.admin);
-    const [box] = (await boxesOn(device)) as [number];
+    const box = (await boxesOn(device))[0]?.key as string;
     await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.admin.id, nx: 2, ny: 1 });
     await device.engine.settle();
     const [first] = (await localBox(device, box))?.sub_gridboxes ?? [];
+    const firstId = first?.Sub_gridboxID as string;
+    expect(isClientId(firstId)).toBe(true);
     fleet.proxy.setOnline(false);
-    const answer = await deleteSubGridbox(device.context, { subGridboxId: first?.Sub_gridboxID as number, parentGridboxId: box });
-    expect(answer).toEqual({ Sub_gridboxID: first?.Sub_gridboxID, parent_gridbox_id: box, total_count: 1 });
+    const answer = await deleteSubGridbox(device.context, { subGridboxId: firstId, parentGridboxId: box });
+    expect(answer).toEqual({ Sub_gridboxID: firstId, parent_gridbox_id: box, total_count: 1 });
     const [entry] = await device.outbox.all();
-    expect(entry).toMatchObject({ method: 'DELETE', path: '/delete_sub_gridbox', query: { sub_gridbox_id: first?.Sub_gridboxID } });
+    expect(entry).toMatchObject({ method: 'DELETE', path: '/delete_sub_gridbox', query: { sub_gridbox_id: firstId }, clientIds: [firstId] });
     expect((await localBox(device, box))?.sub_gridboxes.map((sub) => sub.SubX)).toEqual([2]);
 
     fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
-    const row = await fleet.server.database.db.selectFrom('sub_gridboxes').select('deleted_at').where('id', '=', first?.Sub_gridboxID as number).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('sub_gridboxes').select('deleted_at').where('client_id', '=', firstId).executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
     expect((await localBox(device, box))?.sub_gridboxes.map((sub) => sub.SubX)).toEqual([2]);
     expect(await device.outbox.count()).toBe(0);
@@ -258,11 +312,12 @@ describe('update_sub_gridbox', () => {
 
   it('sends and changes only what was given, locally at once and on the server', async () => {
     const device = await tablet();
-    const [box] = (await boxesOn(device)) as [number];
+    const box = (await boxesOn(device))[0]?.key as string;
     await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, nx: 1, ny: 1 });
     await device.engine.settle();
     const [sub] = (await localBox(device, box))?.sub_gridboxes ?? [];
-    const subId = sub?.Sub_gridboxID as number;
+    const subId = sub?.Sub_gridboxID as string;
+    expect(isClientId(subId)).toBe(true);
     fleet.proxy.setOnline(false);
     await updateSubGridbox(device.context, { subGridboxId: subId, parentGridboxId: box, color: '#00ff00', customName: ' Left ' });
     const shown = await updateSubGridbox(device.context, { subGridboxId: subId, parentGridboxId: box, status: 'Healthy' });
@@ -274,7 +329,7 @@ describe('update_sub_gridbox', () => {
     fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
-    const row = await fleet.server.database.db.selectFrom('sub_gridboxes').selectAll().where('id', '=', subId).executeTakeFirstOrThrow();
+    const row = await fleet.server.database.db.selectFrom('sub_gridboxes').selectAll().where('client_id', '=', subId).executeTakeFirstOrThrow();
     expect([row.custom_name, row.color, row.status, row.plant_id]).toEqual(['Left', '#00ff00', 'Healthy', sub?.PlantID]);
     expect((await localBox(device, box))?.sub_gridboxes[0]).toMatchObject({ CustomName: 'Left', Color: '#00ff00', Status: 'Healthy' });
   });
@@ -295,39 +350,52 @@ describe('move_plant', () => {
     expect(firstFreePosition([{ subx: 1, suby: 1 }, { subx: 2, suby: 1 }])).toEqual({ subx: 1, suby: 2 });
   });
 
-  it('moves the plant between boxes at once, records the move, and the server agrees', async () => {
+  it('moves the plant between boxes at once, records the move under its client id, and the server agrees', async () => {
     const device = await tablet();
-    const [from, to] = (await boxesOn(device, 2, 1)) as [number, number];
-    await createSubGridboxes(device.context, { parentGridboxId: from, userId: fleet.farm.regular.id, nx: 2, ny: 1 });
+    const [from, to] = (await boxesOn(device, 2, 1)) as [{ id: number; key: string }, { id: number; key: string }];
+    await createSubGridboxes(device.context, { parentGridboxId: from.key, userId: fleet.farm.regular.id, nx: 2, ny: 1 });
     await device.engine.settle();
-    const [plant] = (await localBox(device, from))?.sub_gridboxes ?? [];
+    const [plant] = (await localBox(device, from.key))?.sub_gridboxes ?? [];
     const plantUid = plant?.PlantID as string;
 
     fleet.proxy.setOnline(false);
-    const move = await movePlant(device.context, { plantUid, targetParentGridboxId: to, userId: fleet.farm.regular.id, fromParentGridboxId: from, movementReason: 'Spacing' });
-    expect(move).toMatchObject({ plant_uid: plantUid, from_parent_gridbox_id: from, to_parent_gridbox_id: to, from_position: { subx: 1, suby: 1 }, to_position: { subx: 1, suby: 1 }, company_id: fleet.farm.companyId });
-    expect((await localBox(device, from))?.sub_gridboxes.map((sub) => sub.SubX)).toEqual([2]);
-    expect((await localBox(device, to))?.sub_gridboxes.map((sub) => [sub.PlantID, sub.ParentGridboxID])).toEqual([[plantUid, to]]);
-    const moveDocument = await device.database.operations.findOne(`plant_move:${String(move.movement_id)}`).exec();
+    const move = await movePlant(device.context, { plantUid, targetParentGridboxId: to.key, userId: fleet.farm.regular.id, fromParentGridboxId: from.key, movementReason: 'Spacing' });
+    expect(move).toMatchObject({
+      plant_uid: plantUid,
+      sub_gridbox_id: plant?.Sub_gridboxID,
+      from_parent_gridbox_id: from.key,
+      to_parent_gridbox_id: to.key,
+      from_position: { subx: 1, suby: 1 },
+      to_position: { subx: 1, suby: 1 },
+      company_id: fleet.farm.companyId,
+    });
+    const movementId = move.movement_id as string;
+    expect(isClientId(movementId)).toBe(true);
+    expect((await localBox(device, from.key))?.sub_gridboxes.map((sub) => sub.SubX)).toEqual([2]);
+    expect((await localBox(device, to.key))?.sub_gridboxes.map((sub) => [sub.Sub_gridboxID, sub.PlantID, sub.ParentGridboxID])).toEqual([[plant?.Sub_gridboxID, plantUid, to.key]]);
+    const moveDocument = await device.database.operations.findOne(movementId).exec();
     expect(moveDocument?.get('kind')).toBe('plant_move');
     const [entry] = await device.outbox.all();
-    expect(entry?.body).toEqual({ kind: 'json', data: { plant_uid: plantUid, target_parent_gridbox_id: to, user_id: fleet.farm.regular.id, movement_reason: 'Spacing' } });
+    expect(entry?.body).toEqual({ kind: 'json', data: { plant_uid: plantUid, target_parent_gridbox_id: to.key, user_id: fleet.farm.regular.id, movement_reason: 'Spacing', client_id: movementId } });
+    expect(entry?.creates).toEqual([movementId]);
 
     fleet.proxy.setOnline(true);
     await device.engine.syncNow();
     await device.engine.settle();
     const moves = await fleet.server.database.db.selectFrom('plant_moves').selectAll().where('plant_uid', '=', plantUid).execute();
-    expect(moves.map((row) => [row.from_parent_gridbox_id, row.to_parent_gridbox_id, row.movement_reason])).toEqual([[from, to, 'Spacing']]);
-    expect((await liveSubsOnServer(to)).map((row) => row.plant_id)).toEqual([plantUid]);
+    expect(moves.map((row) => [row.from_parent_gridbox_id, row.to_parent_gridbox_id, row.movement_reason, row.client_id])).toEqual([[from.id, to.id, 'Spacing', movementId]]);
+    expect((await liveSubsOnServer(to.id)).map((row) => [row.plant_id, row.client_id])).toEqual([[plantUid, plant?.Sub_gridboxID]]);
+    // The server's copy of the move replaced the optimistic one under the same key, named as the tablet names records.
     const local = await device.database.operations.find({ selector: { kind: 'plant_move' } }).exec();
-    expect(local.map((document) => document.id)).toEqual([`plant_move:${moves[0]?.id}`]);
-    expect(JSON.stringify(local.map((document) => document.toMutableJSON()))).not.toContain('tmp-');
-    expect((await localBox(device, to))?.sub_gridboxes.map((sub) => sub.PlantID)).toEqual([plantUid]);
+    expect(local.map((document) => document.toMutableJSON())).toEqual([
+      expect.objectContaining({ id: movementId, movement_id: movementId, serverId: moves[0]?.id, sub_gridbox_id: plant?.Sub_gridboxID, from_parent_gridbox_id: from.key, to_parent_gridbox_id: to.key }),
+    ]);
+    expect((await localBox(device, to.key))?.sub_gridboxes.map((sub) => [sub.Sub_gridboxID, sub.PlantID])).toEqual([[plant?.Sub_gridboxID, plantUid]]);
   });
 
   it('refuses a position the tablet sees taken, and the position the plant is at', async () => {
     const device = await tablet();
-    const [box] = (await boxesOn(device, 1, 1)) as [number];
+    const box = (await boxesOn(device, 1, 1))[0]?.key as string;
     await createSubGridboxes(device.context, { parentGridboxId: box, userId: fleet.farm.regular.id, nx: 2, ny: 1 });
     await device.engine.settle();
     const [plant] = (await localBox(device, box))?.sub_gridboxes ?? [];
@@ -346,16 +414,17 @@ describe('get_company_movement_history', () => {
 
   it('answers a page of 50 from offset 0 by default', async () => {
     const device = await tablet();
-    const [from, to] = (await boxesOn(device, 2, 1)) as [number, number];
-    await createSubGridboxes(device.context, { parentGridboxId: from, userId: fleet.farm.regular.id, nx: 1, ny: 1 });
+    const [from, to] = (await boxesOn(device, 2, 1)) as [{ id: number; key: string }, { id: number; key: string }];
+    await createSubGridboxes(device.context, { parentGridboxId: from.key, userId: fleet.farm.regular.id, nx: 1, ny: 1 });
     await device.engine.settle();
-    const [plant] = (await localBox(device, from))?.sub_gridboxes ?? [];
-    await movePlant(device.context, { plantUid: plant?.PlantID as string, targetParentGridboxId: to, userId: fleet.farm.regular.id, fromParentGridboxId: from });
+    const [plant] = (await localBox(device, from.key))?.sub_gridboxes ?? [];
+    await movePlant(device.context, { plantUid: plant?.PlantID as string, targetParentGridboxId: to.key, userId: fleet.farm.regular.id, fromParentGridboxId: from.key });
     await device.engine.settle();
 
+    // An online read: the spec's integer ids.
     const history = await getCompanyMovementHistory(device.context, { companyId: fleet.farm.companyId });
     expect(history).toMatchObject({ status: 'success', limit: 50, offset: 0, sort_by: 'moved_at', sort_order: 'desc' });
-    expect(history.movements.find((move) => move.plant_uid === plant?.PlantID)).toMatchObject({ from_parent_gridbox_id: from, to_parent_gridbox_id: to });
+    expect(history.movements.find((move) => move.plant_uid === plant?.PlantID)).toMatchObject({ from_parent_gridbox_id: from.id, to_parent_gridbox_id: to.id });
     expect(history.total_count).toBeGreaterThanOrEqual(1);
   });
 

@@ -1,7 +1,7 @@
-/** The rooms screens' pure helpers: box numbers by the company's grid order, one box per position, sticky-trap markers. */
+/** The rooms screens' pure helpers: box numbers by the company's grid order, sticky-trap markers. */
 import { describe, expect, it } from 'vitest';
 import { boxNumber } from '../../../common/grid-order';
-import { gridOpacityOf, gridOrderOf, onePerPosition, recentTrapBoxIds } from '../../../src/features/rooms/model';
+import { gridOpacityOf, gridOrderOf, recentTrapBoxIds } from '../../../src/features/rooms/model';
 
 /** The numbers of an nx × ny grid laid out as drawn: one array per row, top to bottom. */
 const layout = (order: Parameters<typeof boxNumber>[0], nx: number, ny: number) =>
@@ -49,18 +49,6 @@ describe('company settings as the grid shows them', () => {
     expect(gridOpacityOf({ id: '1', settings: { grid_opacity: 0.4 } })).toBe(0.4);
     expect(gridOpacityOf({ id: '1', settings: { grid_opacity: 0 } })).toBe(0);
     expect(gridOpacityOf({ id: '1', settings: { grid_opacity: 3 } })).toBe(1);
-  });
-});
-
-describe('one box per position', () => {
-  it('keeps the server’s copy over a temporary one at the same position', () => {
-    const boxes = [
-      { id: 'tmp-a', X: 1, Y: 1 },
-      { id: 'tmp-b', X: 2, Y: 1 },
-      { id: '17', X: 1, Y: 1 },
-    ];
-    expect(onePerPosition(boxes).map((box) => box.id)).toEqual(['17', 'tmp-b']);
-    expect(onePerPosition([{ id: '17', X: 1, Y: 1 }, { id: 'tmp-a', X: 1, Y: 1 }]).map((box) => box.id)).toEqual(['17']);
   });
 });
 

@@ -18,21 +18,18 @@
  *   question on a reload).
  * - A field open in its editor joins the draft with "Add field" / "Keep changes"; Save asks for that
  *   first rather than leave it out.
- * - A form made offline that syncs while it is open here follows its new id, keeping the draft.
  */
 import { Link, useBlocker, useNavigate } from '@tanstack/react-router';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { FORM_CATEGORIES, type FormCategory, formMessages as m, STICKY_TRAP_CATEGORY } from '../../../../common/messages/forms';
-import { isTempId } from '../../../../sync/types';
 import type { ApiContext } from '../../../api/context';
 import { type FormTemplate, templateOf } from '../../../api/forms';
-import { type SignedInUser, useAction, useApiContext, useLocalDocument } from '../../../app/hooks';
+import { type SignedInUser, useAction, useLocalDocument } from '../../../app/hooks';
 import type { LocalDocument } from '../../../db/schemas';
-import { useFollowTempId } from '../../rooms/hooks';
 import { SignedIn } from '../../session/SignedIn';
 import { ConfirmPanel, Field, FormError } from '../../shell/forms';
 import { Screen } from '../../shell/Screen';
-import { type Draft, type DraftField, blankField, canMove, draftOf, fieldLabel, isChoice, moveField, previewTemplate, putField, removeField, restoreField, withServerIds } from './draft';
+import { type Draft, type DraftField, blankField, canMove, draftOf, fieldLabel, isChoice, moveField, previewTemplate, putField, removeField, restoreField } from './draft';
 import { FieldEditor } from './FieldEditor';
 import { Preview } from './Preview';
 import { saveDraft } from './save';
@@ -40,33 +37,20 @@ import './builder.css';
 
 type TemplateDoc = LocalDocument & FormTemplate & { category: string };
 
-/** `templateName` is given on the route that names it, so following a new id keeps the same route. */
-export function FormBuilderScreen({ templateId, templateName }: { templateId: string; templateName?: string }) {
-  return <SignedIn title="Form builder">{(user) => <Builder key={templateId === 'new' ? 'new' : 'saved'} user={user} templateId={templateId} templateName={templateName} />}</SignedIn>;
+export function FormBuilderScreen({ templateId }: { templateId: string }) {
+  return <SignedIn title="Form builder">{(user) => <Builder key={templateId === 'new' ? 'new' : 'saved'} user={user} templateId={templateId} />}</SignedIn>;
 }
 
-function Builder({ user, templateId, templateName }: { user: SignedInUser; templateId: string; templateName?: string }) {
-  const navigate = useNavigate();
+function Builder({ user, templateId }: { user: SignedInUser; templateId: string }) {
   const isNew = templateId === 'new';
   const found = useLocalDocument<TemplateDoc>('form_templates', isNew ? undefined : templateId);
   // Another company's form left on a shared tablet is not this Admin's to change; a list still answering for the
   // previous address (just after following a new id) is not this form either.
   const document = found.document && found.document.id === templateId && found.document.CompanyID === user.companyId ? found.document : null;
-  // The server id a form made offline became: the editor stays open (with its draft) until that document is here.
-  const [followedTo, setFollowedTo] = useState<string | null>(null);
-  const following = useFollowTempId(templateId, !isNew && !found.loading && !document, (serverId) => {
-    setFollowedTo(serverId);
-    void (templateName === undefined
-      ? navigate({ to: '/dashboard/formbuilder/$templateID', params: { templateID: serverId }, replace: true })
-      : navigate({ to: '/dashboard/formbuilder/$templateID/$templateName', params: { templateID: serverId, templateName }, replace: true }));
-  });
-  // The last copy seen keeps the editor (and its draft) open while a form made offline moves to its server id.
-  const [lastSeen, setLastSeen] = useState<TemplateDoc | null>(document);
-  if (document && document !== lastSeen) setLastSeen(document);
-  const shown = document ?? (lastSeen && (found.loading || following || followedTo === templateId) ? lastSeen : null);
+  const shown = document;
   const title = isNew ? 'New form' : shown ? `Edit form ${shown.TemplateName}` : 'Form';
 
-  if (!isNew && !shown && (found.loading || following)) return <Screen title={title} loading />;
+  if (!isNew && !shown && found.loading) return <Screen title={title} loading />;
   if (!isNew && !shown) {
     return (
       <Screen title={title} actions={<BackToList />} empty="This form is not on this tablet: it was deleted, or it has not synced here yet. Go back to the list of forms." />
@@ -89,7 +73,6 @@ type Editing = { key: string; field: DraftField; isNew: boolean } | null;
 
 function Editor({ user, title, template }: { user: SignedInUser; title: string; template: FormTemplate | null }) {
   const navigate = useNavigate();
-  const context = useApiContext();
   const [draft, setDraft] = useState<Draft>(() => draftOf(template));
   const [editing, setEditing] = useState<Editing>(null);
   const [tab, setTab] = useState<Tab>('fields');
@@ -104,18 +87,6 @@ function Editor({ user, title, template }: { user: SignedInUser; title: string; 
     enableBeforeUnload: () => touched.current && !leaving.current,
     withResolver: true,
   });
-
-  // The form synced while open (its temporary ids became the server's): the draft follows, keeping its edits.
-  const openId = template ? String(template.TemplateID) : null;
-  const draftId = draft.templateId;
-  useEffect(() => {
-    if (!context || openId === null || draftId === null || String(draftId) === openId || !isTempId(draftId)) return;
-    const tempIds = [draft.templateId, ...draft.fields.map((field) => field.savedId), ...draft.removed.map((field) => field.savedId)].filter(isTempId);
-    void context.recorder.knownIds(tempIds).then((known) => {
-      const serverIds = new Map([...known].map(([tempId, serverId]) => [String(tempId), serverId]));
-      if (serverIds.has(draftId)) setDraft((current) => withServerIds(current, serverIds));
-    });
-  }, [context, openId, draftId]);
 
   const save = useAction(
     useCallback((apiContext: ApiContext, current: Draft) => saveDraft(apiContext, current, user.companyId, setDraft), [user.companyId]),

@@ -17,8 +17,8 @@
 import { Link } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { FORM_CATEGORIES, type FormCategory, formMessages as m } from '../../../../common/messages/forms';
-import { isTempId } from '../../../../sync/types';
 import { deleteTemplate, type FormTemplate, resetAllTemplates, updateDefaultTemplate } from '../../../api/forms';
+import { reachedServer } from '../../../api/rooms';
 import { type SignedInUser, useAction, useLocalQuery } from '../../../app/hooks';
 import type { LocalDocument } from '../../../db/schemas';
 import { useSyncStatus } from '../../../sync/sync-store';
@@ -139,7 +139,7 @@ function TemplateCard({ template, user }: { template: TemplateDoc; user: SignedI
       <div className="fb-template-head">
         <h3>{template.TemplateName}</h3>
         {template.IsDefault && <span className="chip default">Default {template.FormCategory} form</span>}
-        {isTempId(template.TemplateID) && <span className="chip waiting">Waiting to sync</span>}
+        {!reachedServer(template) && <span className="chip waiting">Waiting to sync</span>}
       </div>
       <p className="fb-facts">
         <span>

@@ -1,13 +1,12 @@
 /**
  * The form builder's draft: a template being built or changed, held on the screen until Save. Fields
- * are named by a `key` that never changes while the screen is open (a saved field's key is its id as
- * text, a new one's a `tmp-draft-…` text), so a hide-until-link rule can point at a field that has no
- * id yet; Save (save.ts) turns keys into the ids the domain functions answer.
+ * are named by a `key` that never changes (a saved field's key is its id; a new one's is the client id
+ * it will be saved under), so a hide-until-link rule can point at a field not saved yet.
  * The order of `fields` is the form's order: Save sends each field's index as its position.
  */
 import { CHOICE_FIELD_TYPES, DEFAULT_FORM_CATEGORY, type FieldType, type FormCategory, formMessages } from '../../../../common/messages/forms';
 import type { FormField, FormHideRule, FormTemplate } from '../../../api/forms';
-import type { TempId } from '../../../../sync/types';
+import { type ClientId, newClientId } from '../../../../common/client-ids';
 
 export type Id = FormField['FieldID'];
 
@@ -19,7 +18,7 @@ export interface DraftRule {
 
 export interface DraftField {
   key: string;
-  /** The server's (or a queued save's temporary) id; null until the field is saved. */
+  /** Its id once saved (queued or on the server): its key. Null until the field is saved. */
   savedId: Id | null;
   name: string;
   type: FieldType;
@@ -44,7 +43,8 @@ export interface Draft {
 
 export const isChoice = (type: FieldType) => CHOICE_FIELD_TYPES.includes(type);
 
-export const newFieldKey = (): TempId => `tmp-draft-${crypto.randomUUID()}`;
+/** A new field's key: the client id it is saved under. */
+export const newFieldKey = (): ClientId => newClientId();
 
 /** A new, empty field of the draft (Text, not required). */
 export function blankField(): DraftField {
@@ -159,7 +159,7 @@ export function fieldProblem(field: DraftField): string | null {
 
 /** A field of the draft as a template field (for the preview and for comparing with the saved one). */
 function fieldOf(field: DraftField, templateId: Id, position: number): FormField {
-  const id = field.savedId ?? (field.key as TempId);
+  const id = field.savedId ?? field.key;
   return {
     id,
     FieldID: id,
@@ -177,8 +177,9 @@ function fieldOf(field: DraftField, templateId: Id, position: number): FormField
 
 /** The draft as a template, exactly as FormFields draws it for growers (the preview). */
 export function previewTemplate(draft: Draft, companyId: number): FormTemplate {
-  const templateId: Id = draft.templateId ?? 'tmp-draft-template';
-  const idOf = new Map(draft.fields.map((field) => [field.key, field.savedId ?? (field.key as TempId)]));
+  // A form not saved yet has no id: the preview names it so.
+  const templateId: Id = draft.templateId ?? 'draft-template';
+  const idOf = new Map(draft.fields.map((field) => [field.key, field.savedId ?? field.key]));
   const hideRules: FormHideRule[] = draft.fields.flatMap((field) => {
     const linked = field.rule ? idOf.get(field.rule.linkedKey) : undefined;
     return field.rule && linked !== undefined
@@ -213,14 +214,4 @@ export function fieldChanged(field: DraftField, saved: FormField): boolean {
 /** The draft with the ids a save answered (saved field ids by key), so a second Save changes rather than duplicates. */
 export function withSavedIds(draft: Draft, templateId: Id, ids: ReadonlyMap<string, Id>): Draft {
   return { ...draft, templateId, fields: draft.fields.map((field) => (field.savedId === null && ids.has(field.key) ? { ...field, savedId: ids.get(field.key)! } : field)) };
-}
-
-/**
- * The draft once the sync has given temporary ids their server ids (a form made offline that syncs while
- * it is open here): keys stay, ids follow.
- */
-export function withServerIds(draft: Draft, serverIds: ReadonlyMap<string, number>): Draft {
-  const follow = (id: Id | null): Id | null => (id === null ? null : (serverIds.get(String(id)) ?? id));
-  const fields = (list: DraftField[]) => list.map((field) => ({ ...field, savedId: follow(field.savedId) }));
-  return { ...draft, templateId: follow(draft.templateId), fields: fields(draft.fields), removed: fields(draft.removed) };
 }

@@ -1,12 +1,12 @@
 /**
  * Save of the builder's draft through the form domain functions, which queue every call (so a form
  * built offline saves like any other, and reaches the server in this order when the signal returns):
- * 1. a new form: saveFormTemplate, whose answer names the new fields' (temporary) ids in order;
+ * 1. a new form: saveFormTemplate, each new field under its key (a client id);
  *    a saved one: updateFormTemplate with its new fields, its changed fields and those taken off
  *    (`isActive: false`), plus the name and category when they changed;
  * 2. then the hide-until-link rules as they changed: deleted, updated, added (in that order, so a
- *    field whose rule moves never has two). A rule may name a field that has only a temporary id: its
- *    call waits in the queue for the save that makes the field.
+ *    field whose rule moves never has two). A rule may name a field whose save is still queued: its
+ *    call goes after that save.
  * After step 1 the screen is given the draft with the saved ids (`onSaved`), so when a rule is refused
  * a second Save changes the form instead of making it again.
  */
@@ -27,6 +27,8 @@ import {
 import { type Draft, type DraftField, fieldChanged, type Id, isChoice, withSavedIds } from './draft';
 
 const fieldDraft = (field: DraftField): FieldDraft => ({
+  // A new field is saved under its key (a client id), so rules recorded with it name it as the server will.
+  ...(field.savedId === null ? { clientId: field.key } : {}),
   fieldName: field.name.trim(),
   fieldType: field.type,
   fieldOptions: isChoice(field.type) ? field.options : [],

@@ -23,11 +23,10 @@ import { formResponseMessages as rm } from '../../../../common/messages/form-res
 import type { ApiContext } from '../../../api/context';
 import type { FormTemplate } from '../../../api/forms';
 import { type Answer, type Photo, submitForm, submitFormBoxes, submitFormMultiselect, submitFormRoom } from '../../../api/form-responses';
-import { byServerId, idValue } from '../../../api/rooms';
-import { useAction, useApiContext, useLocalDocument, useLocalQuery, type SignedInUser, useToast } from '../../../app/hooks';
+import { byCreation, type RecordId } from '../../../api/rooms';
+import { useAction, useLocalDocument, useLocalQuery, type SignedInUser, useToast } from '../../../app/hooks';
 import type { LocalDocument } from '../../../db/schemas';
 import { useSyncStatus } from '../../../sync/sync-store';
-import { isTempId } from '../../../../sync/types';
 import { type BoxDoc, byName, type CompanyDoc, boxesByGrid, type GridDoc, gridOrderOf, type RoomDoc } from '../../rooms/model';
 import { SignedIn } from '../../session/SignedIn';
 import { FormError } from '../../shell/forms';
@@ -39,7 +38,7 @@ import { useMultiSelect } from './multiselect-store';
 import '../forms.css';
 
 type TemplateDoc = LocalDocument & FormTemplate;
-type Id = ReturnType<typeof idValue>;
+type Id = RecordId;
 
 /** Where a submission goes. */
 type Target = { kind: 'boxes'; gridBoxIds: Id[] } | { kind: 'room'; roomId: Id } | { kind: 'multi'; roomId: Id; gridBoxIds: Id[] };
@@ -104,25 +103,6 @@ function useDone(roomId: string | null | undefined) {
 
 // ——— Boxes ———
 
-/** Temporary box ids whose boxes have synced, mapped to their server ids (asked of the outbox's id map). */
-function useFollowBoxIds(boxIds: string[], foundIds: Set<string>, loading: boolean, onMapped: (ids: string[]) => void) {
-  const context = useApiContext();
-  const lost = boxIds.filter((id) => isTempId(id) && !foundIds.has(id));
-  const lostKey = lost.join(',');
-  useEffect(() => {
-    if (!context || loading || lost.length === 0) return undefined;
-    let alive = true;
-    void context.recorder.knownIds(lost.filter(isTempId)).then((known) => {
-      if (!alive || known.size === 0) return;
-      onMapped(boxIds.map((id) => (isTempId(id) && known.has(id) ? String(known.get(id)) : id)));
-    });
-    return () => {
-      alive = false;
-    };
-    // The ids are described by lostKey; onMapped is a fresh closure each render.
-  }, [context, loading, lostKey]);
-}
-
 /** The boxes named by id, their grids (with all their boxes, for numbering) and the company's numbering. */
 function usePlacedBoxes(boxIds: string[], companyId: number) {
   const boxList = useLocalQuery<BoxDoc>('grid_boxes', { id: { $in: boxIds } }, boxIds.join(','));
@@ -130,29 +110,20 @@ function usePlacedBoxes(boxIds: string[], companyId: number) {
   const gridList = useLocalQuery<GridDoc>('grids', { id: { $in: gridIds } }, gridIds.join(','));
   const company = useLocalDocument<CompanyDoc>('company', String(companyId)).document;
   const order = gridOrderOf(company);
-  const grids = useMemo(() => [...gridList.documents].sort(byServerId), [gridList.documents]);
+  const grids = useMemo(() => [...gridList.documents].sort(byCreation), [gridList.documents]);
   const placed = useMemo(() => placeBoxes(boxList.documents, grids, boxList.documents, order), [boxList.documents, grids, order]);
   return { placed, grids, loading: boxList.loading || gridList.loading };
 }
 
 function BoxesFill(props: { user: SignedInUser; template: TemplateDoc; boxIds: string[]; roomId?: string }) {
   const { template, boxIds } = props;
-  const navigate = useNavigate();
   const { placed, grids, loading } = usePlacedBoxes(boxIds, props.user.companyId);
   const found = new Set(placed.map((each) => each.box.id));
-  useFollowBoxIds(boxIds, found, loading, (ids) =>
-    void navigate({
-      to: '/dashboard/formbuilder/submit/$templateID/$templateName',
-      params: { templateID: String(template.TemplateID), templateName: template.TemplateName },
-      search: { boxes: ids.length === 1 ? idValue(ids[0]) : ids.join(','), ...(props.roomId ? { room: idValue(props.roomId) } : {}) },
-      replace: true,
-    }),
-  );
   const roomId = props.roomId ?? grids[0]?.roomId ?? null;
   const room = useLocalDocument<RoomDoc>('rooms', roomId ?? undefined).document;
   const missing = boxIds.length - found.size;
   const coordinates = placed.length > 0 ? describeBoxes(placed) : null;
-  const target: Target = { kind: 'boxes', gridBoxIds: boxIds.map(idValue) };
+  const target: Target = { kind: 'boxes', gridBoxIds: boxIds };
 
   return (
     <Screen title={template.TemplateName} loading={loading} actions={<BackLink />}>
@@ -181,15 +152,17 @@ function FillTarget({ children, actions }: { children: ReactNode; actions?: Reac
 // ——— A room ———
 
 function RoomFill(props: { user: SignedInUser; template: TemplateDoc; roomId: string }) {
-  const { template, roomId, user } = props;
-  const room = useLocalDocument<RoomDoc>('rooms', roomId);
+  const { template, user } = props;
+  const room = useLocalDocument<RoomDoc>('rooms', props.roomId);
+  // The room's key (its client id), also when the address names it by the spec's integer id.
+  const roomId = room.document?.id ?? props.roomId;
   const [mode, setMode] = useState<'room' | 'pick' | null>(null);
   const page = useMultiSelect((state) => state.page);
   const setPage = useMultiSelect((state) => state.setPage);
   const chosenIds = useMultiSelect((state) => state.pageOneData.gridBoxIds);
 
   const gridList = useLocalQuery<GridDoc>('grids', { roomId }, roomId);
-  const grids = useMemo(() => [...gridList.documents].sort(byServerId), [gridList.documents]);
+  const grids = useMemo(() => [...gridList.documents].sort(byCreation), [gridList.documents]);
   const gridKey = grids.map((grid) => grid.id).join(',');
   const boxList = useLocalQuery<BoxDoc>('grid_boxes', { gridId: { $in: grids.map((grid) => grid.id) } }, gridKey);
   const company = useLocalDocument<CompanyDoc>('company', String(user.companyId)).document;
@@ -202,7 +175,6 @@ function RoomFill(props: { user: SignedInUser; template: TemplateDoc; roomId: st
   }, [placed, chosenIds]);
 
   const roomName = room.document?.Name ?? 'this room';
-  const roomRef = room.document ? idValue(room.document.RoomID ?? room.document.id) : idValue(roomId);
 
   if (!room.loading && !room.document) {
     return <Screen title={template.TemplateName} empty="This room is not on this tablet: it was deleted, or it has not synced here yet." actions={<BackLink />} />;
@@ -247,7 +219,7 @@ function RoomFill(props: { user: SignedInUser; template: TemplateDoc; roomId: st
               For the whole room <strong>{roomName}</strong>
             </p>
           </FillTarget>
-          <FillForm user={user} template={template} target={{ kind: 'room', roomId: roomRef }} coordinates={null} doneRoomId={roomId} />
+          <FillForm user={user} template={template} target={{ kind: 'room', roomId }} coordinates={null} doneRoomId={roomId} />
         </>
       )}
       {mode === 'pick' && page === 1 && (
@@ -277,7 +249,7 @@ function RoomFill(props: { user: SignedInUser; template: TemplateDoc; roomId: st
           <FillForm
             user={user}
             template={template}
-            target={{ kind: 'multi', roomId: roomRef, gridBoxIds: chosen.map((each) => idValue(each.box.id)) }}
+            target={{ kind: 'multi', roomId, gridBoxIds: chosen.map((each) => each.box.id) }}
             coordinates={describeBoxes(chosen)}
             doneRoomId={roomId}
           />
@@ -308,7 +280,7 @@ function PickRoom(props: { user: SignedInUser; template: TemplateDoc }) {
                   void navigate({
                     to: '/dashboard/formbuilder/submit/$templateID/$templateName',
                     params: { templateID: String(template.TemplateID), templateName: template.TemplateName },
-                    search: { room: idValue(room.id) },
+                    search: { room: room.id },
                   })
                 }
               >

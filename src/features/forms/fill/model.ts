@@ -8,7 +8,6 @@ import type { GridOrder } from '../../../../common/messages/settings';
 import { boxNumber } from '../../../../common/grid-order';
 import type { FormTemplate } from '../../../api/forms';
 import type { Answer, Photo } from '../../../api/form-responses';
-import { idValue } from '../../../api/rooms';
 import { type BoxDoc, boxLabel, type GridDoc, gridSize } from '../../rooms/model';
 import { shownFields } from '../FormFields';
 
@@ -85,13 +84,13 @@ export function submissionOf(template: FormTemplate, answers: Record<string, str
   const fieldResponses = fields.map((field): Answer => {
     const fieldId = String(field.FieldID);
     const typed = field.FieldType === 'Coordinates' && coordinates ? coordinates : (answers[fieldId] ?? '');
-    return { fieldId: idValue(field.FieldID), inputData: typed.trim() === '' ? null : typed };
+    return { fieldId: field.FieldID, inputData: typed.trim() === '' ? null : typed };
   });
   const photoList = fields
     .filter((field) => field.FieldType === 'Image' && photos[String(field.FieldID)])
     .map((field): Photo => {
       const image = photos[String(field.FieldID)]!;
-      return { fieldId: idValue(field.FieldID), image, ...(image instanceof File && image.name ? { fileName: image.name } : {}) };
+      return { fieldId: field.FieldID, image, ...(image instanceof File && image.name ? { fileName: image.name } : {}) };
     });
   return { fieldResponses, photos: photoList };
 }

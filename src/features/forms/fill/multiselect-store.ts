@@ -19,7 +19,7 @@ export const MULTI_SELECT_TYPES = ['Coordinates', 'Rows', 'Columns'] as const;
 export type MultiSelectType = (typeof MULTI_SELECT_TYPES)[number];
 
 export interface PageOneData {
-  /** Chosen box ids (local store ids: server ids as text, or `tmp-…`), in the order chosen. */
+  /** Chosen box ids (their client ids, the local store's keys), in the order chosen. */
   gridBoxIds: string[];
 }
 

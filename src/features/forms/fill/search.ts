@@ -1,5 +1,5 @@
 /**
- * Ids in an address's search (`?room=12`, `?boxes=3,4`, `?boxes=tmp-…`). A number stays a number:
+ * Ids in an address's search (client ids; `?room=12`, an integer id, from older links). A number stays a number:
  * the router writes the validated search back into the address, and a numeric text would be written
  * JSON-quoted (`room=%2212%22`).
  */

@@ -10,6 +10,6 @@ export const Route = createFileRoute('/dashboard/formbuilder/$templateID/$templa
 
 /** The name in the address is for people reading it; the form is found by its id. */
 function FormBuilderRoute() {
-  const { templateID, templateName } = Route.useParams();
-  return <FormBuilderScreen templateId={templateID} templateName={templateName} />;
+  const { templateID } = Route.useParams();
+  return <FormBuilderScreen templateId={templateID} />;
 }

@@ -4,7 +4,7 @@ import { idParameter } from '../../../../../features/forms/fill/search';
 
 /**
  * Filling a form (spec part 2 §2 `formbuilder/submit/{templateID}/{templateName}`), open to every role.
- * `?boxes=<id>,<id>` fills it for those grid boxes (ids may be temporary `tmp-…` ones), `?room=<id>`
+ * `?boxes=<id>,<id>` fills it for those grid boxes (their client ids), `?room=<id>`
  * for a room (the whole room or boxes picked in it); with both, the boxes are filled and "done" returns
  * to the room.
  */
