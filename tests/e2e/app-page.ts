@@ -118,7 +118,23 @@ export class AppPage {
 
   /** Waits until the app has rendered the screen headed `name` (the home page by default); fails after `timeout` ms. */
   async rendered(name = 'Grow Room', timeout = 15_000): Promise<void> {
-    await this.heading(name).waitFor({ state: 'visible', timeout });
+    try {
+      await this.heading(name).waitFor({ state: 'visible', timeout });
+    } catch (error) {
+      // Say what the screen shows instead (its address, heading, alerts and toasts), so a failure says more than a timeout.
+      throw new Error(`The screen headed "${name}" did not show within ${timeout} ms; the app shows:\n${JSON.stringify(await this.shown(), null, 1)}`, { cause: error });
+    }
+  }
+
+  /** What the screen shows now: its address, headings, alerts, toasts and busy buttons. */
+  async shown(): Promise<{ path: string; headings: string[]; alerts: string[]; busy: string[] }> {
+    const texts = (selector: string) => this.page.locator(selector).allInnerTexts().catch(() => []);
+    return {
+      path: new URL(this.page.url()).pathname,
+      headings: await texts('h1'),
+      alerts: await texts('[role="alert"], #notistack-snackbar'),
+      busy: await texts('button[disabled], [aria-busy="true"]'),
+    };
   }
 
   /** Waits (up to `timeout` ms) until a service worker is active for the page's scope; returns its script URL, or null. */
@@ -147,7 +163,7 @@ export class AppPage {
 
   /**
    * The documents of a local collection, read from IndexedDB directly (RxDB's Dexie storage keeps one
-   * database per collection, named `rxdb-dexie-growroom--<schema version>--<collection>`, documents in
+   * database per collection, named `rxdb-dexie-growroom-2--<schema version>--<collection>`, documents in
    * its `docs` store). Only databases that exist are opened: opening a missing one would create it.
    * Deleted documents (RxDB tombstones) are left out.
    */
