@@ -11,13 +11,16 @@
  * company's record answers 403, one that names nothing 404, as an integer id would.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { isClientId } from '../../common/client-ids';
 import { httpMessages } from '../../common/messages/http';
 import { caller } from './guards';
 import { forbidden, notFound } from './errors';
 import { OWNED_KINDS, OWNED_PARAMETERS, type OwnedKindName } from './ownership';
-import { answeredRepeatOf } from './transactions';
+import type { DB } from '../db/schema';
+import type { AccessClaims } from '../domains/auth/tokens';
+import { CLIENT_ID_HOLDERS, type NamedKind } from '../domains/replication/client-naming';
+import { answeredRepeatOf, clientIdsResolvedAhead } from './transactions';
 
 /** Kinds whose records are made by the server only: nobody names them by client id. */
 const SERVER_MADE: ReadonlySet<OwnedKindName> = new Set(['company', 'user', 'invitation']);
@@ -41,12 +44,46 @@ export function registerClientIds(app: FastifyInstance) {
     const slots: Slot[] = [];
     for (const source of [request.params, request.query, request.body]) collectSlots(source, names, slots);
     if (slots.length === 0) return;
-    const wanted = new Map<OwnedKindName, Set<string>>();
-    for (const slot of slots) for (const clientId of clientIdsIn(slot.holder[slot.key])) wanted.set(slot.kind, (wanted.get(slot.kind) ?? new Set()).add(clientId));
     const resolved = new Map<OwnedKindName, Map<string, number>>();
-    for (const [kind, clientIds] of wanted) resolved.set(kind, await resolve(request, kind, [...clientIds]));
+    for (const [kind, clientIds] of wantedIn(slots)) resolved.set(kind, await resolve(request, kind, [...clientIds]));
     for (const slot of slots) slot.holder[slot.key] = replaced(slot.holder[slot.key], resolved.get(slot.kind) ?? new Map());
   });
+}
+
+/** The client ids the slots hold, by kind. */
+function wantedIn(slots: Slot[]): Map<OwnedKindName, Set<string>> {
+  const wanted = new Map<OwnedKindName, Set<string>>();
+  for (const slot of slots) for (const clientId of clientIdsIn(slot.holder[slot.key])) wanted.set(slot.kind, (wanted.get(slot.kind) ?? new Set()).add(clientId));
+  return wanted;
+}
+
+/**
+ * For a push: the client ids its entries name (in `sources`, their queries and bodies, by the parameter
+ * names of ownership.ts) that are the caller's records, resolved with one statement per kind for the
+ * whole push before its entries run (transactions.ts `clientIdsResolvedAhead`), so each entry looks up
+ * only what this does not find (a record an earlier entry makes, another company's, one named under a
+ * route's own name). A SuperAdmin's are left to each entry: which company's record a client id names
+ * is decided there.
+ */
+export async function clientIdsAhead(db: Kysely<DB>, claims: AccessClaims, sources: unknown[]): Promise<Map<OwnedKindName, Map<string, number>>> {
+  const resolved = new Map<OwnedKindName, Map<string, number>>();
+  if (claims.user_role === 'SuperAdmin') return resolved;
+  const slots: Slot[] = [];
+  for (const source of sources) collectSlots(source, OWNED_PARAMETERS, slots);
+  for (const [kindName, clientIds] of wantedIn(slots)) {
+    const rows = await rowsOf(db, kindName, [...clientIds]);
+    resolved.set(kindName, new Map(rows.filter((row) => row.company === claims.company_id).map((row) => [row.client_id, row.id])));
+  }
+  return resolved;
+}
+
+/** Copies of `sources` with the client ids `resolved` knows replaced by their integer ids (for the push's ownership proofs). */
+export function withClientIdsResolved(sources: unknown[], resolved: ReadonlyMap<OwnedKindName, ReadonlyMap<string, number>>): unknown[] {
+  const copies = structuredClone(sources);
+  const slots: Slot[] = [];
+  for (const source of copies) collectSlots(source, OWNED_PARAMETERS, slots);
+  for (const slot of slots) slot.holder[slot.key] = replaced(slot.holder[slot.key], resolved.get(slot.kind) ?? new Map());
+  return copies;
 }
 
 /** Every place under `value` whose key names records and whose value holds a client id. */
@@ -82,32 +119,40 @@ function replaced(value: unknown, ids: ReadonlyMap<string, number>): unknown {
     .join(',');
 }
 
-/** Kinds whose client ids are kept beside their rows (migration 0006 says why). */
-const CLIENT_ID_HOLDERS: Partial<Record<OwnedKindName, { table: string; idColumn: string; companyColumn: string }>> = {
-  grid_box: { table: 'grid_box_client_ids', idColumn: 'grid_box_id', companyColumn: 'company_id' },
-};
-
 /**
  * The integer ids of `clientIds` of one kind, from the caller's company (a SuperAdmin's, any one).
  * Through the request's database: in a push, a record made by an earlier entry of it is found.
  */
 async function resolve(request: FastifyRequest, kindName: OwnedKindName, clientIds: string[]): Promise<Map<string, number>> {
   const claims = caller(request);
-  const kind = CLIENT_ID_HOLDERS[kindName] ?? OWNED_KINDS[kindName];
-  const rows = await sql<{ id: number; client_id: string; company: number }>`
-    SELECT ${sql.ref(kind.idColumn)} AS id, client_id, ${sql.ref(kind.companyColumn)} AS company
-    FROM ${sql.table(kind.table)}
-    WHERE client_id = ANY(${clientIds}::uuid[])`.execute(request.db);
-  const crossCompany = claims.user_role === 'SuperAdmin';
   const ids = new Map<string, number>();
-  for (const row of rows.rows) {
+  const ahead = clientIdsResolvedAhead(request)?.get(kindName);
+  for (const clientId of clientIds) {
+    const id = ahead?.get(clientId);
+    if (id !== undefined) ids.set(clientId, id);
+  }
+  if (ids.size === clientIds.length) return ids;
+  const rows = await rowsOf(request.db, kindName, clientIds.filter((clientId) => !ids.has(clientId)));
+  const crossCompany = claims.user_role === 'SuperAdmin';
+  for (const row of rows) {
     // Unique per company: the caller's own record wins over another company's with the same id.
     if (row.company === claims.company_id || (crossCompany && !ids.has(row.client_id))) ids.set(row.client_id, row.id);
   }
   for (const clientId of clientIds) {
     if (ids.has(clientId)) continue;
-    if (rows.rows.some((row) => row.client_id === clientId)) throw forbidden(httpMessages.otherCompany);
+    if (rows.some((row) => row.client_id === clientId)) throw forbidden(httpMessages.otherCompany);
     throw notFound(httpMessages.recordNotFound(`${kindName} ${clientId}`));
   }
   return ids;
+}
+
+/** The records of one kind with these client ids, of any company. */
+async function rowsOf(db: Kysely<DB>, kindName: OwnedKindName, clientIds: string[]) {
+  // Only kinds a tablet can make have holders; the others (company, user, invitation) never get here.
+  const kind = CLIENT_ID_HOLDERS[kindName as NamedKind] ?? OWNED_KINDS[kindName];
+  const { rows } = await sql<{ id: number; client_id: string; company: number }>`
+    SELECT ${sql.ref(kind.idColumn)} AS id, client_id, ${sql.ref(kind.companyColumn)} AS company
+    FROM ${sql.table(kind.table)}
+    WHERE client_id = ANY(${clientIds}::uuid[])`.execute(db);
+  return rows;
 }

@@ -79,6 +79,8 @@ interface PushTransaction {
   savepointOpen: boolean;
   /** Records (`<kind>:<id>`) known live and the caller's in this push (`provenOwnership`). */
   owned: Set<string>;
+  /** Client ids its entries name, resolved to the caller's records when it began, by kind (`clientIdsResolvedAhead`). */
+  clientIds: ReadonlyMap<string, ReadonlyMap<string, number>>;
   /** `tombstoneWritesSoFar()` when `owned` was last known good. */
   ownedAtTombstones: number;
 }
@@ -103,14 +105,14 @@ function pushOf(request: FastifyRequest): PushTransaction | undefined {
  */
 export async function inPushTransaction<T>(
   rootDb: Kysely<DB>,
-  caller: { userId: number; keys: string[]; owned: (trx: Kysely<DB>) => Promise<Set<string>> },
+  caller: { userId: number; keys: string[]; ahead: (trx: Kysely<DB>) => Promise<{ owned: Set<string>; clientIds: ReadonlyMap<string, ReadonlyMap<string, number>> }> },
   run: (headers: Record<string, string>) => Promise<T>,
   log: (error: unknown) => void,
 ): Promise<{ value: T; xid: string | null }> {
   const id = randomBytes(12).toString('base64url');
   const scope = scopeOfUser(caller.userId);
   const trx = await rootDb.startTransaction().execute();
-  const push: PushTransaction = { trx, afterCommit: [], scope, keys: new Map(), answered: [], laterRows: [], savepointOpen: false, owned: new Set(), ownedAtTombstones: tombstoneWritesSoFar() };
+  const push: PushTransaction = { trx, afterCommit: [], scope, keys: new Map(), answered: [], laterRows: [], savepointOpen: false, owned: new Set(), clientIds: new Map(), ownedAtTombstones: tombstoneWritesSoFar() };
   pushes.set(id, push);
   let value: T;
   let xid: string | null;
@@ -119,7 +121,7 @@ export async function inPushTransaction<T>(
       const stored = await trx.selectFrom('idempotency_keys').select(['key', 'fingerprint', 'status_code', 'response']).where('scope', '=', scope).where('key', 'in', caller.keys).execute();
       for (const row of stored) push.keys.set(row.key, row);
     }
-    push.owned = await caller.owned(trx);
+    ({ owned: push.owned, clientIds: push.clientIds } = await caller.ahead(trx));
     value = await run({ [PUSHED_ENTRY_HEADER]: PUSHED_ENTRY_MARK, [PUSH_ID_HEADER]: id });
     await insertRows(trx, push.laterRows);
     if (push.answered.length > 0) {
@@ -162,6 +164,16 @@ export function provenOwnership(request: FastifyRequest): Set<string> | undefine
     push.ownedAtTombstones = tombstones;
   }
   return push.owned;
+}
+
+/**
+ * For a pushed entry, the client ids of the caller's records its push's entries name, resolved for all
+ * of them at once when it began (client-ids.ts `clientIdsAhead`): an entry resolves only the others
+ * (a record an earlier entry of the push made). A client id names one record for good, so they last
+ * the push. Undefined outside a push.
+ */
+export function clientIdsResolvedAhead(request: FastifyRequest): ReadonlyMap<string, ReadonlyMap<string, number>> | undefined {
+  return pushOf(request)?.clientIds;
 }
 
 type StoredAnswer = { status_code: number; response: unknown };

@@ -76,30 +76,43 @@ function renamed(value: unknown, names: ReferenceNames, clientIds: ReadonlyMap<N
   return copy;
 }
 
+/**
+ * Kinds whose client ids are kept beside their rows rather than in a `client_id` column (migration
+ * 0006 says why), and where.
+ */
+export const CLIENT_ID_HOLDERS: Partial<Record<NamedKind, { table: 'grid_box_client_ids'; idColumn: 'grid_box_id'; companyColumn: 'company_id' }>> = {
+  grid_box: { table: 'grid_box_client_ids', idColumn: 'grid_box_id', companyColumn: 'company_id' },
+};
+
 /** The client ids of records of one kind, by integer id. */
 async function clientIdsOf(db: Kysely<DB>, kind: NamedKind, ids: number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();
-  const { rows } =
-    kind === 'grid_box'
-      ? await sql<{ id: number; client_id: string }>`SELECT grid_box_id AS id, client_id FROM grid_box_client_ids WHERE grid_box_id = ANY(${ids}::integer[])`.execute(db)
-      : await sql<{ id: number; client_id: string }>`SELECT id, client_id FROM ${sql.table(NAMED_KINDS[kind])} WHERE id = ANY(${ids}::integer[])`.execute(db);
+  const holder = CLIENT_ID_HOLDERS[kind];
+  const { rows } = holder
+    ? await sql<{ id: number; client_id: string }>`SELECT ${sql.ref(holder.idColumn)} AS id, client_id FROM ${sql.table(holder.table)} WHERE ${sql.ref(holder.idColumn)} = ANY(${ids}::integer[])`.execute(db)
+    : await sql<{ id: number; client_id: string }>`SELECT id, client_id FROM ${sql.table(NAMED_KINDS[kind])} WHERE id = ANY(${ids}::integer[])`.execute(db);
   return new Map(rows.map((row) => [row.id, row.client_id]));
 }
 
 /**
  * Documents of one source named as tablets name them: each document's `id` (the integer id of its
- * row, as text) becomes its record's client id, and each declared field's integer ids theirs.
+ * row, as text) becomes its record's client id, and each declared field's integer ids theirs. `own`:
+ * the documents' own client ids, when their rows brought them (routes.ts `rowsOf`); the rest are looked up.
  */
-export async function namedForTablets<D extends Document>(db: Kysely<DB>, kind: NamedKind, names: ReferenceNames, documents: D[]): Promise<D[]> {
+export async function namedForTablets<D extends Document>(db: Kysely<DB>, kind: NamedKind, names: ReferenceNames, documents: D[], own: ReadonlyMap<number, string> = new Map()): Promise<D[]> {
   if (documents.length === 0) return documents;
   const found = new Map<NamedKind, Set<number>>([[kind, new Set(documents.map((document) => Number(document.id)))]]);
   for (const document of documents) collect(document, names, found, true);
   const clientIds = new Map<NamedKind, Map<number, string>>();
-  for (const [named, ids] of found) clientIds.set(named, await clientIdsOf(db, named, [...ids]));
+  for (const [named, ids] of found) {
+    const known = named === kind ? new Map(own) : new Map<number, string>();
+    for (const [id, clientId] of await clientIdsOf(db, named, [...ids].filter((id) => !known.has(id)))) known.set(id, clientId);
+    clientIds.set(named, known);
+  }
   return documents.map((document) => {
-    const own = clientIds.get(kind)?.get(Number(document.id));
-    if (!own) throw new Error(`No client id for ${kind} ${document.id}`);
-    return { ...(renamed(document, names, clientIds, true) as D), id: own, serverId: Number(document.id) };
+    const ownId = clientIds.get(kind)?.get(Number(document.id));
+    if (!ownId) throw new Error(`No client id for ${kind} ${document.id}`);
+    return { ...(renamed(document, names, clientIds, true) as D), id: ownId, serverId: Number(document.id) };
   });
 }
 
@@ -107,9 +120,9 @@ export async function namedForTablets<D extends Document>(db: Kysely<DB>, kind: 
 export async function idsOfClientIds(db: Kysely<DB>, kind: NamedKind, clientIds: string[], companyId?: number): Promise<number[]> {
   if (clientIds.length === 0) return [];
   const company = companyId === undefined ? sql`` : sql`AND company_id = ${companyId}`;
-  const { rows } =
-    kind === 'grid_box'
-      ? await sql<{ id: number }>`SELECT grid_box_id AS id FROM grid_box_client_ids WHERE client_id = ANY(${clientIds}::uuid[]) ${company}`.execute(db)
-      : await sql<{ id: number }>`SELECT id FROM ${sql.table(NAMED_KINDS[kind])} WHERE client_id = ANY(${clientIds}::uuid[]) ${company}`.execute(db);
+  const holder = CLIENT_ID_HOLDERS[kind];
+  const { rows } = holder
+    ? await sql<{ id: number }>`SELECT ${sql.ref(holder.idColumn)} AS id FROM ${sql.table(holder.table)} WHERE client_id = ANY(${clientIds}::uuid[]) ${company}`.execute(db)
+    : await sql<{ id: number }>`SELECT id FROM ${sql.table(NAMED_KINDS[kind])} WHERE client_id = ANY(${clientIds}::uuid[]) ${company}`.execute(db);
   return rows.map((row) => row.id);
 }

@@ -31,6 +31,7 @@ import { type DocumentNaming, type PushEntry, type PushResult, pushBody, pushQue
 import type { App } from '../../app';
 import type { DB } from '../../db/schema';
 import { ACTED_AT_HEADER } from '../../http/acted-at';
+import { clientIdsAhead, withClientIdsResolved } from '../../http/client-ids';
 import { caller, ownedAhead } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
 import { inPushTransaction } from '../../http/transactions';
@@ -48,7 +49,7 @@ const pushSchema = { body: pushBody, querystring: pushQuery };
 export const pushOptions = {
   schema: pushSchema,
   bodyLimit: PUSH_BODY_LIMIT_BYTES,
-  config: { access: 'member' as const, transaction: false },
+  config: { access: 'member' as const, transaction: false, carriesRequests: true },
 };
 
 /** The current documents, by collection, of a company's rows that the transactions `xids` wrote (routes.ts). */
@@ -118,7 +119,16 @@ export function pushHandler(app: App, documentsWrittenBy: DocumentsWrittenBy) {
     const { entries } = request.body;
     const { value: results, xid } = await inPushTransaction(
       request.db,
-      { userId, keys: entries.map((entry) => entry.id), owned: (trx) => ownedAhead(trx, claims, entries.flatMap(parametersOf)) },
+      {
+        userId,
+        keys: entries.map((entry) => entry.id),
+        // Client ids first: the ownership proofs are of the integer ids they name.
+        ahead: async (trx) => {
+          const sources = entries.flatMap(parametersOf);
+          const clientIds = await clientIdsAhead(trx, claims, sources);
+          return { clientIds, owned: await ownedAhead(trx, claims, withClientIdsResolved(sources, clientIds)) };
+        },
+      },
       async (pushHeaders) => {
         const answered: PushResult[] = [];
         for (const entry of entries) {
