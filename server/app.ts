@@ -11,7 +11,7 @@ import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { httpMessages } from '../common/messages/http';
@@ -37,8 +37,9 @@ import { syncRoutes } from './domains/replication/routes';
 import { userRoutes } from './domains/users/routes';
 import { registerActedAt } from './http/acted-at';
 import { registerClientIds } from './http/client-ids';
-import { errorHandler, notFound } from './http/errors';
+import { clientErrorHandler, errorHandler, frameworkErrors, notFound } from './http/errors';
 import { registerGuards } from './http/guards';
+import { registerInputChecks } from './http/input';
 import { registerTransactions } from './http/transactions';
 import { createMailer, type Mailer } from './mail/mailer';
 import { loadJwtSecret } from './secrets';
@@ -55,9 +56,19 @@ export interface AppDeps {
   version: string;
 }
 
+/** A route the server answers, as declared: what the fuzz and tenancy tests walk, and the API description. */
+export interface CatalogRoute {
+  method: string;
+  url: string;
+  schema: RouteOptions['schema'];
+  config: RouteOptions['config'];
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
+    /** Every route, in the order registered (HEAD routes Fastify adds for GET are left out). */
+    routeCatalog: CatalogRoute[];
   }
 }
 
@@ -67,6 +78,9 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimitBytes,
+    // Errors met before a route or outside Fastify answer in the envelope too (errors.ts).
+    frameworkErrors,
+    clientErrorHandler,
     trustProxy: process.env.TRUST_PROXY === '1',
     // Never log credentials.
     ...(logger === true ? { logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] } } : {}),
@@ -80,6 +94,13 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   const changes = await createChangeHub(database);
   const files = localFileStore(join(config.dataDir, 'uploads'));
   app.decorate('deps', { config, database, tokens, mailer, changes, files, version: VERSION });
+  const routeCatalog: CatalogRoute[] = [];
+  app.decorate('routeCatalog', routeCatalog);
+  app.addHook('onRoute', (route) => {
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      if (method !== 'HEAD') routeCatalog.push({ method, url: route.url, schema: route.schema, config: route.config });
+    }
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -106,6 +127,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   registerGuards(app, { db: database.db, tokens });
   registerClientIds(app);
   registerActedAt(app);
+  registerInputChecks(app);
   registerTransactions(app, database.db);
 
   await app.register(

@@ -19,4 +19,10 @@ export const httpMessages = {
   invalidJson: 'The request body is not valid JSON.',
   invalidRequest: 'The request is not valid.',
   invalidActedAt: 'X-Acted-At must be an ISO 8601 date-time.',
+  nulCharacter: (field: string) => `${field} contains a NUL character, which text cannot hold.`,
+  invalidMultipart: 'The multipart form data is malformed or incomplete.',
+  headersTooLarge: 'The request head (its address and headers) is too large.',
+  parameterTooLong: 'A value in the request path is too long.',
+  badUrl: 'The request path is not valid.',
+  requestTimeout: 'The request took too long to arrive.',
 } as const;

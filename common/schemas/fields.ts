@@ -15,8 +15,12 @@ export const requiredText = (message: string, max = 500) =>
 
 export const optionalText = (max = 2000) => z.preprocess(blankToUndefined, z.string().trim().max(max).optional());
 
-/** A positive whole-number id. */
-export const requiredId = (message: string) => z.coerce.number({ error: message }).int({ error: message }).positive({ error: message });
+/** The largest id a record can have: ids are PostgreSQL `integer`s. */
+export const MAX_RECORD_ID = 2_147_483_647;
+
+/** A positive whole-number id, no larger than an id column holds. */
+export const requiredId = (message: string) =>
+  z.coerce.number({ error: message }).int({ error: message }).positive({ error: message }).max(MAX_RECORD_ID, { error: message });
 
 export const optionalId = (message = 'Ids must be positive whole numbers.') => z.preprocess(blankToUndefined, requiredId(message).optional());
 

@@ -3,6 +3,8 @@
  * HTTP status of ARCHITECTURE.md. Handlers throw `HttpError`s (or let validation fail); nothing else
  * formats errors.
  */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { httpMessages } from '../../common/messages/http';
@@ -55,9 +57,50 @@ export function errorHandler(error: FastifyError | HttpError, request: FastifyRe
   if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
     return reply.code(400).send({ status: 'error', message: httpMessages.invalidJson });
   }
+  if (isMalformedMultipart(error)) return reply.code(400).send({ status: 'error', message: httpMessages.invalidMultipart });
   if (statusCode >= 400 && statusCode < 500) {
     return reply.code(statusCode).send({ status: 'error', message: error.message });
   }
   request.log.error({ err: error }, 'request failed');
   return reply.code(500).send({ status: 'error', message: httpMessages.internal });
+}
+
+/**
+ * Multipart the parser could not read: no boundary (busboy throws a plain Error), a body cut before
+ * its closing delimiter, or a part that is not what its headers say. The client's fault: 400.
+ */
+function isMalformedMultipart(error: FastifyError): boolean {
+  if (error.code === 'FST_MP_PREMATURE_CLOSE' || error.code === 'FST_INVALID_JSON_FIELD_ERROR') return true;
+  return error.statusCode === undefined && /^(Multipart: |Unexpected end of (form|multipart data)|Malformed part header)/.test(error.message);
+}
+
+/**
+ * Errors Fastify meets before a route is found: a path that does not decode (FST_ERR_BAD_URL) and a
+ * path parameter over `maxParamLength` (FST_ERR_MAX_PARAM_LENGTH, 414). Fastify's `frameworkErrors`.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(414).send({ status: 'error', message: httpMessages.parameterTooLong });
+  if (error.code === 'FST_ERR_BAD_URL') return reply.code(400).send({ status: 'error', message: httpMessages.badUrl });
+  return reply.code(error.statusCode ?? 400).send({ status: 'error', message: httpMessages.invalidRequest });
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (a head over the limit: 431; a request
+ * that does not arrive in time: 408; anything else it cannot parse: 400), answered in the envelope
+ * on the raw socket. Fastify's `clientErrorHandler`.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
+  // A connection reset has nothing left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, httpMessages.headersTooLarge]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, httpMessages.requestTimeout]
+        : [400, httpMessages.invalidRequest];
+  const body = JSON.stringify({ status: 'error', message });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }

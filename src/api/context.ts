@@ -11,6 +11,7 @@ import type { EntryDraft } from '../../sync/outbox';
 import type { LocalStore } from '../../sync/store';
 import type { Effect, OutboxEntry } from '../../sync/types';
 import { isClientId } from '../../common/client-ids';
+import { MAX_RECORD_ID } from '../../common/schemas/fields';
 import type { GrowDatabase } from '../db/database';
 import { readable } from '../db/local-store';
 import type { LocalDocument } from '../db/schemas';
@@ -115,7 +116,8 @@ function standIns(values: unknown) {
   const replace = (value: unknown): unknown => {
     if (isClientId(value)) {
       if (!numbers.has(value)) {
-        const number = Number.MAX_SAFE_INTEGER - numbers.size;
+        // The largest ids a record could have (the schemas refuse larger ones); no record of a tablet's company comes near them.
+        const number = MAX_RECORD_ID - numbers.size;
         numbers.set(value, number);
         temps.set(number, value);
       }

@@ -223,3 +223,55 @@ describe('rate limits', () => {
     expect((await request('someone-else@example.test')).status).toBe(200);
   });
 });
+
+/**
+ * Input no handler could use answers 4xx in the envelope, never 500 or a hang (issue 12). The fuzz test
+ * (fuzz.test.ts) sends every route such input; these name each class once.
+ */
+describe('hostile input', () => {
+  const envelope = (message: unknown = expect.any(String)) => ({ status: 'error', message });
+
+  it('an id past what the id columns hold answers 400 naming it, in the query and in a body', async () => {
+    const query = await server.request('GET', '/get_room_scroll', { token: farm.admin.token, query: { company_id: farm.companyId, room_id: 2_147_483_648 } });
+    expect(query.status).toBe(400);
+    expect(query.body).toEqual(envelope(expect.stringContaining('room_id')));
+    const body = await server.request('POST', '/create_room', { token: farm.admin.token, json: { company_id: 2 ** 53, name: 'A', description: 'B' } });
+    expect(body.status).toBe(400);
+    expect(body.body).toEqual(envelope(expect.stringContaining('company_id')));
+  });
+
+  it('text with a NUL character answers 400 naming the field, and stores nothing', async () => {
+    const response = await server.request('POST', '/create_room', { token: farm.admin.token, query: { company_id: farm.companyId }, json: { name: 'Veg\u00001', description: 'B' } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual(envelope(httpMessages.nulCharacter('name')));
+    const nested = await server.request('POST', '/create_room', { token: farm.admin.token, query: { company_id: farm.companyId }, json: { name: 'Veg', description: 'B', extra: [{ note: 'x\u0000' }] } });
+    expect(nested.body).toEqual(envelope(httpMessages.nulCharacter('extra[0].note')));
+    const rooms = await server.database.db.selectFrom('rooms').select('name').where('company_id', '=', farm.companyId).execute();
+    expect(rooms.map((room) => room.name)).not.toContain('Veg');
+  });
+
+  it('multipart without a boundary, or cut before its end, answers 400', async () => {
+    const headers = { authorization: `Bearer ${farm.admin.token}` };
+    const noBoundary = await raw(server, 'POST', `/api/create_room?company_id=${farm.companyId}`, 'name=A', { ...headers, 'content-type': 'multipart/form-data' });
+    expect(noBoundary.status).toBe(400);
+    expect(noBoundary.body).toEqual(envelope(httpMessages.invalidMultipart));
+    const cut = await raw(server, 'POST', `/api/create_room?company_id=${farm.companyId}`, '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nA\r\n--b\r\nContent-Disposition: form-data; name="description"\r\n\r\nB', {
+      ...headers,
+      'content-type': 'multipart/form-data; boundary=b',
+    });
+    expect(cut.status).toBe(400);
+    expect(cut.body).toEqual(envelope(httpMessages.invalidMultipart));
+  });
+
+  it('a request head over the limit answers 431, and a path parameter over 100 characters 414, in the envelope', async () => {
+    const longQuery = await fetch(`${server.url}/api/get_room_scroll?company_id=${farm.companyId}&room_id=${'1'.repeat(20_000)}`, { headers: { authorization: `Bearer ${farm.admin.token}` } });
+    expect(longQuery.status).toBe(431);
+    expect(await longQuery.json()).toEqual(envelope(httpMessages.headersTooLarge));
+    const longToken = await fetch(`${server.url}/api/health`, { headers: { authorization: `Bearer ${'a'.repeat(20_000)}` } });
+    expect(longToken.status).toBe(431);
+    expect(await longToken.json()).toEqual(envelope(httpMessages.headersTooLarge));
+    const longParameter = await fetch(`${server.url}/api/delete_audit_event/${'1'.repeat(101)}`, { method: 'DELETE', headers: { authorization: `Bearer ${farm.admin.token}` } });
+    expect(longParameter.status).toBe(414);
+    expect(await longParameter.json()).toEqual(envelope(httpMessages.parameterTooLong));
+  });
+});
