@@ -40,6 +40,7 @@ import { registerClientIds } from './http/client-ids';
 import { clientErrorHandler, errorHandler, frameworkErrors, notFound } from './http/errors';
 import { registerGuards } from './http/guards';
 import { registerInputChecks } from './http/input';
+import { registerOpenApi } from './http/openapi';
 import { registerTransactions } from './http/transactions';
 import { createMailer, type Mailer } from './mail/mailer';
 import { loadJwtSecret } from './secrets';
@@ -123,6 +124,9 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
     attachFieldsToBody: 'keyValues',
     limits: { fileSize: config.uploadLimitBytes, files: 10, fields: 200, fieldSize: config.bodyLimitBytes },
   });
+
+  // Before the routes: it describes each as it is registered.
+  await registerOpenApi(app, VERSION);
 
   registerGuards(app, { db: database.db, tokens });
   registerClientIds(app);
