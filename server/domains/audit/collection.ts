@@ -1,6 +1,6 @@
 /** The `audit_events` collection: a recent window of the trail; older events are read online. */
 import type { AuditEvent } from '../../db/schema';
-import type { SyncCollection } from '../replication/collections';
+import type { SyncCollection } from '../replication/sync-collection';
 import { auditEventJson } from './queries';
 
 export const AUDIT_WINDOW_DAYS = 90;

@@ -1,6 +1,6 @@
 /** The `batches` collection: one document per batch, with its links, problems and history inside. */
 import type { Batch } from '../../db/schema';
-import type { SyncCollection } from '../replication/collections';
+import type { SyncCollection } from '../replication/sync-collection';
 import { batchQueries } from './queries';
 
 export const batchesCollection: SyncCollection = {

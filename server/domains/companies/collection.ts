@@ -1,6 +1,6 @@
 /** The `company` collection: one document per company with its settings, users and custom batch statuses inside. */
 import type { Company } from '../../db/schema';
-import type { SyncCollection } from '../replication/collections';
+import type { SyncCollection } from '../replication/sync-collection';
 import { userJson, userQueries } from '../users/queries';
 import { companyJson } from './queries';
 

@@ -2,7 +2,7 @@
 import type { Selectable } from 'kysely';
 import { FORM_RESPONSES_WINDOW_DAYS } from '../../../common/messages/forms';
 import type { FormResponsesTable, FormTemplatesTable } from '../../db/schema';
-import type { SyncCollection } from '../replication/collections';
+import type { SyncCollection } from '../replication/sync-collection';
 import { formQueries } from './queries';
 import { responseQueries } from './responses-queries';
 

@@ -1,6 +1,6 @@
 /** The `grids` and `grid_boxes` collections. */
 import type { Grid, GridBox } from '../../db/schema';
-import type { SyncCollection } from '../replication/collections';
+import type { SyncCollection } from '../replication/sync-collection';
 import { batchQueries } from '../batches/queries';
 import { subGridboxJson, subGridboxQueries } from '../subgrids/queries';
 import { gridBoxJson, gridJson } from './queries';

@@ -7,7 +7,7 @@ import type { Selectable } from 'kysely';
 import type { GridTemplatesTable, PlantMovesTable, TrayTemplatesTable, TraysTable } from '../../db/schema';
 import { gridTemplateJson } from '../grid-templates/queries';
 import type { ReferenceNames } from '../replication/client-naming';
-import type { SyncCollection, SyncSource } from '../replication/collections';
+import type { SyncCollection, SyncSource } from '../replication/sync-collection';
 import { plantMoveJson } from '../subgrids/queries';
 import { trayJson, trayTemplateJson } from '../trays/queries';
 

@@ -7,9 +7,6 @@
  * (client-naming.ts): a source says what its rows are (`named.kind`) and which fields of its documents
  * name which records (`named.references`). A domain adds its collection to `COLLECTIONS`.
  */
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
-import type { NamedKind, ReferenceNames } from './client-naming';
 import { auditCollection } from '../audit/collection';
 import { batchesCollection } from '../batches/collection';
 import { companyCollection } from '../companies/collection';
@@ -17,36 +14,7 @@ import { formResponsesCollection, formTemplatesCollection } from '../forms/colle
 import { gridBoxesCollection, gridsCollection } from '../grids/collection';
 import { operationsCollection } from '../operations/collection';
 import { roomsCollection } from '../rooms/collection';
-
-export interface SyncDocument {
-  id: string;
-  _deleted: boolean;
-  [field: string]: unknown;
-}
-
-export interface SyncSource {
-  table: keyof DB;
-  /** The column naming the owning company. */
-  companyColumn: string;
-  /** In a collection of several sources: the document kind, prefixed to ids. */
-  kind?: string;
-  /** Pull only rows changed in the last N days; older ones are fetched online (large histories). */
-  windowDays?: number;
-  /**
-   * What the rows are and which document fields name records, for the tablets' naming by client id.
-   * Left out (the company): documents keep the server's ids, since only the server makes the record.
-   */
-  named?: { kind: NamedKind; references: ReferenceNames };
-  /** Documents of rows, `id` the row's integer id as text (documentsOf names them as asked). */
-  toDocuments(db: Kysely<DB>, rows: Array<Record<string, unknown>>): Promise<SyncDocument[]>;
-}
-
-export interface SyncCollection {
-  name: string;
-  sources: SyncSource[];
-  /** Every table whose change can alter this collection's documents (for the change stream). */
-  tables: string[];
-}
+import type { SyncCollection } from './sync-collection';
 
 export const COLLECTIONS: readonly SyncCollection[] = [
   companyCollection,

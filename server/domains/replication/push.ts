@@ -35,7 +35,7 @@ import { clientIdsAhead, withClientIdsResolved } from '../../http/client-ids';
 import { caller, ownedAhead } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
 import { inPushTransaction } from '../../http/transactions';
-import type { SyncDocument } from './collections';
+import type { SyncDocument } from './sync-collection';
 
 /**
  * The push's own body limit: 200 entries exceed the default (BODY_LIMIT_BYTES, 1 MB). Each entry is

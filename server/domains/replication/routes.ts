@@ -29,7 +29,8 @@ import { badRequest } from '../../http/errors';
 import { actingCompany } from '../../http/guards';
 import { type RequestOf, success } from '../../http/route';
 import { CLIENT_ID_HOLDERS, idsOfClientIds, namedForTablets } from './client-naming';
-import { COLLECTIONS, type SyncCollection, type SyncDocument, type SyncSource, collectionNamed } from './collections';
+import { COLLECTIONS, collectionNamed } from './collections';
+import type { SyncCollection, SyncDocument, SyncSource } from './sync-collection';
 import { pushHandler, pushOptions } from './push';
 
 const pullSchema = { querystring: pullQuery };

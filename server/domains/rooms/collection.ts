@@ -1,6 +1,6 @@
 /** The `rooms` collection: one document per room with its scan state, scroll and whiteboard. */
 import type { Room } from '../../db/schema';
-import type { SyncCollection } from '../replication/collections';
+import type { SyncCollection } from '../replication/sync-collection';
 import { roomJson } from './queries';
 
 export const roomsCollection: SyncCollection = {

@@ -1,0 +1,38 @@
+/**
+ * What a synced collection is (collections.ts lists them): its sources, how their rows become the
+ * documents a tablet stores, and how those documents name records. Apart from the list, so that each
+ * domain's collection.ts declares its own without importing the list that imports it.
+ */
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
+import type { NamedKind, ReferenceNames } from './client-naming';
+
+export interface SyncDocument {
+  id: string;
+  _deleted: boolean;
+  [field: string]: unknown;
+}
+
+export interface SyncSource {
+  table: keyof DB;
+  /** The column naming the owning company. */
+  companyColumn: string;
+  /** In a collection of several sources: the document kind, prefixed to ids. */
+  kind?: string;
+  /** Pull only rows changed in the last N days; older ones are fetched online (large histories). */
+  windowDays?: number;
+  /**
+   * What the rows are and which document fields name records, for the tablets' naming by client id.
+   * Left out (the company): documents keep the server's ids, since only the server makes the record.
+   */
+  named?: { kind: NamedKind; references: ReferenceNames };
+  /** Documents of rows, `id` the row's integer id as text (documentsOf names them as asked). */
+  toDocuments(db: Kysely<DB>, rows: Array<Record<string, unknown>>): Promise<SyncDocument[]>;
+}
+
+export interface SyncCollection {
+  name: string;
+  sources: SyncSource[];
+  /** Every table whose change can alter this collection's documents (for the change stream). */
+  tables: string[];
+}
