@@ -2,6 +2,21 @@ import { z } from 'zod';
 import { GRID_ORDERS, settingsMessages as m } from '../messages/settings';
 import { flag, formBody, optionalId, requiredId } from './fields';
 
+/**
+ * A company's settings as every answer and the company's synced document carry them (the server
+ * builds them in server/domains/companies/queries.ts `companySettingsJson`; the app reads this type).
+ */
+export const companySettings = z.object({
+  grid_order: z.enum(GRID_ORDERS),
+  grid_opacity: z.number().min(0).max(1),
+  offline_mode: z.number().int(),
+  ai_model: z.string(),
+  auto_refresh: z.number().int(),
+  stickytrap_render: z.number().int(),
+  language: z.string(),
+});
+export type CompanySettings = z.infer<typeof companySettings>;
+
 /** The company query parameter, with the message the spec gives for each call's missing company. */
 export const companyQuery = (message: string = m.companyIdRequired) => z.object({ company_id: requiredId(message) });
 export const optionalCompanyQuery = z.object({ company_id: optionalId(m.companyIdRequired) });

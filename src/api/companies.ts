@@ -5,8 +5,8 @@
  */
 import { sessionClientMessages as cm, sessionMessages as m } from '../../common/messages/session';
 import { companyIdPath, createCompanyBody } from '../../common/schemas/session';
+import type { CompanySettings } from '../../common/schemas/settings';
 import type { LocalDocument } from '../../sync/store';
-import type { CompanySettings } from './settings';
 import { type ApiContext, check, online, formData } from './context';
 
 /** A company as GET /Load_company_by_id answers it (server/domains/companies/queries.ts `companyJson`). */

@@ -15,6 +15,7 @@
  */
 import { type GridOrder, SETTINGS_DEFAULTS, settingsClientMessages as cm, settingsMessages as m } from '../../common/messages/settings';
 import {
+  type CompanySettings,
   companyQuery,
   optionalCompanyQuery,
   setAiModelQuery,
@@ -31,15 +32,6 @@ import { localCompany, sessionCompanyId } from './companies';
 import { type ApiContext, ApiError, ValidationError, check, multipart, online, record } from './context';
 
 /** A company's settings (server/domains/companies/queries.ts `companySettingsJson`). */
-export interface CompanySettings {
-  grid_order: GridOrder;
-  grid_opacity: number;
-  offline_mode: number;
-  ai_model: string;
-  auto_refresh: number;
-  stickytrap_render: number;
-  language: string;
-}
 
 type Reader = Pick<ApiContext, 'client' | 'store'>;
 

@@ -1,9 +1,12 @@
 /** Companies and their settings (spec part 1 §3 "Company settings", keyed by company id). */
 import type { Kysely } from 'kysely';
+import type { GridOrder } from '../../../common/messages/settings';
+import type { CompanySettings } from '../../../common/schemas/settings';
 import type { Company, DB } from '../../db/schema';
 
-export const companySettingsJson = (company: Company) => ({
-  grid_order: company.grid_order,
+export const companySettingsJson = (company: Company): CompanySettings => ({
+  // Written only through setGridOrderBody, which allows GRID_ORDERS alone.
+  grid_order: company.grid_order as GridOrder,
   grid_opacity: company.grid_opacity,
   offline_mode: company.offline_mode,
   ai_model: company.ai_model,

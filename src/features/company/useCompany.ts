@@ -1,5 +1,5 @@
 /** The signed-in company's local document (settings, users inside), kept current by the sync worker. */
-import type { CompanySettings } from '../../api/settings';
+import type { CompanySettings } from '../../../common/schemas/settings';
 import type { CompanyUser } from '../../api/users';
 import { useLocalDocument } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';

@@ -14,8 +14,8 @@
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { GRID_ORDERS, type GridOrder, SETTINGS_DEFAULTS, settingsMessages as m } from '../../../common/messages/settings';
+import type { CompanySettings } from '../../../common/schemas/settings';
 import {
-  type CompanySettings,
   setCompanyAiModel,
   setCompanyAutoRefresh,
   setCompanyGridOrder,

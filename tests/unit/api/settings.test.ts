@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { httpMessages } from '../../../common/messages/http';
 import { GRID_ORDERS, SETTINGS_DEFAULTS, settingsClientMessages as cm, settingsMessages as m } from '../../../common/messages/settings';
+import type { CompanySettings } from '../../../common/schemas/settings';
 import {
-  type CompanySettings,
   companyAiModelOrDefault,
   getCompanyAiModel,
   getCompanyAutoRefreshMode,
