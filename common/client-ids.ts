@@ -30,3 +30,13 @@ export const subGridboxClientId = (divisionClientId: ClientId, subx: number, sub
 
 /** The client id of the response for the `index`-th box (in the order sent, repeats left out) of a call that makes one per box. */
 export const responseClientId = (submissionClientId: ClientId, index: number): ClientId => childClientId(submissionClientId, `box:${index}`);
+
+const CLIENT_ID_PATTERN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/** Every client id in a value (path, query, body), found by walking it: also inside text (a comma-joined list, a path). */
+export function clientIdsIn(value: unknown, found = new Set<ClientId>()): Set<ClientId> {
+  if (typeof value === 'string') for (const match of value.matchAll(CLIENT_ID_PATTERN)) found.add(match[0].toLowerCase());
+  else if (Array.isArray(value)) for (const item of value) clientIdsIn(item, found);
+  else if (value && typeof value === 'object' && !(value instanceof Blob)) for (const item of Object.values(value)) clientIdsIn(item, found);
+  return found;
+}

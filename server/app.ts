@@ -11,9 +11,8 @@ import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { httpMessages } from '../common/messages/http';
 import type { ServerConfig } from './config';
 import type { Database } from './db/database';
@@ -41,11 +40,10 @@ import { clientErrorHandler, errorHandler, frameworkErrors, notFound } from './h
 import { registerGuards } from './http/guards';
 import { registerInputChecks } from './http/input';
 import { registerOpenApi } from './http/openapi';
+import type { App } from './http/route';
 import { registerTransactions } from './http/transactions';
 import { createMailer, type Mailer } from './mail/mailer';
 import { loadJwtSecret } from './secrets';
-
-export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
 export interface AppDeps {
   config: ServerConfig;

@@ -4,7 +4,8 @@
  * SIGTERM/SIGINT stop it gracefully: no new connections, in-flight requests finish, then the
  * database closes cleanly.
  */
-import { type App, buildApp } from './app';
+import { buildApp } from './app';
+import type { App } from './http/route';
 import { loadConfig } from './config';
 import { type Database, openDatabase } from './db/database';
 import { DataDirInUseError, lockDataDir } from './db/lock';

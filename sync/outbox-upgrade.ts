@@ -19,8 +19,7 @@
  * The local store is a new database (src/db/database.ts): the pull fills it, named by client id, and
  * the engine lays the entries' effects over it when it starts.
  */
-import { boxClientId, type ClientId, newClientId, responseClientId, subGridboxClientId } from '../common/client-ids';
-import { clientIdsIn } from './outbox';
+import { boxClientId, type ClientId, clientIdsIn, newClientId, responseClientId, subGridboxClientId } from '../common/client-ids';
 import type { Effect, EntryBody, OutboxEntry } from './types';
 
 /** How version 2 said where a create's answer held a record's server id. */

@@ -15,6 +15,7 @@
  * always the queue's own: no second copy in another realm needs keeping in step.
  */
 import { Dexie, type Table } from 'dexie';
+import { clientIdsIn } from '../common/client-ids';
 import { upgradeToClientIds } from './outbox-upgrade';
 import type { ClientId, EntryBody, Effect, OutboxEntry } from './types';
 
@@ -54,16 +55,6 @@ class OutboxDatabase extends Dexie {
         await transaction.table('entries').bulkPut(upgradeToClientIds(entries));
       });
   }
-}
-
-const CLIENT_ID_PATTERN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-
-/** Every client id in a value (path, query, body), found by walking it: also inside text (a comma-joined list, a path). */
-export function clientIdsIn(value: unknown, found = new Set<ClientId>()): Set<ClientId> {
-  if (typeof value === 'string') for (const match of value.matchAll(CLIENT_ID_PATTERN)) found.add(match[0].toLowerCase());
-  else if (Array.isArray(value)) for (const item of value) clientIdsIn(item, found);
-  else if (value && typeof value === 'object' && !(value instanceof Blob)) for (const item of Object.values(value)) clientIdsIn(item, found);
-  return found;
 }
 
 /**

@@ -1,6 +1,11 @@
-/** Typing for named route handlers, and the success envelope. */
-import type { FastifyRequest } from 'fastify';
+/** The application's type, typing for named route handlers, and the success envelope. */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+
+/** The Fastify application with zod schemas (server/app.ts builds it; each domain's routes register on it). */
+export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
 export interface RouteSchema {
   body?: z.ZodType;

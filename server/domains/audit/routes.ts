@@ -5,11 +5,10 @@
  */
 import { auditMessages as m } from '../../../common/messages/audit';
 import { addAuditEventBody, auditEventIdPath, auditEventsQuery, updateAuditEventBody } from '../../../common/schemas/audit';
-import type { App } from '../../app';
 import { writer } from '../../db/writes';
 import { badRequest } from '../../http/errors';
 import { actingCompany, assertCaller } from '../../http/guards';
-import { type RequestOf, success } from '../../http/route';
+import { type App, type RequestOf, success } from '../../http/route';
 import { auditEventJson, auditQueries } from './queries';
 import { actorOfRequest, auditRow, recordAudit } from './record';
 

@@ -5,12 +5,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sessionMessages as m } from '../../../common/messages/session';
 import { loginBody, passwordResetRequestBody, resetPasswordBody, resetPasswordQuery, signUpBody } from '../../../common/schemas/session';
-import type { App } from '../../app';
 import type { User } from '../../db/schema';
 import { writer } from '../../db/writes';
 import { badRequest, conflict, conflictOnUnique, unauthorized } from '../../http/errors';
 import { bearerToken } from '../../http/guards';
-import { type RequestOf, success } from '../../http/route';
+import { type App, type RequestOf, success } from '../../http/route';
 import { actorOf, recordAudit } from '../audit/record';
 import { hashPassword, verifyPassword } from './passwords';
 import { authQueries } from './queries';

@@ -40,12 +40,11 @@ import {
   roomQuery,
   updateBatchBody,
 } from '../../../common/schemas/batches';
-import type { App } from '../../app';
 import type { DB } from '../../db/schema';
 import { writer } from '../../db/writes';
 import { badRequest, conflict, conflictOnUnique, notFound } from '../../http/errors';
 import { assertCaller, caller } from '../../http/guards';
-import { fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
+import { type App, fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { gridQueries } from '../grids/queries';
 import { roomJson, roomQueries } from '../rooms/queries';

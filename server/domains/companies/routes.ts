@@ -1,10 +1,9 @@
 /** Companies: created by the platform operator (SuperAdmin), read by their members. */
 import { sessionMessages as m } from '../../../common/messages/session';
 import { companyIdPath, createCompanyBody } from '../../../common/schemas/session';
-import type { App } from '../../app';
 import { writer } from '../../db/writes';
 import { notFound } from '../../http/errors';
-import { type RequestOf, success } from '../../http/route';
+import { type App, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { companyJson, companyQueries } from './queries';
 

@@ -4,10 +4,9 @@
  */
 import { z } from 'zod';
 import { fileMessages as m } from '../../../common/messages/files';
-import type { App } from '../../app';
 import { notFound } from '../../http/errors';
 import { assertCompanyAccess } from '../../http/guards';
-import type { RequestOf } from '../../http/route';
+import type { App, RequestOf } from '../../http/route';
 import type { FastifyReply } from 'fastify';
 import { fileQueries } from './storage';
 

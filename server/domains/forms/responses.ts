@@ -18,12 +18,11 @@ import {
   submitFormRoomBody,
   submitMultiSelectBody,
 } from '../../../common/schemas/form-responses';
-import type { App } from '../../app';
 import { badRequest, notFound } from '../../http/errors';
 import { writer } from '../../db/writes';
 import { assertCaller } from '../../http/guards';
 import { saveImage } from '../files/storage';
-import { type RequestOf, success } from '../../http/route';
+import { type App, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { type Answer, responseQueries } from './responses-queries';
 

@@ -18,10 +18,9 @@ import {
   updateDefaultTemplateBody,
   updateFormTemplateBody,
 } from '../../../common/schemas/forms';
-import type { App } from '../../app';
 import { writer } from '../../db/writes';
 import { badRequest, conflict, conflictOnUnique, notFound } from '../../http/errors';
-import { fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
+import { type App, fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { formResponseRoutes } from './responses';
 import { checkFieldOptions, DEFAULT_FORM_TEMPLATES, fieldRow, formFieldJson, formQueries, hideRuleJson } from './queries';

@@ -5,11 +5,10 @@
  */
 import { gridTemplateMessages as m } from '../../../common/messages/grid-templates';
 import { createGridTemplateBody, deleteGridTemplateQuery, gridTemplatesQuery, submitGridTemplateBody } from '../../../common/schemas/grid-templates';
-import type { App } from '../../app';
 import { writer } from '../../db/writes';
 import { badRequest, conflictOnUnique, notFound } from '../../http/errors';
 import { assertCaller } from '../../http/guards';
-import { type RequestOf, success } from '../../http/route';
+import { type App, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { gridBoxJson, gridJson, gridQueries } from '../grids/queries';
 import { roomQueries } from '../rooms/queries';

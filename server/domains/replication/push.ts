@@ -28,12 +28,11 @@ import type { FastifyRequest, InjectOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { httpMessages } from '../../../common/messages/http';
 import { type DocumentNaming, type PushEntry, type PushResult, pushBody, pushQuery } from '../../../common/schemas/sync';
-import type { App } from '../../app';
 import type { DB } from '../../db/schema';
 import { ACTED_AT_HEADER } from '../../http/acted-at';
 import { clientIdsAhead, withClientIdsResolved } from '../../http/client-ids';
 import { caller, ownedAhead } from '../../http/guards';
-import { type RequestOf, success } from '../../http/route';
+import { type App, type RequestOf, success } from '../../http/route';
 import { inPushTransaction } from '../../http/transactions';
 import type { SyncDocument } from './sync-collection';
 

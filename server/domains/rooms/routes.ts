@@ -12,10 +12,9 @@ import {
   updateAllRoomScrollQuery,
   updateRoomScrollQuery,
 } from '../../../common/schemas/rooms';
-import type { App } from '../../app';
 import { writer } from '../../db/writes';
 import { badRequest } from '../../http/errors';
-import { type RequestOf, success } from '../../http/route';
+import { type App, type RequestOf, success } from '../../http/route';
 import { batchQueries } from '../batches/queries';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { gridBoxJson, gridJson, gridQueries } from '../grids/queries';

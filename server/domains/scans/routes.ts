@@ -16,11 +16,10 @@ import {
   uploadGridImageQuery,
   uploadWhiteboardBody,
 } from '../../../common/schemas/scans';
-import type { App } from '../../app';
 import { writer } from '../../db/writes';
 import { notFound } from '../../http/errors';
 import { actingCompany, assertCaller, caller } from '../../http/guards';
-import { type RequestOf, success } from '../../http/route';
+import { type App, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { saveImage } from '../files/storage';
 import { gridJson, gridQueries } from '../grids/queries';

@@ -13,12 +13,11 @@ import {
   setLanguageQuery,
   updateStickyTrapQuery,
 } from '../../../common/schemas/settings';
-import type { App } from '../../app';
 import type { CompaniesTable } from '../../db/schema';
 import { writer } from '../../db/writes';
 import { badRequest } from '../../http/errors';
 import { actingCompany } from '../../http/guards';
-import { type RequestOf, success } from '../../http/route';
+import { type App, type RequestOf, success } from '../../http/route';
 import type { FastifyRequest } from 'fastify';
 import type { Updateable } from 'kysely';
 import { actorOfRequest, recordAudit } from '../audit/record';

@@ -15,10 +15,9 @@ import {
   movementHistoryQuery,
   updateSubGridboxBody,
 } from '../../../common/schemas/subgrids';
-import type { App } from '../../app';
 import { badRequest, notFound } from '../../http/errors';
 import { assertCaller } from '../../http/guards';
-import { fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
+import { type App, fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { gridBoxJson, gridQueries } from '../grids/queries';
 import { type Layout, plantMoveJson, plantMoveQueries, subGridboxDisplayName, subGridboxJson, subGridboxQueries } from './queries';

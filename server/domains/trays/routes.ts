@@ -16,12 +16,11 @@ import {
   updateTrayBody,
   useTrayTemplateBody,
 } from '../../../common/schemas/trays';
-import type { App } from '../../app';
 import type { TraysTable } from '../../db/schema';
 import { writer } from '../../db/writes';
 import { notFound } from '../../http/errors';
 import { assertCaller } from '../../http/guards';
-import { fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
+import { type App, fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
 import type { Updateable } from 'kysely';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { trayJson, trayQueries, trayTemplateJson } from './queries';

@@ -9,11 +9,10 @@ import {
   thresholdQuery,
   updateLocationBody,
 } from '../../../common/schemas/session';
-import type { App } from '../../app';
 import { writer } from '../../db/writes';
 import { conflict } from '../../http/errors';
 import { actingCompany, assertCaller, caller } from '../../http/guards';
-import { type RequestOf, success } from '../../http/route';
+import { type App, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { authQueries } from '../auth/queries';
 import { INVITATION_DAYS } from '../auth/tokens';
