@@ -2,6 +2,7 @@
 // the server share code only through common/.
 import js from '@eslint/js';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const restrict = (...patterns) => ['error', { patterns: patterns.map((group) => ({ group: [group], message: `Import across a module boundary (${group}); share it through common/.` })) }];
@@ -11,14 +12,21 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    languageOptions: {
+      globals: { ...globals.node, ...globals.browser },
+      // Type-aware rules: a promise nobody awaits or handles is a lost error in an async codebase.
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
   { files: ['src/**'], rules: { 'no-restricted-imports': restrict('**/server/**', '**/server') } },
+  { files: ['src/**'], plugins: { 'react-hooks': reactHooks }, rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' } },
   { files: ['server/**'], rules: { 'no-restricted-imports': restrict('**/src/**', '**/sync/**', '**/workers/**') } },
   { files: ['common/**'], rules: { 'no-restricted-imports': restrict('**/src/**', '**/sync/**', '**/server/**', '**/workers/**', 'react', 'fastify', 'kysely') } },
   // The sync engine is plain TypeScript: it runs in a worker, in Node tests and benches, never with a page.
@@ -45,5 +53,7 @@ export default tseslint.config(
       ],
     },
   },
+  // Plain JavaScript (this file, build scripts) is outside the TypeScript project: no type-aware rules there.
+  { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   { files: ['server/cli.ts', 'server/main.ts', 'bench/**', 'tests/**', 'scripts/**'], rules: { 'no-console': 'off' } },
 );

@@ -14,7 +14,7 @@ export async function cleanUp(db: Kysely<DB>): Promise<void> {
 export function scheduleCleanUp(db: Kysely<DB>, onError: (error: unknown) => void): () => void {
   const run = () => cleanUp(db).catch(onError);
   void run();
-  const timer = setInterval(run, 60 * 60 * 1000);
+  const timer = setInterval(() => void run(), 60 * 60 * 1000);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -89,7 +89,7 @@ export class SyncEngine implements Recorder {
       onConnected: () => {
         this.setStatus({ online: true });
         this.pulls.resync();
-        this.kick();
+        void this.kick();
       },
       onChange: (collections) => this.pullChanged(collections),
       onDisconnected: (reason) => this.setStatus({ online: false, lastError: reason }),
@@ -108,7 +108,7 @@ export class SyncEngine implements Recorder {
     await this.refreshCounts();
     this.pulls.start();
     this.stream.start();
-    this.kick();
+    void this.kick();
   }
 
   subscribe(listener: Listener): () => void {

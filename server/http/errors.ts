@@ -78,10 +78,10 @@ function isMalformedMultipart(error: FastifyError): boolean {
  * Errors Fastify meets before a route is found: a path that does not decode (FST_ERR_BAD_URL) and a
  * path parameter over `maxParamLength` (FST_ERR_MAX_PARAM_LENGTH, 414). Fastify's `frameworkErrors`.
  */
-export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(414).send({ status: 'error', message: httpMessages.parameterTooLong });
-  if (error.code === 'FST_ERR_BAD_URL') return reply.code(400).send({ status: 'error', message: httpMessages.badUrl });
-  return reply.code(error.statusCode ?? 400).send({ status: 'error', message: httpMessages.invalidRequest });
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const [status, message] =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? [414, httpMessages.parameterTooLong] : error.code === 'FST_ERR_BAD_URL' ? [400, httpMessages.badUrl] : [error.statusCode ?? 400, httpMessages.invalidRequest];
+  void reply.code(status).send({ status: 'error', message });
 }
 
 /**

@@ -41,7 +41,8 @@ export function useLocalQuery<T extends LocalDocument = LocalDocument>(collectio
     const query = context.database.collections[collection].find({ selector, ...(sort ? { sort } : {}) });
     const subscription = query.$.subscribe((documents) => setState({ documents: documents.map((document) => document.toMutableJSON() as T), loading: false }));
     return () => subscription.unsubscribe();
-    // The selector is described by selectorKey; depending on the object itself would re-subscribe on every render.
+    // The selector and sort are described by selectorKey; depending on the objects would re-subscribe on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [context, collection, selectorKey]);
   return state;
 }

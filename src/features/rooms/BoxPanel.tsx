@@ -19,7 +19,7 @@ import { TemplateChooser } from '../forms/fill/TemplateChooser';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 
 export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; label: string; batches: BatchDoc[]; company: CompanyDoc | null; user: SignedInUser; onClose: () => void }) {
-  const { box, grid, user } = props;
+  const { box, grid, user, onClose } = props;
   const boxId = box.id;
 
   // Focus moves into the panel when it opens (keyboards and screen readers start there).
@@ -27,10 +27,10 @@ export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; la
   useEffect(() => panel.current?.focus(), [box.id]);
   // Escape closes the panel, as growers with a keyboard expect.
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && props.onClose();
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [props.onClose]);
+  }, [onClose]);
 
   return (
     <div className="panel-backdrop" onClick={props.onClose}>
