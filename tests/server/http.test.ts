@@ -275,3 +275,17 @@ describe('hostile input', () => {
     expect(await longParameter.json()).toEqual(envelope(httpMessages.parameterTooLong));
   });
 });
+
+describe('compression', () => {
+  it('an answer over 1 kB travels brotli- or gzip-compressed as the client accepts, and plain otherwise', async () => {
+    for (const encoding of ['br', 'gzip']) {
+      const response = await fetch(`${server.url}/api/openapi.json`, { headers: { 'accept-encoding': encoding } });
+      expect(response.headers.get('content-encoding')).toBe(encoding);
+      expect(((await response.json()) as { openapi: string }).openapi).toBe('3.1.0');
+    }
+    const plain = await fetch(`${server.url}/api/openapi.json`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const small = await fetch(`${server.url}/api/health`, { headers: { 'accept-encoding': 'br' } });
+    expect(small.headers.get('content-encoding')).toBeNull();
+  });
+});

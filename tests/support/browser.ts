@@ -106,6 +106,7 @@ async function build(outDir: string) {
   try {
     await run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], options);
     await run(process.execPath, [join(ROOT, 'scripts', 'build-service-worker.mjs'), outDir], options);
+    await run(process.execPath, [join(ROOT, 'scripts', 'compress-assets.mjs'), outDir], options);
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
     throw new Error(`Building the web app for the end-to-end tests failed:\n${stdout}\n${stderr}`, { cause: error });
