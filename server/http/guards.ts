@@ -6,11 +6,19 @@
  * - The caller comes from the access token only. Any parameter that names a company or a record
  *   (ownership.ts) is checked against the caller's company before the handler runs: another
  *   company's id answers 403, a missing record 404. SuperAdmin may act across companies.
+ * - Parameters are found by name wherever they stand: path, query, body, and nested in the body's
+ *   objects and arrays at any depth (`fieldResponses[].fieldID`), the one way `namedRecords` reads a
+ *   request, for the guard and for a push's proofs (`ownedAhead`) alike. The body of a route that
+ *   carries other requests (the push, `config.carriesRequests`) is not read: each entry is guarded as
+ *   the request of its own that it becomes.
  * - A route whose path names a record under a generic name declares it: `config.owns: {id: 'company'}`.
+ * - Records named under a name only their route can interpret (the sync read-back's `ids`) or by a
+ *   uuid (files) are checked by the handler once loaded, with `assertCompanyAccess`: the same rule.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { httpMessages } from '../../common/messages/http';
+import { MAX_RECORD_ID } from '../../common/schemas/fields';
 import type { Role } from '../../common/roles';
 import type { DB } from '../db/schema';
 import type { AccessClaims, TokenService } from '../domains/auth/tokens';
@@ -87,39 +95,50 @@ export function registerGuards(app: FastifyInstance, deps: { db: Kysely<DB>; tok
 
   app.addHook('preHandler', async (request) => {
     if (!request.auth || answeredRepeatOf(request)) return;
-    const wanted = namedRecords({ ...OWNED_PARAMETERS, ...request.routeOptions.config.owns }, [request.params, request.query, request.body]);
+    const { owns, carriesRequests } = request.routeOptions.config;
+    const wanted = namedRecords({ ...OWNED_PARAMETERS, ...owns }, carriesRequests ? [request.params, request.query] : [request.params, request.query, request.body]);
     const proven = provenOwnership(request);
     // Through the request's database: a pushed entry's is its push's transaction (transactions.ts).
     for (const [kind, ids] of wanted) await assertOwned(request.db, request.auth, kind, [...ids], proven);
   });
 }
 
-/** Record ids are PostgreSQL integers. */
-const MAX_RECORD_ID = 2_147_483_647;
-
-/** The ids each kind of record is named by in these parameter sources (params, query, body), by parameter name. */
+/**
+ * The ids each kind of record is named by in these parameter sources (params, query, body), by
+ * parameter name, at any depth: a named key's value holds ids (`idsIn`); any other key's value that is
+ * an object or an array is searched in turn (`updatedFields[].FieldID`). Files (Buffers) are bytes.
+ */
 function namedRecords(names: Record<string, OwnedKindName>, sources: unknown[]): Map<OwnedKindName, Set<number>> {
   const wanted = new Map<OwnedKindName, Set<number>>();
-  for (const source of sources) {
-    if (!source || typeof source !== 'object' || Buffer.isBuffer(source)) continue;
-    for (const [key, value] of Object.entries(source)) {
-      const kind = names[key];
-      if (!kind) continue;
+  const search = (value: unknown) => {
+    if (!value || typeof value !== 'object' || Buffer.isBuffer(value)) return;
+    if (Array.isArray(value)) {
+      for (const item of value) search(item);
+      return;
+    }
+    for (const [key, item] of Object.entries(value)) {
+      const kind = Object.hasOwn(names, key) ? names[key] : undefined;
+      if (!kind) {
+        search(item);
+        continue;
+      }
       const ids = wanted.get(kind) ?? new Set<number>();
-      for (const id of idsIn(value)) ids.add(id);
+      for (const id of idsIn(item)) ids.add(id);
       wanted.set(kind, ids);
     }
-  }
+  };
+  for (const source of sources) search(source);
   return wanted;
 }
 
 /**
  * The records a push's entries name in their queries and bodies (`sources`, by the parameter names of
- * ownership.ts) that are live and the caller's to act on (`<kind>:<id>`): one statement per kind for the
- * whole push, before its entries run, so each entry's guard finds them proven (transactions.ts
- * `provenOwnership`) instead of looking them up one entry at a time (a drain of culls: one statement
- * fewer per entry). Whatever is not found here (another company's, missing, named in a path or under a
- * route's own name) is left to each entry's guard, which answers 403 or 404 exactly as alone.
+ * ownership.ts, at any depth, as the guard reads them: `namedRecords`) that are live and the caller's
+ * to act on (`<kind>:<id>`): one statement per kind for the whole push, before its entries run, so
+ * each entry's guard finds them proven (transactions.ts `provenOwnership`) instead of looking them up
+ * one entry at a time (a drain of culls: one statement fewer per entry). Whatever is not found here
+ * (another company's, missing, named in a path or under a route's own name) is left to each entry's
+ * guard, which answers 403 or 404 exactly as alone.
  */
 export async function ownedAhead(db: Kysely<DB>, claims: AccessClaims, sources: unknown[]): Promise<Set<string>> {
   const proven = new Set<string>();
@@ -156,6 +175,22 @@ function idsIn(value: unknown): number[] {
  */
 export function assertCompanyAccess(request: FastifyRequest, companyId: number) {
   if (!mayActFor(caller(request), companyId)) throw forbidden(httpMessages.otherCompany);
+}
+
+/**
+ * Records a request links to a record of `companyId` (an audit event's room, batch and form response)
+ * must be that company's too. The guard has already found each named record live and the caller's to
+ * act on, which for anyone but a SuperAdmin means of the caller's own company, the one they act for:
+ * nothing more to check. A SuperAdmin may name any company's records, so one of another company than
+ * the record it is linked to is not found there: 404, as a record named with the wrong `company_id`.
+ */
+export async function assertLinkedWithin(request: FastifyRequest, companyId: number, named: Partial<Record<OwnedKindName, number | null | undefined>>) {
+  if (caller(request).user_role !== 'SuperAdmin') return;
+  for (const [kindName, id] of Object.entries(named) as Array<[OwnedKindName, number | null | undefined]>) {
+    if (id === null || id === undefined) continue;
+    const [row] = await liveRows(request.db, kindName, [id]);
+    if (row?.company !== companyId) throw notFound(httpMessages.recordNotFound(`${kindName} ${id}`));
+  }
 }
 
 /** The one tenancy rule: a caller acts for their own company; SuperAdmin for any. */

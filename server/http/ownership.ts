@@ -2,6 +2,14 @@
  * Which parameter names carry which kind of record, and where each kind's owning company is. The
  * tenancy guard (guards.ts) reads this one table for every request; a domain adds its kinds and its
  * parameter names here instead of checking ownership in its handlers.
+ *
+ * A name counts wherever it stands in the request: in the path, the query, the body, or nested in
+ * the body's objects and arrays at any depth (`fieldResponses[].fieldID`, `updatedFields[].FieldID`),
+ * as client ids are resolved (client-ids.ts). So a record-naming field is declared once, by its name,
+ * whether a call sends it alone or inside a list; a push's proofs (guards.ts `ownedAhead`) read its
+ * entries the same way. tests/server/tenancy.test.ts fails for a field named like an id (`…id`,
+ * `…ids`) in any route's schema that is neither known here (or to its route's `config.owns`) nor
+ * exempted there with a reason.
  */
 export interface OwnedKind {
   table: string;
@@ -28,6 +36,13 @@ export const OWNED_KINDS = {
   tray_template: { table: 'tray_templates', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
   form_template: { table: 'form_templates', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
   form_field: { table: 'form_fields', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
+  /**
+   * A form field as a submission's answers name it: one deleted since the form was filled still
+   * counts (its template was deleted meanwhile: the answers are a grower's observation and are kept,
+   * README "Forms offline"), so only another company's field (403) or one that never was (404) is
+   * refused.
+   */
+  answered_form_field: { table: 'form_fields', idColumn: 'id', companyColumn: 'company_id', softDeleted: false },
   form_response: { table: 'form_responses', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
 } satisfies Record<string, OwnedKind>;
 
@@ -74,7 +89,9 @@ export const OWNED_PARAMETERS: Record<string, OwnedKindName> = {
   tray_id: 'tray',
   response_id: 'form_response',
   field_id: 'form_field',
-  fieldID: 'form_field',
+  // The answers of the four submissions (`fieldResponses[].fieldID`).
+  fieldID: 'answered_form_field',
+  // The fields update_form_template changes in place (`updatedFields[].FieldID`).
   FieldID: 'form_field',
   form_field_hidden_FieldID: 'form_field',
   form_field_linked_FieldID: 'form_field',

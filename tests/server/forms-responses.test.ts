@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formResponseMessages as m } from '../../common/messages/form-responses';
 import { fileMessages } from '../../common/messages/files';
+import { httpMessages } from '../../common/messages/http';
 import { createBatch, createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
 import { type RequestOptions, startServer, type TestServer } from '../support/server';
 import { type PulledDocument, pullUntil } from '../support/sync';
@@ -90,8 +91,10 @@ describe('submit_form', () => {
     expect(missingRequired.body).toEqual(error(m.fieldRequired('Pest pressure')));
     const mixed = await submit({ GridBoxID: boxIds[0], submittedBy: farm.regular.id, fieldResponses: [answers()[0], answers(trap)[1]] });
     expect(mixed.body).toEqual(error(m.oneTemplate));
+    // A field that never was is not found (the guard, like any record named: tests/server/tenancy.test.ts).
     const unknown = await submit({ GridBoxID: boxIds[0], submittedBy: farm.regular.id, fieldResponses: [{ fieldID: 99_999_999, inputData: 'x' }] });
-    expect(unknown.body).toEqual(error(m.fieldNotFound(99_999_999)));
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual(error(httpMessages.recordNotFound('answered_form_field 99999999')));
   });
 
   it('refuses another company, and submitting as someone else', async () => {
@@ -99,9 +102,11 @@ describe('submit_form', () => {
     expect((await submit({ GridBoxID: otherBoxId, submittedBy: farm.regular.id, fieldResponses: answers() })).status).toBe(403);
     expect((await submit({ GridBoxID: boxIds[0], submittedBy: farm.admin.id, fieldResponses: answers() })).status).toBe(403);
     expect((await submit({ GridBoxID: boxIds[0], submittedBy: other.regular.id, fieldResponses: answers() })).status).toBe(403);
-    // Fields of another company's template are not found for this company.
+    // Fields of another company's template are another company's records.
     const otherForm = await template(other, 'Scouting');
-    expect((await submit({ GridBoxID: boxIds[0], submittedBy: farm.regular.id, fieldResponses: answers(otherForm) })).body).toEqual(error(m.fieldNotFound(otherForm.fields[0]!)));
+    const theirs = await submit({ GridBoxID: boxIds[0], submittedBy: farm.regular.id, fieldResponses: answers(otherForm) });
+    expect(theirs.status).toBe(403);
+    expect(theirs.body).toEqual(error(httpMessages.otherCompany));
   });
 
   it('makes one response for a repeated Idempotency-Key', async () => {

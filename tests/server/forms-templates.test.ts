@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIELD_TYPES, formMessages as m } from '../../common/messages/forms';
+import { httpMessages } from '../../common/messages/http';
 import { createTenant, type Tenant } from '../support/factories';
 import { type RequestOptions, startServer, type TestServer } from '../support/server';
 import { type PulledDocument, pullUntil } from '../support/sync';
@@ -190,19 +191,22 @@ describe('update_form_template', () => {
     ]);
   });
 
-  it('answers the spec message, ours for a foreign field, 403 for a Regular user or another company', async () => {
+  it('answers the spec message, ours for a field of another template, 403 for a Regular user or another company', async () => {
     const template = await newTemplate();
+    const sibling = await newTemplate();
     const theirs = await newTemplate(other);
     const base = { templateID: template.TemplateID, newFields: [], updatedFields: [] };
     for (const change of [{ templateID: undefined }, { newFields: undefined }, { updatedFields: 'x' }]) {
       const response = await request('POST', '/update_form_template', farm.admin.token, { json: { ...base, ...change } });
       expect(response.body).toEqual(error(m.updateRequired));
     }
-    const foreign = theirs.fields[0]!.FieldID;
-    const response = await request('POST', '/update_form_template', farm.admin.token, {
-      json: { ...base, updatedFields: [{ FieldID: foreign, fieldName: 'X', fieldType: 'Text' }] },
-    });
-    expect(response.body).toEqual(error(m.fieldNotInTemplate(foreign)));
+    const changing = (FieldID: number) => request('POST', '/update_form_template', farm.admin.token, { json: { ...base, updatedFields: [{ FieldID, fieldName: 'X', fieldType: 'Text' }] } });
+    const elsewhere = sibling.fields[0]!.FieldID;
+    expect((await changing(elsewhere)).body).toEqual(error(m.fieldNotInTemplate(elsewhere)));
+    // Another company's field is another company's record (tests/server/tenancy.test.ts).
+    const foreign = await changing(theirs.fields[0]!.FieldID);
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).toEqual(error(httpMessages.otherCompany));
     expect((await request('POST', '/update_form_template', farm.regular.token, { json: base })).status).toBe(403);
     expect((await request('POST', '/update_form_template', farm.admin.token, { json: { ...base, templateID: theirs.TemplateID } })).status).toBe(403);
   });

@@ -381,7 +381,7 @@ describe('the change stream', () => {
 });
 
 describe('GET /api/sync/documents', () => {
-  it('answers the current documents named, whatever the checkpoint, and only the caller’s company’s', async () => {
+  it('answers the current documents named, whatever the checkpoint, leaving out missing ones; another company’s answer 403', async () => {
     const roomId = await createRoom(server, farm.companyId);
     const grid = await createGrid(server, farm.companyId, roomId, 2, 1);
     const theirs = await createGrid(server, other.companyId, await createRoom(server, other.companyId), 1, 1);
@@ -390,13 +390,16 @@ describe('GET /api/sync/documents', () => {
 
     const response = await server.request<{ documents: SyncDocument[] }>('GET', '/sync/documents', {
       token: farm.regular.token,
-      query: { collection: 'grid_boxes', ids: `${kept},${removed},${theirs.boxIds[0]},999999` },
+      query: { collection: 'grid_boxes', ids: `${kept},${removed},999999` },
     });
     expect(response.status).toBe(200);
     const byId = new Map(response.body.documents.map((document) => [document.id, document]));
     expect([...byId.keys()].sort()).toEqual([String(kept), String(removed)].sort());
     expect(byId.get(String(kept))).toMatchObject({ _deleted: false, GridID: grid.id, X: 1, Y: 1, sub_gridboxes: [] });
     expect(byId.get(String(removed))?._deleted).toBe(true);
+    const foreign = await server.request('GET', '/sync/documents', { token: farm.regular.token, query: { collection: 'grid_boxes', ids: `${kept},${theirs.boxIds[0]}` } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).toEqual({ status: 'error', message: httpMessages.otherCompany });
   });
 
   it('reads documents of several kinds by `<kind>:<id>`, and refuses bad ids', async () => {
@@ -478,7 +481,7 @@ describe('naming=client: documents name records as tablets do, by client id', ()
     expect(answered.fieldResponses).toMatchObject([{ ResponseID: response, FieldID: shown, InputData: 'yes' }]);
   });
 
-  it('reads back by client id, of the caller’s company only; refuses ids that are neither, and an unknown naming', async () => {
+  it('reads back by client id, of the caller’s company only (403 for another’s); refuses ids that are neither, and an unknown naming', async () => {
     const grid = await createGrid(server, farm.companyId, await createRoom(server, farm.companyId), 2, 1);
     const theirs = await createGrid(server, other.companyId, await createRoom(server, other.companyId), 1, 1);
     const [kept, removed] = grid.boxIds as [number, number];
@@ -487,13 +490,16 @@ describe('naming=client: documents name records as tablets do, by client id', ()
     const theirsId = await clientIdOf(server, 'grid_boxes', theirs.boxIds[0] as number);
     const response = await server.request<{ documents: SyncDocument[] }>('GET', '/sync/documents', {
       token: farm.regular.token,
-      query: { collection: 'grid_boxes', naming: 'client', ids: `${keptId},${removedId},${theirsId},${newClientId()}` },
+      query: { collection: 'grid_boxes', naming: 'client', ids: `${keptId},${removedId},${newClientId()}` },
     });
     expect(response.status).toBe(200);
     const byId = new Map(response.body.documents.map((document) => [document.id, document]));
     expect([...byId.keys()].sort()).toEqual([keptId, removedId].sort());
     expect(byId.get(keptId)).toMatchObject({ _deleted: false, GridID: await clientIdOf(server, 'grids', grid.id), X: 1, Y: 1 });
     expect(byId.get(removedId)?._deleted).toBe(true);
+    const foreign = await server.request('GET', '/sync/documents', { token: farm.regular.token, query: { collection: 'grid_boxes', naming: 'client', ids: `${keptId},${theirsId}` } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).toEqual({ status: 'error', message: httpMessages.otherCompany });
 
     const tray = await server.request<{ client_id: string }>('POST', '/create_tray', { token: farm.regular.token, json: { tray_name: 'Clones B', company_id: farm.companyId, user_id: farm.regular.id, number_of_plants: 12 } });
     const operations = await server.request<{ documents: SyncDocument[] }>('GET', '/sync/documents', { token: farm.regular.token, query: { collection: 'operations', naming: 'client', ids: tray.body.client_id } });

@@ -1,13 +1,15 @@
 /**
  * The audit trail (spec part 2 §3, §7). Every member reads it and may add an event of their own (the
  * client records, for example, a multi-select submission); only Admins correct or delete events, and
- * a deletion is a tombstone, never an erasure.
+ * a deletion is a tombstone, never an erasure. An event's links (RoomID, BatchID, response_id) are
+ * records of its own company: the guard answers another company's 403 and a missing one 404, and a
+ * SuperAdmin, who may name any company's, gets 404 for one of another company than the event's.
  */
 import { auditMessages as m } from '../../../common/messages/audit';
 import { addAuditEventBody, auditEventIdPath, auditEventsQuery, updateAuditEventBody } from '../../../common/schemas/audit';
 import { writer } from '../../db/writes';
 import { badRequest } from '../../http/errors';
-import { actingCompany, assertCaller } from '../../http/guards';
+import { actingCompany, assertCaller, assertLinkedWithin } from '../../http/guards';
 import { type App, type RequestOf, success } from '../../http/route';
 import { auditEventJson, auditQueries } from './queries';
 import { actorOfRequest, auditRow, recordAudit } from './record';
@@ -28,6 +30,8 @@ async function addAuditEvent(request: RequestOf<typeof addSchema>) {
   // An event is always recorded as the caller's own.
   assertCaller(request, UserID);
   const actor = actorOfRequest(request, actingCompany(request, request.body.CompanyID));
+  // The event links records of its own company only (the guard has checked the caller may name them).
+  await assertLinkedWithin(request, actor.companyId, { room: RoomID, batch: BatchID, form_response: response_id });
   // The event the caller adds is the record itself, answered with its id: inserted now.
   const created = await writer(request.db, actor).insert('audit_events', { ...auditRow(actor, { title: EventTitle, roomId: RoomID, batchId: BatchID, responseId: response_id }), client_id });
   return success({ event: auditEventJson(await auditQueries.byId(request.db, created.id)), client_id: created.client_id }, m.added);
@@ -43,6 +47,7 @@ async function updateAuditEvent(request: RequestOf<typeof updateSchema>) {
   };
   if (Object.keys(changes).length === 0) throw badRequest(m.nothingToUpdate);
   const event = await auditQueries.byId(request.db, request.params.id);
+  await assertLinkedWithin(request, event.company_id, { room: RoomID, batch: BatchID, form_response: response_id });
   const actor = actorOfRequest(request, event.company_id);
   await writer(request.db, actor).update('audit_events', request.params.id, changes);
   // Corrections to the trail leave a trace of their own.

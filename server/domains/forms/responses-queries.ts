@@ -28,10 +28,12 @@ const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_
 export const responseQueries = {
   /**
    * The one template the answers belong to. The template is not sent (spec §7): it follows from the
-   * fields answered, which must all be fields of one template of the company. A field or template
-   * deleted since is accepted: a form filled offline on a tablet whose copy was older is still a
-   * grower's observation, and is kept (README "Forms offline"). Answered with its name (for the audit
-   * trail), in one statement.
+   * fields answered, which must all be fields of one template of the company. The guard has already
+   * answered another company's field 403 and one that never was 404 (ownership.ts
+   * `answered_form_field`): `fieldNotFound` is left for a SuperAdmin's field of a company other than
+   * the one it submits for. A field or template deleted since is accepted: a form filled offline on a
+   * tablet whose copy was older is still a grower's observation, and is kept (README "Forms
+   * offline"). Answered with its name (for the audit trail), in one statement.
    */
   async templateOfAnswers(db: Kysely<DB>, companyId: number, answers: Answer[]): Promise<{ id: number; name: string }> {
     const ids = [...new Set(answers.map((answer) => answer.fieldID))];

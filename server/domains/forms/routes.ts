@@ -75,6 +75,7 @@ async function updateFormTemplate(request: RequestOf<typeof updateSchema>) {
   checkFieldOptions([...newFields, ...updatedFields]);
   const live = await formQueries.liveFieldsOf(request.db, template.id);
   const liveIds = new Set(live.map((field) => field.id));
+  // Another company's field and a missing one the guard has answered (403, 404): left is a field of another of the company's templates.
   for (const field of updatedFields) if (!liveIds.has(field.FieldID)) throw badRequest(m.fieldNotInTemplate(field.FieldID));
 
   const actor = actorOfRequest(request, template.company_id);

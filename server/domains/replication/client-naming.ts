@@ -116,13 +116,12 @@ export async function namedForTablets<D extends Document>(db: Kysely<DB>, kind: 
   });
 }
 
-/** The integer ids of a source's rows named by client id (of the company, when given). */
-export async function idsOfClientIds(db: Kysely<DB>, kind: NamedKind, clientIds: string[], companyId?: number): Promise<number[]> {
+/** The integer ids of a source's rows named by client id, of any company (the caller checks whose they are). */
+export async function idsOfClientIds(db: Kysely<DB>, kind: NamedKind, clientIds: string[]): Promise<number[]> {
   if (clientIds.length === 0) return [];
-  const company = companyId === undefined ? sql`` : sql`AND company_id = ${companyId}`;
   const holder = CLIENT_ID_HOLDERS[kind];
   const { rows } = holder
-    ? await sql<{ id: number }>`SELECT ${sql.ref(holder.idColumn)} AS id FROM ${sql.table(holder.table)} WHERE client_id = ANY(${clientIds}::uuid[]) ${company}`.execute(db)
-    : await sql<{ id: number }>`SELECT id FROM ${sql.table(NAMED_KINDS[kind])} WHERE client_id = ANY(${clientIds}::uuid[]) ${company}`.execute(db);
+    ? await sql<{ id: number }>`SELECT ${sql.ref(holder.idColumn)} AS id FROM ${sql.table(holder.table)} WHERE client_id = ANY(${clientIds}::uuid[])`.execute(db)
+    : await sql<{ id: number }>`SELECT id FROM ${sql.table(NAMED_KINDS[kind])} WHERE client_id = ANY(${clientIds}::uuid[])`.execute(db);
   return rows.map((row) => row.id);
 }

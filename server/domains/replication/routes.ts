@@ -17,15 +17,16 @@
  * whichever way it arrived.
  */
 import type { ServerResponse } from 'node:http';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import { syncMessages as m } from '../../../common/messages/sync';
 import { isClientId } from '../../../common/client-ids';
+import { MAX_RECORD_ID } from '../../../common/schemas/fields';
 import { CHECKPOINT_PATTERN, type DocumentNaming, documentsQuery, pullQuery, streamQuery } from '../../../common/schemas/sync';
 import { syncPosition } from '../../../common/sync-position';
 import type { DB } from '../../db/schema';
 import { badRequest } from '../../http/errors';
-import { actingCompany } from '../../http/guards';
+import { actingCompany, assertCompanyAccess } from '../../http/guards';
 import { type App, type RequestOf, success } from '../../http/route';
 import { CLIENT_ID_HOLDERS, idsOfClientIds, namedForTablets } from './client-naming';
 import { COLLECTIONS, collectionNamed } from './collections';
@@ -93,8 +94,17 @@ async function pull(request: RequestOf<typeof pullSchema>) {
  * The current state of named documents, whatever the checkpoint: after the client's change is applied,
  * it reads back the documents it touched, so what the server made of them (ids, plant ids, computed
  * fields) replaces the optimistic version even when a pull already went past them. Ids are named as
- * `naming` says (client ids, or the server's). Missing ids are left out, another company's are not
- * found; tombstoned ones come with `_deleted: true`.
+ * `naming` says (client ids, or the server's). Tombstoned ones come with `_deleted: true`.
+ *
+ * Tenancy (README "Tenancy"): a document of another company answers 403, as any record a request
+ * names. The guard cannot read these ids from the parameter's name (which kind of record an id names
+ * depends on the collection and its prefix), so the rows are read whatever their company and each is
+ * checked here with the guard's rule (`assertCompanyAccess`). A missing id is left out, not answered
+ * 404: the read-back follows the tablet's own writes, and a record one of them names may never have
+ * been made (its create was refused: the outbox shows that entry failed); one such id must not fail
+ * the read-back of the others (sync/pull.ts `refresh` stops at any answer but 200). A deleted record
+ * keeps its row, so it comes back as its tombstone and the tablet removes it. A SuperAdmin reads the
+ * documents of the company it acts for: another company's ids are not found there (left out).
  */
 async function documents(request: RequestOf<typeof documentsSchema>) {
   const collection = collectionNamed(request.query.collection);
@@ -104,13 +114,35 @@ async function documents(request: RequestOf<typeof documentsSchema>) {
   const { naming } = request.query;
   for (const source of collection.sources) {
     const prefix = source.kind ? `${source.kind}:` : '';
-    const ids =
-      naming === 'client' && source.named
-        ? await idsOfClientIds(request.db, source.named.kind, request.query.ids.filter(isClientId), companyId)
-        : request.query.ids.filter((id) => SERVER_DOCUMENT_ID.test(id) && (prefix ? id.startsWith(prefix) : !id.includes(':'))).map((id) => Number(id.slice(prefix.length)));
-    found.push(...(await documentsOf(request.db, source, await rowsOf(request.db, source, ids, companyId), naming)));
+    const named = naming === 'client' ? source.named : undefined;
+    const ids = named
+      ? await idsOfClientIds(request.db, named.kind, request.query.ids.filter(isClientId))
+      : request.query.ids
+          .filter((id) => SERVER_DOCUMENT_ID.test(id) && (prefix ? id.startsWith(prefix) : !id.includes(':')))
+          .map((id) => Number(id.slice(prefix.length)))
+          // Past what an id column holds, an id names nothing: left out, as any missing one.
+          .filter((id) => id <= MAX_RECORD_ID);
+    const rows = ofCompany(request, source, await rowsOf(request.db, source, ids), companyId, named !== undefined);
+    found.push(...(await documentsOf(request.db, source, rows, naming)));
   }
   return success({ documents: found });
+}
+
+/**
+ * Of rows a request named, those of the company it acts for; one of another company answers 403
+ * (guards.ts `assertCompanyAccess`), or, for a SuperAdmin, who may act for any, is not of this company
+ * and is left out. `byClientId`: the rows were found by client id, which is unique per company only,
+ * so another company's row under a client id this company also has is not the one named.
+ */
+function ofCompany(request: FastifyRequest, source: SyncSource, rows: SourceRow[], companyId: number, byClientId: boolean): SourceRow[] {
+  const companyOf = (row: SourceRow) => Number(row[source.companyColumn]);
+  const own = rows.filter((row) => companyOf(row) === companyId);
+  const ownClientIds = new Set(own.map((row) => row.client_id));
+  for (const row of rows) {
+    if (companyOf(row) === companyId || (byClientId && ownClientIds.has(row.client_id))) continue;
+    assertCompanyAccess(request, companyOf(row));
+  }
+  return own;
 }
 
 type SourceRow = Record<string, unknown> & { id: number; change_xid: string; change_seq: number };
