@@ -19,7 +19,7 @@ export const httpMessages = {
   invalidJson: 'The request body is not valid JSON.',
   invalidRequest: 'The request is not valid.',
   invalidActedAt: 'X-Acted-At must be an ISO 8601 date-time.',
-  nulCharacter: (field: string) => `${field} contains a NUL character, which text cannot hold.`,
+  unstorableText: (field: string) => `${field} contains a character that cannot be stored (a NUL character, or half of a surrogate pair).`,
   invalidMultipart: 'The multipart form data is malformed or incomplete.',
   headersTooLarge: 'The request head (its address and headers) is too large.',
   parameterTooLong: 'A value in the request path is too long.',

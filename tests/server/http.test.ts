@@ -240,14 +240,21 @@ describe('hostile input', () => {
     expect(body.body).toEqual(envelope(expect.stringContaining('company_id')));
   });
 
-  it('text with a NUL character answers 400 naming the field, and stores nothing', async () => {
+  it('text with a NUL character or a lone surrogate answers 400 naming the field, and stores nothing', async () => {
     const response = await server.request('POST', '/create_room', { token: farm.admin.token, query: { company_id: farm.companyId }, json: { name: 'Veg\u00001', description: 'B' } });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual(envelope(httpMessages.nulCharacter('name')));
+    expect(response.body).toEqual(envelope(httpMessages.unstorableText('name')));
     const nested = await server.request('POST', '/create_room', { token: farm.admin.token, query: { company_id: farm.companyId }, json: { name: 'Veg', description: 'B', extra: [{ note: 'x\u0000' }] } });
-    expect(nested.body).toEqual(envelope(httpMessages.nulCharacter('extra[0].note')));
+    expect(nested.body).toEqual(envelope(httpMessages.unstorableText('extra[0].note')));
+    const surrogate = await server.request('POST', '/create_room', { token: farm.admin.token, query: { company_id: farm.companyId }, json: { name: 'Veg', description: 'half \ud83c of a pair' } });
+    expect(surrogate.status).toBe(400);
+    expect(surrogate.body).toEqual(envelope(httpMessages.unstorableText('description')));
+    // A whole pair is text like any other.
+    const paired = await server.request('POST', '/create_room', { token: farm.admin.token, query: { company_id: farm.companyId }, json: { name: 'Veg 🌱', description: 'B' } });
+    expect(paired.status).toBe(200);
     const rooms = await server.database.db.selectFrom('rooms').select('name').where('company_id', '=', farm.companyId).execute();
     expect(rooms.map((room) => room.name)).not.toContain('Veg');
+    expect(rooms.map((room) => room.name)).toContain('Veg 🌱');
   });
 
   it('multipart without a boundary, or cut before its end, answers 400', async () => {
