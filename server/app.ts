@@ -79,6 +79,9 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimitBytes,
+    // A request's head and body must arrive within requestTimeoutMs; Node checks its connections for it every few seconds.
+    requestTimeout: config.requestTimeoutMs,
+    http: { headersTimeout: Math.min(60_000, config.requestTimeoutMs), connectionsCheckingInterval: Math.min(5_000, Math.max(250, config.requestTimeoutMs / 4)) },
     // Errors met before a route or outside Fastify answer in the envelope too (errors.ts).
     frameworkErrors,
     clientErrorHandler,

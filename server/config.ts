@@ -17,6 +17,8 @@ export interface ServerConfig {
   corsOrigins: string[];
   uploadLimitBytes: number;
   bodyLimitBytes: number;
+  /** A request must arrive whole within this (408 after); a client that stalls mid-body does not hold its connection for ever. */
+  requestTimeoutMs: number;
   loginRateLimitPerMinute: number;
   resetRateLimitPerMinute: number;
   /** Demo company on the first start of an empty database (off in tests). */
@@ -49,6 +51,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     corsOrigins: (env.CORS_ORIGINS ?? publicUrl).split(',').map((origin) => origin.trim()).filter(Boolean),
     uploadLimitBytes: integer(env, 'UPLOAD_LIMIT_BYTES', 10 * 1024 * 1024),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
+    // Long enough for a photo at the upload limit over a weak signal (10 MB at ~100 kB/s).
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 120_000),
     loginRateLimitPerMinute: integer(env, 'LOGIN_RATE_LIMIT', 10),
     resetRateLimitPerMinute: integer(env, 'RESET_RATE_LIMIT', 5),
     seedDemo: env.SEED_DEMO !== '0',

@@ -71,6 +71,17 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
       route.config = { ...route.config, access: 'public' };
     });
     docs.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-    await docs.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: true } });
+    await docs.register(swaggerUi, {
+      routePrefix: '/api/docs',
+      uiConfig: { deepLinking: true },
+      uiHooks: {
+        // The plugin sends static/index.html to the page by rewriting its URL, which a query string defeats:
+        // it redirected to itself for ever. Such a request goes to the page itself.
+        onRequest: (request, reply, done) => {
+          if (request.url.startsWith('/api/docs/static/index.html?')) void reply.redirect('/api/docs/');
+          else done();
+        },
+      },
+    });
   });
 }

@@ -68,7 +68,20 @@ export const fieldRow = (field: FormFieldInput) => ({
   is_required: field.isRequired,
 });
 
+/** The advisory lock namespace of a company's default forms (`lockDefaults`); the company id is the other half of the key. */
+const DEFAULTS_LOCK = 1;
+
 export const formQueries = {
+  /**
+   * Holds, until the transaction ends, the right to decide which of the company's templates are the
+   * defaults of their categories: two requests that read the defaults and then write one (a first form
+   * of a category, a reset, a new default) run one after the other, so the one-default-per-category
+   * index is never raced into a 500. Other companies are not held up.
+   */
+  async lockDefaults(db: Kysely<DB>, companyId: number): Promise<void> {
+    await sql`SELECT pg_advisory_xact_lock(${DEFAULTS_LOCK}, ${companyId})`.execute(db);
+  },
+
   /** Live templates of a company (or the one named), default first within a category, then by name. */
   templatesOf: (db: Kysely<DB>, companyId: number, templateId?: number) => {
     let query = db.selectFrom('form_templates').selectAll().where('company_id', '=', companyId).where('deleted_at', 'is', null);

@@ -51,6 +51,7 @@ async function saveFormTemplate(request: RequestOf<typeof saveSchema>) {
   checkFieldOptions(fields);
   const actor = actorOfRequest(request, companyID);
   // The first template of a category becomes its default, so a category always offers one form first.
+  await formQueries.lockDefaults(request.db, companyID);
   const hasDefault = (await formQueries.templatesOf(request.db, companyID)).some((template) => template.form_category === formCategory && template.is_default);
   const { id, client_id: templateClientId } = await formQueries.create(request.db, actor, { name: templateName, category: formCategory, pageCss: pageCSS ?? null, isDefault: !hasDefault, clientId: client_id }, fields);
   await recordAudit(request.db, actor, { title: `Created form template ${templateName} (${fields.length} fields)`, details: { template_id: id } });
@@ -114,6 +115,7 @@ async function updateDefaultTemplate(request: RequestOf<typeof defaultSchema>) {
   if (template.form_category !== template_type) throw badRequest(m.defaultCategoryMismatch(template.form_category));
   const actor = actorOfRequest(request, company_id);
   const write = writer(request.db, actor);
+  await formQueries.lockDefaults(request.db, company_id);
   const previous = (await formQueries.templatesOf(request.db, company_id)).filter((other) => other.form_category === template_type && other.is_default && other.id !== template.id);
   for (const other of previous) await write.update('form_templates', other.id, { is_default: false });
   await write.update('form_templates', template.id, { is_default: true });
@@ -128,6 +130,7 @@ async function updateDefaultTemplate(request: RequestOf<typeof defaultSchema>) {
 async function resetAllTemplates(request: RequestOf<typeof resetSchema>) {
   const { company_id } = request.body;
   const actor = actorOfRequest(request, company_id);
+  await formQueries.lockDefaults(request.db, company_id);
   const existing = await formQueries.templatesOf(request.db, company_id);
   await formQueries.softDeleteTemplates(request.db, actor, existing.map((template) => template.id));
   const ids: number[] = [];
