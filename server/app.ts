@@ -125,7 +125,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   // Answers over 1 kB travel compressed when the client accepts it (a tablet on a weak signal pulls pages of
   // thousands of documents). Brotli at quality 4: most of its gain at a fraction of its best quality's
   // time, since answers are compressed as they go. The web app's files come precompressed (below).
-  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } } });
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 1 } } });
   await app.register(formbody);
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',

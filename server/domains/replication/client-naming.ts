@@ -39,37 +39,43 @@ export type ReferenceNames = Readonly<Record<string, NamedKind>>;
 type Document = Record<string, unknown> & { id: string };
 
 /** Arrays and plain objects are walked; anything else (text, numbers, a Date) is a value, kept as it is. */
-const isPlainObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
+const isWalked = (value: unknown): value is object => typeof value === 'object' && value !== null && (Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype);
 
-/** Every integer id under `value` in a field `names` declares, by kind. */
-function collect(value: unknown, names: ReferenceNames, found: Map<NamedKind, Set<number>>, top: boolean) {
+/** Field names that name records, as a map (a document's own keys never reach Object.prototype's). */
+const referenceMap = (names: ReferenceNames) => new Map(Object.entries(names));
+
+/**
+ * Every integer id under `value` in a field `names` declares, by kind. Called for every document of a
+ * pull page (thousands): values that are not walked are skipped without a call.
+ */
+function collect(value: object, names: ReadonlyMap<string, NamedKind>, found: Map<NamedKind, Set<number>>, top: boolean) {
   if (Array.isArray(value)) {
-    for (const item of value) collect(item, names, found, false);
+    for (const item of value) if (isWalked(item)) collect(item, names, found, false);
     return;
   }
-  if (!isPlainObject(value)) return;
   for (const [key, item] of Object.entries(value)) {
-    const kind = top && key === 'id' ? undefined : names[key];
+    const kind = top && key === 'id' ? undefined : names.get(key);
     if (!kind) {
-      collect(item, names, found, false);
+      if (isWalked(item)) collect(item, names, found, false);
       continue;
     }
-    const ids = found.get(kind) ?? new Set<number>();
-    for (const id of Array.isArray(item) ? item : [item]) if (typeof id === 'number') ids.add(id);
-    found.set(kind, ids);
+    let ids = found.get(kind);
+    if (!ids) found.set(kind, (ids = new Set<number>()));
+    if (typeof item === 'number') ids.add(item);
+    else if (Array.isArray(item)) for (const id of item) if (typeof id === 'number') ids.add(id);
   }
 }
 
 /** A copy of `value` with the integer ids of the declared fields replaced by their client ids. */
-function renamed(value: unknown, names: ReferenceNames, clientIds: ReadonlyMap<NamedKind, ReadonlyMap<number, string>>, top: boolean): unknown {
-  if (Array.isArray(value)) return value.map((item) => renamed(item, names, clientIds, false));
-  if (!isPlainObject(value)) return value;
+function renamed(value: object, names: ReadonlyMap<string, NamedKind>, clientIds: ReadonlyMap<NamedKind, ReadonlyMap<number, string>>, top: boolean): Record<string, unknown> | unknown[] {
+  if (Array.isArray(value)) return value.map((item: unknown) => (isWalked(item) ? renamed(item, names, clientIds, false) : item));
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    const kind = top && key === 'id' ? undefined : names[key];
-    if (!kind) copy[key] = renamed(item, names, clientIds, false);
+    const kind = top && key === 'id' ? undefined : names.get(key);
+    if (!kind) copy[key] = isWalked(item) ? renamed(item, names, clientIds, false) : item;
     else {
-      const of = (id: unknown) => (typeof id === 'number' ? (clientIds.get(kind)?.get(id) ?? null) : id);
+      const ofKind = clientIds.get(kind);
+      const of = (id: unknown) => (typeof id === 'number' ? (ofKind?.get(id) ?? null) : id);
       copy[key] = Array.isArray(item) ? item.map(of) : of(item);
     }
   }
@@ -101,8 +107,9 @@ async function clientIdsOf(db: Kysely<DB>, kind: NamedKind, ids: number[]): Prom
  */
 export async function namedForTablets<D extends Document>(db: Kysely<DB>, kind: NamedKind, names: ReferenceNames, documents: D[], own: ReadonlyMap<number, string> = new Map()): Promise<D[]> {
   if (documents.length === 0) return documents;
+  const references = referenceMap(names);
   const found = new Map<NamedKind, Set<number>>([[kind, new Set(documents.map((document) => Number(document.id)))]]);
-  for (const document of documents) collect(document, names, found, true);
+  for (const document of documents) collect(document, references, found, true);
   const clientIds = new Map<NamedKind, Map<number, string>>();
   for (const [named, ids] of found) {
     const known = named === kind ? new Map(own) : new Map<number, string>();
@@ -112,7 +119,10 @@ export async function namedForTablets<D extends Document>(db: Kysely<DB>, kind: 
   return documents.map((document) => {
     const ownId = clientIds.get(kind)?.get(Number(document.id));
     if (!ownId) throw new Error(`No client id for ${kind} ${document.id}`);
-    return { ...(renamed(document, names, clientIds, true) as D), id: ownId, serverId: Number(document.id) };
+    const named = renamed(document, references, clientIds, true) as D & { serverId: number };
+    named.id = ownId;
+    named.serverId = Number(document.id);
+    return named;
   });
 }
 
