@@ -40,17 +40,46 @@ const HEARTBEAT_MS = 25_000;
 /** Changes arriving within this window go out as one event. */
 const COALESCE_MS = 50;
 
+/** The rows of a source changed after `after` (`visible`: committed and visible to every snapshot; else those held back behind an open one). */
+function changedSince(source: SyncSource, companyId: number, after: { xid: string; seq: string }, visible: boolean) {
+  return sql`row.${sql.ref(source.companyColumn)} = ${companyId}
+        AND (row.change_xid, row.change_seq) > (${after.xid}::xid8, ${after.seq}::bigint)
+        AND row.change_xid ${visible ? sql`<` : sql`>=`} pg_snapshot_xmin(pg_current_snapshot())
+        ${source.windowDays ? sql`AND row.updated_at > now() - make_interval(days => ${source.windowDays})` : sql``}`;
+}
+
 /** One statement over every source: each row's source, id and position, in checkpoint order. */
 function changedRows(collection: SyncCollection, companyId: number, after: { xid: string; seq: string }, visible: boolean) {
   const parts = collection.sources.map(
     (source, index) => sql`
-      SELECT ${index}::integer AS source, id, change_xid, change_seq FROM ${sql.table(source.table)}
-      WHERE ${sql.ref(source.companyColumn)} = ${companyId}
-        AND (change_xid, change_seq) > (${after.xid}::xid8, ${after.seq}::bigint)
-        AND change_xid ${visible ? sql`<` : sql`>=`} pg_snapshot_xmin(pg_current_snapshot())
-        ${source.windowDays ? sql`AND updated_at > now() - make_interval(days => ${source.windowDays})` : sql``}`,
+      SELECT ${index}::integer AS source, row.id, row.change_xid, row.change_seq FROM ${sql.table(source.table).as('row')}
+      WHERE ${changedSince(source, companyId, after, visible)}`,
   );
   return sql.join(parts, sql` UNION ALL `);
+}
+
+/**
+ * A page of a collection's changed rows, in checkpoint order: for a collection of one source (most,
+ * and the large ones: boxes), the rows themselves in one statement; for several, their sources' ids
+ * and positions in one, then each source's rows. A row changed again between the two is sent in its
+ * newer state (and its newer syncPosition), and once more later: harmless, never a gap.
+ */
+async function changedPage(db: Kysely<DB>, collection: SyncCollection, companyId: number, after: { xid: string; seq: string }, limit: number) {
+  const [only] = collection.sources;
+  if (collection.sources.length === 1 && only) {
+    const { rows } = await sql<SourceRow>`
+      ${sourceRows(only)} WHERE ${changedSince(only, companyId, after, true)}
+      ORDER BY row.change_xid, row.change_seq LIMIT ${limit}`.execute(db);
+    return { positions: rows, rowsBySource: [rows] };
+  }
+  const { rows: positions } = await sql<{ source: number; id: number; change_xid: string; change_seq: number }>`
+    SELECT * FROM (${changedRows(collection, companyId, after, true)}) AS changed
+    ORDER BY change_xid, change_seq LIMIT ${limit}`.execute(db);
+  const rowsBySource: SourceRow[][] = [];
+  for (const [index, source] of collection.sources.entries()) {
+    rowsBySource.push(await rowsOf(db, source, positions.filter((row) => row.source === index).map((row) => row.id)));
+  }
+  return { positions, rowsBySource };
 }
 
 async function pull(request: RequestOf<typeof pullSchema>) {
@@ -59,24 +88,15 @@ async function pull(request: RequestOf<typeof pullSchema>) {
   const companyId = actingCompany(request, request.query.company_id);
   const [, xid = '0', seq = '0'] = CHECKPOINT_PATTERN.exec(request.query.checkpoint ?? '') ?? [];
   const { limit } = request.query;
-  const changed = await sql<{ source: number; id: number; change_xid: string; change_seq: number }>`
-    SELECT * FROM (${changedRows(collection, companyId, { xid, seq }, true)}) AS changed
-    ORDER BY change_xid, change_seq LIMIT ${limit}`.execute(request.db);
-
-  // The rows themselves, per source, turned into documents in checkpoint order. A row changed again
-  // since the statement above is sent in its newer state (and its newer syncPosition), and once more
-  // later: harmless, never a gap.
+  const { positions, rowsBySource } = await changedPage(request.db, collection, companyId, { xid, seq }, limit);
   const documents: SyncDocument[] = [];
-  for (const [index, source] of collection.sources.entries()) {
-    const ids = changed.rows.filter((row) => row.source === index).map((row) => row.id);
-    documents.push(...(await documentsOf(request.db, source, await rowsOf(request.db, source, ids), request.query.naming)));
-  }
+  for (const [index, source] of collection.sources.entries()) documents.push(...(await documentsOf(request.db, source, rowsBySource[index] ?? [], request.query.naming)));
   // In change order: a document's syncPosition is its row's place in it (fixed-width, so text order is that order).
   sortByPosition(documents);
 
-  const last = changed.rows.at(-1);
+  const last = positions.at(-1);
   const checkpoint = last ? { xid: last.change_xid, seq: String(last.change_seq) } : { xid, seq };
-  const hasMore = changed.rows.length === limit;
+  const hasMore = positions.length === limit;
   // Committed rows waiting behind an older open transaction: their change was already announced on
   // the stream, so the client must pull again soon rather than wait for another announcement.
   const heldBack =
@@ -147,17 +167,19 @@ function ofCompany(request: FastifyRequest, source: SyncSource, rows: SourceRow[
 
 type SourceRow = Record<string, unknown> & { id: number; change_xid: string; change_seq: number };
 
-/** A source's rows by id (of the company, when given); none for no ids. */
-async function rowsOf(db: Kysely<DB>, source: SyncSource, ids: number[], companyId?: number): Promise<SourceRow[]> {
-  if (ids.length === 0) return [];
-  // A kind whose client ids are kept beside its rows brings them along: naming its documents for tablets needs no second read.
+/** A source's rows as documentsOf reads them: every column, and the client id a kind keeps beside its rows (brought along: naming documents for tablets needs no second read). */
+function sourceRows(source: SyncSource) {
   const holder = source.named ? CLIENT_ID_HOLDERS[source.named.kind] : undefined;
-  const { rows } = await sql<SourceRow>`
-    SELECT row.* ${holder ? sql`, holder.client_id` : sql``}
-    FROM ${sql.table(source.table).as('row')}
-      ${holder ? sql`LEFT JOIN ${sql.table(holder.table).as('holder')} ON holder.${sql.ref(holder.idColumn)} = row.id` : sql``}
-    WHERE row.id = ANY(${ids}::integer[])
-      ${companyId === undefined ? sql`` : sql`AND row.${sql.ref(source.companyColumn)} = ${companyId}`}`.execute(db);
+  // A subquery, not a join: evaluated for the rows a page keeps only (a join may read the whole holder first).
+  return sql`
+    SELECT row.* ${holder ? sql`, (SELECT holder.client_id FROM ${sql.table(holder.table).as('holder')} WHERE holder.${sql.ref(holder.idColumn)} = row.id) AS client_id` : sql``}
+    FROM ${sql.table(source.table).as('row')}`;
+}
+
+/** A source's rows by id, of any company (the caller keeps its company's); none for no ids. */
+async function rowsOf(db: Kysely<DB>, source: SyncSource, ids: number[]): Promise<SourceRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<SourceRow>`${sourceRows(source)} WHERE row.id = ANY(${ids}::integer[])`.execute(db);
   return rows;
 }
 
