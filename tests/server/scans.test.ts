@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpMessages } from '../../common/messages/http';
 import { scanMessages as m } from '../../common/messages/scans';
-import { systemActor, writer } from '../../server/db/writes';
-import { createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
+import { createGrid, createRoom, createScan, createTenant, type Tenant } from '../support/factories';
 import { startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -32,19 +31,7 @@ const del = (path: string, token: string, query: Query = {}) => server.request('
 const auditTitles = async (companyId: number) =>
   (await server.database.db.selectFrom('audit_events').select(['event_title', 'room_id']).where('company_id', '=', companyId).execute());
 
-async function insertScan(companyId: number, room: number | null) {
-  const { id } = await writer(server.database.db, systemActor(companyId)).insert('scans', {
-    company_id: companyId,
-    room_id: room,
-    grid_id: null,
-    grid_box_id: null,
-    file_id: null,
-    model: 'plantDiseaseRecognition',
-    result: null,
-    user_id: null,
-  });
-  return id;
-}
+const insertScan = (companyId: number, room: number | null) => createScan(server, companyId, room);
 
 describe('marking a room or grid scanned', () => {
   it('a Regular user marks a room scanned as themselves and reads the details back', async () => {

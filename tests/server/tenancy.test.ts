@@ -18,9 +18,8 @@ import { formMessages } from '../../common/messages/forms';
 import { httpMessages } from '../../common/messages/http';
 import type { PushAnswer, SyncDocument } from '../../common/schemas/sync';
 import type { CatalogRoute } from '../../server/app';
-import { systemActor, writer } from '../../server/db/writes';
 import { OWNED_KINDS, OWNED_PARAMETERS, type OwnedKindName } from '../../server/http/ownership';
-import { clientIdOf, createBatch, createGrid, createRoom, createSuperAdmin, createTenant, type SignedInUser, type Tenant } from '../support/factories';
+import { clientIdOf, createBatch, createGrid, createRoom, createScan, createSuperAdmin, createTenant, type SignedInUser, type Tenant } from '../support/factories';
 import { type ApiResponse, type RequestOptions, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -207,16 +206,7 @@ async function recordsOf(tenant: Tenant): Promise<Records> {
   const [field] = form.fields as [number];
   expect((await admin('POST', '/create_sub_gridboxes', { query: { parent_gridbox_id: box, user_id: tenant.admin.id, nx: 1, ny: 1 } })).status).toBe(200);
   const sub = await server.database.db.selectFrom('sub_gridboxes').select('id').where('company_id', '=', tenant.companyId).orderBy('id', 'desc').executeTakeFirstOrThrow();
-  const scan = await writer(server.database.db, systemActor(tenant.companyId)).insert('scans', {
-    company_id: tenant.companyId,
-    room_id: room,
-    grid_id: null,
-    grid_box_id: null,
-    file_id: null,
-    model: 'plantDiseaseRecognition',
-    result: null,
-    user_id: null,
-  });
+  const scan = { id: await createScan(server, tenant.companyId, room) };
   const event = (await admin('POST', '/add_audit_event', { json: { EventTitle: 'Scouted' } })).body as { event: { EventID: number } };
   return {
     roomId: room,

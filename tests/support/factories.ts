@@ -69,6 +69,21 @@ export async function createRoom(server: Server, companyId: number, name = uniqu
   return id;
 }
 
+/** A disease scan of the company (of a room, or of none), written straight to the database: scans come from the camera. */
+export async function createScan(server: Pick<TestServer, 'database'>, companyId: number, roomId: number | null = null): Promise<number> {
+  const { id } = await writer(server.database.db, systemActor(companyId)).insert('scans', {
+    company_id: companyId,
+    room_id: roomId,
+    grid_id: null,
+    grid_box_id: null,
+    file_id: null,
+    model: 'plantDiseaseRecognition',
+    result: null,
+    user_id: null,
+  });
+  return id;
+}
+
 /** A batch of the company, written straight to the database (for tests of other domains). */
 export async function createBatch(server: Server, companyId: number, batchNumber = unique('B')): Promise<number> {
   const { id } = await writer(server.database.db, systemActor(companyId)).insert('batches', {

@@ -5,7 +5,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileMessages } from '../../../common/messages/files';
 import { scanClientMessages, scanMessages } from '../../../common/messages/scans';
-import { systemActor, writer } from '../../../server/db/writes';
 import { ValidationError } from '../../../src/api/context';
 import {
   deleteScan,
@@ -17,7 +16,7 @@ import {
   resetScannedStatus,
   uploadWhiteboardImage,
 } from '../../../src/api/scans';
-import { clientIdOf, createGrid, createRoom } from '../../support/factories';
+import { clientIdOf, createGrid, createRoom, createScan } from '../../support/factories';
 import { useFleet } from '../../support/fleet';
 
 const fleet = useFleet();
@@ -144,16 +143,7 @@ describe('deleteScan', () => {
   });
 
   it('is queued and tombstones the scan on the server', async () => {
-    const { id: scanId } = await writer(fleet.server.database.db, systemActor(fleet.farm.companyId)).insert('scans', {
-      company_id: fleet.farm.companyId,
-      room_id: null,
-      grid_id: null,
-      grid_box_id: null,
-      file_id: null,
-      model: 'plantDiseaseRecognition',
-      result: null,
-      user_id: null,
-    });
+    const scanId = await createScan(fleet.server, fleet.farm.companyId);
     const { device, context } = await tablet(fleet.farm.admin);
     fleet.proxy.setOnline(false);
     await deleteScan(context, { companyId: fleet.farm.companyId, scanId });
