@@ -33,6 +33,7 @@ import { subgridRoutes } from './domains/subgrids/routes';
 import { trayRoutes } from './domains/trays/routes';
 import { type FileStore, localFileStore } from './domains/files/storage';
 import { settingsRoutes } from './domains/settings/routes';
+import { createCompanyCache, type CompanyCache } from './domains/companies/cache';
 import { createChangeHub, type ChangeHub } from './domains/replication/changes';
 import { syncRoutes } from './domains/replication/routes';
 import { userRoutes } from './domains/users/routes';
@@ -53,6 +54,7 @@ export interface AppDeps {
   tokens: TokenService;
   mailer: Mailer;
   changes: ChangeHub;
+  companies: CompanyCache;
   files: FileStore;
   version: string;
 }
@@ -97,7 +99,8 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
   const changes = await createChangeHub(database);
   const files = localFileStore(join(config.dataDir, 'uploads'));
-  app.decorate('deps', { config, database, tokens, mailer, changes, files, version: VERSION });
+  const companies = createCompanyCache(changes);
+  app.decorate('deps', { config, database, tokens, mailer, changes, companies, files, version: VERSION });
   const routeCatalog: CatalogRoute[] = [];
   app.decorate('routeCatalog', routeCatalog);
   app.addHook('onRoute', (route) => {
@@ -192,6 +195,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   });
 
   app.addHook('onClose', async () => {
+    companies.close();
     await changes.close();
     mailer.close();
   });

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settingsMessages as m } from '../../common/messages/settings';
+import { buildApp } from '../../server/app';
+import { openDatabase } from '../../server/db/database';
 import { createTenant, type Tenant } from '../support/factories';
-import { startServer, type TestServer } from '../support/server';
+import { databaseKind, requester, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
 let farm: Tenant;
@@ -195,5 +197,41 @@ describe('every change is audited and reaches the synced company document', () =
       return (pulled.body as { documents: Array<{ settings: { language: string } }> }).documents[0]?.settings.language;
     };
     await expect.poll(pulledLanguage, { timeout: 10_000 }).toBe('nl');
+  });
+});
+
+/**
+ * Reads of a company's settings go through each instance's company cache (server/domains/companies/cache.ts):
+ * the writer reads its change at once, and another instance on the same database once the change's
+ * notification reaches it.
+ */
+describe('settings read through the company cache', () => {
+  it('a change is read at once by the instance that made it', async () => {
+    const grid = (value: string) => post('/set_company_grid_order', farm.admin.token, { company_id: farm.companyId }, { grid_order: value });
+    for (const order of ['column', 'snake_row', 'row']) {
+      // Read first, so the cache holds the value the change replaces.
+      await get('/get_company_grid_order', farm.regular.token, { company_id: farm.companyId });
+      expect((await grid(order)).status).toBe(200);
+      expect((await get('/get_company_grid_order', farm.regular.token, { company_id: farm.companyId })).body).toEqual({ status: 'success', grid_order: order });
+    }
+  });
+
+  it.skipIf(databaseKind !== 'postgres')('a change made through one instance is read through another on the same database', async () => {
+    const database = await openDatabase({ databaseUrl: server.config.databaseUrl, dataDir: server.config.dataDir });
+    const second = await buildApp(server.config, database, false);
+    try {
+      await second.listen({ port: 0, host: '127.0.0.1' });
+      const address = second.server.address();
+      const viaSecond = requester(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+      const opacity = async () => (await viaSecond('GET', '/get_grid_opacity', { token: other.regular.token, query: { company_id: other.companyId } })).body as { grid_opacity: number };
+      // Read first through the second instance, so its cache holds the value the change replaces.
+      const before = (await opacity()).grid_opacity;
+      const after = before === 0.5 ? 0.25 : 0.5;
+      expect((await post('/set_grid_opacity', other.admin.token, { company_id: other.companyId, grid_opacity: after })).status).toBe(200);
+      await expect.poll(opacity, { timeout: 5_000, interval: 50 }).toEqual({ status: 'success', grid_opacity: after });
+    } finally {
+      await second.close();
+      await database.close();
+    }
   });
 });

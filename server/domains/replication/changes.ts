@@ -10,6 +10,8 @@ export type ChangeListener = (collections: string[]) => void;
 
 export interface ChangeHub {
   subscribe(companyId: number, listener: ChangeListener): () => void;
+  /** Every committed change of `table`, on any instance, by the company it belongs to (caches drop what it changed). */
+  onTableChange(table: string, listener: (companyId: number) => void): () => void;
   /** Companies with listeners, for the stream's shutdown. */
   readonly size: number;
   close(): Promise<void>;
@@ -17,6 +19,7 @@ export interface ChangeHub {
 
 export async function createChangeHub(database: Database): Promise<ChangeHub> {
   const byCompany = new Map<number, Set<ChangeListener>>();
+  const byTable = new Map<string, Set<(companyId: number) => void>>();
   const stop = await database.listen('sync_changes', (payload) => {
     let change: { table?: string; company_id?: number | null };
     try {
@@ -25,6 +28,7 @@ export async function createChangeHub(database: Database): Promise<ChangeHub> {
       return;
     }
     if (typeof change.company_id !== 'number' || !change.table) return;
+    for (const listener of byTable.get(change.table) ?? []) listener(change.company_id);
     const collections = collectionsOfTable(change.table);
     if (collections.length === 0) return;
     for (const listener of byCompany.get(change.company_id) ?? []) listener(collections);
@@ -38,6 +42,12 @@ export async function createChangeHub(database: Database): Promise<ChangeHub> {
         listeners.delete(listener);
         if (listeners.size === 0) byCompany.delete(companyId);
       };
+    },
+    onTableChange(table, listener) {
+      const listeners = byTable.get(table) ?? new Set();
+      listeners.add(listener);
+      byTable.set(table, listeners);
+      return () => listeners.delete(listener);
     },
     get size() {
       return byCompany.size;

@@ -43,11 +43,15 @@ const getLanguageSchema = { querystring: companyQuery(m.languageCompanyRequired)
 async function changeSettings(request: FastifyRequest, companyId: number, values: Updateable<CompaniesTable>, title: string) {
   const actor = actorOfRequest(request, companyId);
   await writer(request.db, actor).update('companies', companyId, values);
+  // This instance reads its own change at once; the others drop the row on the change's notification.
+  request.afterCommit(async () => request.server.deps.companies.drop(companyId));
   await recordAudit(request.db, actor, { title, details: values as Record<string, unknown> });
   return success(values, m.updated);
 }
 
-const settingsOf = (request: FastifyRequest, companyId: number) => companyQueries.existing(request.db, companyId);
+/** A company's settings: from the database inside a write, else through the company cache (companies/cache.ts). */
+const settingsOf = (request: FastifyRequest, companyId: number) =>
+  request.method === 'GET' ? request.server.deps.companies.get(request.db, companyId) : companyQueries.existing(request.db, companyId);
 
 async function getCompanyThresholds(request: RequestOf<typeof thresholdsSchema>) {
   const users = await userQueries.byCompany(request.db, [request.query.company_id]);
