@@ -190,6 +190,25 @@ function print(rows: Row[]) {
   for (const line of lines) console.log(format(line));
 }
 
+/** The server's goals (issue 12), each figure beside its goal: a settings read against a bare route, and loading the floor. */
+function printGoals(rows: Row[]) {
+  const bare = rows.find((row) => row.database === '-');
+  const verdict = (met: boolean) => (met ? 'met' : 'NOT MET');
+  console.log('');
+  for (const database of ['pglite', 'postgres']) {
+    const of = (prefix: string) => rows.find((row) => row.database === database && row.target.startsWith(prefix));
+    const order = of('GET /api/get_company_grid_order');
+    if (bare && order) {
+      const ratio = order.requestsPerSecond / bare.requestsPerSecond;
+      console.log(`${database}: get_company_grid_order at ${ratio.toFixed(2)} of the bare route (goal: at least 0.25; ${verdict(ratio >= 0.25)})`);
+    }
+    const room = of('GET /api/load_room_grids_boxes, one room');
+    if (room) console.log(`${database}: load_room_grids_boxes, one room of 1,000 boxes: p99 ${room.p99} ms at ${room.connections} connections (goal on PostgreSQL: at most 30 ms; ${verdict(room.p99 <= 30)})`);
+    const company = of('GET /api/load_room_grids_boxes, all');
+    if (company) console.log(`${database}: load_room_grids_boxes, the company's 10,000 boxes: p99 ${company.p99} ms (goal on PostgreSQL: at most 300 ms; ${verdict(company.p99 <= 300)})`);
+  }
+}
+
 async function withFreshPostgres<T>(adminUrl: string, run: (url: string) => Promise<T>): Promise<T> {
   const name = `grow_bench_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -211,9 +230,11 @@ const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
 const only = process.env.BENCH_ONLY;
 if (only !== 'sync') {
   const rows: Row[] = [await measureBare(), ...(await measureServer('pglite', undefined))];
-  const postgresUrl = process.env.BENCH_DATABASE_URL;
+  // On PostgreSQL too: BENCH_DATABASE_URL, or a server at this machine's default address.
+  const postgresUrl = process.env.BENCH_DATABASE_URL ?? ((await postgresReachable(DEFAULT_POSTGRES)) ? DEFAULT_POSTGRES : undefined);
   if (postgresUrl) rows.push(...(await withFreshPostgres(postgresUrl, (url) => measureServer('postgres', url))));
   print(rows);
+  printGoals(rows);
 }
 if (only !== 'server') {
   // The sync engine in Node against the real server (bench/sync.ts, bench/forms.ts), on PGlite and, with

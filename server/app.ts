@@ -9,10 +9,10 @@ import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
+import helmet from 'helmet';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { httpMessages } from '../common/messages/http';
@@ -109,7 +109,9 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
     }
   });
 
-  await app.register(helmet, {
+  // Security headers on every answer, errors included. helmet's middleware is built once, here
+  // (@fastify/helmet built it again for every request: a fifth of a settings read's time).
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -120,6 +122,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
       },
     },
   });
+  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined)));
   await app.register(cors, { origin: config.corsOrigins, allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Acted-At'] });
   await app.register(rateLimit, {
     global: false,
