@@ -16,7 +16,7 @@ import { isClientId } from '../../common/client-ids';
 import { httpMessages } from '../../common/messages/http';
 import { caller } from './guards';
 import { forbidden, notFound } from './errors';
-import { OWNED_KINDS, OWNED_PARAMETERS, type OwnedKindName } from './ownership';
+import { forEachNamedField, OWNED_KINDS, OWNED_PARAMETERS, type OwnedKindName } from './ownership';
 import type { DB } from '../db/schema';
 import type { AccessClaims } from '../domains/auth/tokens';
 import { CLIENT_ID_HOLDERS, type NamedKind } from '../domains/replication/client-naming';
@@ -38,8 +38,8 @@ export function registerClientIds(app: FastifyInstance) {
     // not resolved (a record it named may be gone since), and the schemas want integers.
     const repeat = answeredRepeatOf(request);
     if (repeat) return reply.code(repeat.status_code).header('Idempotent-Replayed', 'true').send(repeat.response);
-    // The push (`transaction: false`) carries other calls: each of its entries is resolved as a request of its own.
-    if (!request.auth || request.routeOptions.config.transaction === false) return;
+    // The push carries other calls: each of its entries is resolved as a request of its own.
+    if (!request.auth || request.routeOptions.config.carriesRequests) return;
     const names: Record<string, OwnedKindName> = { ...OWNED_PARAMETERS, ...request.routeOptions.config.owns };
     const slots: Slot[] = [];
     for (const source of [request.params, request.query, request.body]) collectSlots(source, names, slots);
@@ -86,19 +86,11 @@ export function withClientIdsResolved(sources: unknown[], resolved: ReadonlyMap<
   return copies;
 }
 
-/** Every place under `value` whose key names records and whose value holds a client id. */
+/** Every place under `value` whose key names records (ownership.ts `forEachNamedField`) and whose value holds a client id. */
 function collectSlots(value: unknown, names: Record<string, OwnedKindName>, slots: Slot[]) {
-  if (!value || typeof value !== 'object' || Buffer.isBuffer(value)) return;
-  if (Array.isArray(value)) {
-    for (const item of value) collectSlots(item, names, slots);
-    return;
-  }
-  const holder = value as Record<string, unknown>;
-  for (const [key, item] of Object.entries(holder)) {
-    const kind = names[key];
-    if (kind && !SERVER_MADE.has(kind) && clientIdsIn(item).length > 0) slots.push({ holder, key, kind });
-    else collectSlots(item, names, slots);
-  }
+  forEachNamedField(value, names, (holder, key, kind) => {
+    if (!SERVER_MADE.has(kind) && clientIdsIn(holder[key]).length > 0) slots.push({ holder, key, kind });
+  });
 }
 
 /** The client ids in a parameter's value: the value itself, an array's items, a comma-joined list's parts. */

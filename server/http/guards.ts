@@ -23,7 +23,7 @@ import type { Role } from '../../common/roles';
 import type { DB } from '../db/schema';
 import type { AccessClaims, TokenService } from '../domains/auth/tokens';
 import { forbidden, notFound, unauthorized } from './errors';
-import { OWNED_KINDS, OWNED_PARAMETERS, type OwnedKindName } from './ownership';
+import { forEachNamedField, OWNED_KINDS, OWNED_PARAMETERS, type OwnedKindName } from './ownership';
 import { answeredRepeatOf, isAnsweredRepeat, provenOwnership } from './transactions';
 
 export type Access = 'public' | 'member' | 'admin' | 'superadmin';
@@ -32,6 +32,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
     owns?: Record<string, OwnedKindName>;
+    /**
+     * The body holds other requests (the sync push), each guarded, resolved (client-ids.ts) and
+     * checked (input.ts) as the request of its own it becomes: those read the route's path and query only.
+     */
+    carriesRequests?: boolean;
   }
   interface FastifyRequest {
     /** The verified access token's claims; null only on public routes. */
@@ -105,29 +110,17 @@ export function registerGuards(app: FastifyInstance, deps: { db: Kysely<DB>; tok
 
 /**
  * The ids each kind of record is named by in these parameter sources (params, query, body), by
- * parameter name, at any depth: a named key's value holds ids (`idsIn`); any other key's value that is
- * an object or an array is searched in turn (`updatedFields[].FieldID`). Files (Buffers) are bytes.
+ * parameter name, at any depth (ownership.ts `forEachNamedField`: `updatedFields[].FieldID`).
  */
 function namedRecords(names: Record<string, OwnedKindName>, sources: unknown[]): Map<OwnedKindName, Set<number>> {
   const wanted = new Map<OwnedKindName, Set<number>>();
-  const search = (value: unknown) => {
-    if (!value || typeof value !== 'object' || Buffer.isBuffer(value)) return;
-    if (Array.isArray(value)) {
-      for (const item of value) search(item);
-      return;
-    }
-    for (const [key, item] of Object.entries(value)) {
-      const kind = Object.hasOwn(names, key) ? names[key] : undefined;
-      if (!kind) {
-        search(item);
-        continue;
-      }
+  for (const source of sources) {
+    forEachNamedField(source, names, (holder, key, kind) => {
       const ids = wanted.get(kind) ?? new Set<number>();
-      for (const id of idsIn(item)) ids.add(id);
+      for (const id of idsIn(holder[key])) ids.add(id);
       wanted.set(kind, ids);
-    }
-  };
-  for (const source of sources) search(source);
+    });
+  }
   return wanted;
 }
 

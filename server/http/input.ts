@@ -13,13 +13,6 @@ import type { FastifyInstance } from 'fastify';
 import { httpMessages } from '../../common/messages/http';
 import { badRequest } from './errors';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The body holds other requests, each checked as it runs (the sync push). */
-    carriesRequests?: boolean;
-  }
-}
-
 /** A NUL character, or a surrogate not in a pair. */
 // eslint-disable-next-line no-control-regex -- the NUL character is what this looks for
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

@@ -97,3 +97,29 @@ export const OWNED_PARAMETERS: Record<string, OwnedKindName> = {
   form_field_linked_FieldID: 'form_field',
   // `template_id` names a grid, tray or form template depending on the route: routes declare it (`config.owns`).
 };
+
+/**
+ * Every field under `value` whose name `names` declares, at any depth: the one way a request's
+ * record-naming fields are found, by the tenancy guard (guards.ts) and by the resolution of client
+ * ids (client-ids.ts). `visit` gets the object holding the field, its name and the kind it names. A
+ * declared field's value holds ids and is not searched further; any other object or array is. Only a
+ * name of the table's own counts (not `constructor` or another name every object inherits); files
+ * (Buffers) are bytes.
+ */
+export function forEachNamedField(
+  value: unknown,
+  names: Readonly<Record<string, OwnedKindName>>,
+  visit: (holder: Record<string, unknown>, key: string, kind: OwnedKindName) => void,
+): void {
+  if (!value || typeof value !== 'object' || Buffer.isBuffer(value)) return;
+  if (Array.isArray(value)) {
+    for (const item of value) forEachNamedField(item, names, visit);
+    return;
+  }
+  const holder = value as Record<string, unknown>;
+  for (const [key, item] of Object.entries(holder)) {
+    const kind = Object.hasOwn(names, key) ? names[key] : undefined;
+    if (kind) visit(holder, key, kind);
+    else forEachNamedField(item, names, visit);
+  }
+}
