@@ -10,7 +10,7 @@ import { addAuditEventBody, auditEventIdPath, auditEventsQuery, updateAuditEvent
 import { type ClientId, newClientId } from '../../common/client-ids';
 import { localCompany } from './companies';
 import { type ApiContext, ValidationError, check, json, now, online, record } from './context';
-import type { RecordId } from './rooms';
+import type { RecordId } from './records';
 
 /** An audit event as the server shows one (server/domains/audit/queries.ts `auditEventJson`). */
 export interface AuditEvent {

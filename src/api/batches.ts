@@ -44,7 +44,8 @@ import type { LocalDocument } from '../../sync/store';
 import { type ClientId, newClientId } from '../../common/client-ids';
 import type { Effect } from '../../sync/types';
 import { ApiError, type ApiContext, check, json, multipart, now, online, onlineOrLocal, record, ValidationError, findLocal } from './context';
-import { byCreation, type RecordId, type RoomJson, sameId, signedIn } from './rooms';
+import { type RoomJson, signedIn } from './rooms';
+import { byCreation, type RecordId, sameId } from './records';
 
 type Id = RecordId;
 

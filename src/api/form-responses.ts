@@ -31,7 +31,8 @@ import { newClientId, responseClientId } from '../../common/client-ids';
 import type { Effect } from '../../sync/types';
 import { type ApiContext, check, findLocal, json, now, onlineOrLocal, record, recordAll, ValidationError } from './context';
 import { companyTemplates, type FormTemplate, templateHolding } from './forms';
-import { filePart, multipartWithFile, type RecordId } from './rooms';
+import { filePart, multipartWithFile } from './rooms';
+import { type RecordId } from './records';
 
 type Id = RecordId;
 

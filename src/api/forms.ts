@@ -28,7 +28,7 @@ import type { z } from 'zod';
 import { type ClientId, newClientId } from '../../common/client-ids';
 import type { Effect } from '../../sync/types';
 import { type ApiContext, check, findLocal, json, now, online, onlineOrLocal, record, ValidationError } from './context';
-import type { RecordId } from './rooms';
+import type { RecordId } from './records';
 
 type Id = RecordId;
 

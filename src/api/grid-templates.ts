@@ -7,7 +7,7 @@ import { createGridTemplateBody, deleteGridTemplateQuery, gridTemplatesQuery, su
 import { type ClientId, newClientId } from '../../common/client-ids';
 import { gridCreation } from './grids';
 import { type ApiContext, ValidationError, check, json, now, online, record } from './context';
-import type { RecordId } from './rooms';
+import type { RecordId } from './records';
 import { type SubGridbox, gridPositions, subGridboxCreation } from './subgrids';
 
 type Id = RecordId;

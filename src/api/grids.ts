@@ -7,7 +7,8 @@ import { gridBackgroundQuery, uploadGridImageQuery } from '../../common/schemas/
 import { boxClientId, type ClientId, newClientId } from '../../common/client-ids';
 import type { Effect } from '../../sync/types';
 import { ApiError, type ApiContext, check, multipart, now, online, record, ValidationError, findLocal } from './context';
-import { batchLinkRemovals, filePart, type GridBoxJson, multipartWithFile, type RecordId } from './rooms';
+import { batchLinkRemovals, filePart, type GridBoxJson, multipartWithFile } from './rooms';
+import { type RecordId } from './records';
 
 /**
  * Create_grid: the grid and its nx × ny boxes appear at once under their client ids (the boxes' derived

@@ -5,7 +5,8 @@ import type { LocalDocument } from '../../sync/store';
 import type { Effect } from '../../sync/types';
 import { type ApiContext, check, now, online, record, ValidationError, findLocal } from './context';
 import { assertImage } from './grids';
-import { filePart, multipartWithFile, type RecordId, signedIn } from './rooms';
+import { filePart, multipartWithFile, signedIn } from './rooms';
+import { type RecordId } from './records';
 
 /** mark_room_scanned: queued; the room shows scanned by the signed-in user at once (the server requires user_id to be the caller). */
 export async function markRoomScanned(context: ApiContext, input: { roomId: RecordId; userId: number }) {

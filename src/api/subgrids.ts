@@ -28,7 +28,7 @@ import type { LocalDocument } from '../../sync/store';
 import { type ClientId, newClientId, subGridboxClientId } from '../../common/client-ids';
 import type { Effect } from '../../sync/types';
 import { type ApiContext, ApiError, ValidationError, check, json, now, online, record } from './context';
-import type { RecordId } from './rooms';
+import type { RecordId } from './records';
 
 type Id = RecordId;
 

@@ -14,7 +14,7 @@ import {
 } from '../../common/schemas/trays';
 import { newClientId } from '../../common/client-ids';
 import { type ApiContext, check, json, now, online, record } from './context';
-import type { RecordId } from './rooms';
+import type { RecordId } from './records';
 
 type Id = RecordId;
 

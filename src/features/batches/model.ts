@@ -19,7 +19,7 @@ export interface Named {
 
 export const sameId = (a: unknown, b: unknown) => a !== null && a !== undefined && String(a) === String(b);
 export const idsOf = (list: unknown): Id[] => (Array.isArray(list) ? (list as Id[]) : []);
-export { reachedServer } from '../../api/rooms';
+export { reachedServer } from '../../api/records';
 
 /** Natural order of names ("Room 2" before "Room 10"). */
 export const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' });

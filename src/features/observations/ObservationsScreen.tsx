@@ -16,7 +16,7 @@
 import { type ReactNode, useId, useMemo, useState } from 'react';
 import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
 import { type FormResponse, getResponsesForGrid2, newestFirst, type ResponseImage } from '../../api/form-responses';
-import { byCreation, reachedServer } from '../../api/rooms';
+import { byCreation, reachedServer } from '../../api/records';
 import { useApiContext, useLocalDocument, useLocalQuery, type SignedInUser } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
 import { useSyncStatus } from '../../sync/sync-store';

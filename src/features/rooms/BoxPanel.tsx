@@ -11,7 +11,7 @@ import { gridMessages } from '../../../common/messages/grids';
 import { subgridMessages } from '../../../common/messages/subgrids';
 import { linkGridboxBatch } from '../../api/batches';
 import { updateCullingStatus, updateGridBoxName } from '../../api/grids';
-import { reachedServer } from '../../api/rooms';
+import { reachedServer } from '../../api/records';
 import { createSubGridboxes, deleteSubGridbox, gridPositions, type SubGridbox, subGridboxesOf, updateSubGridbox } from '../../api/subgrids';
 import { useAction, type SignedInUser } from '../../app/hooks';
 import { type BatchDoc, type BoxDoc, byName, type CompanyDoc, type GridDoc, userName, when } from './model';

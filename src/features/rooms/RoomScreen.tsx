@@ -11,7 +11,7 @@ import { type FormEvent, useMemo, useState } from 'react';
 import { gridMessages } from '../../../common/messages/grids';
 import { scanMessages } from '../../../common/messages/scans';
 import { createGrid, deleteGrid, uploadGridImage } from '../../api/grids';
-import { byCreation } from '../../api/rooms';
+import { byCreation } from '../../api/records';
 import { markGridScanned, markRoomScanned, resetScannedStatus } from '../../api/scans';
 import { useAction, useLocalDocument, useLocalQuery, type SignedInUser, useSignedInUser } from '../../app/hooks';
 import { withFittedPhoto } from '../../app/photos';

@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'react';
 import { scanMessages } from '../../../common/messages/scans';
 import { getWhiteboardHistory, uploadWhiteboardImage, type WhiteboardHistory } from '../../api/scans';
-import { reachedServer } from '../../api/rooms';
+import { reachedServer } from '../../api/records';
 import { useAction, useApiContext } from '../../app/hooks';
 import { withFittedPhoto } from '../../app/photos';
 import { useSyncStatus } from '../../sync/sync-store';

@@ -13,7 +13,7 @@
  */
 import { type FormEvent, type ReactNode, useMemo, useState } from 'react';
 import { trayMessages as m } from '../../../common/messages/trays';
-import { reachedServer } from '../../api/rooms';
+import { reachedServer } from '../../api/records';
 import { createTray, createTrayTemplate, deleteTray, deleteTrayTemplate, type Tray, type TrayTemplate, updateTray, useTrayTemplate } from '../../api/trays';
 import { useAction, useLocalQuery, type SignedInUser } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';

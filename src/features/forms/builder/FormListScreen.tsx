@@ -18,7 +18,7 @@ import { Link } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { FORM_CATEGORIES, type FormCategory, formMessages as m } from '../../../../common/messages/forms';
 import { deleteTemplate, type FormTemplate, resetAllTemplates, updateDefaultTemplate } from '../../../api/forms';
-import { reachedServer } from '../../../api/rooms';
+import { reachedServer } from '../../../api/records';
 import { type SignedInUser, useAction, useLocalQuery } from '../../../app/hooks';
 import type { LocalDocument } from '../../../db/schemas';
 import { useSyncStatus } from '../../../sync/sync-store';

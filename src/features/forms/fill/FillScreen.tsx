@@ -23,7 +23,7 @@ import { formResponseMessages as rm } from '../../../../common/messages/form-res
 import type { ApiContext } from '../../../api/context';
 import type { FormTemplate } from '../../../api/forms';
 import { type Answer, type Photo, submitForm, submitFormBoxes, submitFormMultiselect, submitFormRoom } from '../../../api/form-responses';
-import { byCreation, type RecordId } from '../../../api/rooms';
+import { byCreation, type RecordId } from '../../../api/records';
 import { useAction, useLocalDocument, useLocalQuery, type SignedInUser, useToast } from '../../../app/hooks';
 import type { LocalDocument } from '../../../db/schemas';
 import { useSyncStatus } from '../../../sync/sync-store';
