@@ -14,7 +14,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import helmet from 'helmet';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { httpMessages } from '../common/messages/http';
 import type { ServerConfig } from './config';
 import type { Database } from './db/database';
@@ -42,6 +42,7 @@ import { registerClientIds } from './http/client-ids';
 import { clientErrorHandler, errorHandler, frameworkErrors, notFound } from './http/errors';
 import { registerGuards } from './http/guards';
 import { registerInputChecks } from './http/input';
+import { answerSerializerCompiler } from './http/serializer';
 import { registerOpenApi } from './http/openapi';
 import type { App } from './http/route';
 import { registerTransactions } from './http/transactions';
@@ -92,7 +93,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
     ...(logger === true ? { logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] } } : {}),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializerCompiler(config.checkAnswers));
   app.setErrorHandler(errorHandler);
 
   const tokens = createTokenService(config.jwtSecret ?? (await loadJwtSecret(database.db)));

@@ -26,6 +26,8 @@ export interface ServerConfig {
   /** Serve the built web app from this folder, when it exists. */
   webRoot: string;
   logLevel: string;
+  /** Prove every answer against its response schema before it leaves (tests; `CHECK_ANSWERS=1`), not only write it by it. */
+  checkAnswers: boolean;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -58,5 +60,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     seedDemo: env.SEED_DEMO !== '0',
     webRoot: resolve(env.WEB_ROOT ?? './dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    checkAnswers: env.CHECK_ANSWERS === '1',
   };
 }

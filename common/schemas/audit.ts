@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { auditMessages as m } from '../messages/audit';
+import { recordRef, timestamp } from './answers';
 import { formBody, optionalId, requiredId, requiredText, optionalClientId } from './fields';
 
 const nullableId = z.preprocess((value) => (value === '' ? null : value), requiredId('Ids must be positive whole numbers.').nullable().optional());
@@ -30,3 +31,23 @@ export const auditEventsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   offset: z.coerce.number().int().min(0).default(0),
 });
+
+// ——— Answers ———
+
+/** An audit event, as answers and the synced `audit_events` collection show it. */
+export const auditEventRecord = z.object({
+  EventID: recordRef,
+  CompanyID: z.number().int(),
+  UserID: z.number().int().nullable(),
+  UserName: z.string().nullable(),
+  EventTitle: z.string(),
+  RoomID: recordRef.nullable(),
+  BatchID: recordRef.nullable(),
+  response_id: recordRef.nullable(),
+  GridBoxID: recordRef.nullable(),
+  Details: z.unknown(),
+  CreatedAt: timestamp,
+  UpdatedAt: timestamp,
+});
+
+export type AuditEventRecord = z.infer<typeof auditEventRecord>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MOVEMENT_PAGE_DEFAULT, MOVEMENT_PAGE_MAX, MOVEMENT_SORT_COLUMNS, subgridMessages as m } from '../messages/subgrids';
+import { recordRef, timestamp } from './answers';
 import { flag, formBody, nullableDate, optionalClientId, optionalId, optionalText, requiredId, requiredText } from './fields';
 
 const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
@@ -132,3 +133,25 @@ export const movementHistoryQuery = z
     offset: z.preprocess(blankToUndefined, z.coerce.number({ error: m.offsetInvalid }).int({ error: m.offsetInvalid }).min(0, { error: m.offsetInvalid }).default(0)),
   })
   .refine((query) => !query.start_date || !query.end_date || query.start_date <= query.end_date, { error: m.dateRangeInvalid });
+
+// ——— Answers ———
+
+/** A sub-gridbox (a plant position within a box), as answers and a box's `sub_gridboxes` show it. */
+export const subGridboxRecord = z.object({
+  Sub_gridboxID: recordRef,
+  ParentGridboxID: recordRef,
+  CompanyID: z.number().int(),
+  CustomName: z.string().nullable(),
+  SubX: z.number().int(),
+  SubY: z.number().int(),
+  PlantID: z.string().nullable(),
+  Color: z.string().nullable(),
+  Status: z.string().nullable(),
+  Content: z.string().nullable(),
+  ImageName: z.string().nullable(),
+  IsDeleted: z.boolean(),
+  CreatedDateTime: timestamp,
+  UpdatedDateTime: timestamp,
+});
+
+export type SubGridboxRecord = z.infer<typeof subGridboxRecord>;

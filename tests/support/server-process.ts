@@ -63,6 +63,7 @@ export async function startServerProcess(options: { webRoot: string; databasePre
     LOGIN_RATE_LIMIT: '100000',
     RESET_RATE_LIMIT: '100000',
     LOG_LEVEL: 'warn',
+    CHECK_ANSWERS: '1',
   };
   const start = () => startScript('server/main.ts', env, 'Grow Room is running');
   let child: ChildProcess;

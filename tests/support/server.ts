@@ -158,6 +158,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     loginRateLimitPerMinute: 10_000,
     resetRateLimitPerMinute: 10_000,
     webRoot: join(dataDir, 'no-web-app'),
+    checkAnswers: true,
     ...overrides,
   };
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: postgres ? dataDir : 'memory://' });

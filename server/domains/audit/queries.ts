@@ -1,11 +1,13 @@
 /** Reading the audit trail; writing goes through record.ts. */
 import { sql, type Kysely } from 'kysely';
+import { isoTime } from '../../../common/schemas/answers';
+import type { AuditEventRecord } from '../../../common/schemas/audit';
 import type { AuditEvent, DB } from '../../db/schema';
 
 export type AuditEventRow = AuditEvent & { user_name?: string | null };
 
 /** An audit event as the API and the synced collection show it (spec part 2 §3 field names). */
-export const auditEventJson = (event: AuditEventRow) => ({
+export const auditEventJson = (event: AuditEventRow): AuditEventRecord => ({
   EventID: event.id,
   CompanyID: event.company_id,
   UserID: event.user_id,
@@ -16,8 +18,8 @@ export const auditEventJson = (event: AuditEventRow) => ({
   response_id: event.response_id,
   GridBoxID: event.grid_box_id,
   Details: event.details,
-  CreatedAt: event.created_at,
-  UpdatedAt: event.updated_at,
+  CreatedAt: isoTime(event.created_at),
+  UpdatedAt: isoTime(event.updated_at),
 });
 
 export const auditQueries = {

@@ -1,20 +1,22 @@
 /** Grids and their grid boxes (spec part 1 §3 offline-store fields). */
 import type { Kysely } from 'kysely';
 import { boxClientId } from '../../../common/client-ids';
+import { isoTime } from '../../../common/schemas/answers';
+import type { GridBoxRecord, GridRecord } from '../../../common/schemas/grids';
 import type { DB, Grid, GridBox } from '../../db/schema';
 import { type Actor, writer } from '../../db/writes';
 
-export const gridJson = (grid: Grid) => ({
+export const gridJson = (grid: Grid): GridRecord => ({
   id: grid.id,
   Name: grid.name,
   CompanyID: grid.company_id,
   RoomID: grid.room_id,
-  CreatedDateTime: grid.created_at,
-  UpdatedDateTime: grid.updated_at,
+  CreatedDateTime: isoTime(grid.created_at),
+  UpdatedDateTime: isoTime(grid.updated_at),
   Description: grid.description,
   ImageName: grid.image_name,
   Scanned: grid.scanned,
-  ScannedDateTime: grid.scanned_at,
+  ScannedDateTime: isoTime(grid.scanned_at),
   LastScannedBy: grid.last_scanned_by,
   nx: grid.nx,
   ny: grid.ny,
@@ -24,7 +26,7 @@ export const gridJson = (grid: Grid) => ({
 const GRID_BOX_COLUMNS = ['id', 'grid_id', 'company_id', 'x', 'y', 'color', 'status', 'content', 'image_name', 'custom_name', 'culled', 'culled_by', 'culled_at'] as const;
 type GridBoxShown = Pick<GridBox, (typeof GRID_BOX_COLUMNS)[number]>;
 
-export const gridBoxJson = (box: GridBoxShown) => ({
+export const gridBoxJson = (box: GridBoxShown): GridBoxRecord => ({
   id: box.id,
   GridID: box.grid_id,
   CompanyID: box.company_id,
@@ -37,7 +39,7 @@ export const gridBoxJson = (box: GridBoxShown) => ({
   CustomName: box.custom_name,
   culled: box.culled,
   CulledBy: box.culled_by,
-  CulledDateTime: box.culled_at,
+  CulledDateTime: isoTime(box.culled_at),
 });
 
 /** Rows per statement of box client ids (as writes.ts INSERT_SLICE: PGlite's one connection is not held long). */

@@ -2,7 +2,20 @@
 import { sql } from 'kysely';
 import { gridMessages as m } from '../../../common/messages/grids';
 import { httpMessages } from '../../../common/messages/http';
-import { createGridBody, deleteGridQuery, gridIdQuery, plantHistoryQuery, updateCullingBody, updateGridBoxNameBody } from '../../../common/schemas/grids';
+import {
+  createGridAnswer,
+  createGridBody,
+  deleteGridAnswer,
+  deleteGridQuery,
+  gridBoxAnswer,
+  gridBoxesAnswer,
+  gridBoxNamesAnswer,
+  gridIdQuery,
+  plantHistoryAnswer,
+  plantHistoryQuery,
+  updateCullingBody,
+  updateGridBoxNameBody,
+} from '../../../common/schemas/grids';
 import { writer } from '../../db/writes';
 import { notFound } from '../../http/errors';
 import { assertCaller } from '../../http/guards';
@@ -12,12 +25,13 @@ import { actorOfRequest, recordAudit } from '../audit/record';
 import { auditEventJson } from '../audit/queries';
 import { gridBoxJson, gridJson, gridQueries } from './queries';
 
-const createGridSchema = { body: createGridBody };
-const deleteGridSchema = { querystring: deleteGridQuery };
-const cullingSchema = { body: updateCullingBody };
-const gridIdSchema = { querystring: gridIdQuery };
-const boxNameSchema = { body: updateGridBoxNameBody };
-const historySchema = { querystring: plantHistoryQuery };
+const createGridSchema = { body: createGridBody, response: { 200: createGridAnswer } };
+const deleteGridSchema = { querystring: deleteGridQuery, response: { 200: deleteGridAnswer } };
+const cullingSchema = { body: updateCullingBody, response: { 200: gridBoxAnswer } };
+const culledBoxesSchema = { querystring: gridIdQuery, response: { 200: gridBoxesAnswer } };
+const boxNamesSchema = { querystring: gridIdQuery, response: { 200: gridBoxNamesAnswer } };
+const boxNameSchema = { body: updateGridBoxNameBody, response: { 200: gridBoxAnswer } };
+const historySchema = { querystring: plantHistoryQuery, response: { 200: plantHistoryAnswer } };
 
 /** yyyy-mm-dd of a timestamp, in UTC. */
 const dayOf = (value: Date | string) => new Date(value).toISOString().slice(0, 10);
@@ -60,7 +74,7 @@ async function updateCulling(request: RequestOf<typeof cullingSchema>) {
   return success({ grid_box: gridBoxJson(updated) }, m.cullingUpdated);
 }
 
-async function getCulledBoxes(request: RequestOf<typeof gridIdSchema>) {
+async function getCulledBoxes(request: RequestOf<typeof culledBoxesSchema>) {
   const boxes = await gridQueries.culledBoxes(request.db, request.query.GridID);
   return success({ grid_boxes: boxes.map(gridBoxJson) });
 }
@@ -74,7 +88,7 @@ async function updateBoxName(request: RequestOf<typeof boxNameSchema>) {
   return success({ grid_box: gridBoxJson(updated ?? box) }, m.nameUpdated);
 }
 
-async function getBoxNames(request: RequestOf<typeof gridIdSchema>) {
+async function getBoxNames(request: RequestOf<typeof boxNamesSchema>) {
   const boxes = await gridQueries.boxesOfGrids(request.db, [request.query.GridID]);
   return success({ grid_boxes: boxes.map((box) => ({ id: box.id, CustomName: box.custom_name, X: box.x, Y: box.y })) });
 }
@@ -95,8 +109,8 @@ export async function gridRoutes(app: App) {
   app.post('/Create_grid', { schema: createGridSchema }, createGrid);
   app.put('/delete_grid', { schema: deleteGridSchema, config: { access: 'admin' } }, deleteGrid);
   app.post('/update_culling_status', { schema: cullingSchema }, updateCulling);
-  app.get('/get_culled_gridboxes', { schema: gridIdSchema }, getCulledBoxes);
+  app.get('/get_culled_gridboxes', { schema: culledBoxesSchema }, getCulledBoxes);
   app.post('/update_grid_box_name', { schema: boxNameSchema }, updateBoxName);
-  app.get('/get_gridboxes_names', { schema: gridIdSchema }, getBoxNames);
+  app.get('/get_gridboxes_names', { schema: boxNamesSchema }, getBoxNames);
   app.get('/get_plant_history_date', { schema: historySchema }, plantHistory);
 }

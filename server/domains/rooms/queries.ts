@@ -1,19 +1,21 @@
 /** Rooms (spec part 1 §3 offline-store fields). */
 import type { Kysely } from 'kysely';
+import { isoTime } from '../../../common/schemas/answers';
+import type { RoomRecord } from '../../../common/schemas/rooms';
 import type { DB, Room } from '../../db/schema';
 import { type Actor, writer } from '../../db/writes';
 import { gridQueries } from '../grids/queries';
 
 /** A room as the API and the synced `rooms` collection show it. */
-export const roomJson = (room: Room) => ({
+export const roomJson = (room: Room): RoomRecord => ({
   RoomID: room.id,
   CompanyID: room.company_id,
   Name: room.name,
   Description: room.description,
-  CreatedDateTime: room.created_at,
-  UpdatedDateTime: room.updated_at,
+  CreatedDateTime: isoTime(room.created_at),
+  UpdatedDateTime: isoTime(room.updated_at),
   Scanned: room.scanned,
-  ScannedDateTime: room.scanned_at,
+  ScannedDateTime: isoTime(room.scanned_at),
   LastScannedBy: room.last_scanned_by,
   WhiteboardImage: room.whiteboard_image,
   StartScroll: room.start_scroll,

@@ -2,7 +2,12 @@
 import type { FastifyRequest } from 'fastify';
 import { roomMessages as m } from '../../../common/messages/rooms';
 import {
+  allRoomScrollAnswer,
+  createRoomAnswer,
   createRoomBody,
+  deleteRoomAnswer,
+  loadRoomGridsBoxesAnswer,
+  roomScrollAnswer,
   deleteRoomQuery,
   loadRoomGridsBoxesQuery,
   roomCompanyQuery,
@@ -20,12 +25,12 @@ import { actorOfRequest, recordAudit } from '../audit/record';
 import { gridBoxJson, gridJson, gridQueries } from '../grids/queries';
 import { roomJson, roomQueries } from './queries';
 
-const createRoomSchema = { querystring: roomCompanyQuery, body: createRoomBody };
-const loadSchema = { querystring: loadRoomGridsBoxesQuery };
-const deleteRoomSchema = { querystring: deleteRoomQuery };
-const getScrollSchema = { querystring: roomScrollQuery };
-const updateScrollSchema = { querystring: updateRoomScrollQuery, body: scrollBody };
-const updateAllScrollSchema = { querystring: updateAllRoomScrollQuery, body: scrollBody };
+const createRoomSchema = { querystring: roomCompanyQuery, body: createRoomBody, response: { 200: createRoomAnswer } };
+const loadSchema = { querystring: loadRoomGridsBoxesQuery, response: { 200: loadRoomGridsBoxesAnswer } };
+const deleteRoomSchema = { querystring: deleteRoomQuery, response: { 200: deleteRoomAnswer } };
+const getScrollSchema = { querystring: roomScrollQuery, response: { 200: roomScrollAnswer } };
+const updateScrollSchema = { querystring: updateRoomScrollQuery, body: scrollBody, response: { 200: roomScrollAnswer } };
+const updateAllScrollSchema = { querystring: updateAllRoomScrollQuery, body: scrollBody, response: { 200: allRoomScrollAnswer } };
 
 /** The scroll value from the body or the query, as `setValue` or `start_scroll`. */
 function scrollValueOf(request: FastifyRequest<{ Body: { setValue?: unknown; start_scroll?: unknown }; Querystring: { setValue?: unknown; start_scroll?: unknown } }>) {

@@ -6,6 +6,8 @@
  * the per-parent maximum) lock the parent row first, so two requests on one box run one after the other.
  */
 import { randomInt } from 'node:crypto';
+import { isoTime } from '../../../common/schemas/answers';
+import type { SubGridboxRecord } from '../../../common/schemas/subgrids';
 import type { Kysely, Selectable } from 'kysely';
 import { subGridboxClientId } from '../../../common/client-ids';
 import { subgridMessages as m } from '../../../common/messages/subgrids';
@@ -17,7 +19,7 @@ import { badRequest, conflict, conflictOnUnique, notFound } from '../../http/err
 export const subGridboxDisplayName = (sub: Pick<SubGridbox, 'custom_name' | 'subx' | 'suby'>) =>
   sub.custom_name?.trim() ? sub.custom_name : `Sub-${sub.subx}-${sub.suby}`;
 
-export const subGridboxJson = (sub: SubGridbox) => ({
+export const subGridboxJson = (sub: SubGridbox): SubGridboxRecord => ({
   Sub_gridboxID: sub.id,
   ParentGridboxID: sub.parent_gridbox_id,
   CompanyID: sub.company_id,
@@ -30,8 +32,8 @@ export const subGridboxJson = (sub: SubGridbox) => ({
   Content: sub.content,
   ImageName: sub.image_name,
   IsDeleted: sub.deleted_at !== null,
-  CreatedDateTime: sub.created_at,
-  UpdatedDateTime: sub.updated_at,
+  CreatedDateTime: isoTime(sub.created_at),
+  UpdatedDateTime: isoTime(sub.updated_at),
 });
 
 export const plantMoveJson = (move: Selectable<PlantMovesTable>) => ({
