@@ -44,7 +44,8 @@ import type { LocalDocument } from '../../sync/store';
 import { type ClientId, newClientId } from '../../common/client-ids';
 import type { Effect } from '../../sync/types';
 import { ApiError, type ApiContext, check, json, multipart, now, online, onlineOrLocal, record, ValidationError, findLocal } from './context';
-import { type RoomJson, signedIn } from './rooms';
+import type { RoomRecord } from '../../common/schemas/rooms';
+import { signedIn } from './rooms';
 import { byCreation, type RecordId, sameId } from './records';
 
 type Id = RecordId;
@@ -503,9 +504,9 @@ export async function getBatchesByRoom(context: ApiContext, input: { roomId: Rec
  * get_rooms_by_batch: the rooms the batch is in (`data`). Without batch_id: "batch_id is required."; a
  * failure, or a status other than success: the server's message or "Failed to fetch rooms by batch.".
  */
-export async function getRoomsByBatch(context: ApiContext, input: { batchId?: number | null }): Promise<RoomJson[]> {
+export async function getRoomsByBatch(context: ApiContext, input: { batchId?: number | null }): Promise<RoomRecord[]> {
   const query = check(batchQuery, { batch_id: input.batchId ?? undefined });
-  const answer = await online<{ status?: string; message?: string; data?: RoomJson[] }>(context, { path: '/get_rooms_by_batch', query }, batchClientMessages.roomsByBatchFailed);
+  const answer = await online<{ status?: string; message?: string; data?: RoomRecord[] }>(context, { path: '/get_rooms_by_batch', query }, batchClientMessages.roomsByBatchFailed);
   if (answer?.status !== 'success' || !Array.isArray(answer.data)) throw new ApiError(answer?.message || batchClientMessages.roomsByBatchFailed, 200);
   return answer.data;
 }
@@ -548,7 +549,7 @@ export async function batchQr(context: ApiContext, input: { batchId?: number | n
 export interface BatchQrInfo {
   status: 'success';
   batch: BatchDocument;
-  rooms: RoomJson[];
+  rooms: RoomRecord[];
   url: string;
 }
 

@@ -7,7 +7,8 @@ import { gridBackgroundQuery, uploadGridImageQuery } from '../../common/schemas/
 import { boxClientId, type ClientId, newClientId } from '../../common/client-ids';
 import type { Effect } from '../../sync/types';
 import { ApiError, type ApiContext, check, multipart, now, online, record, ValidationError, findLocal } from './context';
-import { batchLinkRemovals, filePart, type GridBoxJson, multipartWithFile } from './rooms';
+import type { GridBoxRecord } from '../../common/schemas/grids';
+import { batchLinkRemovals, filePart, multipartWithFile } from './rooms';
 import { type RecordId } from './records';
 
 /**
@@ -105,9 +106,9 @@ function listOf<T>(answer: unknown, key: string): T[] {
 }
 
 /** get_culled_gridboxes: the grid's culled boxes (`grid_boxes`). */
-export async function getCulledGridboxes(context: ApiContext, input: { gridId: RecordId }): Promise<GridBoxJson[]> {
+export async function getCulledGridboxes(context: ApiContext, input: { gridId: RecordId }): Promise<GridBoxRecord[]> {
   const query = check(gridIdQuery, { GridID: input.gridId });
-  return listOf<GridBoxJson>(await online(context, { path: '/get_culled_gridboxes', query }, gridClientMessages.culledFailed), 'grid_boxes');
+  return listOf<GridBoxRecord>(await online(context, { path: '/get_culled_gridboxes', query }, gridClientMessages.culledFailed), 'grid_boxes');
 }
 
 /**

@@ -5,7 +5,18 @@
  */
 import { z } from 'zod';
 import { roomClientMessages } from '../../common/messages/rooms';
-import { createRoomBody, deleteRoomQuery, loadRoomGridsBoxesQuery, roomCompanyQuery, roomScrollQuery, scrollNumber, updateAllRoomScrollQuery } from '../../common/schemas/rooms';
+import type { GridBoxRecord } from '../../common/schemas/grids';
+import {
+  createRoomBody,
+  deleteRoomQuery,
+  type loadRoomGridsBoxesAnswer,
+  loadRoomGridsBoxesQuery,
+  roomCompanyQuery,
+  roomScrollQuery,
+  type RoomWithGrids,
+  scrollNumber,
+  updateAllRoomScrollQuery,
+} from '../../common/schemas/rooms';
 import type { EntryDraft } from '../../sync/outbox';
 import type { LocalDocument } from '../../sync/store';
 import { newClientId } from '../../common/client-ids';
@@ -56,68 +67,8 @@ export async function batchLinkRemovals(context: ApiContext, removed: { roomIds?
 
 // ——— Rooms ———
 
-/** A room as the server shows it (server/domains/rooms/queries.ts `roomJson`). */
-export interface RoomJson {
-  RoomID: RecordId;
-  CompanyID: number;
-  Name: string;
-  Description: string;
-  CreatedDateTime: string;
-  UpdatedDateTime: string;
-  Scanned: boolean;
-  ScannedDateTime: string | null;
-  LastScannedBy: number | null;
-  WhiteboardImage: string | null;
-  StartScroll: number;
-}
-
-/** A grid as the server shows it (`gridJson`). */
-export interface GridJson {
-  id: RecordId;
-  Name: string;
-  CompanyID: number;
-  RoomID: RecordId;
-  CreatedDateTime: string;
-  UpdatedDateTime: string;
-  Description: string | null;
-  ImageName: string | null;
-  Scanned: boolean;
-  ScannedDateTime: string | null;
-  LastScannedBy: number | null;
-  nx: number;
-  ny: number;
-}
-
-/** A grid box as the server shows it (`gridBoxJson`); the local copy also carries `BatchIDs` and `sub_gridboxes`. */
-export interface GridBoxJson {
-  id: RecordId;
-  GridID: RecordId;
-  CompanyID: number;
-  X: number;
-  Y: number;
-  Color: string | null;
-  Status: string | null;
-  Content: string | null;
-  ImageName: string | null;
-  CustomName: string | null;
-  culled: boolean;
-  CulledBy: number | null;
-  CulledDateTime: string | null;
-  BatchIDs?: RecordId[];
-  sub_gridboxes?: unknown[];
-}
-
-export interface RoomWithGrids extends RoomJson {
-  grids: Array<GridJson & { boxes: GridBoxJson[] }>;
-}
-
-export interface LoadedRooms {
-  status: 'success';
-  message?: string;
-  rooms: RoomWithGrids[];
-  /** Read from the local store because the server could not be reached. */
-  offline?: true;
-}
+/** load_room_grids_boxes' answer; `offline` when it was read from the local store because the server could not be reached. */
+export type LoadedRooms = z.infer<typeof loadRoomGridsBoxesAnswer> & { offline?: true };
 
 /** create_room: the room appears at once under its client id (spec's `createRoomQueue`). */
 export async function createRoom(context: ApiContext, input: { companyId: number; name: string; description: string }) {
@@ -164,10 +115,10 @@ async function loadRoomsLocally(context: ApiContext, companyId: number, roomId: 
   const grids = rooms.length ? (await findLocal(context, 'grids', { roomId: { $in: rooms.map((room) => room.id) } })).sort(byCreation) : [];
   const boxes = grids.length ? await findLocal(context, 'grid_boxes', { gridId: { $in: grids.map((grid) => grid.id) } }) : [];
   boxes.sort((a, b) => Number(a.Y) - Number(b.Y) || Number(a.X) - Number(b.X));
-  const boxesOf = new Map<string, GridBoxJson[]>();
+  const boxesOf = new Map<string, GridBoxRecord[]>();
   for (const box of boxes) {
     const list = boxesOf.get(String(box.gridId)) ?? [];
-    list.push(serverShape(box) as unknown as GridBoxJson);
+    list.push(serverShape(box) as unknown as GridBoxRecord);
     boxesOf.set(String(box.gridId), list);
   }
   const gridsOf = new Map<string, RoomWithGrids['grids']>();

@@ -5,13 +5,14 @@
  */
 import { type GridOrder, GRID_ORDERS, SETTINGS_DEFAULTS } from '../../../common/messages/settings';
 import type { BatchDocument } from '../../api/batches';
-import type { GridBoxJson, GridJson, RoomJson } from '../../api/rooms';
+import type { GridBoxDocument, GridRecord } from '../../../common/schemas/grids';
+import type { RoomRecord } from '../../../common/schemas/rooms';
 import type { SubGridbox } from '../../api/subgrids';
 import type { LocalDocument } from '../../db/schemas';
 
-export type RoomDoc = LocalDocument & Partial<RoomJson>;
-export type GridDoc = LocalDocument & Partial<Omit<GridJson, 'id'>> & { roomId: string };
-export type BoxDoc = LocalDocument & Partial<Omit<GridBoxJson, 'id' | 'sub_gridboxes'>> & { gridId: string; sub_gridboxes?: SubGridbox[] | null };
+export type RoomDoc = LocalDocument & Partial<RoomRecord>;
+export type GridDoc = LocalDocument & Partial<Omit<GridRecord, 'id'>> & { roomId: string };
+export type BoxDoc = LocalDocument & Partial<Omit<GridBoxDocument, 'id' | 'sub_gridboxes'>> & { gridId: string; sub_gridboxes?: SubGridbox[] | null };
 export type BatchDoc = LocalDocument & Partial<Omit<BatchDocument, 'problems'>> & { problems?: BatchDocument['problems'] | null };
 
 export interface CompanyUserJson {
