@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PUSH_ENTRIES_MAX, syncMessages as m } from '../messages/sync';
+import { answer } from './answers';
 import { optionalId } from './fields';
 
 /** A pull checkpoint: the last document's transaction id and change sequence, `<xid>:<seq>`. */
@@ -122,11 +123,21 @@ export const pushResult = z.object({ id: z.string(), status: z.number().int(), b
  * 408, 429, 401, or 409 "still being processed"): the entries after it were not attempted. `documents`
  * are, by collection, the current state of the synced documents the applied entries changed.
  */
-export const pushAnswer = z.object({
-  status: z.literal('success'),
+export const pushAnswer = answer({
   results: z.array(pushResult),
   documents: z.record(z.string(), z.array(syncDocument)),
 });
+
+/**
+ * A page of a collection's changes, in change order, and the checkpoint to ask from next. `has_more`:
+ * the page was full; `held_back`: rows committed behind an older open transaction are still to come,
+ * so pull again soon even without an announcement. Each document is its collection's record schema
+ * (server: the source's `document`).
+ */
+export const pullAnswer = answer({ documents: z.array(syncDocument), checkpoint: z.string(), has_more: z.boolean(), held_back: z.boolean() });
+
+/** The current documents of the ids asked for (read-back); a missing one is left out. */
+export const documentsAnswer = answer({ documents: z.array(syncDocument) });
 
 export type SyncDocument = z.output<typeof syncDocument>;
 export type PushResult = z.output<typeof pushResult>;

@@ -27,14 +27,13 @@
 import type { FastifyRequest, InjectOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { httpMessages } from '../../../common/messages/http';
-import { type DocumentNaming, type PushEntry, type PushResult, pushBody, pushQuery } from '../../../common/schemas/sync';
+import { type DocumentNaming, type PushEntry, type PushResult, pushAnswer, type SyncDocument, pushBody, pushQuery } from '../../../common/schemas/sync';
 import type { DB } from '../../db/schema';
 import { ACTED_AT_HEADER } from '../../http/acted-at';
 import { clientIdsAhead, withClientIdsResolved } from '../../http/client-ids';
 import { caller, ownedAhead } from '../../http/guards';
 import { type App, type RequestOf, success } from '../../http/route';
 import { inPushTransaction } from '../../http/transactions';
-import type { SyncDocument } from './sync-collection';
 
 /**
  * The push's own body limit: 200 entries exceed the default (BODY_LIMIT_BYTES, 1 MB). Each entry is
@@ -43,7 +42,7 @@ import type { SyncDocument } from './sync-collection';
 export const PUSH_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 
-const pushSchema = { body: pushBody, querystring: pushQuery };
+const pushSchema = { body: pushBody, querystring: pushQuery, response: { 200: pushAnswer } };
 
 export const pushOptions = {
   schema: pushSchema,
@@ -52,7 +51,7 @@ export const pushOptions = {
 };
 
 /** The current documents, by collection, of a company's rows that the transactions `xids` wrote (routes.ts). */
-export type DocumentsWrittenBy = (db: Kysely<DB>, companyId: number, xids: string[], naming: DocumentNaming) => Promise<Record<string, SyncDocument[]>>;
+export type DocumentsWrittenBy = (db: Kysely<DB>, companyId: number, xids: string[], naming: DocumentNaming, prove: boolean) => Promise<Record<string, SyncDocument[]>>;
 
 /** The entry as the request it would have been alone. */
 function injectionOf(request: FastifyRequest, entry: PushEntry, pushHeaders: Record<string, string>): InjectOptions {
@@ -141,6 +140,6 @@ export function pushHandler(app: App, documentsWrittenBy: DocumentsWrittenBy) {
       (error) => request.log.error({ err: error }, 'after-commit task failed'),
     );
     const xids = xid === null ? [] : [xid];
-    return success({ results, documents: await documentsWrittenBy(request.db, companyId, xids, request.query.naming) });
+    return success({ results, documents: await documentsWrittenBy(request.db, companyId, xids, request.query.naming, request.server.deps.config.checkAnswers) });
   };
 }

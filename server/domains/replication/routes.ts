@@ -22,7 +22,7 @@ import { type Kysely, sql } from 'kysely';
 import { syncMessages as m } from '../../../common/messages/sync';
 import { isClientId } from '../../../common/client-ids';
 import { MAX_RECORD_ID } from '../../../common/schemas/fields';
-import { CHECKPOINT_PATTERN, type DocumentNaming, documentsQuery, pullQuery, streamQuery } from '../../../common/schemas/sync';
+import { CHECKPOINT_PATTERN, type DocumentNaming, documentsAnswer, type SyncDocument, documentsQuery, pullAnswer, pullQuery, streamQuery } from '../../../common/schemas/sync';
 import { syncPosition } from '../../../common/sync-position';
 import type { DB } from '../../db/schema';
 import { badRequest } from '../../http/errors';
@@ -30,11 +30,11 @@ import { actingCompany, assertCompanyAccess } from '../../http/guards';
 import { type App, type RequestOf, success } from '../../http/route';
 import { CLIENT_ID_HOLDERS, idsOfClientIds, namedForTablets } from './client-naming';
 import { COLLECTIONS, collectionNamed } from './collections';
-import type { SyncCollection, SyncDocument, SyncSource } from './sync-collection';
+import type { SyncCollection, SyncSource } from './sync-collection';
 import { pushHandler, pushOptions } from './push';
 
-const pullSchema = { querystring: pullQuery };
-const documentsSchema = { querystring: documentsQuery };
+const pullSchema = { querystring: pullQuery, response: { 200: pullAnswer } };
+const documentsSchema = { querystring: documentsQuery, response: { 200: documentsAnswer } };
 const streamSchema = { querystring: streamQuery };
 const HEARTBEAT_MS = 25_000;
 /** Changes arriving within this window go out as one event. */
@@ -90,7 +90,7 @@ async function pull(request: RequestOf<typeof pullSchema>) {
   const { limit } = request.query;
   const { positions, rowsBySource } = await changedPage(request.db, collection, companyId, { xid, seq }, limit);
   const documents: SyncDocument[] = [];
-  for (const [index, source] of collection.sources.entries()) documents.push(...(await documentsOf(request.db, source, rowsBySource[index] ?? [], request.query.naming)));
+  for (const [index, source] of collection.sources.entries()) documents.push(...(await documentsOf(request.db, source, rowsBySource[index] ?? [], request.query.naming, request.server.deps.config.checkAnswers)));
   // In change order: a document's syncPosition is its row's place in it (fixed-width, so text order is that order).
   sortByPosition(documents);
 
@@ -143,7 +143,7 @@ async function documents(request: RequestOf<typeof documentsSchema>) {
           // Past what an id column holds, an id names nothing: left out, as any missing one.
           .filter((id) => id <= MAX_RECORD_ID);
     const rows = ofCompany(request, source, await rowsOf(request.db, source, ids), companyId, named !== undefined);
-    found.push(...(await documentsOf(request.db, source, rows, naming)));
+    found.push(...(await documentsOf(request.db, source, rows, naming, request.server.deps.config.checkAnswers)));
   }
   return success({ documents: found });
 }
@@ -189,7 +189,7 @@ const SERVER_DOCUMENT_ID = /^([a-z_]+:)?\d{1,10}$/;
 /** A document's id under the server's naming: `<kind>:<id>` in a collection of several kinds. */
 const documentId = (source: SyncSource | undefined, id: number | string) => (source?.kind ? `${source.kind}:${id}` : String(id));
 
-const positionOf = (document: SyncDocument) => String(document.syncPosition);
+const positionOf = (document: SyncDocument) => document.syncPosition;
 
 /** Documents in change order, by their syncPosition. */
 const sortByPosition = (documents: SyncDocument[]) => documents.sort((a, b) => (positionOf(a) < positionOf(b) ? -1 : positionOf(a) > positionOf(b) ? 1 : 0));
@@ -199,13 +199,24 @@ const sortByPosition = (documents: SyncDocument[]) => documents.sort((a, b) => (
  * shape, the kind where a collection has several, `syncPosition`, the row's place in the change order,
  * and the records named as `naming` asks: by client id (client-naming.ts), or by the server's ids.
  */
-async function documentsOf(db: Kysely<DB>, source: SyncSource, rows: SourceRow[], naming: DocumentNaming): Promise<SyncDocument[]> {
+async function documentsOf(db: Kysely<DB>, source: SyncSource, rows: SourceRow[], naming: DocumentNaming, prove: boolean): Promise<SyncDocument[]> {
   if (rows.length === 0) return [];
+  const documents = await namedDocumentsOf(db, source, rows, naming);
+  if (prove && source.document) for (const document of documents) source.document.parse(document);
+  return documents;
+}
+
+async function namedDocumentsOf(db: Kysely<DB>, source: SyncSource, rows: SourceRow[], naming: DocumentNaming): Promise<SyncDocument[]> {
   const positions = new Map(rows.map((row) => [String(row.id), syncPosition(row.change_xid, row.change_seq)]));
+  const positionOfRow = (id: string) => {
+    const position = positions.get(id);
+    if (position === undefined) throw new Error(`${source.table}: a document ${id} of no row read`);
+    return position;
+  };
   const shaped = (await source.toDocuments(db, rows)).map((document) => ({
     ...document,
     ...(source.kind ? { kind: source.kind } : {}),
-    syncPosition: positions.get(document.id),
+    syncPosition: positionOfRow(document.id),
   }));
   if (naming === 'client' && source.named) {
     const own = new Map<number, string>();
@@ -220,7 +231,7 @@ async function documentsOf(db: Kysely<DB>, source: SyncSource, rows: SourceRow[]
  * (a push's applied entries), each collection in change order. One statement finds them across every
  * source (by the pull's index), then each source with rows reads them.
  */
-async function documentsWrittenBy(db: Kysely<DB>, companyId: number, xids: string[], naming: DocumentNaming): Promise<Record<string, SyncDocument[]>> {
+async function documentsWrittenBy(db: Kysely<DB>, companyId: number, xids: string[], naming: DocumentNaming, prove: boolean): Promise<Record<string, SyncDocument[]>> {
   if (xids.length === 0) return {};
   const sources = COLLECTIONS.flatMap((collection) => collection.sources.map((source) => ({ collection: collection.name, source })));
   const parts = sources.map(
@@ -233,7 +244,7 @@ async function documentsWrittenBy(db: Kysely<DB>, companyId: number, xids: strin
   for (const [index, { collection, source }] of sources.entries()) {
     const ids = written.rows.filter((row) => row.source === index).map((row) => row.id);
     if (ids.length === 0) continue;
-    (documents[collection] ??= []).push(...(await documentsOf(db, source, await rowsOf(db, source, ids), naming)));
+    (documents[collection] ??= []).push(...(await documentsOf(db, source, await rowsOf(db, source, ids), naming, prove)));
   }
   for (const list of Object.values(documents)) sortByPosition(list);
   return documents;

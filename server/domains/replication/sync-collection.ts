@@ -4,10 +4,12 @@
  * domain's collection.ts declares its own without importing the list that imports it.
  */
 import type { Kysely } from 'kysely';
+import type { z } from 'zod';
 import type { DB } from '../../db/schema';
 import type { NamedKind, ReferenceNames } from './client-naming';
 
-export interface SyncDocument {
+/** A document as a source makes it, before the pull adds its place in the change order (common/schemas/sync.ts `syncDocument`). */
+export interface SourceDocument {
   id: string;
   _deleted: boolean;
   [field: string]: unknown;
@@ -26,8 +28,13 @@ export interface SyncSource {
    * Left out (the company): documents keep the server's ids, since only the server makes the record.
    */
   named?: { kind: NamedKind; references: ReferenceNames };
+  /**
+   * What each document holds beside `id` and `_deleted`: its record's schema (common/schemas), which
+   * the tablet's types come from too. Documents are proven against it where answers are (CHECK_ANSWERS).
+   */
+  document?: z.ZodObject;
   /** Documents of rows, `id` the row's integer id as text (documentsOf names them as asked). */
-  toDocuments(db: Kysely<DB>, rows: Array<Record<string, unknown>>): Promise<SyncDocument[]>;
+  toDocuments(db: Kysely<DB>, rows: Array<Record<string, unknown>>): Promise<SourceDocument[]>;
 }
 
 export interface SyncCollection {
