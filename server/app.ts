@@ -35,6 +35,7 @@ import { type FileStore, localFileStore } from './domains/files/storage';
 import { settingsRoutes } from './domains/settings/routes';
 import { createCompanyCache, type CompanyCache } from './domains/companies/cache';
 import { createChangeHub, type ChangeHub } from './domains/replication/changes';
+import { type AnswerCache, createAnswerCache } from './http/answer-cache';
 import { syncRoutes } from './domains/replication/routes';
 import { userRoutes } from './domains/users/routes';
 import { registerActedAt } from './http/acted-at';
@@ -57,6 +58,8 @@ export interface AppDeps {
   changes: ChangeHub;
   companies: CompanyCache;
   files: FileStore;
+  /** The floor plan's answers (rooms with their grids and boxes), as sent. */
+  floorAnswers: AnswerCache;
   version: string;
 }
 
@@ -101,7 +104,8 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   const changes = await createChangeHub(database);
   const files = localFileStore(join(config.dataDir, 'uploads'));
   const companies = createCompanyCache(changes);
-  app.decorate('deps', { config, database, tokens, mailer, changes, companies, files, version: VERSION });
+  const floorAnswers = createAnswerCache(changes, ['rooms', 'grids', 'grid_boxes']);
+  app.decorate('deps', { config, database, tokens, mailer, changes, companies, floorAnswers, files, version: VERSION });
   const routeCatalog: CatalogRoute[] = [];
   app.decorate('routeCatalog', routeCatalog);
   app.addHook('onRoute', (route) => {
@@ -147,7 +151,13 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   registerClientIds(app);
   registerActedAt(app);
   registerInputChecks(app);
-  registerTransactions(app, database.db);
+  // A signed-in user's write drops what this instance keeps of their company's answers (a SuperAdmin
+  // may act for any company: theirs drop every company's). Writes without a session (sign-in, sign-up,
+  // password reset) change no floor plan.
+  registerTransactions(app, database.db, (request) => {
+    const claims = request.auth;
+    if (claims) floorAnswers.drop(claims.user_role === 'SuperAdmin' ? undefined : claims.company_id);
+  });
 
   await app.register(
     async (api) => {
@@ -201,6 +211,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   app.addHook('onClose', async () => {
     companies.close();
     await changes.close();
+    floorAnswers.close();
     mailer.close();
   });
   return app as unknown as App;

@@ -252,7 +252,12 @@ async function beginUnit(rootDb: Kysely<DB>, request: FastifyRequest): Promise<W
   };
 }
 
-export function registerTransactions(app: FastifyInstance, rootDb: Kysely<DB>) {
+/**
+ * `committed`: called after each mutating request's writes commit (for a pushed entry, after its
+ * push's), whatever they were: what an instance keeps of a company's data (http/answer-cache.ts)
+ * drops it there, so the writer reads its own change at once.
+ */
+export function registerTransactions(app: FastifyInstance, rootDb: Kysely<DB>, committed?: (request: FastifyRequest) => void) {
   app.decorateRequest('db', { getter: () => rootDb });
   const pending = new WeakMap<FastifyRequest, Array<() => Promise<void>>>();
   app.decorateRequest('afterCommit', function (this: FastifyRequest, task: () => Promise<void>) {
@@ -282,6 +287,7 @@ export function registerTransactions(app: FastifyInstance, rootDb: Kysely<DB>) {
       const unit = await beginUnit(rootDb, request);
       const readsThrough = request.db;
       pending.set(request, unit.afterCommit);
+      if (committed) unit.afterCommit.push(async () => committed(request));
       Object.defineProperty(request, 'db', { value: unit.db, configurable: true });
       let result: unknown;
       try {

@@ -97,6 +97,65 @@ describe('load_room_grids_boxes', () => {
   });
 });
 
+/**
+ * Each instance keeps the floor plan's answers as it sent them (server/http/answer-cache.ts): a
+ * change is read at once by the instance it went through, and by any instance once the change's
+ * notification reaches it (here: a write straight to the database, as another instance's would be).
+ */
+describe('load_room_grids_boxes kept by each instance', () => {
+  type Floor = { rooms: Array<{ Name: string; grids: Array<{ Name: string; boxes: Array<{ id: number; culled: boolean; CustomName: string | null }> }> }> };
+  const floorOf = async (tenant: Tenant, roomId?: number) =>
+    (await call('GET', '/load_room_grids_boxes', tenant.regular.token, { company_id: tenant.companyId, ...(roomId ? { room_id: roomId } : {}) })).body as unknown as Floor;
+  const boxesOf = (floor: Floor) => floor.rooms.flatMap((room) => room.grids).flatMap((grid) => grid.boxes);
+
+  it('answers a change made through this instance at once, in the room and in the whole company', async () => {
+    const tenant = await createTenant(server);
+    const roomId = await createRoom(server, tenant.companyId);
+    const grid = await createGrid(server, tenant.companyId, roomId, 2, 1);
+    const [first] = grid.boxIds;
+    // Read first, so the instance keeps the answers the changes replace.
+    expect(boxesOf(await floorOf(tenant, roomId)).map((box) => box.culled)).toEqual([false, false]);
+    expect(boxesOf(await floorOf(tenant))).toHaveLength(2);
+
+    const cull = await call('POST', '/update_culling_status', tenant.regular.token, {}, { GridBoxID: String(first), user_id: String(tenant.regular.id), culled: '1' });
+    expect(cull.status).toBe(200);
+    expect(boxesOf(await floorOf(tenant, roomId)).find((box) => box.id === first)?.culled).toBe(true);
+    expect(boxesOf(await floorOf(tenant)).find((box) => box.id === first)?.culled).toBe(true);
+
+    // Through a push too (a tablet's queued changes).
+    const push = await server.request('POST', '/sync/push', {
+      token: tenant.regular.token,
+      json: { entries: [{ id: `rename-${randomUUID()}`, method: 'POST', path: '/update_grid_box_name', body: { kind: 'json', data: { GridBoxID: first, custom_name: 'Mother 1' } } }] },
+    });
+    expect(push.status).toBe(200);
+    expect(boxesOf(await floorOf(tenant, roomId)).find((box) => box.id === first)?.CustomName).toBe('Mother 1');
+
+    const created = await call('POST', '/create_room', tenant.admin.token, { company_id: tenant.companyId }, { name: 'Dry room', description: 'd' });
+    expect(created.status).toBe(200);
+    expect((await floorOf(tenant)).rooms.map((room) => room.Name)).toContain('Dry room');
+  });
+
+  it('answers a change made elsewhere once its notification arrives', async () => {
+    const tenant = await createTenant(server);
+    const roomId = await createRoom(server, tenant.companyId);
+    const grid = await createGrid(server, tenant.companyId, roomId, 1, 1);
+    expect(boxesOf(await floorOf(tenant))).toHaveLength(1);
+    await server.database.db.updateTable('grid_boxes').set({ custom_name: 'Renamed elsewhere' }).where('id', '=', grid.boxIds[0]!).execute();
+    await expect.poll(async () => boxesOf(await floorOf(tenant))[0]?.CustomName, { timeout: 5_000, interval: 50 }).toBe('Renamed elsewhere');
+    await createGrid(server, tenant.companyId, roomId, 2, 2, 'Added elsewhere');
+    await expect.poll(async () => (await floorOf(tenant, roomId)).rooms[0]?.grids.map((each) => each.Name), { timeout: 5_000, interval: 50 }).toContain('Added elsewhere');
+  });
+
+  it('does not answer one company what it keeps of another', async () => {
+    const first = await createTenant(server);
+    const second = await createTenant(server);
+    await createRoom(server, first.companyId, 'Only first');
+    await createRoom(server, second.companyId, 'Only second');
+    expect((await floorOf(first)).rooms.map((room) => room.Name)).toEqual(['Only first']);
+    expect((await floorOf(second)).rooms.map((room) => room.Name)).toEqual(['Only second']);
+  });
+});
+
 describe('delete_room', () => {
   it('tombstones the room, its grids, their boxes and sub-gridboxes, and sync pulls them as deleted', async () => {
     const roomId = await createRoom(server, farm.companyId);

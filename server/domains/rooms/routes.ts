@@ -1,5 +1,6 @@
 /** Routes of the rooms domain (issue 3: the grow model; spec part 1 §3, §5, §7, §8). */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { roomMessages as m } from '../../../common/messages/rooms';
 import {
   allRoomScrollAnswer,
@@ -17,6 +18,7 @@ import {
   updateAllRoomScrollQuery,
   updateRoomScrollQuery,
 } from '../../../common/schemas/rooms';
+import type { DB } from '../../db/schema';
 import { writer } from '../../db/writes';
 import { badRequest } from '../../http/errors';
 import { type App, type RequestOf, success } from '../../http/route';
@@ -49,15 +51,28 @@ async function createRoom(request: RequestOf<typeof createRoomSchema>) {
   return success({ room: roomJson(room), RoomID: created.id, client_id: created.client_id }, m.created);
 }
 
-/** Rooms with their grids and boxes: three queries whatever the sizes. */
-async function loadRoomGridsBoxes(request: RequestOf<typeof loadSchema>) {
-  const rooms = await roomQueries.listed(request.db, request.query.company_id, request.query.room_id);
+/**
+ * Rooms with their grids and boxes: the floor plan every tablet opens, kept as sent by this instance
+ * until the company's rooms, grids or boxes change (http/answer-cache.ts); made in three queries
+ * whatever the sizes.
+ */
+async function loadRoomGridsBoxes(request: RequestOf<typeof loadSchema>, reply: FastifyReply) {
+  const { company_id: companyId, room_id: roomId } = request.query;
+  // The route's own serializer (its response schema) writes the text: a string, as every answer's.
+  const text = await request.server.deps.floorAnswers.through(companyId, `load_room_grids_boxes:${roomId ?? 'all'}`, async () =>
+    String(reply.serialize(await floorPlan(request.db, companyId, roomId))),
+  );
+  return reply.type('application/json; charset=utf-8').send(text);
+}
+
+async function floorPlan(db: Kysely<DB>, companyId: number, roomId: number | undefined) {
+  const rooms = await roomQueries.listed(db, companyId, roomId);
   const grids = await roomQueries.gridsOfRooms(
-    request.db,
+    db,
     rooms.map((room) => room.id),
   );
   const boxes = await gridQueries.boxesOfGrids(
-    request.db,
+    db,
     grids.map((grid) => grid.id),
   );
   const boxesByGrid = new Map<number, ReturnType<typeof gridBoxJson>[]>();
