@@ -1,4 +1,5 @@
 /** The `grids` and `grid_boxes` collections. */
+import { gridBoxDocument, gridRecord } from '../../../common/schemas/grids';
 import type { Grid, GridBox } from '../../db/schema';
 import type { SyncCollection } from '../replication/sync-collection';
 import { batchQueries } from '../batches/queries';
@@ -13,6 +14,7 @@ export const gridsCollection: SyncCollection = {
       table: 'grids',
       companyColumn: 'company_id',
       named: { kind: 'grid', references: { RoomID: 'room' } },
+      document: gridRecord,
       async toDocuments(_db, rows) {
         return (rows as unknown as Grid[]).map((grid) => ({ ...gridJson(grid), id: String(grid.id), _deleted: grid.deleted_at !== null }));
       },
@@ -33,6 +35,7 @@ export const gridBoxesCollection: SyncCollection = {
       table: 'grid_boxes',
       companyColumn: 'company_id',
       named: { kind: 'grid_box', references: { GridID: 'grid', BatchIDs: 'batch', Sub_gridboxID: 'sub_gridbox', ParentGridboxID: 'grid_box' } },
+      document: gridBoxDocument,
       async toDocuments(db, rows) {
         const boxes = rows as unknown as GridBox[];
         // One query for the whole pull page, whatever its size.
