@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { boxClientId } from '../common/client-ids';
 import { submitForm } from '../src/api/form-responses';
-import type { FormTemplate } from '../src/api/forms';
+import type { FormTemplateRecord } from '../common/schemas/forms';
 import { withLinkKeys } from '../src/db/schemas';
 import { startTablet } from '../tests/support/client';
 import { againstGoal, type Call, type SignedIn, tabletUser, until } from './sync';
@@ -33,7 +33,7 @@ export async function measureFormResponses(base: string, session: SignedIn, call
     ],
   });
   // The tablet holds the template as its pull would have left it (named by client ids), and never reaches the server until replay.
-  const pulled = await call<{ documents: Array<FormTemplate & { id: string }> }>('GET', '/sync/documents', { collection: 'form_templates', ids: saved.client_id, naming: 'client' });
+  const pulled = await call<{ documents: Array<FormTemplateRecord & { id: string }> }>('GET', '/sync/documents', { collection: 'form_templates', ids: saved.client_id, naming: 'client' });
   const template = pulled.documents[0]!;
   const [pressure, thrips, photo, notes] = template.fields.map((field) => field.FieldID);
   const tablet = await startTablet(base, user, { start: false });

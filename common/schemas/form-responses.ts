@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { formResponseMessages as m } from '../messages/form-responses';
+import { FIELD_TYPES, FORM_CATEGORIES } from '../messages/forms';
+import { answer, recordRef, timestamp } from './answers';
 import { formBody, idList, isCalendarDate, optionalClientId, optionalId, requiredId } from './fields';
 
 /** One answer: the field and what was entered (numbers and flags arrive as text or as JSON values). */
@@ -92,3 +94,56 @@ export const submitFormImageBody = formBody({
   field_id: optionalId(m.idInvalid('field_id')),
   image: z.unknown().optional(),
 });
+
+// ——— Answers ———
+
+/** One answer, with its field's name and type so a reader needs no template. Its own id stays an integer: no tablet names it. */
+export const fieldAnswerRecord = z.object({
+  FieldResponseID: z.number().int(),
+  ResponseID: recordRef,
+  FieldID: recordRef,
+  FieldName: z.string(),
+  FieldType: z.enum(FIELD_TYPES),
+  InputData: z.string().nullable(),
+});
+
+export type FieldAnswerRecord = z.infer<typeof fieldAnswerRecord>;
+
+/** A photo of a response, with the field it answers (if any) and the path it is served from. */
+export const responseImageRecord = z.object({
+  ImageID: z.number().int(),
+  ResponseID: recordRef,
+  FieldID: recordRef.nullable(),
+  ImagePath: z.string(),
+});
+
+export type ResponseImageRecord = z.infer<typeof responseImageRecord>;
+
+/** A response with its answers and photos, as readers and the synced `form_responses` collection show it. */
+export const formResponseRecord = z.object({
+  ResponseID: recordRef,
+  TemplateID: recordRef,
+  TemplateName: z.string(),
+  FormCategory: z.enum(FORM_CATEGORIES),
+  GridBoxID: recordRef.nullable(),
+  RoomID: recordRef.nullable(),
+  BatchID: recordRef.nullable(),
+  SubmittedBy: z.number().int().nullable(),
+  SubmittedAt: timestamp,
+  fieldResponses: z.array(fieldAnswerRecord),
+  images: z.array(responseImageRecord),
+});
+
+export type FormResponseRecord = z.infer<typeof formResponseRecord>;
+
+/** submit_form and submit_form_room: the one response made. */
+export const submitFormAnswer = answer({ response_id: recordRef, client_id: z.string() });
+/** submit_form_boxes and submit_form_multiselect: a response per box, in the boxes' order. */
+export const submitFormBoxesAnswer = answer({ response_ids: z.array(recordRef), client_ids: z.array(z.string()) });
+/** submit_form_image: the photo's path. */
+export const submitFormImageAnswer = answer({ response_id: recordRef, image: z.string() });
+export const fieldResponsesAnswer = answer({ fieldResponses: z.array(fieldAnswerRecord) });
+export const formResponsesAnswer = answer({ responses: z.array(formResponseRecord) });
+/** get_responses_for_grid2: a grid's responses, and those of treatment forms apart. */
+export const gridResponsesAnswer = answer({ all_responses: z.array(formResponseRecord), treatment_responses: z.array(formResponseRecord) });
+export const stickyTrapCheckAnswer = answer({ has_submission: z.boolean() });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_FORM_CATEGORY, FIELD_TYPES, FORM_CATEGORIES, formMessages as m } from '../messages/forms';
+import { answer, recordRef, timestamp } from './answers';
 import { flag, formBody, optionalClientId, optionalId, optionalText, requiredId, requiredText, requiredWholeNumber } from './fields';
 
 const blankToUndefined = (value: unknown) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value);
@@ -90,3 +91,73 @@ export const hideRuleBody = formBody({
 export const hideRulesQuery = z.object({ form_field_hidden_UID: requiredId(m.hideListRequired) });
 
 export const hiddenFieldQuery = z.object({ form_field_hidden_FieldID: requiredId(m.hiddenFieldRequired) });
+
+// ——— Answers ———
+
+/** A flag as the database keeps it (smallint 0 or 1). */
+const flagValue = z.union([z.literal(0), z.literal(1)]);
+
+/** A field, named as the spec's offline table names it (formFields); `id` and `FieldID` are the same. */
+export const formFieldRecord = z.object({
+  id: recordRef,
+  FieldID: recordRef,
+  TemplateID: recordRef,
+  FieldName: z.string(),
+  FieldType: z.enum(FIELD_TYPES),
+  FieldOptions: z.array(z.string()),
+  CSSClass: z.string().nullable(),
+  IsRequired: flagValue,
+  IsActive: flagValue,
+  report_id: z.number().int().nullable(),
+  Position: z.number().int(),
+});
+
+export type FormFieldRecord = z.infer<typeof formFieldRecord>;
+
+/**
+ * A hide-until-link rule: the hidden field shows once the linked one is answered with the input (any
+ * answer when blank); `form_field_hidden_UID` is the template's id (the rules of one form are read by it).
+ */
+export const formHideRuleRecord = z.object({
+  form_field_hidden_UID: recordRef,
+  form_field_hidden_FieldID: recordRef,
+  form_field_linked_FieldID: recordRef,
+  form_field_linked_input: z.string(),
+});
+
+export type FormHideRuleRecord = z.infer<typeof formHideRuleRecord>;
+
+/** A template with its fields (by position) and rules, as answers and the synced `form_templates` collection show it. */
+export const formTemplateRecord = z.object({
+  TemplateID: recordRef,
+  TemplateName: z.string(),
+  CompanyID: z.number().int(),
+  CreatedAt: timestamp,
+  FormCategory: z.enum(FORM_CATEGORIES),
+  PageCSS: z.string().nullable(),
+  IsDefault: z.boolean(),
+  fields: z.array(formFieldRecord),
+  hide_rules: z.array(formHideRuleRecord),
+});
+
+export type FormTemplateRecord = z.infer<typeof formTemplateRecord>;
+
+/** A field a report can chart, with its template's name and category (get_reportable_fields). */
+export const reportableFieldRecord = formFieldRecord.extend({ TemplateName: z.string(), FormCategory: z.enum(FORM_CATEGORIES) });
+
+/** A template that has fields a report can chart, with those fields (get_report_templates_by_company). */
+export const reportTemplateRecord = z.object({ TemplateID: recordRef, TemplateName: z.string(), FormCategory: z.enum(FORM_CATEGORIES), fields: z.array(formFieldRecord) });
+
+export const saveFormTemplateAnswer = answer({ template_id: recordRef, field_ids: z.array(recordRef), template: formTemplateRecord, client_id: z.string() });
+/** get_form_templates and reset_all_templates: the company's templates. */
+export const formTemplatesAnswer = answer({ templates: z.array(formTemplateRecord) });
+export const updateFormTemplateAnswer = answer({ template_id: recordRef, new_field_ids: z.array(recordRef), template: formTemplateRecord });
+export const updateDefaultTemplateAnswer = answer({ template_id: recordRef, template_type: z.enum(FORM_CATEGORIES) });
+export const deleteTemplateAnswer = answer({ template_id: recordRef });
+export const fieldTypesAnswer = answer({ field_types: z.array(z.enum(FIELD_TYPES)) });
+export const reportTemplatesAnswer = answer({ data: z.array(reportTemplateRecord) });
+export const reportableFieldsAnswer = answer({ reportable_fields: z.array(reportableFieldRecord) });
+/** add_hide_field_until_link and update_field_hide_until_link: the rule as saved. */
+export const hideRuleAnswer = answer({ rule: formHideRuleRecord });
+export const hideRulesAnswer = answer({ rules: z.array(formHideRuleRecord) });
+export const deleteHideRuleAnswer = answer({ form_field_hidden_FieldID: recordRef });

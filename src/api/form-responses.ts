@@ -16,59 +16,40 @@ import { formResponseMessages as rm } from '../../common/messages/form-responses
 import { formClientMessages as cm, formMessages as fm, STICKY_TRAP_CATEGORY, TREATMENT_CATEGORY } from '../../common/messages/forms';
 import {
   batchQuery,
+  type FieldAnswerRecord,
+  type FormResponseRecord,
   gridBoxDatesQuery,
   gridBoxQuery,
   gridDatesQuery,
   responseIdQuery,
+  type ResponseImageRecord,
+  type stickyTrapCheckAnswer,
   submitFormBody,
   submitFormBoxesBody,
   submitFormImageBody,
   submitFormRoomBody,
   submitMultiSelectBody,
 } from '../../common/schemas/form-responses';
+import type { z } from 'zod';
 import type { EntryDraft } from '../../sync/outbox';
 import { newClientId, responseClientId } from '../../common/client-ids';
 import type { Effect } from '../../sync/types';
 import { type ApiContext, check, findLocal, json, now, onlineOrLocal, record, recordAll, ValidationError } from './context';
-import { companyTemplates, type FormTemplate, templateHolding } from './forms';
+import type { FormTemplateRecord } from '../../common/schemas/forms';
+import { companyTemplates, templateHolding } from './forms';
 import { filePart, multipartWithFile } from './rooms';
 import { type RecordId } from './records';
 
 type Id = RecordId;
 
-/** One answer as readers show it (server/domains/forms/responses-queries.ts `answersOf`). */
-export interface FieldAnswer {
-  FieldResponseID: number | null;
-  ResponseID: Id;
-  FieldID: Id;
-  FieldName: string;
-  FieldType: string;
-  InputData: string | null;
-}
+/** An answer as the tablet holds it: one filled here has no FieldResponseID until the server's document replaces it. */
+export type FieldAnswer = Omit<FieldAnswerRecord, 'FieldResponseID'> & { FieldResponseID: number | null };
 
-/** A photo of a response; one taken on this tablet and not yet sent is `pending`, without a path. */
-export interface ResponseImage {
-  ImageID: number | null;
-  ResponseID: Id;
-  FieldID: Id | null;
-  ImagePath: string | null;
-  pending?: true;
-}
+/** A photo of a response; one taken on this tablet and not yet sent is `pending`, without an id or a path. */
+export type ResponseImage = Omit<ResponseImageRecord, 'ImageID' | 'ImagePath'> & { ImageID: number | null; ImagePath: string | null; pending?: true };
 
-/** A response with its answers and photos (`responseJson`). */
-export interface FormResponse {
-  ResponseID: Id;
-  TemplateID: Id;
-  TemplateName: string;
-  FormCategory: string;
-  GridBoxID: Id | null;
-  RoomID: Id | null;
-  BatchID: Id | null;
-  SubmittedBy: number;
-  SubmittedAt: string;
-  fieldResponses: FieldAnswer[];
-  images: ResponseImage[];
-}
+/** A response as the tablet holds it: the server's, or one filled here whose answers and photos are not on the server yet. */
+export type FormResponse = Omit<FormResponseRecord, 'fieldResponses' | 'images'> & { fieldResponses: FieldAnswer[]; images: ResponseImage[] };
 
 /** What the grower entered: an answer per field (text; Checkbox choices joined by common/form-rules CHOICE_SEPARATOR). */
 export interface Answer {
@@ -111,7 +92,7 @@ function answersOf(submission: Submission) {
  * template; every required field that shows is answered ('{field} is required.'). A form is filled from
  * the tablet's copy of its template, so a template the tablet does not hold is refused.
  */
-async function checkedTemplate(context: ApiContext, answers: Array<{ fieldID: Id; inputData: string | null }>): Promise<FormTemplate> {
+async function checkedTemplate(context: ApiContext, answers: Array<{ fieldID: Id; inputData: string | null }>): Promise<FormTemplateRecord> {
   const templates = await companyTemplates(context);
   const ofField = (fieldId: Id) => templateHolding(templates, fieldId);
   const template = ofField(answers[0]!.fieldID);
@@ -166,14 +147,11 @@ async function submit(context: ApiContext, submission: Submission, answers: Arra
       BatchID: place.batchId,
       SubmittedBy: submission.submittedBy,
       SubmittedAt: at,
-      fieldResponses: answers.map((answer) => ({
-        FieldResponseID: null,
-        ResponseID: responseId,
-        FieldID: answer.fieldID,
-        FieldName: fieldOf(answer.fieldID)?.FieldName ?? '',
-        FieldType: fieldOf(answer.fieldID)?.FieldType ?? '',
-        InputData: answer.inputData,
-      })),
+      fieldResponses: answers.map((answer) => {
+        // checkedTemplate found every answered field in the template.
+        const field = fieldOf(answer.fieldID)!;
+        return { FieldResponseID: null, ResponseID: responseId, FieldID: answer.fieldID, FieldName: field.FieldName, FieldType: field.FieldType, InputData: answer.inputData };
+      }),
       images: index === 0 ? pendingImages(responseId) : [],
     };
     return { op: 'upsert', collection: 'form_responses', id: responseId, data: { ...response } };
@@ -407,7 +385,7 @@ export async function getStickyTrapResponsesGrid(context: ApiContext, input: { g
 export async function checkForStickytrap(context: ApiContext, input: { gridBoxId: Id }) {
   const values = check(gridBoxQuery, { GridBoxID: input.gridBoxId });
   const gridBoxId = values.GridBoxID as Id;
-  return onlineOrLocal<{ status: 'success'; has_submission: boolean; offline?: true }>(context, { path: '/check_for_stickytrap', query: { GridBoxID: gridBoxId } }, cm.fetchFailed, async () => ({
+  return onlineOrLocal<z.infer<typeof stickyTrapCheckAnswer> & { offline?: true }>(context, { path: '/check_for_stickytrap', query: { GridBoxID: gridBoxId } }, cm.fetchFailed, async () => ({
     status: 'success',
     has_submission: (await localResponses(context, { gridBoxId: String(gridBoxId) }, { category: (category) => category === STICKY_TRAP_CATEGORY })).length > 0,
     offline: true,

@@ -10,13 +10,21 @@ import { fieldOptionsProblem } from '../../common/form-rules';
 import { DEFAULT_FORM_CATEGORY, FIELD_TYPES, type FieldType, type FormCategory, formClientMessages as cm, formMessages as m } from '../../common/messages/forms';
 import {
   deleteTemplateQuery,
+  type fieldTypesAnswer,
+  type FormFieldRecord,
   type formFieldInput,
+  type FormHideRuleRecord,
+  type formTemplatesAnswer,
   formTemplatesQuery,
+  type FormTemplateRecord,
   newFormFieldInput,
   hiddenFieldQuery,
   hideRuleBody,
+  type hideRulesAnswer,
   hideRulesQuery,
+  type reportableFieldsAnswer,
   reportableFieldsQuery,
+  type reportTemplatesAnswer,
   resetTemplatesBody,
   saveFormTemplateBody,
   updateDefaultTemplateBody,
@@ -32,41 +40,8 @@ import type { RecordId } from './records';
 
 type Id = RecordId;
 
-/** A field as the server shows it (server/domains/forms/queries.ts `formFieldJson`). */
-export interface FormField {
-  id: Id;
-  FieldID: Id;
-  TemplateID: Id;
-  FieldName: string;
-  FieldType: FieldType;
-  FieldOptions: string[];
-  CSSClass: string | null;
-  IsRequired: 0 | 1;
-  IsActive: 0 | 1;
-  report_id: number | null;
-  Position: number;
-}
-
-/** A hide-until-link rule (`hideRuleJson`): the hidden field shows once the linked one is answered with the input. */
-export interface FormHideRule {
-  form_field_hidden_UID: Id;
-  form_field_hidden_FieldID: Id;
-  form_field_linked_FieldID: Id;
-  form_field_linked_input: string;
-}
-
-/** A template with its fields (by position) and rules (`formTemplateJson`). */
-export interface FormTemplate {
-  TemplateID: Id;
-  TemplateName: string;
-  CompanyID: number;
-  CreatedAt: string;
-  FormCategory: FormCategory;
-  PageCSS: string | null;
-  IsDefault: boolean;
-  fields: FormField[];
-  hide_rules: FormHideRule[];
-}
+/** Read from the local store because the server could not be reached. */
+type Offline = { offline?: true };
 
 /** A field as the form builder edits it. */
 export interface FieldDraft {
@@ -125,7 +100,7 @@ const fieldBody = (field: CheckedField) => ({
   isRequired: field.isRequired,
 });
 
-const fieldDocument = (field: CheckedField, fieldId: Id, templateId: Id, position: number, isActive: 0 | 1 = 1): FormField => ({
+const fieldDocument = (field: CheckedField, fieldId: Id, templateId: Id, position: number, isActive: 0 | 1 = 1): FormFieldRecord => ({
   id: fieldId,
   FieldID: fieldId,
   TemplateID: templateId,
@@ -140,34 +115,34 @@ const fieldDocument = (field: CheckedField, fieldId: Id, templateId: Id, positio
 });
 
 /** A template from the local store (plain data), or null. */
-export async function localTemplate(context: Pick<ApiContext, 'store'>, templateId: Id): Promise<FormTemplate | null> {
+export async function localTemplate(context: Pick<ApiContext, 'store'>, templateId: Id): Promise<FormTemplateRecord | null> {
   const document = await context.store.get('form_templates', String(templateId));
-  return document ? (templateOf(document) as FormTemplate) : null;
+  return document ? templateOf(document) : null;
 }
 
 /** A local document shaped as the server's JSON (without the store's id and link key). */
-export const templateOf = (document: Record<string, unknown>): FormTemplate => {
+export const templateOf = (document: Record<string, unknown>): FormTemplateRecord => {
   const { id: _id, category: _category, ...template } = document;
-  return template as unknown as FormTemplate;
+  return template as unknown as FormTemplateRecord;
 };
 
-async function templateOrFail(context: ApiContext, templateId: Id): Promise<FormTemplate> {
+async function templateOrFail(context: ApiContext, templateId: Id): Promise<FormTemplateRecord> {
   const template = await localTemplate(context, templateId);
   if (!template) throw new ValidationError(m.templateNotFound);
   return template;
 }
 
 /** The signed-in company's templates on this tablet (a shared tablet may still hold another company's). */
-export async function companyTemplates(context: ApiContext): Promise<FormTemplate[]> {
+export async function companyTemplates(context: ApiContext): Promise<FormTemplateRecord[]> {
   const session = await context.client.session.get();
   return (await findLocal(context, 'form_templates', { CompanyID: session?.company_id ?? -1 })).map(templateOf);
 }
 
 /** Of these templates, the one holding a field. */
-export const templateHolding = (templates: readonly FormTemplate[], fieldId: Id) => templates.find((template) => template.fields.some((field) => String(field.FieldID) === String(fieldId)));
+export const templateHolding = (templates: readonly FormTemplateRecord[], fieldId: Id) => templates.find((template) => template.fields.some((field) => String(field.FieldID) === String(fieldId)));
 
 /** The template holding a field, from the local store. */
-async function templateOfField(context: ApiContext, fieldId: Id): Promise<FormTemplate> {
+async function templateOfField(context: ApiContext, fieldId: Id): Promise<FormTemplateRecord> {
   const template = templateHolding(await companyTemplates(context), fieldId);
   if (!template) throw new ValidationError(m.templateNotFound);
   return template;
@@ -177,7 +152,7 @@ async function templateOfField(context: ApiContext, fieldId: Id): Promise<FormTe
  * The server's order (get_form_templates: category by name, the default first, then by name), so an
  * answer from the local store reads as the server's; screens offer forms in their own order (fill/model.ts).
  */
-function inServerOrder(templates: FormTemplate[]) {
+function inServerOrder(templates: FormTemplateRecord[]) {
   return templates.sort(
     (a, b) =>
       a.FormCategory.localeCompare(b.FormCategory) ||
@@ -194,7 +169,7 @@ function inServerOrder(templates: FormTemplate[]) {
  */
 export async function getFormTemplates(context: ApiContext, input: { companyId: number; templateId?: Id }) {
   const query = check(formTemplatesQuery, { company_id: input.companyId, template_id: input.templateId });
-  return onlineOrLocal<{ status: 'success'; templates: FormTemplate[]; offline?: true }>(context, { path: '/get_form_templates', query }, cm.fetchFailed, async () => {
+  return onlineOrLocal<z.infer<typeof formTemplatesAnswer> & Offline>(context, { path: '/get_form_templates', query }, cm.fetchFailed, async () => {
     const all = (await findLocal(context, 'form_templates', { CompanyID: query.company_id })).map(templateOf);
     const templates = input.templateId === undefined ? all : all.filter((template) => String(template.TemplateID) === String(input.templateId));
     return { status: 'success', templates: inServerOrder(templates), offline: true };
@@ -222,7 +197,7 @@ export async function saveFormTemplate(
   const fieldIds = input.fields.map((draft) => draft.clientId ?? newClientId());
   const category = values.formCategory ?? DEFAULT_FORM_CATEGORY;
   const siblings = (await findLocal(context, 'form_templates', { CompanyID: values.companyID })).map(templateOf);
-  const template: FormTemplate = {
+  const template: FormTemplateRecord = {
     TemplateID: templateId,
     TemplateName: values.templateName,
     CompanyID: values.companyID,
@@ -347,7 +322,7 @@ export async function updateDefaultTemplate(context: ApiContext, input: { templa
  */
 export async function resetAllTemplates(context: ApiContext, input: { companyId: number }) {
   const values = check(resetTemplatesBody, { company_id: input.companyId });
-  return online<{ status: 'success'; message: string; templates: FormTemplate[] }>(context, { method: 'PUT', path: '/reset_all_templates', body: values }, cm.resetFailed);
+  return online<z.infer<typeof formTemplatesAnswer>>(context, { method: 'PUT', path: '/reset_all_templates', body: values }, cm.resetFailed);
 }
 
 /** delete_template (spec §5): 'Delete template needs a template id'. Queued; fails with 'Failed to delete template.' when the server gives no message. */
@@ -367,19 +342,19 @@ export async function deleteTemplate(context: ApiContext, input: { templateId: I
 
 /** get_field_types (spec §7): a fixed list, which offline is the app's own copy. */
 export async function getFieldTypes(context: ApiContext) {
-  return onlineOrLocal<{ status: 'success'; field_types: FieldType[] }>(context, { path: '/get_field_types' }, cm.fetchFailed, async () => ({ status: 'success', field_types: [...FIELD_TYPES] }));
+  return onlineOrLocal<z.infer<typeof fieldTypesAnswer>>(context, { path: '/get_field_types' }, cm.fetchFailed, async () => ({ status: 'success', field_types: [...FIELD_TYPES] }));
 }
 
 /** get_report_templates_by_company (spec §7): templates with fields a report can chart, `{data}`. Online. */
 export async function getReportTemplatesByCompany(context: ApiContext, input: { companyId: number }) {
   const query = check(companyQuery, { company_id: input.companyId });
-  return online<{ status: 'success'; data: unknown[] }>(context, { path: '/get_report_templates_by_company', query }, cm.fetchFailed);
+  return online<z.infer<typeof reportTemplatesAnswer>>(context, { path: '/get_report_templates_by_company', query }, cm.fetchFailed);
 }
 
 /** get_reportable_fields (spec §7): `{reportable_fields}`. Online. */
 export async function getReportableFields(context: ApiContext, input: { companyId: number; templateId?: number }) {
   const query = check(reportableFieldsQuery, { company_id: input.companyId, template_id: input.templateId });
-  return online<{ status: 'success'; reportable_fields: unknown[] }>(context, { path: '/get_reportable_fields', query }, cm.fetchFailed);
+  return online<z.infer<typeof reportableFieldsAnswer>>(context, { path: '/get_reportable_fields', query }, cm.fetchFailed);
 }
 
 // ——— Hide-until-link rules ———
@@ -396,7 +371,7 @@ async function checkedRule(context: ApiContext, input: RuleInput) {
   if (String(values.form_field_hidden_FieldID) === String(values.form_field_linked_FieldID)) throw new ValidationError(m.hideSameField);
   const template = await templateOfField(context, values.form_field_hidden_FieldID as Id);
   if (!template.fields.some((field) => String(field.FieldID) === String(values.form_field_linked_FieldID))) throw new ValidationError(m.hideOtherTemplate);
-  const rule: FormHideRule = {
+  const rule: FormHideRuleRecord = {
     form_field_hidden_UID: template.TemplateID,
     form_field_hidden_FieldID: values.form_field_hidden_FieldID as Id,
     form_field_linked_FieldID: values.form_field_linked_FieldID as Id,
@@ -407,7 +382,7 @@ async function checkedRule(context: ApiContext, input: RuleInput) {
   return { template, rule, others, existing };
 }
 
-const ruleBody = (rule: FormHideRule) => ({
+const ruleBody = (rule: FormHideRuleRecord) => ({
   form_field_hidden_FieldID: rule.form_field_hidden_FieldID,
   form_field_linked_FieldID: rule.form_field_linked_FieldID,
   form_field_linked_input: rule.form_field_linked_input,
@@ -462,7 +437,7 @@ export async function deleteFieldHideUntilLink(context: ApiContext, input: { hid
 export async function getFieldHideUntilLink(context: ApiContext, input: { templateId: Id }) {
   const values = check(hideRulesQuery, { form_field_hidden_UID: input.templateId });
   const templateId = values.form_field_hidden_UID as Id;
-  return onlineOrLocal<{ status: 'success'; rules: FormHideRule[]; offline?: true }>(context, { path: '/get_field_hide_until_link', query: { form_field_hidden_UID: templateId } }, cm.fetchFailed, async () => ({
+  return onlineOrLocal<z.infer<typeof hideRulesAnswer> & Offline>(context, { path: '/get_field_hide_until_link', query: { form_field_hidden_UID: templateId } }, cm.fetchFailed, async () => ({
     status: 'success',
     rules: (await templateOrFail(context, templateId)).hide_rules,
     offline: true,

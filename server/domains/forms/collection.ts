@@ -1,6 +1,8 @@
 /** The `form_templates` collection: one document per template, with its fields and hide-until-link rules inside. */
 import type { Selectable } from 'kysely';
 import { FORM_RESPONSES_WINDOW_DAYS } from '../../../common/messages/forms';
+import { formResponseRecord } from '../../../common/schemas/form-responses';
+import { formTemplateRecord } from '../../../common/schemas/forms';
 import type { FormResponsesTable, FormTemplatesTable } from '../../db/schema';
 import type { SyncCollection } from '../replication/sync-collection';
 import { formQueries } from './queries';
@@ -18,6 +20,7 @@ export const formTemplatesCollection: SyncCollection = {
         kind: 'form_template',
         references: { TemplateID: 'form_template', id: 'form_field', FieldID: 'form_field', form_field_hidden_UID: 'form_template', form_field_hidden_FieldID: 'form_field', form_field_linked_FieldID: 'form_field' },
       },
+      document: formTemplateRecord,
       async toDocuments(db, rows) {
         const templates = rows as unknown as Array<Selectable<FormTemplatesTable>>;
         const documents = await formQueries.withChildren(db, templates);
@@ -38,6 +41,7 @@ export const formResponsesCollection: SyncCollection = {
       // Inside: answers and photos name their response and field (their own ids stay integers: no tablet names them).
       named: { kind: 'form_response', references: { ResponseID: 'form_response', TemplateID: 'form_template', GridBoxID: 'grid_box', RoomID: 'room', BatchID: 'batch', FieldID: 'form_field' } },
       windowDays: FORM_RESPONSES_WINDOW_DAYS,
+      document: formResponseRecord,
       async toDocuments(db, rows) {
         const responses = rows as unknown as Array<Selectable<FormResponsesTable>>;
         const live = await responseQueries.responsesWithAnswers(db, { ids: responses.filter((row) => row.deleted_at === null).map((row) => row.id) });

@@ -2,7 +2,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { fieldOptionsProblem } from '../../../common/form-rules';
 import type { FieldType, FormCategory } from '../../../common/messages/forms';
-import type { CreatedFormFieldInput, FormFieldInput } from '../../../common/schemas/forms';
+import { isoTime } from '../../../common/schemas/answers';
+import type { CreatedFormFieldInput, FormFieldInput, FormFieldRecord, FormHideRuleRecord, FormTemplateRecord } from '../../../common/schemas/forms';
 import type { DB, FormFieldHideRulesTable, FormFieldsTable, FormTemplatesTable } from '../../db/schema';
 import type { Actor } from '../../db/writes';
 import { writer } from '../../db/writes';
@@ -15,23 +16,31 @@ type HideRule = Selectable<FormFieldHideRulesTable>;
 /** Field options are stored as a JSON list; PGlite and PostgreSQL both hand jsonb back parsed. */
 const optionsOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? (JSON.parse(value) as string[]) : []);
 
+/**
+ * Columns the database keeps as plain text or smallint but that only ever hold these values: every write
+ * goes through the request schemas (FIELD_TYPES, FORM_CATEGORIES, flags; the columns' CHECK for the flags).
+ */
+export const fieldTypeOf = (value: string) => value as FieldType;
+export const categoryOf = (value: string) => value as FormCategory;
+const flagOf = (value: number) => value as 0 | 1;
+
 /** A field, named as the spec's offline table names it (formFields). */
-export const formFieldJson = (field: Field) => ({
+export const formFieldJson = (field: Field): FormFieldRecord => ({
   id: field.id,
   FieldID: field.id,
   TemplateID: field.template_id,
   FieldName: field.field_name,
-  FieldType: field.field_type,
+  FieldType: fieldTypeOf(field.field_type),
   FieldOptions: optionsOf(field.field_options),
   CSSClass: field.css_class,
-  IsRequired: field.is_required,
-  IsActive: field.is_active,
+  IsRequired: flagOf(field.is_required),
+  IsActive: flagOf(field.is_active),
   report_id: field.report_id,
   Position: field.position,
 });
 
 /** A rule; `form_field_hidden_UID` is the template's id (the rules of one form are read by it). */
-export const hideRuleJson = (rule: HideRule) => ({
+export const hideRuleJson = (rule: HideRule): FormHideRuleRecord => ({
   form_field_hidden_UID: rule.template_id,
   form_field_hidden_FieldID: rule.hidden_field_id,
   form_field_linked_FieldID: rule.linked_field_id,
@@ -39,12 +48,12 @@ export const hideRuleJson = (rule: HideRule) => ({
 });
 
 /** A template with its fields (by position) and rules, as get_form_templates and the sync document carry it. */
-export const formTemplateJson = (template: Template, fields: Field[], rules: HideRule[]) => ({
+export const formTemplateJson = (template: Template, fields: Field[], rules: HideRule[]): FormTemplateRecord => ({
   TemplateID: template.id,
   TemplateName: template.template_name,
   CompanyID: template.company_id,
-  CreatedAt: template.created_at,
-  FormCategory: template.form_category,
+  CreatedAt: isoTime(template.created_at),
+  FormCategory: categoryOf(template.form_category),
   PageCSS: template.page_css,
   IsDefault: template.is_default,
   fields: fields.filter((field) => field.template_id === template.id).map(formFieldJson),
@@ -99,6 +108,12 @@ export const formQueries = {
   },
 
   byId: (db: Kysely<DB>, id: number) => db.selectFrom('form_templates').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+
+  /** One template with its fields and rules, as a write answers it. */
+  async jsonById(db: Kysely<DB>, id: number): Promise<FormTemplateRecord> {
+    const [json] = await formQueries.withChildren(db, [await formQueries.byId(db, id)]);
+    return json!;
+  },
 
   fieldById: (db: Kysely<DB>, id: number) => db.selectFrom('form_fields').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
 

@@ -3,9 +3,12 @@ import type { Kysely } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { firstMissingRequired } from '../../../common/form-rules';
 import { formResponseMessages as m } from '../../../common/messages/form-responses';
+import { isoTime } from '../../../common/schemas/answers';
+import type { FieldAnswerRecord, FormResponseRecord, ResponseImageRecord } from '../../../common/schemas/form-responses';
 import type { DB } from '../../db/schema';
 import { type Actor, writer } from '../../db/writes';
 import { badRequest } from '../../http/errors';
+import { categoryOf, fieldTypeOf } from './queries';
 
 export interface Answer {
   fieldID: number;
@@ -145,7 +148,7 @@ export const responseQueries = {
   },
 
   /** The answers of the given responses, with the field's name and type so a reader needs no template. */
-  async answersOf(db: Kysely<DB>, responseIds: number[]) {
+  async answersOf(db: Kysely<DB>, responseIds: number[]): Promise<FieldAnswerRecord[]> {
     if (responseIds.length === 0) return [];
     const rows = await db
       .selectFrom('form_field_responses')
@@ -168,13 +171,13 @@ export const responseQueries = {
       ResponseID: row.response_id,
       FieldID: row.field_id,
       FieldName: row.field_name,
-      FieldType: row.field_type,
+      FieldType: fieldTypeOf(row.field_type),
       InputData: row.input_data,
     }));
   },
 
   /** The photos of the given responses, each with the field it answers and the path it is served from. */
-  async imagesOf(db: Kysely<DB>, responseIds: number[]) {
+  async imagesOf(db: Kysely<DB>, responseIds: number[]): Promise<ResponseImageRecord[]> {
     if (responseIds.length === 0) return [];
     const rows = await db
       .selectFrom('form_response_images')
@@ -227,19 +230,16 @@ export const responseQueries = {
 
 type ResponseRow = Awaited<ReturnType<typeof responseQueries.responses>>[number];
 
-type AnswerJson = Awaited<ReturnType<typeof responseQueries.answersOf>>[number];
-type ImageJson = Awaited<ReturnType<typeof responseQueries.imagesOf>>[number];
-
-export const responseJson = (response: ResponseRow, fieldResponses: AnswerJson[], images: ImageJson[]) => ({
+export const responseJson = (response: ResponseRow, fieldResponses: FieldAnswerRecord[], images: ResponseImageRecord[]): FormResponseRecord => ({
   ResponseID: response.id,
   TemplateID: response.template_id,
   TemplateName: response.template_name,
-  FormCategory: response.form_category,
+  FormCategory: categoryOf(response.form_category),
   GridBoxID: response.grid_box_id,
   RoomID: response.room_id,
   BatchID: response.batch_id,
   SubmittedBy: response.submitted_by,
-  SubmittedAt: new Date(response.submitted_at).toISOString(),
+  SubmittedAt: isoTime(response.submitted_at),
   fieldResponses: fieldResponses.filter((answer) => answer.ResponseID === response.id),
   images: images.filter((image) => image.ResponseID === response.id),
 });

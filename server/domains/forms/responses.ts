@@ -8,12 +8,19 @@ import { formResponseMessages as m } from '../../../common/messages/form-respons
 import { STICKY_TRAP_CATEGORY, TREATMENT_CATEGORY } from '../../../common/messages/forms';
 import {
   batchQuery,
+  fieldResponsesAnswer,
+  formResponsesAnswer,
   gridBoxDatesQuery,
   gridBoxQuery,
   gridDatesQuery,
+  gridResponsesAnswer,
   responseIdQuery,
+  stickyTrapCheckAnswer,
+  submitFormAnswer,
   submitFormBody,
+  submitFormBoxesAnswer,
   submitFormBoxesBody,
+  submitFormImageAnswer,
   submitFormImageBody,
   submitFormRoomBody,
   submitMultiSelectBody,
@@ -26,15 +33,18 @@ import { type App, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { type Answer, responseQueries } from './responses-queries';
 
-const submitSchema = { body: submitFormBody };
-const submitRoomSchema = { body: submitFormRoomBody };
-const submitBoxesSchema = { body: submitFormBoxesBody };
-const submitMultiSelectSchema = { body: submitMultiSelectBody };
-const submitImageSchema = { body: submitFormImageBody };
-const responseSchema = { querystring: responseIdQuery };
-const gridBoxDatesSchema = { querystring: gridBoxDatesQuery };
-const gridDatesSchema = { querystring: gridDatesQuery };
-const batchSchema = { querystring: batchQuery };
+const submitSchema = { body: submitFormBody, response: { 200: submitFormAnswer } };
+const submitRoomSchema = { body: submitFormRoomBody, response: { 200: submitFormAnswer } };
+const submitBoxesSchema = { body: submitFormBoxesBody, response: { 200: submitFormBoxesAnswer } };
+const submitMultiSelectSchema = { body: submitMultiSelectBody, response: { 200: submitFormBoxesAnswer } };
+const submitImageSchema = { body: submitFormImageBody, response: { 200: submitFormImageAnswer } };
+const responseSchema = { querystring: responseIdQuery, response: { 200: fieldResponsesAnswer } };
+const gridBoxSchema = { querystring: gridBoxQuery, response: { 200: formResponsesAnswer } };
+const gridBoxDatesSchema = { querystring: gridBoxDatesQuery, response: { 200: formResponsesAnswer } };
+const gridDatesSchema = { querystring: gridDatesQuery, response: { 200: gridResponsesAnswer } };
+const stickyTrapGridSchema = { querystring: gridDatesQuery, response: { 200: formResponsesAnswer } };
+const stickyTrapCheckSchema = { querystring: gridBoxQuery, response: { 200: stickyTrapCheckAnswer } };
+const batchSchema = { querystring: batchQuery, response: { 200: formResponsesAnswer } };
 
 type AnyRequest = RequestOf<object>;
 
@@ -100,12 +110,12 @@ async function submitForBoxes(
   }
   return { responseIds, clientIds };
 }
-const gridBoxSchema = { querystring: gridBoxQuery };
 
 async function submitForm(request: RequestOf<typeof submitSchema>) {
   const { fieldResponses, GridBoxID, client_id } = request.body;
   const { responseIds, clientIds } = await submitForBoxes(request, request.body, [GridBoxID], fieldResponses, () => client_id);
-  return success({ response_id: responseIds[0], client_id: clientIds[0] }, m.submitted);
+  // One box, one response.
+  return success({ response_id: responseIds[0]!, client_id: clientIds[0]! }, m.submitted);
 }
 
 async function submitFormBoxes(request: RequestOf<typeof submitBoxesSchema>) {
@@ -180,12 +190,12 @@ async function getResponsesForGrid2(request: RequestOf<typeof gridDatesSchema>) 
 }
 
 /** The spec does not show this call's query: GridID, start_date, end_date, as get_responses_for_grid2 has. */
-async function getStickyTrapResponsesGrid(request: RequestOf<typeof gridDatesSchema>) {
+async function getStickyTrapResponsesGrid(request: RequestOf<typeof stickyTrapGridSchema>) {
   const { GridID, start_date, end_date } = request.query;
   return success({ responses: await responseQueries.responsesWithAnswers(request.db, { gridId: GridID, category: STICKY_TRAP_CATEGORY, startDate: start_date, endDate: end_date }) });
 }
 
-async function checkForStickytrap(request: RequestOf<typeof gridBoxSchema>) {
+async function checkForStickytrap(request: RequestOf<typeof stickyTrapCheckSchema>) {
   const responses = await responseQueries.responses(request.db, { gridBoxId: request.query.GridBoxID, category: STICKY_TRAP_CATEGORY });
   return success({ has_submission: responses.length > 0 });
 }
@@ -207,7 +217,7 @@ export async function formResponseRoutes(app: App) {
   app.get('/get_field_responses_by_gridbox_date/forms', { schema: gridBoxDatesSchema }, (request: RequestOf<typeof gridBoxDatesSchema>) => getFieldResponsesByGridboxDate(request, false));
   app.get('/get_field_responses_by_gridbox_date/stickytraps', { schema: gridBoxDatesSchema }, (request: RequestOf<typeof gridBoxDatesSchema>) => getFieldResponsesByGridboxDate(request, true));
   app.get('/get_responses_for_grid2', { schema: gridDatesSchema }, getResponsesForGrid2);
-  app.get('/get_sticky_trap_responses_grid', { schema: gridDatesSchema }, getStickyTrapResponsesGrid);
+  app.get('/get_sticky_trap_responses_grid', { schema: stickyTrapGridSchema }, getStickyTrapResponsesGrid);
   app.get('/get_batch_form_responses', { schema: batchSchema }, getBatchFormResponses);
-  app.get('/check_for_stickytrap', { schema: gridBoxSchema }, checkForStickytrap);
+  app.get('/check_for_stickytrap', { schema: stickyTrapCheckSchema }, checkForStickytrap);
 }

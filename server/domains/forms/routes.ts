@@ -7,15 +7,26 @@
 import { FIELD_TYPES, formMessages as m } from '../../../common/messages/forms';
 import {
   companyQuery,
+  deleteHideRuleAnswer,
+  deleteTemplateAnswer,
   deleteTemplateQuery,
+  fieldTypesAnswer,
+  formTemplatesAnswer,
   formTemplatesQuery,
   hiddenFieldQuery,
+  hideRuleAnswer,
   hideRuleBody,
+  hideRulesAnswer,
   hideRulesQuery,
+  reportableFieldsAnswer,
   reportableFieldsQuery,
+  reportTemplatesAnswer,
   resetTemplatesBody,
+  saveFormTemplateAnswer,
   saveFormTemplateBody,
+  updateDefaultTemplateAnswer,
   updateDefaultTemplateBody,
+  updateFormTemplateAnswer,
   updateFormTemplateBody,
 } from '../../../common/schemas/forms';
 import { writer } from '../../db/writes';
@@ -23,19 +34,20 @@ import { badRequest, conflict, conflictOnUnique, notFound } from '../../http/err
 import { type App, fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { formResponseRoutes } from './responses';
-import { checkFieldOptions, DEFAULT_FORM_TEMPLATES, fieldRow, formFieldJson, formQueries, hideRuleJson } from './queries';
+import { categoryOf, checkFieldOptions, DEFAULT_FORM_TEMPLATES, fieldRow, formFieldJson, formQueries, hideRuleJson } from './queries';
 
-const saveSchema = { body: saveFormTemplateBody };
-const listSchema = { querystring: formTemplatesQuery };
-const updateSchema = { body: updateFormTemplateBody };
-const defaultSchema = { body: updateDefaultTemplateBody };
-const resetSchema = { body: resetTemplatesBody };
-const deleteSchema = { querystring: deleteTemplateQuery };
-const companySchema = { querystring: companyQuery };
-const reportableSchema = { querystring: reportableFieldsQuery };
-const hideRuleSchema = { body: hideRuleBody };
-const hideListSchema = { querystring: hideRulesQuery };
-const hiddenFieldSchema = { querystring: hiddenFieldQuery };
+const saveSchema = { body: saveFormTemplateBody, response: { 200: saveFormTemplateAnswer } };
+const listSchema = { querystring: formTemplatesQuery, response: { 200: formTemplatesAnswer } };
+const updateSchema = { body: updateFormTemplateBody, response: { 200: updateFormTemplateAnswer } };
+const defaultSchema = { body: updateDefaultTemplateBody, response: { 200: updateDefaultTemplateAnswer } };
+const resetSchema = { body: resetTemplatesBody, response: { 200: formTemplatesAnswer } };
+const deleteSchema = { querystring: deleteTemplateQuery, response: { 200: deleteTemplateAnswer } };
+const fieldTypesSchema = { response: { 200: fieldTypesAnswer } };
+const companySchema = { querystring: companyQuery, response: { 200: reportTemplatesAnswer } };
+const reportableSchema = { querystring: reportableFieldsQuery, response: { 200: reportableFieldsAnswer } };
+const hideRuleSchema = { body: hideRuleBody, response: { 200: hideRuleAnswer } };
+const hideListSchema = { querystring: hideRulesQuery, response: { 200: hideRulesAnswer } };
+const hiddenFieldSchema = { querystring: hiddenFieldQuery, response: { 200: deleteHideRuleAnswer } };
 
 type AnyRequest = RequestOf<object>;
 
@@ -55,9 +67,9 @@ async function saveFormTemplate(request: RequestOf<typeof saveSchema>) {
   const hasDefault = (await formQueries.templatesOf(request.db, companyID)).some((template) => template.form_category === formCategory && template.is_default);
   const { id, client_id: templateClientId } = await formQueries.create(request.db, actor, { name: templateName, category: formCategory, pageCss: pageCSS ?? null, isDefault: !hasDefault, clientId: client_id }, fields);
   await recordAudit(request.db, actor, { title: `Created form template ${templateName} (${fields.length} fields)`, details: { template_id: id } });
-  const [template] = await formQueries.withChildren(request.db, [await formQueries.byId(request.db, id)]);
+  const template = await formQueries.jsonById(request.db, id);
   // The new fields' ids in the order sent.
-  return success({ template_id: id, field_ids: template!.fields.map((field) => field.FieldID), template, client_id: templateClientId }, m.saved);
+  return success({ template_id: id, field_ids: template.fields.map((field) => field.FieldID), template, client_id: templateClientId }, m.saved);
 }
 
 async function getFormTemplates(request: RequestOf<typeof listSchema>) {
@@ -103,7 +115,7 @@ async function updateFormTemplate(request: RequestOf<typeof updateSchema>) {
     title: `Updated form template ${name} (${newFields.length} new, ${updatedFields.length} changed fields)`,
     details: { template_id: template.id },
   });
-  const [json] = await formQueries.withChildren(request.db, [await formQueries.byId(request.db, template.id)]);
+  const json = await formQueries.jsonById(request.db, template.id);
   return success({ template_id: template.id, new_field_ids: inserted.map((field) => field.id).sort((a, b) => a - b), template: json }, m.updated);
 }
 
@@ -151,7 +163,7 @@ async function deleteTemplate(request: RequestOf<typeof deleteSchema>) {
 }
 
 async function getFieldTypes() {
-  return success({ field_types: FIELD_TYPES });
+  return success({ field_types: [...FIELD_TYPES] });
 }
 
 /** The company's templates that have fields a report can chart, with those fields. */
@@ -163,7 +175,7 @@ async function getReportTemplatesByCompany(request: RequestOf<typeof companySche
     .map((template) => ({
       TemplateID: template.id,
       TemplateName: template.template_name,
-      FormCategory: template.form_category,
+      FormCategory: categoryOf(template.form_category),
       fields: fields.filter((field) => field.template_id === template.id).map(formFieldJson),
     }));
   return success({ data });
@@ -172,7 +184,7 @@ async function getReportTemplatesByCompany(request: RequestOf<typeof companySche
 async function getReportableFields(request: RequestOf<typeof reportableSchema>) {
   const fields = await formQueries.reportableFields(request.db, request.query.company_id, request.query.template_id);
   return success({
-    reportable_fields: fields.map((field) => ({ ...formFieldJson(field), TemplateName: field.template_name, FormCategory: field.form_category })),
+    reportable_fields: fields.map((field) => ({ ...formFieldJson(field), TemplateName: field.template_name, FormCategory: categoryOf(field.form_category) })),
   });
 }
 
@@ -256,7 +268,7 @@ export async function formRoutes(app: App) {
   app.put('/update_default_template', { schema: defaultSchema, ...either, config: { access: admin, owns: ownsTemplateId } }, updateDefaultTemplate);
   app.put('/reset_all_templates', { schema: resetSchema, ...either, config: { access: admin } }, resetAllTemplates);
   app.delete('/delete_template', { schema: deleteSchema, config: { access: admin, owns: ownsTemplateId } }, deleteTemplate);
-  app.get('/get_field_types', getFieldTypes);
+  app.get('/get_field_types', { schema: fieldTypesSchema }, getFieldTypes);
   app.get('/get_report_templates_by_company', { schema: companySchema }, getReportTemplatesByCompany);
   app.get('/get_reportable_fields', { schema: reportableSchema, config: { owns: ownsTemplateId } }, getReportableFields);
   app.post('/add_hide_field_until_link', { schema: hideRuleSchema, config: { access: admin, owns: ownsRuleFields } }, addHideFieldUntilLink);

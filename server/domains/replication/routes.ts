@@ -202,7 +202,8 @@ const sortByPosition = (documents: SyncDocument[]) => documents.sort((a, b) => (
 async function documentsOf(db: Kysely<DB>, source: SyncSource, rows: SourceRow[], naming: DocumentNaming, prove: boolean): Promise<SyncDocument[]> {
   if (rows.length === 0) return [];
   const documents = await namedDocumentsOf(db, source, rows, naming);
-  if (prove && source.document) for (const document of documents) source.document.parse(document);
+  // A tombstone carries only its id (and some sources' last state): only live documents have a record's shape.
+  if (prove && source.document) for (const document of documents) if (!document._deleted) source.document.parse(document);
   return documents;
 }
 

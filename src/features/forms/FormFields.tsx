@@ -18,12 +18,12 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { CHOICE_SEPARATOR, choicesOf, visibleFieldIds } from '../../../common/form-rules';
 import { photoFileName } from '../../api/form-responses';
-import type { FormField, FormTemplate } from '../../api/forms';
+import type { FormFieldRecord, FormTemplateRecord } from '../../../common/schemas/forms';
 import { preparePhoto } from '../../app/photos';
 import './forms.css';
 
 export interface FormFieldsProps {
-  template: FormTemplate;
+  template: FormTemplateRecord;
   /** Answers by String(FieldID). */
   answers: Record<string, string>;
   /** Photos by String(FieldID), for Image fields. */
@@ -38,7 +38,7 @@ export interface FormFieldsProps {
 }
 
 /** The fields of `template` that show with `answers` (and photos), in Position order. */
-export function shownFields(template: FormTemplate, answers: Record<string, string>, photos: Record<string, Blob> = {}): FormField[] {
+export function shownFields(template: FormTemplateRecord, answers: Record<string, string>, photos: Record<string, Blob> = {}): FormFieldRecord[] {
   const visible = visibleFieldIds(template.fields, template.hide_rules, answersWithPhotos(answers, photos));
   return [...template.fields].sort((a, b) => a.Position - b.Position).filter((field) => visible.has(String(field.FieldID)));
 }
@@ -91,7 +91,7 @@ export function FormFields(props: FormFieldsProps) {
 }
 
 /** The field's name (the control's label) and its visible required mark. */
-function FieldName({ field, htmlFor, id }: { field: FormField; htmlFor?: string; id?: string }) {
+function FieldName({ field, htmlFor, id }: { field: FormFieldRecord; htmlFor?: string; id?: string }) {
   const required = Boolean(Number(field.IsRequired));
   const name = htmlFor ? (
     <label htmlFor={htmlFor} className="field-name">
@@ -114,7 +114,7 @@ function FieldName({ field, htmlFor, id }: { field: FormField; htmlFor?: string;
   );
 }
 
-function FieldInput(props: FormFieldsProps & { field: FormField; controlId: string; missing: boolean }) {
+function FieldInput(props: FormFieldsProps & { field: FormFieldRecord; controlId: string; missing: boolean }) {
   const { field, controlId, disabled, missing } = props;
   const fieldId = String(field.FieldID);
   const value = props.answers[fieldId] ?? '';
@@ -229,7 +229,7 @@ function FieldInput(props: FormFieldsProps & { field: FormField; controlId: stri
 }
 
 /** A photo from the camera (or the tablet's files), its thumbnail, and a way to take it off again. */
-function ImageInput(props: FormFieldsProps & { field: FormField; controlId: string; missing: boolean }) {
+function ImageInput(props: FormFieldsProps & { field: FormFieldRecord; controlId: string; missing: boolean }) {
   const { field, controlId, disabled, missing } = props;
   const fieldId = String(field.FieldID);
   const photo = props.photos[fieldId] ?? null;

@@ -11,6 +11,7 @@ import { type ClientId, isClientId, newClientId, responseClientId } from '../../
 import { formResponseMessages as m } from '../../../common/messages/form-responses';
 import { formMessages as fm } from '../../../common/messages/forms';
 import { httpMessages } from '../../../common/messages/http';
+import type { FormTemplateRecord } from '../../../common/schemas/forms';
 import { ApiError } from '../../../src/api/context';
 import { getFile } from '../../../src/api/files';
 import {
@@ -28,7 +29,7 @@ import {
   submitFormMultiselect,
   submitFormRoom,
 } from '../../../src/api/form-responses';
-import { addHideFieldUntilLink, type FormTemplate, saveFormTemplate } from '../../../src/api/forms';
+import { addHideFieldUntilLink, saveFormTemplate } from '../../../src/api/forms';
 import { createGrid as createGridOffline } from '../../../src/api/grids';
 import { createRoom as createRoomOffline } from '../../../src/api/rooms';
 import type { Tablet } from '../../support/client';
@@ -43,7 +44,7 @@ const db = () => fleet.server.database.db;
 const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'));
 const png = () => new Blob([PNG], { type: 'image/png' });
 
-type Template = FormTemplate & { TemplateID: number; fields: Array<FormTemplate['fields'][number] & { FieldID: number }> };
+type Template = FormTemplateRecord & { TemplateID: number; fields: Array<FormTemplateRecord['fields'][number] & { FieldID: number }> };
 /** A template as the server answered it, with the client ids tablets name it and its fields by. */
 type NamedTemplate = Template & { key: ClientId; fieldKeys: ClientId[] };
 

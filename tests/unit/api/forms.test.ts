@@ -8,13 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { type ClientId, isClientId } from '../../../common/client-ids';
 import { FIELD_TYPES, formClientMessages as cm, formMessages as m } from '../../../common/messages/forms';
 import { httpMessages } from '../../../common/messages/http';
+import type { FormTemplateRecord } from '../../../common/schemas/forms';
 import { ApiError } from '../../../src/api/context';
 import {
   addHideFieldUntilLink,
   deleteFieldHideUntilLink,
   deleteTemplate,
   type FieldDraft,
-  type FormTemplate,
   getFieldHideUntilLink,
   getFieldTypes,
   getFormTemplates,
@@ -48,8 +48,8 @@ const WALK_FIELDS = [
 ];
 
 /** A template saved on the server (as the Admin's desk would), pulled by the tablet. */
-async function serverTemplate(device: Tablet | null, extra: Record<string, unknown> = {}, admin: SignedInUser = fleet.farm.admin): Promise<FormTemplate & { TemplateID: number }> {
-  const response = await fleet.server.request<{ template: FormTemplate & { TemplateID: number } }>('POST', '/save_form_template', {
+async function serverTemplate(device: Tablet | null, extra: Record<string, unknown> = {}, admin: SignedInUser = fleet.farm.admin): Promise<FormTemplateRecord & { TemplateID: number }> {
+  const response = await fleet.server.request<{ template: FormTemplateRecord & { TemplateID: number } }>('POST', '/save_form_template', {
     token: admin.token,
     json: { templateName: unique('Walk'), companyID: admin.companyId, formCategory: 'Scouting', fields: WALK_FIELDS, ...extra },
   });
@@ -63,7 +63,7 @@ async function serverTemplate(device: Tablet | null, extra: Record<string, unkno
  * its fields and the rules' fields by client id, the integer id kept as `serverId`. Screens name
  * records so, and a pulled local document is this.
  */
-async function asTablet(template: FormTemplate): Promise<FormTemplate & { TemplateID: ClientId; serverId: number }> {
+async function asTablet(template: FormTemplateRecord): Promise<FormTemplateRecord & { TemplateID: ClientId; serverId: number }> {
   const key = await clientIdOf(fleet.server, 'form_templates', Number(template.TemplateID));
   const fieldIds = [...new Set([...template.fields.map((field) => Number(field.FieldID)), ...template.hide_rules.flatMap((rule) => [Number(rule.form_field_hidden_FieldID), Number(rule.form_field_linked_FieldID)])])];
   const keys = new Map(fieldIds.map((id, index) => [id, index]));

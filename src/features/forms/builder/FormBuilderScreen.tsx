@@ -23,7 +23,8 @@ import { Link, useBlocker, useNavigate } from '@tanstack/react-router';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { FORM_CATEGORIES, type FormCategory, formMessages as m, STICKY_TRAP_CATEGORY } from '../../../../common/messages/forms';
 import type { ApiContext } from '../../../api/context';
-import { type FormTemplate, templateOf } from '../../../api/forms';
+import type { FormTemplateRecord } from '../../../../common/schemas/forms';
+import { templateOf } from '../../../api/forms';
 import { type SignedInUser, useAction, useLocalDocument } from '../../../app/hooks';
 import type { LocalDocument } from '../../../db/schemas';
 import { SignedIn } from '../../session/SignedIn';
@@ -35,7 +36,7 @@ import { Preview } from './Preview';
 import { saveDraft } from './save';
 import './builder.css';
 
-type TemplateDoc = LocalDocument & FormTemplate & { category: string };
+type TemplateDoc = LocalDocument & FormTemplateRecord & { category: string };
 
 export function FormBuilderScreen({ templateId }: { templateId: string }) {
   return <SignedIn title="Form builder">{(user) => <Builder key={templateId === 'new' ? 'new' : 'saved'} user={user} templateId={templateId} />}</SignedIn>;
@@ -71,7 +72,7 @@ type Tab = 'fields' | 'preview';
 /** What is being edited: a field of the draft (by key), a new field, or nothing. */
 type Editing = { key: string; field: DraftField; isNew: boolean } | null;
 
-function Editor({ user, title, template }: { user: SignedInUser; title: string; template: FormTemplate | null }) {
+function Editor({ user, title, template }: { user: SignedInUser; title: string; template: FormTemplateRecord | null }) {
   const navigate = useNavigate();
   const [draft, setDraft] = useState<Draft>(() => draftOf(template));
   const [editing, setEditing] = useState<Editing>(null);

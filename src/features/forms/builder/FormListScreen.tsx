@@ -17,7 +17,8 @@
 import { Link } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { FORM_CATEGORIES, type FormCategory, formMessages as m } from '../../../../common/messages/forms';
-import { deleteTemplate, type FormTemplate, resetAllTemplates, updateDefaultTemplate } from '../../../api/forms';
+import type { FormTemplateRecord } from '../../../../common/schemas/forms';
+import { deleteTemplate, resetAllTemplates, updateDefaultTemplate } from '../../../api/forms';
 import { reachedServer } from '../../../api/records';
 import { type SignedInUser, useAction, useLocalQuery } from '../../../app/hooks';
 import type { LocalDocument } from '../../../db/schemas';
@@ -28,7 +29,7 @@ import { Screen } from '../../shell/Screen';
 import { templatesInOrder } from '../fill/model';
 import './builder.css';
 
-type TemplateDoc = LocalDocument & FormTemplate;
+type TemplateDoc = LocalDocument & FormTemplateRecord;
 
 /** The built-in set (server/domains/forms/queries.ts DEFAULT_FORM_TEMPLATES), named for the question before a reset. */
 const BUILT_IN = 'a scouting form, a sticky-trap count, a treatment record and a task form';

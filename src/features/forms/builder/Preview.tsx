@@ -7,10 +7,10 @@
 import { useMemo, useState } from 'react';
 import { firstMissingRequired } from '../../../../common/form-rules';
 import { formResponseMessages } from '../../../../common/messages/form-responses';
-import type { FormTemplate } from '../../../api/forms';
+import type { FormTemplateRecord } from '../../../../common/schemas/forms';
 import { FormFields } from '../FormFields';
 
-export function Preview({ template }: { template: FormTemplate }) {
+export function Preview({ template }: { template: FormTemplateRecord }) {
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const [photos, setPhotos] = useState<Record<string, Blob>>({});
   const [tried, setTried] = useState(false);

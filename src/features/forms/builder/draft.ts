@@ -5,10 +5,10 @@
  * The order of `fields` is the form's order: Save sends each field's index as its position.
  */
 import { CHOICE_FIELD_TYPES, DEFAULT_FORM_CATEGORY, type FieldType, type FormCategory, formMessages } from '../../../../common/messages/forms';
-import type { FormField, FormHideRule, FormTemplate } from '../../../api/forms';
+import type { FormFieldRecord, FormHideRuleRecord, FormTemplateRecord } from '../../../../common/schemas/forms';
 import { type ClientId, newClientId } from '../../../../common/client-ids';
 
-export type Id = FormField['FieldID'];
+export type Id = FormFieldRecord['FieldID'];
 
 /** The field's rule: it shows only once `linkedKey`'s field is answered with `input` (any answer when blank). */
 export interface DraftRule {
@@ -52,7 +52,7 @@ export function blankField(): DraftField {
 }
 
 /** The draft of a saved template (its active fields, by position, with their rules), or of a new form. */
-export function draftOf(template: FormTemplate | null): Draft {
+export function draftOf(template: FormTemplateRecord | null): Draft {
   if (!template) return { templateId: null, name: '', category: DEFAULT_FORM_CATEGORY, fields: [], removed: [] };
   const active = template.fields.filter((field) => Number(field.IsActive) === 1).sort((a, b) => a.Position - b.Position);
   const ruleOf = new Map(template.hide_rules.map((rule) => [String(rule.form_field_hidden_FieldID), rule]));
@@ -158,7 +158,7 @@ export function fieldProblem(field: DraftField): string | null {
 }
 
 /** A field of the draft as a template field (for the preview and for comparing with the saved one). */
-function fieldOf(field: DraftField, templateId: Id, position: number): FormField {
+function fieldOf(field: DraftField, templateId: Id, position: number): FormFieldRecord {
   const id = field.savedId ?? field.key;
   return {
     id,
@@ -176,11 +176,11 @@ function fieldOf(field: DraftField, templateId: Id, position: number): FormField
 }
 
 /** The draft as a template, exactly as FormFields draws it for growers (the preview). */
-export function previewTemplate(draft: Draft, companyId: number): FormTemplate {
+export function previewTemplate(draft: Draft, companyId: number): FormTemplateRecord {
   // A form not saved yet has no id: the preview names it so.
   const templateId: Id = draft.templateId ?? 'draft-template';
   const idOf = new Map(draft.fields.map((field) => [field.key, field.savedId ?? field.key]));
-  const hideRules: FormHideRule[] = draft.fields.flatMap((field) => {
+  const hideRules: FormHideRuleRecord[] = draft.fields.flatMap((field) => {
     const linked = field.rule ? idOf.get(field.rule.linkedKey) : undefined;
     return field.rule && linked !== undefined
       ? [{ form_field_hidden_UID: templateId, form_field_hidden_FieldID: idOf.get(field.key)!, form_field_linked_FieldID: linked, form_field_linked_input: field.rule.input.trim() }]
@@ -200,7 +200,7 @@ export function previewTemplate(draft: Draft, companyId: number): FormTemplate {
 }
 
 /** True when a saved field's draft differs from what is saved (so it goes into updatedFields). */
-export function fieldChanged(field: DraftField, saved: FormField): boolean {
+export function fieldChanged(field: DraftField, saved: FormFieldRecord): boolean {
   const draft = fieldOf(field, saved.TemplateID, saved.Position);
   return (
     draft.FieldName !== saved.FieldName ||

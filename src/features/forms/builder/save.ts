@@ -11,14 +11,13 @@
  * a second Save changes the form instead of making it again.
  */
 import { formMessages } from '../../../../common/messages/forms';
+import type { FormHideRuleRecord, FormTemplateRecord } from '../../../../common/schemas/forms';
 import { type ApiContext, ValidationError } from '../../../api/context';
 import {
   addHideFieldUntilLink,
   deleteFieldHideUntilLink,
   type FieldChange,
   type FieldDraft,
-  type FormHideRule,
-  type FormTemplate,
   localTemplate,
   saveFormTemplate,
   updateFieldHideUntilLink,
@@ -106,11 +105,11 @@ function wantedRules(draft: Draft) {
   return wanted;
 }
 
-async function saveRules(context: ApiContext, draft: Draft, before: FormTemplate) {
+async function saveRules(context: ApiContext, draft: Draft, before: FormTemplateRecord) {
   const wanted = wantedRules(draft);
   // Only rules of fields this draft holds or takes off: a leftover rule of a field removed long ago is left alone.
   const ours = new Set([...draft.fields, ...draft.removed].map((field) => String(field.savedId)));
-  const existing = new Map<string, FormHideRule>(before.hide_rules.filter((rule) => ours.has(String(rule.form_field_hidden_FieldID))).map((rule) => [String(rule.form_field_hidden_FieldID), rule]));
+  const existing = new Map<string, FormHideRuleRecord>(before.hide_rules.filter((rule) => ours.has(String(rule.form_field_hidden_FieldID))).map((rule) => [String(rule.form_field_hidden_FieldID), rule]));
   for (const [hidden, rule] of existing) {
     if (!wanted.has(hidden)) await deleteFieldHideUntilLink(context, { hiddenFieldId: rule.form_field_hidden_FieldID });
   }

@@ -21,7 +21,7 @@ import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } 
 import { firstMissingRequired } from '../../../../common/form-rules';
 import { formResponseMessages as rm } from '../../../../common/messages/form-responses';
 import type { ApiContext } from '../../../api/context';
-import type { FormTemplate } from '../../../api/forms';
+import type { FormTemplateRecord } from '../../../../common/schemas/forms';
 import { type Answer, type Photo, submitForm, submitFormBoxes, submitFormMultiselect, submitFormRoom } from '../../../api/form-responses';
 import { byCreation, type RecordId } from '../../../api/records';
 import { useAction, useLocalDocument, useLocalQuery, type SignedInUser, useToast } from '../../../app/hooks';
@@ -37,7 +37,7 @@ import { describeBoxes, placeBoxes, submissionOf } from './model';
 import { useMultiSelect } from './multiselect-store';
 import '../forms.css';
 
-type TemplateDoc = LocalDocument & FormTemplate;
+type TemplateDoc = LocalDocument & FormTemplateRecord;
 type Id = RecordId;
 
 /** Where a submission goes. */

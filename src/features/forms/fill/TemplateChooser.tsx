@@ -4,13 +4,13 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useMemo } from 'react';
-import type { FormTemplate } from '../../../api/forms';
+import type { FormTemplateRecord } from '../../../../common/schemas/forms';
 import { useLocalQuery } from '../../../app/hooks';
 import type { LocalDocument } from '../../../db/schemas';
 import { categoryLabel, templatesInOrder } from './model';
 import '../forms.css';
 
-type TemplateDoc = LocalDocument & FormTemplate;
+type TemplateDoc = LocalDocument & FormTemplateRecord;
 
 /** `search` names the room and/or boxes; server ids as numbers keep the address plain (`room=12`). */
 export function TemplateChooser(props: { companyId: number; search: { room?: string | number; boxes?: string | number }; label?: string }) {

@@ -6,7 +6,7 @@
 import { type FormCategory, FORM_CATEGORIES } from '../../../../common/messages/forms';
 import type { GridOrder } from '../../../../common/messages/settings';
 import { boxNumber } from '../../../../common/grid-order';
-import type { FormTemplate } from '../../../api/forms';
+import type { FormTemplateRecord } from '../../../../common/schemas/forms';
 import type { Answer, Photo } from '../../../api/form-responses';
 import { type BoxDoc, boxLabel, type GridDoc, gridSize } from '../../rooms/model';
 import { shownFields } from '../FormFields';
@@ -59,7 +59,7 @@ export function boxesInRange(start: PlacedBox, end: PlacedBox, gridBoxes: Placed
 }
 
 /** Templates as they are offered: by category (the app's order), the category's default first, then by name. */
-export function templatesInOrder<T extends Pick<FormTemplate, 'FormCategory' | 'IsDefault' | 'TemplateName'>>(templates: T[]): T[] {
+export function templatesInOrder<T extends Pick<FormTemplateRecord, 'FormCategory' | 'IsDefault' | 'TemplateName'>>(templates: T[]): T[] {
   const rank = (category: string) => {
     const index = (FORM_CATEGORIES as readonly string[]).indexOf(category);
     return index === -1 ? FORM_CATEGORIES.length : index;
@@ -79,7 +79,7 @@ export const categoryLabel = (category: FormCategory | string) => category || 'S
  * records the question was asked), a Coordinates field answered with the boxes being filled when the
  * screen knows them, and the photos of the Image fields that show.
  */
-export function submissionOf(template: FormTemplate, answers: Record<string, string>, photos: Record<string, Blob>, coordinates: string | null): { fieldResponses: Answer[]; photos: Photo[] } {
+export function submissionOf(template: FormTemplateRecord, answers: Record<string, string>, photos: Record<string, Blob>, coordinates: string | null): { fieldResponses: Answer[]; photos: Photo[] } {
   const fields = shownFields(template, answers, photos);
   const fieldResponses = fields.map((field): Answer => {
     const fieldId = String(field.FieldID);
