@@ -1,9 +1,10 @@
 /**
- * Requests of trays and tray templates (spec part 2 §5, §7). Mutations read their fields from a JSON
+ * Requests and answers of trays and tray templates (spec part 2 §5, §7). Mutations read their fields from a JSON
  * body, a form body or the query (the server merges the query under the body before these run).
  */
 import { z } from 'zod';
 import { TRAY_PLANTS_MAX, trayMessages as m } from '../messages/trays';
+import { answer, recordRef, timestamp } from './answers';
 import { formBody, optionalClientId, optionalId, optionalText, requiredId, requiredText } from './fields';
 
 /** A plant count: the spec's message when missing, not a number or not positive; whole and bounded otherwise. */
@@ -70,3 +71,42 @@ export const deleteTrayBody = formBody({
   tray_id: requiredId(m.trayIdCompanyRequired),
   company_id: requiredId(m.trayIdCompanyRequired),
 });
+
+// ——— Answers ———
+
+/** A tray, as answers and the synced `operations` collection (kind `tray`) show it. */
+export const trayRecord = z.object({
+  tray_id: recordRef,
+  tray_name: z.string(),
+  number_of_plants: z.number().int(),
+  batch_id: recordRef.nullable(),
+  company_id: z.number().int(),
+  user_id: z.number().int().nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export type TrayRecord = z.infer<typeof trayRecord>;
+
+/** A tray template, as answers and the synced `operations` collection (kind `tray_template`) show it. */
+export const trayTemplateRecord = z.object({
+  template_id: recordRef,
+  template_name: z.string(),
+  number_of_plants: z.number().int(),
+  description: z.string().nullable(),
+  default_batch_id: recordRef.nullable(),
+  company_id: z.number().int(),
+  user_id: z.number().int().nullable(),
+  created_at: timestamp,
+});
+
+export type TrayTemplateRecord = z.infer<typeof trayTemplateRecord>;
+
+export const trayTemplatesAnswer = answer({ templates: z.array(trayTemplateRecord) });
+export const createTrayTemplateAnswer = answer({ template: trayTemplateRecord, template_id: recordRef, client_id: z.string() });
+export const deleteTrayTemplateAnswer = answer({ template_id: recordRef });
+/** create_tray and use_tray_template: the new tray. */
+export const createTrayAnswer = answer({ tray: trayRecord, tray_id: recordRef, client_id: z.string() });
+export const traysAnswer = answer({ trays: z.array(trayRecord) });
+export const trayAnswer = answer({ tray: trayRecord });
+export const deleteTrayAnswer = answer({ tray_id: recordRef });

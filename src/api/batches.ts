@@ -4,11 +4,12 @@
  * crop statuses; batch problems.
  *
  * Optimistic effects keep the local `batches` document (links, problems and history inside, shaped as
- * server/domains/batches/queries.ts `batchQueries.documents`) and the boxes' `BatchIDs` as the server
+ * common/schemas/batches.ts `batchDocument`) and the boxes' `BatchIDs` as the server
  * will send them, as far as the tablet knows. Problems carry the client id sent with their create; a
  * history entry, which only the server names, has a stand-in id until the pull brings the server's.
  */
 import axios from 'axios';
+import type { z } from 'zod';
 import { BUILT_IN_BATCH_STATUSES, DEFAULT_BATCH_STATUS, HARVESTED_BATCH_STATUS } from '../../common/batch-statuses';
 import { batchClientMessages, batchMessages } from '../../common/messages/batches';
 import {
@@ -38,6 +39,21 @@ import {
   resolveBatchProblemBody,
   roomQuery,
   updateBatchBody,
+  type BatchDashboard,
+  type BatchDocument as ServerBatchDocument,
+  type BatchEventRecord,
+  type BatchProblemRecord,
+  type batchesAnswer,
+  type batchProblemsAnswer,
+  type batchQrInfoAnswer,
+  type batchQrUrlAnswer,
+  type customStatusesAnswer,
+  type gridBoxBatchesAnswer,
+  type linkedGridBoxesAnswer,
+  type linkedGridsAnswer,
+  type linkedRoomsAnswer,
+  type resolveBatchProblemsAnswer,
+  type roomBatchHistoryAnswer,
 } from '../../common/schemas/batches';
 import type { EntryDraft } from '../../sync/outbox';
 import type { LocalDocument } from '../../sync/store';
@@ -50,54 +66,14 @@ import { byCreation, type RecordId, sameId } from './records';
 
 type Id = RecordId;
 
-export interface BatchProblem {
-  problem_id: Id;
-  batch_id: Id;
-  company_id: number;
-  room_id: Id | null;
-  problem_type: string;
-  severity: number;
-  notes: string | null;
-  user_id: number;
-  created_at: string;
-  resolved: boolean;
-  resolved_at: string | null;
-  resolved_by: number | null;
-}
+/**
+ * A history entry as the tablet holds it: one recorded here (by a call's optimistic effect) carries a
+ * stand-in id, a client id, until the pull brings the server's entry; only the server names history.
+ */
+export type BatchEvent = Omit<BatchEventRecord, 'event_id'> & { event_id: Id };
 
-export interface BatchEvent {
-  event_id: Id;
-  batch_id: Id;
-  kind: 'created' | 'linked_room' | 'moved' | 'status' | 'harvested';
-  from_room_id: Id | null;
-  to_room_id: Id | null;
-  details: Record<string, unknown> | null;
-  user_id: number | null;
-  created_at: string;
-}
-
-/** A batch with its live links, problems and history (the synced `batches` document). */
-export interface BatchDocument {
-  BatchID: Id;
-  CompanyID: number;
-  BatchNumber: string;
-  NumberOfPlants: number;
-  StrainName: string | null;
-  BatchStatus: string;
-  Color: string | null;
-  StartDate: string | null;
-  EndDate: string | null;
-  HarvestedAt: string | null;
-  HarvestedBy: number | null;
-  CreatedDateTime: string;
-  UpdatedDateTime: string;
-  RoomIDs: Id[];
-  GridIDs: Id[];
-  GridBoxIDs: Id[];
-  open_problems: number;
-  problems: BatchProblem[];
-  history: BatchEvent[];
-}
+/** A batch with its live links, problems and history: the synced `batches` document, as the tablet holds it. */
+export type BatchDocument = Omit<ServerBatchDocument, 'history'> & { history: BatchEvent[] };
 
 // ——— Local helpers ———
 
@@ -411,51 +387,16 @@ export async function linkGridboxBatch(context: ApiContext, input: { batchId: Re
   });
 }
 
-export interface LinkedAnswer<Link> {
-  status: 'success';
-  linked: boolean;
-  links: Link[];
-}
-
-export interface RoomLink {
-  room_id: number;
-  room_name: string;
-  batch_id: number;
-  batch_number: string;
-  linked_at: string;
-}
-
-export interface GridLink {
-  grid_id: number;
-  grid_name: string;
-  room_id: number;
-  batch_id: number;
-  batch_number: string;
-  linked_at: string;
-}
-
-export interface GridBoxLink {
-  grid_box_id: number;
-  grid_id: number;
-  x: number;
-  y: number;
-  custom_name: string | null;
-  culled: boolean;
-  batch_id: number;
-  batch_number: string;
-  linked_at: string;
-}
-
 const defined = (query: Record<string, unknown>) => Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined));
 
 /** get_linked_rooms_batches: room links narrowed to a room, a batch or both; errors are thrown (spec part 1 §8). */
-export async function getLinkedRoomsBatches(context: ApiContext, input: { roomId?: number; batchId?: number }): Promise<LinkedAnswer<RoomLink>> {
+export async function getLinkedRoomsBatches(context: ApiContext, input: { roomId?: number; batchId?: number }): Promise<z.infer<typeof linkedRoomsAnswer>> {
   const query = check(linkedRoomsQuery, { room_id: input.roomId, batch_id: input.batchId });
   return online(context, { path: '/get_linked_rooms_batches', query: defined(query) }, batchClientMessages.linkedRoomsFailed);
 }
 
 /** get_linked_grids_batches: grid links narrowed to a grid, a batch or both; errors are thrown (spec part 1 §8). */
-export async function getLinkedGridsBatches(context: ApiContext, input: { gridId?: number; batchId?: number }): Promise<LinkedAnswer<GridLink>> {
+export async function getLinkedGridsBatches(context: ApiContext, input: { gridId?: number; batchId?: number }): Promise<z.infer<typeof linkedGridsAnswer>> {
   const query = check(linkedGridsQuery, { grid_id: input.gridId, batch_id: input.batchId });
   return online(context, { path: '/get_linked_grids_batches', query: defined(query) }, batchClientMessages.linkedGridsFailed);
 }
@@ -471,9 +412,9 @@ async function gridBoxCall<T>(call: string, read: () => Promise<T>): Promise<T |
 }
 
 /** get_linked_gridboxes_batches: grid box links narrowed to a box, a batch or both; null on any failure (spec part 1 §8). */
-export function getLinkedGridboxesBatches(context: ApiContext, input: { gridBoxId?: number; batchId?: number }): Promise<LinkedAnswer<GridBoxLink> | null> {
+export function getLinkedGridboxesBatches(context: ApiContext, input: { gridBoxId?: number; batchId?: number }): Promise<z.infer<typeof linkedGridBoxesAnswer> | null> {
   return gridBoxCall('get_linked_gridboxes_batches', () =>
-    online<LinkedAnswer<GridBoxLink>>(
+    online<z.infer<typeof linkedGridBoxesAnswer>>(
       context,
       { path: '/get_linked_gridboxes_batches', query: defined(check(linkedBoxesQuery, { grid_box_id: input.gridBoxId, batch_id: input.batchId })) },
       batchClientMessages.linkedGridBoxesFailed,
@@ -481,11 +422,7 @@ export function getLinkedGridboxesBatches(context: ApiContext, input: { gridBoxI
   );
 }
 
-export interface GridBoxBatches {
-  status: 'success';
-  GridID: number;
-  GridBoxes: Array<{ GridBoxID: number; GridID: number; X: number; Y: number; CustomName: string | null; batches: Array<{ BatchID: number; BatchNumber: string; StrainName: string | null; BatchStatus: string; Color: string | null }> }>;
-}
+export type GridBoxBatches = z.infer<typeof gridBoxBatchesAnswer>;
 
 /** get_gridbox_batches: the grid's boxes with their batches (status, GridBoxes); null on any failure (spec part 1 §8). */
 export function getGridboxBatches(context: ApiContext, input: { gridId: RecordId }): Promise<GridBoxBatches | null> {
@@ -495,7 +432,7 @@ export function getGridboxBatches(context: ApiContext, input: { gridId: RecordId
 }
 
 /** get_batches_by_room: batches linked to the room, to one of its grids or to a box of one. */
-export async function getBatchesByRoom(context: ApiContext, input: { roomId: RecordId }): Promise<{ status: 'success'; batches: BatchDocument[] }> {
+export async function getBatchesByRoom(context: ApiContext, input: { roomId: RecordId }): Promise<z.infer<typeof batchesAnswer>> {
   const query = check(roomQuery, { room_id: input.roomId });
   return online(context, { path: '/get_batches_by_room', query }, batchClientMessages.batchesByRoomFailed);
 }
@@ -513,15 +450,8 @@ export async function getRoomsByBatch(context: ApiContext, input: { batchId?: nu
 
 // ——— QR codes (online: the caller needs the image now) ———
 
-export interface BatchQrUrl {
-  status: 'success';
-  batch_id: number;
-  batch_number: string;
-  url: string;
-  size: number;
-  /** A PNG data URL. */
-  qr_code_url: string;
-}
+/** `qr_code_url` is a PNG data URL. */
+export type BatchQrUrl = z.infer<typeof batchQrUrlAnswer>;
 
 /** batch_qr_url: a PNG data URL of `size` pixels (default 256). null without batch id or company id (spec part 1 §5); 'Failed to generate QR code'. */
 export async function batchQrUrl(context: ApiContext, input: { batchId?: number | null; companyId?: number | null; size?: number }): Promise<BatchQrUrl | null> {
@@ -546,12 +476,7 @@ export async function batchQr(context: ApiContext, input: { batchId?: number | n
   }
 }
 
-export interface BatchQrInfo {
-  status: 'success';
-  batch: BatchDocument;
-  rooms: RoomRecord[];
-  url: string;
-}
+export type BatchQrInfo = z.infer<typeof batchQrInfoAnswer>;
 
 /** batch_qr_info: what the batch-info screen shows. null without batch id or company id (spec part 1 §5); 'Failed to fetch batch information'. */
 export async function batchQrInfo(context: ApiContext, input: { batchId?: number | null; companyId?: number | null }): Promise<BatchQrInfo | null> {
@@ -564,9 +489,9 @@ export async function batchQrInfo(context: ApiContext, input: { batchId?: number
 // ——— Dashboard, harvest, moves, history ———
 
 /** get_batch_dashboard: `batch_details` (start_date and end_date, yyyy-mm-dd, narrow the problems and history listed). */
-export async function getBatchDashboard(context: ApiContext, input: { companyId: number; batchId: RecordId; startDate?: string | null; endDate?: string | null }): Promise<Record<string, unknown>> {
+export async function getBatchDashboard(context: ApiContext, input: { companyId: number; batchId: RecordId; startDate?: string | null; endDate?: string | null }): Promise<BatchDashboard> {
   const query = check(dashboardQuery, { company_id: input.companyId, batch_id: input.batchId, start_date: input.startDate ?? undefined, end_date: input.endDate ?? undefined });
-  const answer = await online<{ batch_details?: Record<string, unknown> }>(context, { path: '/get_batch_dashboard', query: defined(query) }, batchClientMessages.dashboardFailed);
+  const answer = await online<{ batch_details?: BatchDashboard }>(context, { path: '/get_batch_dashboard', query: defined(query) }, batchClientMessages.dashboardFailed);
   if (!answer?.batch_details) throw new ApiError(batchClientMessages.dashboardFailed, 200);
   return answer.batch_details;
 }
@@ -667,11 +592,7 @@ export async function movePlants(context: ApiContext, input: { batchId: Id; oldR
   );
 }
 
-export interface RoomBatchHistory {
-  status: 'success';
-  room_id: number;
-  history: Array<Omit<BatchEvent, 'event_id' | 'batch_id'> & { event_id: number; batch_id: number; BatchNumber: string; StrainName: string | null }>;
-}
+export type RoomBatchHistory = z.infer<typeof roomBatchHistoryAnswer>;
 
 /** get_batch_history_by_room: every event that brought a batch into the room or took it out, oldest first (a read, though POST). */
 export async function getBatchHistoryByRoom(context: ApiContext, input: { roomId: RecordId }): Promise<RoomBatchHistory> {
@@ -743,11 +664,7 @@ export async function createCustomBatchStatus(context: ApiContext, input: { comp
   });
 }
 
-export interface CustomStatuses {
-  status: 'success';
-  custom_statuses: Array<{ id: number; status_name: string; created_at: string }>;
-  built_in_statuses: string[];
-}
+export type CustomStatuses = z.infer<typeof customStatusesAnswer>;
 
 /** get_custom_batch_statuses: the company's own statuses (`custom_statuses`; the answer also lists the built-in ones). */
 export async function getCustomBatchStatuses(context: ApiContext, input: { companyId: number }): Promise<CustomStatuses> {
@@ -800,7 +717,7 @@ export interface CreateBatchProblemInput {
  * notes sent only if not blank (spec part 2 §5). Queued; the problem joins the batch's document at
  * once under its client id. Answers the problem as written locally.
  */
-export async function createBatchProblem(context: ApiContext, input: CreateBatchProblemInput): Promise<BatchProblem> {
+export async function createBatchProblem(context: ApiContext, input: CreateBatchProblemInput): Promise<BatchProblemRecord> {
   const values = check(createBatchProblemBody, {
     batch_id: input.batchId,
     problem_type: input.problemType,
@@ -811,7 +728,7 @@ export async function createBatchProblem(context: ApiContext, input: CreateBatch
     room_id: input.roomId ?? undefined,
   });
   const notes = values.notes?.trim() ? values.notes : undefined;
-  const problem: BatchProblem = {
+  const problem: BatchProblemRecord = {
     problem_id: newClientId(),
     batch_id: values.batch_id as Id,
     company_id: values.company_id,
@@ -847,13 +764,8 @@ export async function createBatchProblem(context: ApiContext, input: CreateBatch
   return problem;
 }
 
-export interface ResolvedBatchProblems {
-  problems_resolved: number;
-  gridbox_problems_resolved: number;
-  plant_problems_resolved: number;
-  rooms_affected: Id[];
-  filters_applied: { room_ids: Id[] | null; problem_type: string | null };
-}
+/** What a resolve answers, without its envelope. */
+export type ResolvedBatchProblems = Omit<z.infer<typeof resolveBatchProblemsAnswer>, 'status' | 'message'>;
 
 /**
  * grid/resolve_batch_problem: batch_id and user_id, optionally narrowed by room ids (sent joined with
@@ -867,7 +779,7 @@ export async function resolveBatchProblem(context: ApiContext, input: { batchId:
   const type = values.problem_type?.toLowerCase();
   const batch = await localBatch(context, values.batch_id);
   const at = now();
-  const matches = (problem: BatchProblem) =>
+  const matches = (problem: BatchProblemRecord) =>
     !problem.resolved && (!roomIds?.length || roomIds.some((id) => sameId(id, problem.room_id))) && (type === undefined || problem.problem_type.toLowerCase() === type);
   const problems = batch?.problems ?? [];
   const resolved = problems.filter(matches);
@@ -908,11 +820,7 @@ export async function resolveBatchProblem(context: ApiContext, input: { batchId:
   };
 }
 
-export interface BatchProblems {
-  status: 'success';
-  problems: BatchProblem[];
-  total_batch_problems: number;
-}
+export type BatchProblems = z.infer<typeof batchProblemsAnswer>;
 
 /** grid/get_batch_problems: company_id, include_resolved as the text 'true' or 'false', optional batch_id (spec part 2 §7). */
 export async function getBatchProblems(context: ApiContext, input: { companyId: number; includeResolved?: boolean; batchId?: number | null }): Promise<BatchProblems> {

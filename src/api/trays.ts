@@ -2,6 +2,7 @@
  * Domain functions of trays and tray templates (spec part 2 §3, §5, §7, §8). Both are `operations`
  * documents of kind `tray` and `tray_template`, keyed by their client ids. Mutations send JSON bodies.
  */
+import type { z } from 'zod';
 import { trayMessages } from '../../common/messages/trays';
 import {
   createTrayBody,
@@ -9,6 +10,10 @@ import {
   deleteTrayBody,
   deleteTrayTemplateBody,
   trayCompanyQuery,
+  type TrayRecord,
+  type traysAnswer,
+  type TrayTemplateRecord,
+  type trayTemplatesAnswer,
   updateTrayBody,
   useTrayTemplateBody,
 } from '../../common/schemas/trays';
@@ -18,30 +23,8 @@ import type { RecordId } from './records';
 
 type Id = RecordId;
 
-/** A tray as the server shows it (trayJson). */
-export interface Tray {
-  tray_id: Id;
-  tray_name: string;
-  /** Unknown (null) only for a tray made from a template the tablet has not pulled yet. */
-  number_of_plants: number | null;
-  batch_id: Id | null;
-  company_id: number;
-  user_id: number;
-  created_at: string;
-  updated_at: string;
-}
-
-/** A tray template as the server shows it (trayTemplateJson). */
-export interface TrayTemplate {
-  template_id: Id;
-  template_name: string;
-  number_of_plants: number;
-  description: string | null;
-  default_batch_id: Id | null;
-  company_id: number;
-  user_id: number;
-  created_at: string;
-}
+/** A tray as the tablet holds it: its plant count is unknown (null) only for a tray made from a template the tablet has not pulled yet. */
+export type Tray = Omit<TrayRecord, 'number_of_plants'> & { number_of_plants: number | null };
 
 const trayDocument = (trayId: Id) => String(trayId);
 const templateDocument = (templateId: Id) => String(templateId);
@@ -67,7 +50,7 @@ const nameOf = (document: Record<string, unknown> | null, field: string) => (typ
  */
 export async function getTrayTemplates(context: ApiContext, input: { companyId: number }) {
   const { company_id } = check(trayCompanyQuery, { company_id: input.companyId });
-  return online<{ status: 'success'; templates: TrayTemplate[] }>(context, { path: '/get_tray_templates', query: { company_id } }, trayMessages.fetchTemplatesFailed);
+  return online<z.infer<typeof trayTemplatesAnswer>>(context, { path: '/get_tray_templates', query: { company_id } }, trayMessages.fetchTemplatesFailed);
 }
 
 /**
@@ -90,7 +73,7 @@ export async function createTrayTemplate(
   });
   const defaultBatchId = (values.default_batch_id as Id | undefined) ?? null;
   const templateId = newClientId();
-  const template: TrayTemplate = {
+  const template: TrayTemplateRecord = {
     template_id: templateId,
     template_name: values.template_name,
     number_of_plants: values.number_of_plants,
@@ -149,7 +132,7 @@ export async function useTrayTemplate(context: ApiContext, input: { templateId: 
   const values = check(useTrayTemplateBody, { template_id: input.templateId, company_id: input.companyId, user_id: input.userId, tray_name: input.trayName, batch_id: input.batchId });
   const templateId = values.template_id as Id;
   const batchId = values.batch_id as Id | undefined;
-  const template = (await context.store.get('operations', templateDocument(templateId))) as (TrayTemplate & { id: string }) | null;
+  const template = (await context.store.get('operations', templateDocument(templateId))) as (TrayTemplateRecord & { id: string }) | null;
   const { tray, trayId, creates, effects } = newTray({
     tray_name: values.tray_name,
     number_of_plants: template?.number_of_plants ?? null,
@@ -174,7 +157,7 @@ export async function useTrayTemplate(context: ApiContext, input: { templateId: 
  */
 export async function getAllTrays(context: ApiContext, input: { companyId: number }) {
   const { company_id } = check(trayCompanyQuery, { company_id: input.companyId });
-  return online<{ status: 'success'; trays: Tray[] }>(context, { path: '/get_all_trays', query: { company_id } }, trayMessages.fetchTraysFailed);
+  return online<z.infer<typeof traysAnswer>>(context, { path: '/get_all_trays', query: { company_id } }, trayMessages.fetchTraysFailed);
 }
 
 /**

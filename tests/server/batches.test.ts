@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BATCH_STATUSES } from '../../common/batch-statuses';
 import { batchMessages as m } from '../../common/messages/batches';
+import type { BatchDocument as BatchAnswerDocument } from '../../common/schemas/batches';
 import { createBatch, createGrid, createRoom, createTenant, createUser, type Tenant } from '../support/factories';
 import { type RequestOptions, startServer, type TestServer } from '../support/server';
 import { type PulledDocument, pullUntil } from '../support/sync';
@@ -18,21 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-interface BatchDocument {
-  BatchID: number;
-  BatchNumber: string;
-  NumberOfPlants: number;
-  StrainName: string | null;
-  BatchStatus: string;
-  Color: string | null;
-  StartDate: string | null;
-  EndDate: string | null;
-  RoomIDs: number[];
-  GridIDs: number[];
-  GridBoxIDs: number[];
-  open_problems: number;
-  history: Array<{ kind: string; from_room_id: number | null; to_room_id: number | null }>;
-}
+/** A batch as these calls answer it: named by the server's integer id (they do not ask for the tablet's naming). */
+type BatchDocument = Omit<BatchAnswerDocument, 'BatchID'> & { BatchID: number };
 
 // Responses are read loosely: each test names the fields it checks.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

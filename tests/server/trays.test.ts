@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trayMessages as m } from '../../common/messages/trays';
+import type { TrayRecord, TrayTemplateRecord } from '../../common/schemas/trays';
 import { createBatch, createSuperAdmin, createTenant, createUser, type Tenant } from '../support/factories';
 import { type RequestOptions, startServer, type TestServer } from '../support/server';
 import { type PulledDocument, pullUntil } from '../support/sync';
@@ -36,22 +37,9 @@ const error = (message: string) => ({ status: 'error', message });
 const auditEvents = (companyId: number, title: string) =>
   server.database.db.selectFrom('audit_events').selectAll().where('company_id', '=', companyId).where('event_title', '=', title).execute();
 
-interface TrayBody {
-  tray_id: number;
-  tray_name: string;
-  number_of_plants: number;
-  batch_id: number | null;
-  company_id: number;
-  user_id: number;
-}
-interface TemplateBody {
-  template_id: number;
-  template_name: string;
-  number_of_plants: number;
-  description: string | null;
-  default_batch_id: number | null;
-  user_id: number;
-}
+/** A tray and a template as these calls answer them: named by the server's integer ids (they do not ask for the tablet's naming). */
+type TrayBody = Omit<TrayRecord, 'tray_id'> & { tray_id: number };
+type TemplateBody = Omit<TrayTemplateRecord, 'template_id'> & { template_id: number };
 
 const templateFields = (tenant: Tenant, fields: Fields = {}) => ({
   template_name: `Plug tray ${randomUUID().slice(0, 8)}`,

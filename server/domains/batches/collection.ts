@@ -1,4 +1,5 @@
 /** The `batches` collection: one document per batch, with its links, problems and history inside. */
+import { batchDocument } from '../../../common/schemas/batches';
 import type { Batch } from '../../db/schema';
 import type { SyncCollection } from '../replication/sync-collection';
 import { batchQueries } from './queries';
@@ -16,11 +17,12 @@ export const batchesCollection: SyncCollection = {
         kind: 'batch',
         references: { BatchID: 'batch', RoomIDs: 'room', GridIDs: 'grid', GridBoxIDs: 'grid_box', problem_id: 'batch_problem', batch_id: 'batch', room_id: 'room', from_room_id: 'room', to_room_id: 'room' },
       },
+      document: batchDocument,
       async toDocuments(db, rows) {
         const batches = rows as unknown as Batch[];
-        const deleted = new Set(batches.filter((batch) => batch.deleted_at !== null).map((batch) => batch.id));
+        const deleted = new Set(batches.filter((batch) => batch.deleted_at !== null).map((batch) => String(batch.id)));
         const documents = await batchQueries.documents(db, batches);
-        return documents.map((document) => ({ ...document, id: String(document.BatchID), _deleted: deleted.has(document.BatchID) }));
+        return documents.map((document) => ({ ...document, id: String(document.BatchID), _deleted: deleted.has(String(document.BatchID)) }));
       },
     },
   ],

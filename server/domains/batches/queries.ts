@@ -6,13 +6,26 @@
  */
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { BUILT_IN_BATCH_STATUSES } from '../../../common/batch-statuses';
+import { isoTime } from '../../../common/schemas/answers';
+import type {
+  BatchDocument,
+  BatchEventDetails,
+  BatchEventKind,
+  BatchEventRecord,
+  BatchProblemRecord,
+  BatchRecord,
+  GridBoxLinkRecord,
+  GridBoxWithBatches,
+  GridLinkRecord,
+  RoomLinkRecord,
+} from '../../../common/schemas/batches';
 import type { Batch, BatchEventsTable, BatchProblemsTable, DB } from '../../db/schema';
 import { type Actor, actedAtOf, writer } from '../../db/writes';
 
 type BatchProblem = Selectable<BatchProblemsTable>;
 type BatchEvent = Selectable<BatchEventsTable>;
 
-export const batchJson = (batch: Batch) => ({
+export const batchJson = (batch: Batch): BatchRecord => ({
   BatchID: batch.id,
   CompanyID: batch.company_id,
   BatchNumber: batch.batch_number,
@@ -22,13 +35,13 @@ export const batchJson = (batch: Batch) => ({
   Color: batch.color,
   StartDate: batch.start_date,
   EndDate: batch.end_date,
-  HarvestedAt: batch.harvested_at,
+  HarvestedAt: isoTime(batch.harvested_at),
   HarvestedBy: batch.harvested_by,
-  CreatedDateTime: batch.created_at,
-  UpdatedDateTime: batch.updated_at,
+  CreatedDateTime: isoTime(batch.created_at),
+  UpdatedDateTime: isoTime(batch.updated_at),
 });
 
-export const batchProblemJson = (problem: BatchProblem) => ({
+export const batchProblemJson = (problem: BatchProblem): BatchProblemRecord => ({
   problem_id: problem.id,
   batch_id: problem.batch_id,
   company_id: problem.company_id,
@@ -37,35 +50,23 @@ export const batchProblemJson = (problem: BatchProblem) => ({
   severity: problem.severity,
   notes: problem.notes,
   user_id: problem.user_id,
-  created_at: problem.created_at,
+  created_at: isoTime(problem.created_at),
   resolved: problem.resolved_at !== null,
-  resolved_at: problem.resolved_at,
+  resolved_at: isoTime(problem.resolved_at),
   resolved_by: problem.resolved_by,
 });
 
-export const batchEventJson = (event: BatchEvent) => ({
+/** WARNING: `kind` and `details` are read as recordEvent wrote them (the column is text and jsonb). */
+export const batchEventJson = (event: BatchEvent): BatchEventRecord => ({
   event_id: event.id,
   batch_id: event.batch_id,
-  kind: event.kind,
+  kind: event.kind as BatchEventKind,
   from_room_id: event.from_room_id,
   to_room_id: event.to_room_id,
-  details: event.details,
+  details: event.details as BatchEventDetails | null,
   user_id: event.user_id,
-  created_at: event.created_at,
+  created_at: isoTime(event.created_at),
 });
-
-/** What happened to a batch, for its history (batch_events.kind). */
-export type BatchEventKind = 'created' | 'linked_room' | 'moved' | 'status' | 'harvested';
-
-/** A batch with what travels inside its document: live links, problems and history. */
-export type BatchDocument = ReturnType<typeof batchJson> & {
-  RoomIDs: number[];
-  GridIDs: number[];
-  GridBoxIDs: number[];
-  open_problems: number;
-  problems: ReturnType<typeof batchProblemJson>[];
-  history: ReturnType<typeof batchEventJson>[];
-};
 
 function groupBy<Row, Value>(rows: Row[], key: (row: Row) => number, value: (row: Row) => Value) {
   const groups = new Map<number, Value[]>();
@@ -357,7 +358,7 @@ export const batchQueries = {
     return { room: room.length > 0, gridIds: grids.map((row) => row.grid_id), gridBoxIds: boxes.map((row) => row.grid_box_id) };
   },
 
-  recordEvent: (db: Kysely<DB>, actor: Actor, batchId: number, kind: BatchEventKind, event: { fromRoomId?: number | null; toRoomId?: number | null; details?: Record<string, unknown> } = {}) =>
+  recordEvent: (db: Kysely<DB>, actor: Actor, batchId: number, kind: BatchEventKind, event: { fromRoomId?: number | null; toRoomId?: number | null; details?: BatchEventDetails } = {}) =>
     db
       .insertInto('batch_events')
       .values({
@@ -406,7 +407,7 @@ export const batchQueries = {
   },
 
   /** A grid's boxes, each with the live batches linked to it. */
-  async boxesWithBatches(db: Kysely<DB>, gridId: number) {
+  async boxesWithBatches(db: Kysely<DB>, gridId: number): Promise<GridBoxWithBatches[]> {
     const boxes = await db.selectFrom('grid_boxes').selectAll().where('grid_id', '=', gridId).where('deleted_at', 'is', null).orderBy('y').orderBy('x').execute();
     const links = await db
       .selectFrom('batch_grid_boxes')
@@ -425,3 +426,10 @@ export const batchQueries = {
     return boxes.map((box) => ({ GridBoxID: box.id, GridID: box.grid_id, X: box.x, Y: box.y, CustomName: box.custom_name, batches: batchesOf.get(box.id) ?? [] }));
   },
 };
+
+type RowOf<Query extends (...args: never[]) => Promise<unknown[]>> = Awaited<ReturnType<Query>>[number];
+
+/** Links as get_linked_*_batches answer them: the rows of batchQueries.linked*, dated as text. */
+export const roomLinkJson = (link: RowOf<typeof batchQueries.linkedRooms>): RoomLinkRecord => ({ ...link, linked_at: isoTime(link.linked_at) });
+export const gridLinkJson = (link: RowOf<typeof batchQueries.linkedGrids>): GridLinkRecord => ({ ...link, linked_at: isoTime(link.linked_at) });
+export const gridBoxLinkJson = (link: RowOf<typeof batchQueries.linkedGridBoxes>): GridBoxLinkRecord => ({ ...link, linked_at: isoTime(link.linked_at) });

@@ -10,9 +10,33 @@ import type { Kysely } from 'kysely';
 import QRCode from 'qrcode';
 import { BUILT_IN_BATCH_STATUSES, DEFAULT_BATCH_STATUS, HARVESTED_BATCH_STATUS, isBuiltInBatchStatus } from '../../../common/batch-statuses';
 import { batchMessages as m } from '../../../common/messages/batches';
+import { isoTime } from '../../../common/schemas/answers';
 import {
+  assignStatusAnswer,
   assignStatusBody,
   assignStatusQuery,
+  batchAnswer,
+  batchDashboardAnswer,
+  batchesAnswer,
+  batchProblemsAnswer,
+  batchQrInfoAnswer,
+  batchQrUrlAnswer,
+  createBatchAnswer,
+  createBatchProblemAnswer,
+  createCustomStatusAnswer,
+  customStatusesAnswer,
+  deleteBatchAnswer,
+  deleteCustomStatusAnswer,
+  gridBoxBatchesAnswer,
+  linkedGridBoxesAnswer,
+  linkedGridsAnswer,
+  linkedRoomsAnswer,
+  linkGridAnswer,
+  linkGridBoxesAnswer,
+  linkRoomAnswer,
+  resolveBatchProblemsAnswer,
+  roomBatchHistoryAnswer,
+  roomsOfBatchAnswer,
   batchCompanyQuery,
   batchProblemsQuery,
   batchQuery,
@@ -39,6 +63,7 @@ import {
   roomBody,
   roomQuery,
   updateBatchBody,
+  type CustomStatusRecord,
 } from '../../../common/schemas/batches';
 import type { DB } from '../../db/schema';
 import { writer } from '../../db/writes';
@@ -48,33 +73,37 @@ import { type App, fieldsFromQueryAndBody, type RequestOf, success } from '../..
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { gridQueries } from '../grids/queries';
 import { roomJson, roomQueries } from '../rooms/queries';
-import { batchEventJson, batchJson, batchProblemJson, batchQueries } from './queries';
+import { batchEventJson, batchJson, batchProblemJson, batchQueries, gridBoxLinkJson, gridLinkJson, roomLinkJson } from './queries';
 
-const createSchema = { body: createBatchBody };
-const companySchema = { querystring: companyQuery };
-const updateSchema = { querystring: batchCompanyQuery, body: updateBatchBody };
-const deleteSchema = { querystring: batchCompanyQuery };
-const linkRoomSchema = { querystring: linkRoomQuery };
-const linkGridSchema = { querystring: linkGridQuery };
-const linkedRoomsSchema = { querystring: linkedRoomsQuery };
-const linkedGridsSchema = { querystring: linkedGridsQuery };
-const linkBoxesSchema = { body: linkGridBoxesBody };
-const linkedBoxesSchema = { querystring: linkedBoxesQuery };
-const roomSchema = { querystring: roomQuery };
-const roomsByBatchSchema = { querystring: batchQuery };
+const createSchema = { body: createBatchBody, response: { 200: createBatchAnswer } };
+const companySchema = { querystring: companyQuery, response: { 200: batchesAnswer } };
+const updateSchema = { querystring: batchCompanyQuery, body: updateBatchBody, response: { 200: batchAnswer } };
+const deleteSchema = { querystring: batchCompanyQuery, response: { 200: deleteBatchAnswer } };
+const linkRoomSchema = { querystring: linkRoomQuery, response: { 200: linkRoomAnswer } };
+const linkGridSchema = { querystring: linkGridQuery, response: { 200: linkGridAnswer } };
+const linkedRoomsSchema = { querystring: linkedRoomsQuery, response: { 200: linkedRoomsAnswer } };
+const linkedGridsSchema = { querystring: linkedGridsQuery, response: { 200: linkedGridsAnswer } };
+const linkBoxesSchema = { body: linkGridBoxesBody, response: { 200: linkGridBoxesAnswer } };
+const linkedBoxesSchema = { querystring: linkedBoxesQuery, response: { 200: linkedGridBoxesAnswer } };
+const roomSchema = { querystring: roomQuery, response: { 200: batchesAnswer } };
+const roomsByBatchSchema = { querystring: batchQuery, response: { 200: roomsOfBatchAnswer } };
+/** batch_qr answers a PNG, not JSON: it has no response schema. */
 const qrSchema = { params: qrParams, querystring: qrQuery };
-const qrUrlSchema = { params: qrParams, querystring: qrUrlQuery };
-const dashboardSchema = { querystring: dashboardQuery };
-const harvestSchema = { querystring: harvestQuery };
-const movePlantsSchema = { querystring: movePlantsQuery };
-const historySchema = { querystring: optionalRoomQuery, body: roomBody };
-const assignStatusSchema = { querystring: assignStatusQuery, body: assignStatusBody };
-const customStatusSchema = { body: customStatusFields };
-const filterSchema = { querystring: filterByStatusQuery };
-const createProblemSchema = { body: createBatchProblemBody };
-const resolveProblemSchema = { body: resolveBatchProblemBody };
-const problemsSchema = { querystring: batchProblemsQuery };
-const gridBoxBatchesSchema = { querystring: gridBoxBatchesQuery };
+const qrInfoSchema = { params: qrParams, querystring: qrQuery, response: { 200: batchQrInfoAnswer } };
+const qrUrlSchema = { params: qrParams, querystring: qrUrlQuery, response: { 200: batchQrUrlAnswer } };
+const dashboardSchema = { querystring: dashboardQuery, response: { 200: batchDashboardAnswer } };
+const harvestSchema = { querystring: harvestQuery, response: { 200: batchAnswer } };
+const movePlantsSchema = { querystring: movePlantsQuery, response: { 200: batchAnswer } };
+const historySchema = { querystring: optionalRoomQuery, body: roomBody, response: { 200: roomBatchHistoryAnswer } };
+const assignStatusSchema = { querystring: assignStatusQuery, body: assignStatusBody, response: { 200: assignStatusAnswer } };
+const createCustomStatusSchema = { body: customStatusFields, response: { 200: createCustomStatusAnswer } };
+const customStatusesSchema = { querystring: companyQuery, response: { 200: customStatusesAnswer } };
+const deleteCustomStatusSchema = { body: customStatusFields, response: { 200: deleteCustomStatusAnswer } };
+const filterSchema = { querystring: filterByStatusQuery, response: { 200: batchesAnswer } };
+const createProblemSchema = { body: createBatchProblemBody, response: { 200: createBatchProblemAnswer } };
+const resolveProblemSchema = { body: resolveBatchProblemBody, response: { 200: resolveBatchProblemsAnswer } };
+const problemsSchema = { querystring: batchProblemsQuery, response: { 200: batchProblemsAnswer } };
+const gridBoxBatchesSchema = { querystring: gridBoxBatchesQuery, response: { 200: gridBoxBatchesAnswer } };
 
 /** The status as the company spells it; an unknown name is refused, so filters and reports stay exact. */
 async function knownStatusOf(db: Kysely<DB>, companyId: number, name: string) {
@@ -197,17 +226,17 @@ async function linkGridBoxBatch(request: RequestOf<typeof linkBoxesSchema>) {
 
 async function getLinkedRooms(request: RequestOf<typeof linkedRoomsSchema>) {
   const links = await batchQueries.linkedRooms(request.db, caller(request).company_id, { roomId: request.query.room_id, batchId: request.query.batch_id });
-  return success({ linked: links.length > 0, links });
+  return success({ linked: links.length > 0, links: links.map(roomLinkJson) });
 }
 
 async function getLinkedGrids(request: RequestOf<typeof linkedGridsSchema>) {
   const links = await batchQueries.linkedGrids(request.db, caller(request).company_id, { gridId: request.query.grid_id, batchId: request.query.batch_id });
-  return success({ linked: links.length > 0, links });
+  return success({ linked: links.length > 0, links: links.map(gridLinkJson) });
 }
 
 async function getLinkedGridBoxes(request: RequestOf<typeof linkedBoxesSchema>) {
   const links = await batchQueries.linkedGridBoxes(request.db, caller(request).company_id, { gridBoxId: request.query.grid_box_id, batchId: request.query.batch_id });
-  return success({ linked: links.length > 0, links });
+  return success({ linked: links.length > 0, links: links.map(gridBoxLinkJson) });
 }
 
 async function getBatchesByRoom(request: RequestOf<typeof roomSchema>) {
@@ -241,7 +270,7 @@ export async function batchRoutes(app: App) {
     return reply.type('image/png').header('Content-Disposition', `attachment; filename="${fileName}"`).header('Cache-Control', 'private, no-store').send(png);
   }
 
-  async function batchQrInfo(request: RequestOf<typeof qrSchema>) {
+  async function batchQrInfo(request: RequestOf<typeof qrInfoSchema>) {
     const batch = await batchQueries.byId(request.db, request.params.batchId);
     const rooms = await batchQueries.roomsOf(request.db, batch.id);
     return success({ batch: await documentOf(request.db, batch.id), rooms: rooms.map(roomJson), url: batchInfoUrl(publicUrl, batch.id) });
@@ -261,15 +290,15 @@ export async function batchRoutes(app: App) {
   app.get('/get_rooms_by_batch', { schema: roomsByBatchSchema }, getRoomsByBatch);
   app.get('/batch_qr_url/:batchId', { schema: qrUrlSchema }, batchQrUrl);
   app.get('/batch_qr/:batchId', { schema: qrSchema }, batchQr);
-  app.get('/batch_qr_info/:batchId', { schema: qrSchema }, batchQrInfo);
+  app.get('/batch_qr_info/:batchId', { schema: qrInfoSchema }, batchQrInfo);
   app.get('/get_batch_dashboard', { schema: dashboardSchema }, getBatchDashboard);
   app.post('/harvest_batch', { schema: harvestSchema }, harvestBatch);
   app.post('/move_plants', { schema: movePlantsSchema }, movePlants);
   app.post('/get_batch_history_by_room', { schema: historySchema }, getBatchHistoryByRoom);
   app.post('/assign_status_to_batches', { schema: assignStatusSchema }, assignStatusToBatches);
-  app.post('/create_custom_batch_status', { schema: customStatusSchema, config: { access: 'admin' }, preValidation: fieldsFromQueryAndBody }, createCustomStatus);
-  app.get('/get_custom_batch_statuses', { schema: companySchema }, getCustomStatuses);
-  app.delete('/delete_custom_batch_status', { schema: customStatusSchema, config: { access: 'admin' }, preValidation: fieldsFromQueryAndBody }, deleteCustomStatus);
+  app.post('/create_custom_batch_status', { schema: createCustomStatusSchema, config: { access: 'admin' }, preValidation: fieldsFromQueryAndBody }, createCustomStatus);
+  app.get('/get_custom_batch_statuses', { schema: customStatusesSchema }, getCustomStatuses);
+  app.delete('/delete_custom_batch_status', { schema: deleteCustomStatusSchema, config: { access: 'admin' }, preValidation: fieldsFromQueryAndBody }, deleteCustomStatus);
   app.get('/filter_batches_by_status', { schema: filterSchema }, filterBatchesByStatus);
   app.post('/grid/create_batch_problem', { schema: createProblemSchema }, createBatchProblem);
   app.post('/grid/resolve_batch_problem', { schema: resolveProblemSchema }, resolveBatchProblem);
@@ -311,7 +340,7 @@ async function getBatchDashboard(request: RequestOf<typeof dashboardSchema>) {
       dates: {
         start_date: batch.start_date,
         end_date: batch.end_date,
-        harvested_at: batch.harvested_at,
+        harvested_at: isoTime(batch.harvested_at),
         days_in_cultivation: startedOn === null ? null : Math.max(0, Math.floor((endedOn - startedOn) / DAY_MS)),
       },
       range: { start_date: start ?? null, end_date: end ?? null },
@@ -379,9 +408,9 @@ async function assignStatusToBatches(request: RequestOf<typeof assignStatusSchem
   return success({ batch_status: status, batch_ids: ids }, m.statusAssigned);
 }
 
-const customStatusJson = (status: { id: number; name: string; created_at: Date | string }) => ({ id: status.id, status_name: status.name, created_at: status.created_at });
+const customStatusJson = (status: { id: number; name: string; created_at: Date | string }): CustomStatusRecord => ({ id: status.id, status_name: status.name, created_at: isoTime(status.created_at) });
 
-async function createCustomStatus(request: RequestOf<typeof customStatusSchema>) {
+async function createCustomStatus(request: RequestOf<typeof createCustomStatusSchema>) {
   const fields = request.body;
   const actor = actorOfRequest(request, fields.company_id);
   if (isBuiltInBatchStatus(fields.status_name)) throw conflict(m.customStatusExists(fields.status_name));
@@ -393,13 +422,13 @@ async function createCustomStatus(request: RequestOf<typeof customStatusSchema>)
   return success({ custom_status: { id, status_name: fields.status_name }, client_id }, m.customStatusCreated);
 }
 
-async function getCustomStatuses(request: RequestOf<typeof companySchema>) {
+async function getCustomStatuses(request: RequestOf<typeof customStatusesSchema>) {
   const statuses = await batchQueries.customStatuses(request.db, request.query.company_id);
-  return success({ custom_statuses: statuses.map(customStatusJson), built_in_statuses: BUILT_IN_BATCH_STATUSES });
+  return success({ custom_statuses: statuses.map(customStatusJson), built_in_statuses: [...BUILT_IN_BATCH_STATUSES] });
 }
 
 /** Batches that carry a deleted status keep it (it is their history); it just cannot be assigned again. */
-async function deleteCustomStatus(request: RequestOf<typeof customStatusSchema>) {
+async function deleteCustomStatus(request: RequestOf<typeof deleteCustomStatusSchema>) {
   const fields = request.body;
   const actor = actorOfRequest(request, fields.company_id);
   const status = await batchQueries.customStatusNamed(request.db, actor.companyId, fields.status_name);

@@ -1,22 +1,24 @@
 /** Trays and tray templates (spec part 2 §3). */
 import type { Kysely, Selectable } from 'kysely';
+import { isoTime } from '../../../common/schemas/answers';
+import type { TrayRecord, TrayTemplateRecord } from '../../../common/schemas/trays';
 import type { DB, TrayTemplatesTable, TraysTable } from '../../db/schema';
 
 type Tray = Selectable<TraysTable>;
 type TrayTemplate = Selectable<TrayTemplatesTable>;
 
-export const trayJson = (tray: Tray) => ({
+export const trayJson = (tray: Tray): TrayRecord => ({
   tray_id: tray.id,
   tray_name: tray.tray_name,
   number_of_plants: tray.number_of_plants,
   batch_id: tray.batch_id,
   company_id: tray.company_id,
   user_id: tray.user_id,
-  created_at: tray.created_at,
-  updated_at: tray.updated_at,
+  created_at: isoTime(tray.created_at),
+  updated_at: isoTime(tray.updated_at),
 });
 
-export const trayTemplateJson = (template: TrayTemplate) => ({
+export const trayTemplateJson = (template: TrayTemplate): TrayTemplateRecord => ({
   template_id: template.id,
   template_name: template.template_name,
   number_of_plants: template.number_of_plants,
@@ -24,7 +26,7 @@ export const trayTemplateJson = (template: TrayTemplate) => ({
   default_batch_id: template.default_batch_id,
   company_id: template.company_id,
   user_id: template.user_id,
-  created_at: template.created_at,
+  created_at: isoTime(template.created_at),
 });
 
 export const trayQueries = {

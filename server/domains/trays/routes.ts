@@ -8,11 +8,18 @@ import type { FastifyRequest } from 'fastify';
 import { httpMessages } from '../../../common/messages/http';
 import { trayMessages as m } from '../../../common/messages/trays';
 import {
+  createTrayAnswer,
   createTrayBody,
+  createTrayTemplateAnswer,
   createTrayTemplateBody,
+  deleteTrayAnswer,
   deleteTrayBody,
+  deleteTrayTemplateAnswer,
   deleteTrayTemplateBody,
+  trayAnswer,
   trayCompanyQuery,
+  traysAnswer,
+  trayTemplatesAnswer,
   updateTrayBody,
   useTrayTemplateBody,
 } from '../../../common/schemas/trays';
@@ -25,14 +32,14 @@ import type { Updateable } from 'kysely';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { trayJson, trayQueries, trayTemplateJson } from './queries';
 
-const listTemplatesSchema = { querystring: trayCompanyQuery };
-const createTemplateSchema = { body: createTrayTemplateBody };
-const deleteTemplateSchema = { body: deleteTrayTemplateBody };
-const useTemplateSchema = { body: useTrayTemplateBody };
-const listTraysSchema = { querystring: trayCompanyQuery };
-const updateTraySchema = { body: updateTrayBody };
-const createTraySchema = { body: createTrayBody };
-const deleteTraySchema = { body: deleteTrayBody };
+const listTemplatesSchema = { querystring: trayCompanyQuery, response: { 200: trayTemplatesAnswer } };
+const createTemplateSchema = { body: createTrayTemplateBody, response: { 200: createTrayTemplateAnswer } };
+const deleteTemplateSchema = { body: deleteTrayTemplateBody, response: { 200: deleteTrayTemplateAnswer } };
+const useTemplateSchema = { body: useTrayTemplateBody, response: { 200: createTrayAnswer } };
+const listTraysSchema = { querystring: trayCompanyQuery, response: { 200: traysAnswer } };
+const updateTraySchema = { body: updateTrayBody, response: { 200: trayAnswer } };
+const createTraySchema = { body: createTrayBody, response: { 200: createTrayAnswer } };
+const deleteTraySchema = { body: deleteTrayBody, response: { 200: deleteTrayAnswer } };
 
 /**
  * The spec does not say where these calls carry their fields, so a mutation reads them from a JSON

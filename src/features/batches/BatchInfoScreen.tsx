@@ -7,7 +7,8 @@
 import { Link } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { batchQr, batchQrUrl, getBatchDashboard, type BatchEvent, type BatchProblem } from '../../api/batches';
+import type { BatchDashboard, BatchProblemRecord } from '../../../common/schemas/batches';
+import { batchQr, batchQrUrl, getBatchDashboard, type BatchEvent } from '../../api/batches';
 import { unanswered } from '../../api/context';
 import { useApiContext, useLocalDocument, useToast } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
@@ -28,24 +29,9 @@ interface BatchAtAGlance {
   rooms: string[];
   grids: string[];
   boxes: string[];
-  openProblems: BatchProblem[];
+  openProblems: BatchProblemRecord[];
   history: BatchEvent[];
   dates: { start: string | null; end: string | null; harvested: string | null; days: number | null };
-}
-
-interface ServerDetails {
-  BatchNumber: string;
-  StrainName: string | null;
-  BatchStatus: string;
-  Color: string | null;
-  UpdatedDateTime: string;
-  plants: { planned: number; positions: number; culled: number };
-  rooms: Array<{ RoomID: number; Name: string }>;
-  grids: Array<{ GridID: number; Name: string; RoomID: number }>;
-  grid_boxes: Array<{ GridBoxID: number; GridID: number; X: number; Y: number; CustomName: string | null }>;
-  problems: BatchProblem[];
-  history: BatchEvent[];
-  dates: { start_date: string | null; end_date: string | null; harvested_at: string | null; days_in_cultivation: number | null };
 }
 
 const DAY_MS = 86_400_000;
@@ -73,14 +59,14 @@ export function BatchInfoScreen(props: { batchId: string }) {
   const users = (Array.isArray(company?.users) ? company.users : []) as UserLike[];
   const { boxesById } = useBoxes(useMemo(() => idsOf(local?.GridBoxIDs).map(String), [local?.GridBoxIDs]));
 
-  const [answer, setServer] = useState<{ forId: number | null; details: ServerDetails | null; error: string | null; done: boolean }>({ forId: null, details: null, error: null, done: false });
+  const [answer, setServer] = useState<{ forId: number | null; details: BatchDashboard | null; error: string | null; done: boolean }>({ forId: null, details: null, error: null, done: false });
   // The route's component stays mounted from one batch to the next: an answer about another batch is not this one's.
   const server = answer.forId === serverId ? answer : { forId: serverId, details: null, error: null, done: false };
   useEffect(() => {
     if (!context || !signedIn.companyId || !serverId || !Number.isInteger(serverId)) return undefined;
     let alive = true;
     getBatchDashboard(context, { companyId: signedIn.companyId, batchId: serverId })
-      .then((details) => alive && setServer({ forId: serverId, details: details as unknown as ServerDetails, error: null, done: true }))
+      .then((details) => alive && setServer({ forId: serverId, details, error: null, done: true }))
       .catch((error: unknown) => {
         if (!alive) return;
         // No answer (offline, weak signal): the tablet's copy stands in, without an error.

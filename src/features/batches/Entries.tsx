@@ -3,7 +3,8 @@
  * rooms or grids offered in a select.
  */
 import type { ReactNode } from 'react';
-import type { BatchEvent, BatchProblem } from '../../api/batches';
+import type { BatchProblemRecord } from '../../../common/schemas/batches';
+import type { BatchEvent } from '../../api/batches';
 import type { Places } from './hooks';
 import { describeEvent, formatMoment, roomName, type UserLike, userName } from './model';
 
@@ -21,7 +22,7 @@ export function HistoryEntry({ event, users, places }: { event: BatchEvent; user
 }
 
 /** `children`: the line under the problem (when and by whom it was reported, resolved). */
-export function ProblemEntry({ problem, places, children }: { problem: BatchProblem; places: Places; children: ReactNode }) {
+export function ProblemEntry({ problem, places, children }: { problem: BatchProblemRecord; places: Places; children: ReactNode }) {
   return (
     <li className={`bt-problem${problem.resolved ? ' bt-resolved' : ''}`}>
       <span className="bt-severity" aria-label={`Severity ${problem.severity}`}>

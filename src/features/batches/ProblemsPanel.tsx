@@ -7,7 +7,7 @@ import { batchMessages, createBatchProblem, resolveBatchProblem } from '../../ap
 import { useAction, useToast } from '../../app/hooks';
 import type { Places } from './hooks';
 import { formatMoment, openProblems, problemsMatching, resolvedProblems, roomName, type LocalBatch, type UserLike, userName } from './model';
-import type { BatchProblem } from '../../api/batches';
+import type { BatchProblemRecord } from '../../../common/schemas/batches';
 import { FormButtons, FormError } from '../shell/forms';
 import { NameOptions, ProblemEntry } from './Entries';
 
@@ -33,7 +33,7 @@ export function ProblemsPanel(props: { batch: LocalBatch; places: Places; roomId
   );
 }
 
-function ProblemList(props: { problems: BatchProblem[]; places: Places; users: UserLike[] }) {
+function ProblemList(props: { problems: BatchProblemRecord[]; places: Places; users: UserLike[] }) {
   const sorted = [...props.problems].sort((a, b) => b.severity - a.severity || b.created_at.localeCompare(a.created_at));
   return (
     <ul className="bt-problem-list">

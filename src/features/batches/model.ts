@@ -6,7 +6,8 @@
 import { BUILT_IN_BATCH_STATUSES, DEFAULT_BATCH_STATUS, HARVESTED_BATCH_STATUS } from '../../../common/batch-statuses';
 import { batchMessages } from '../../../common/messages/batches';
 import { createBatchBody } from '../../../common/schemas/batches';
-import type { BatchDocument, BatchEvent, BatchProblem, UpdateBatchInput } from '../../api/batches';
+import type { BatchProblemRecord } from '../../../common/schemas/batches';
+import type { BatchDocument, BatchEvent, UpdateBatchInput } from '../../api/batches';
 import type { LocalDocument } from '../../db/schemas';
 
 export type Id = BatchDocument['BatchID'];
@@ -160,11 +161,11 @@ export function formChanges(before: BatchDocument, values: BatchFormValues) {
 
 // ——— Problems and history ———
 
-export const openProblems = (batch: BatchDocument): BatchProblem[] => (batch.problems ?? []).filter((problem) => !problem.resolved);
-export const resolvedProblems = (batch: BatchDocument): BatchProblem[] => (batch.problems ?? []).filter((problem) => problem.resolved);
+export const openProblems = (batch: BatchDocument): BatchProblemRecord[] => (batch.problems ?? []).filter((problem) => !problem.resolved);
+export const resolvedProblems = (batch: BatchDocument): BatchProblemRecord[] => (batch.problems ?? []).filter((problem) => problem.resolved);
 
 /** The problems a resolve with these filters would close (the domain function's own rule: rooms, then type in any case). */
-export function problemsMatching(batch: BatchDocument, roomIds: readonly string[], problemType: string): BatchProblem[] {
+export function problemsMatching(batch: BatchDocument, roomIds: readonly string[], problemType: string): BatchProblemRecord[] {
   const type = problemType.trim().toLowerCase();
   return openProblems(batch).filter((problem) => (roomIds.length === 0 || roomIds.some((id) => sameId(id, problem.room_id))) && (!type || problem.problem_type.toLowerCase() === type));
 }
@@ -186,17 +187,17 @@ export function userName(users: readonly UserLike[], userId: unknown): string | 
 
 /** One line of a batch's history, in a grower's words. */
 export function describeEvent(event: BatchEvent, rooms: ReadonlyMap<string, LocalDocument>): string {
-  const details = (event.details ?? {}) as Record<string, unknown>;
+  const details = event.details ?? {};
   const room = (id: unknown) => (id === null || id === undefined ? 'a room' : roomName(rooms.get(String(id))));
   switch (event.kind) {
     case 'created':
-      return `Created${typeof details.status === 'string' ? ` as ${details.status}` : ''}`;
+      return `Created${details.status ? ` as ${details.status}` : ''}`;
     case 'linked_room':
       return `Placed in ${room(event.to_room_id)}`;
     case 'moved':
       return `Moved from ${room(event.from_room_id)} to ${room(event.to_room_id)}`;
     case 'status':
-      return `Status ${typeof details.from === 'string' ? `${details.from} → ` : 'set to '}${String(details.to ?? '')}`;
+      return `Status ${details.from ? `${details.from} → ` : 'set to '}${details.to ?? ''}`;
     case 'harvested':
       return 'Harvested';
     default:

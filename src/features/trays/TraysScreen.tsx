@@ -14,7 +14,9 @@
 import { type FormEvent, type ReactNode, useMemo, useState } from 'react';
 import { trayMessages as m } from '../../../common/messages/trays';
 import { reachedServer } from '../../api/records';
-import { createTray, createTrayTemplate, deleteTray, deleteTrayTemplate, type Tray, type TrayTemplate, updateTray, useTrayTemplate } from '../../api/trays';
+import type { TrayTemplateRecord } from '../../../common/schemas/trays';
+import type { BatchDocument } from '../../api/batches';
+import { createTray, createTrayTemplate, deleteTray, deleteTrayTemplate, type Tray, updateTray, useTrayTemplate } from '../../api/trays';
 import { useAction, useLocalQuery, type SignedInUser } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
 import { SignedIn } from '../session/SignedIn';
@@ -23,8 +25,8 @@ import { Screen } from '../shell/Screen';
 import './trays.css';
 
 type TrayDoc = LocalDocument & Tray;
-type TemplateDoc = LocalDocument & TrayTemplate;
-type BatchDoc = LocalDocument & { BatchID: number | string; BatchNumber: string | null; StrainName: string | null };
+type TemplateDoc = LocalDocument & TrayTemplateRecord;
+type BatchDoc = LocalDocument & Pick<BatchDocument, 'BatchID' | 'BatchNumber' | 'StrainName'>;
 type Id = Tray['tray_id'];
 
 const byName =

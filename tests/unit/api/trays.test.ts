@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { trayMessages as m } from '../../../common/messages/trays';
+import type { TrayTemplateRecord } from '../../../common/schemas/trays';
 import { isClientId } from '../../../common/client-ids';
 import { ApiError } from '../../../src/api/context';
 import {
@@ -10,7 +11,6 @@ import {
   getAllTrays,
   getTrayTemplates,
   type Tray,
-  type TrayTemplate,
   updateTray,
   useTrayTemplate,
 } from '../../../src/api/trays';
@@ -50,7 +50,7 @@ async function serverTray(device: Tablet, fields: Record<string, unknown> = {}) 
   return { ...tray, key: await clientIdOf(fleet.server, 'trays', tray.tray_id as number) };
 }
 async function serverTemplate(device: Tablet, fields: Record<string, unknown> = {}) {
-  const response = await fleet.server.request<{ template: TrayTemplate }>('POST', '/create_tray_template', {
+  const response = await fleet.server.request<{ template: TrayTemplateRecord }>('POST', '/create_tray_template', {
     token: fleet.farm.admin.token,
     json: { template_name: unique('Plug tray'), company_id: fleet.farm.companyId, user_id: fleet.farm.admin.id, number_of_plants: 72, ...fields },
   });
