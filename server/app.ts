@@ -16,6 +16,7 @@ import helmet from 'helmet';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { httpMessages } from '../common/messages/http';
+import { healthAnswer } from '../common/schemas/session';
 import type { ServerConfig } from './config';
 import type { Database } from './db/database';
 import { auditRoutes } from './domains/audit/routes';
@@ -34,8 +35,8 @@ import { trayRoutes } from './domains/trays/routes';
 import { type FileStore, localFileStore } from './domains/files/storage';
 import { settingsRoutes } from './domains/settings/routes';
 import { createCompanyCache, type CompanyCache } from './domains/companies/cache';
-import { createChangeHub, type ChangeHub } from './domains/replication/changes';
 import { type AnswerCache, createAnswerCache } from './http/answer-cache';
+import { createChangeHub, type ChangeHub } from './domains/replication/changes';
 import { syncRoutes } from './domains/replication/routes';
 import { userRoutes } from './domains/users/routes';
 import { registerActedAt } from './http/acted-at';
@@ -57,9 +58,9 @@ export interface AppDeps {
   mailer: Mailer;
   changes: ChangeHub;
   companies: CompanyCache;
-  files: FileStore;
   /** The floor plan's answers (rooms with their grids and boxes), as sent. */
   floorAnswers: AnswerCache;
+  files: FileStore;
   version: string;
 }
 
@@ -161,8 +162,8 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
 
   await app.register(
     async (api) => {
-      api.get('/health', { config: { access: 'public' } }, async () => ({
-        status: 'success',
+      api.get('/health', { schema: { response: { 200: healthAnswer } }, config: { access: 'public' } }, async () => ({
+        status: 'success' as const,
         database: database.kind,
         version: VERSION,
       }));
@@ -210,8 +211,8 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
 
   app.addHook('onClose', async () => {
     companies.close();
-    await changes.close();
     floorAnswers.close();
+    await changes.close();
     mailer.close();
   });
   return app as unknown as App;

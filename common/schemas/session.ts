@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sessionMessages as m } from '../messages/session';
-import { INVITABLE_ROLES } from '../roles';
+import { INVITABLE_ROLES, ROLES } from '../roles';
+import { answer } from './answers';
 import { formBody, optionalId, optionalText, requiredEmail, requiredId, requiredNumber, requiredText } from './fields';
 
 export const MIN_PASSWORD_LENGTH = 8;
@@ -50,3 +51,28 @@ export const createCompanyBody = formBody({
   contact_phone: optionalText(50),
 });
 export const companyIdPath = z.object({ id: requiredId(m.companyIdInvalid) });
+
+// ——— Answers ———
+
+/**
+ * A session as sign-in opens it (server/domains/auth/routes.ts `issueSession`): both tokens and the
+ * access token's claims. The tablet keeps exactly this (src/api/client.ts `Session`).
+ */
+export const issuedSession = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  user_id: z.number().int(),
+  user_role: z.enum(ROLES),
+  company_id: z.number().int(),
+});
+
+export type IssuedSession = z.infer<typeof issuedSession>;
+
+export const loginAnswer = answer(issuedSession.shape);
+/** A refresh rotates both tokens; the claims stay the session's. */
+export const refreshTokenAnswer = answer(issuedSession.pick({ access_token: true, refresh_token: true }).shape);
+/** Sign-up by invitation: the new user, who then signs in. */
+export const createNewUserAnswer = answer({ user_id: z.number().int(), company_id: z.number().int(), user_role: z.enum(INVITABLE_ROLES) });
+
+/** GET /health (public, like the session calls): which database the server runs on, and its version. */
+export const healthAnswer = answer({ database: z.enum(['pglite', 'postgres']), version: z.string() });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { GRID_ORDERS, settingsMessages as m } from '../messages/settings';
+import { answer } from './answers';
 import { flag, formBody, optionalId, requiredId } from './fields';
+import { userRecord } from './users';
 
 /**
  * A company's settings as every answer and the company's synced document carry them (the server
@@ -12,7 +14,8 @@ export const companySettings = z.object({
   offline_mode: z.number().int(),
   ai_model: z.string(),
   auto_refresh: z.number().int(),
-  stickytrap_render: z.number().int(),
+  // Any number (the column is double precision, update_stickytrap_render takes any finite value).
+  stickytrap_render: z.number(),
   language: z.string(),
 });
 export type CompanySettings = z.infer<typeof companySettings>;
@@ -69,3 +72,25 @@ export const setLanguageQuery = z.object({
     .min(1, { error: m.languageRequired })
     .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, { error: m.languageInvalid }),
 });
+
+// ——— Answers ———
+
+/** A user's threshold, as get_company_thresholds lists them. */
+export const companyThreshold = userRecord.pick({ user_id: true, first_name: true, last_name: true, threshold: true });
+
+export type CompanyThreshold = z.infer<typeof companyThreshold>;
+
+export const companyThresholdsAnswer = answer({ thresholds: z.array(companyThreshold) });
+
+const { grid_order, grid_opacity, offline_mode, ai_model, auto_refresh, stickytrap_render, language } = companySettings.shape;
+
+/** Each setting's read and its change answer the one value (the change with its message). */
+export const gridOrderAnswer = answer({ grid_order });
+export const gridOpacityAnswer = answer({ grid_opacity });
+export const offlineModeAnswer = answer({ offline_mode });
+export const aiModelAnswer = answer({ ai_model });
+/** The change answers `auto_refresh`, the read `auto_refresh_mode` (the spec's names). */
+export const autoRefreshAnswer = answer({ auto_refresh });
+export const autoRefreshModeAnswer = answer({ auto_refresh_mode: auto_refresh });
+export const stickyTrapRenderAnswer = answer({ stickytrap_render });
+export const languageAnswer = answer({ language });

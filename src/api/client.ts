@@ -8,16 +8,13 @@
  * several users' sessions, `SessionVault`), and `transportOf` sends each change with its author's.
  */
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
+import type { z } from 'zod';
+import type { IssuedSession, refreshTokenAnswer } from '../../common/schemas/session';
 import type { ApiCall, ApiTransport } from '../../sync/replay';
 import type { EntryBody } from '../../sync/types';
 
-export interface Session {
-  access_token: string;
-  refresh_token: string;
-  user_id: number;
-  user_role: string;
-  company_id: number;
-}
+/** A session as sign-in opens it (POST /login's answer, common/schemas/session.ts `issuedSession`). */
+export type Session = IssuedSession;
 
 /** Where the session is kept: localStorage in the page; in the worker, the page's (over comlink). */
 export interface SessionStore {
@@ -95,7 +92,7 @@ export function createApiClient(options: { baseURL: string; session: SessionStor
   async function refreshOnce(): Promise<boolean> {
     const current = await session.get();
     if (!current?.refresh_token) return false;
-    const response = await http.post<{ access_token: string; refresh_token: string }>('/refresh_token', null, {
+    const response = await http.post<z.infer<typeof refreshTokenAnswer>>('/refresh_token', null, {
       headers: { Authorization: `Bearer ${current.refresh_token}` },
       skipRefresh: true,
       validateStatus: () => true,

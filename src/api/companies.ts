@@ -4,22 +4,11 @@
  * carries its settings, users and custom batch statuses; settings.ts and users.ts read it too.
  */
 import { sessionClientMessages as cm, sessionMessages as m } from '../../common/messages/session';
+import type { z } from 'zod';
+import type { CompanyRecord, createCompanyAnswer, loadCompanyAnswer } from '../../common/schemas/companies';
 import { companyIdPath, createCompanyBody } from '../../common/schemas/session';
-import type { CompanySettings } from '../../common/schemas/settings';
 import type { LocalDocument } from '../../sync/store';
 import { type ApiContext, check, online, formData } from './context';
-
-/** A company as GET /Load_company_by_id answers it (server/domains/companies/queries.ts `companyJson`). */
-export interface Company {
-  company_id: number;
-  company_name: string;
-  contact_name: string | null;
-  contact_email: string | null;
-  company_type: string | null;
-  contact_phone: string | null;
-  created_at: string;
-  settings: CompanySettings;
-}
 
 /** The company's local document (id `String(company_id)`), or null before the first pull. */
 export function localCompany(context: Pick<ApiContext, 'store'>, companyId: number): Promise<LocalDocument | null> {
@@ -44,20 +33,20 @@ export async function createCompany(context: Pick<ApiContext, 'client'>, input: 
     company_type: input.companyType,
     contact_phone: input.contactPhone,
   });
-  return online<{ status: 'success'; message: string; company_id: number }>(context, { method: 'POST', path: '/Create_company', body: formData(values) }, m.companyCreateFailed);
+  return online<z.infer<typeof createCompanyAnswer>>(context, { method: 'POST', path: '/Create_company', body: formData(values) }, m.companyCreateFailed);
 }
 
-const COMPANY_FIELDS = ['company_id', 'company_name', 'contact_name', 'contact_email', 'company_type', 'contact_phone', 'created_at', 'settings'] as const;
+const COMPANY_FIELDS = ['company_id', 'company_name', 'contact_name', 'contact_email', 'company_type', 'contact_phone', 'created_at', 'settings'] as const satisfies ReadonlyArray<keyof CompanyRecord>;
 
 /**
  * GET /Load_company_by_id/{id}: the company. Answered from the local document when the tablet has it
  * (offline too, and with pending setting changes), else from the server (its message, or 'Failed to
  * load company.').
  */
-export async function loadCompanyById(context: Pick<ApiContext, 'client' | 'store'>, input: { companyId: number }): Promise<Company> {
+export async function loadCompanyById(context: Pick<ApiContext, 'client' | 'store'>, input: { companyId: number }): Promise<CompanyRecord> {
   const { id } = check(companyIdPath, { id: input.companyId });
   const local = await localCompany(context, id);
-  if (local) return Object.fromEntries(COMPANY_FIELDS.map((field) => [field, local[field] ?? null])) as unknown as Company;
-  const answer = await online<{ company: Company }>(context, { path: `/Load_company_by_id/${id}` }, cm.companyFetchFailed);
+  if (local) return Object.fromEntries(COMPANY_FIELDS.map((field) => [field, local[field] ?? null])) as unknown as CompanyRecord;
+  const answer = await online<z.infer<typeof loadCompanyAnswer>>(context, { path: `/Load_company_by_id/${id}` }, cm.companyFetchFailed);
   return answer.company;
 }

@@ -18,7 +18,9 @@
  */
 import { sessionClientMessages as cm } from '../../common/messages/session';
 import { type Role, isRole } from '../../common/roles';
-import { loginBody, passwordResetRequestBody, resetPasswordBody, resetPasswordQuery, signUpBody } from '../../common/schemas/session';
+import type { z } from 'zod';
+import type { doneAnswer } from '../../common/schemas/answers';
+import { type createNewUserAnswer, loginBody, passwordResetRequestBody, resetPasswordBody, resetPasswordQuery, signUpBody } from '../../common/schemas/session';
 import type { Session, SessionStore } from './client';
 import { type ApiContext, ApiError, check, online, formData } from './context';
 
@@ -254,7 +256,7 @@ export async function endSession(context: Online, ended: Session): Promise<void>
  */
 export async function createNewUser(context: Online, input: { firstName: string; lastName: string; email: string; password: string; inviteToken: string }) {
   const values = check(signUpBody, { first_name: input.firstName, last_name: input.lastName, email: input.email, password: input.password, invite_token: input.inviteToken });
-  return online<{ status: 'success'; message: string; user_id: number; company_id: number; user_role: string }>(
+  return online<z.infer<typeof createNewUserAnswer>>(
     context,
     { method: 'POST', path: '/Create_new_user', body: formData(values) },
     cm.signUpFailed,
@@ -264,14 +266,14 @@ export async function createNewUser(context: Online, input: { firstName: string;
 /** POST /request_password_reset (spec part 1 §7): multipart email. The answer is the same whether or not the address has an account. */
 export async function requestPasswordReset(context: Online, input: { email: string }) {
   const values = check(passwordResetRequestBody, { email: input.email });
-  return online<{ status: 'success'; message: string }>(context, { method: 'POST', path: '/request_password_reset', body: formData(values) }, cm.resetRequestFailed);
+  return online<z.infer<typeof doneAnswer>>(context, { method: 'POST', path: '/request_password_reset', body: formData(values) }, cm.resetRequestFailed);
 }
 
 /** POST /reset_password (spec part 1 §7): the token from the /NewPassword link as query `token`, multipart new_password. */
 export async function resetPassword(context: Online, input: { token: string; newPassword: string }) {
   const { token } = check(resetPasswordQuery, { token: input.token });
   const { new_password } = check(resetPasswordBody, { new_password: input.newPassword });
-  return online<{ status: 'success'; message: string }>(
+  return online<z.infer<typeof doneAnswer>>(
     context,
     { method: 'POST', path: '/reset_password', query: { token }, body: formData({ new_password }) },
     cm.resetFailed,

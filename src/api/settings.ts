@@ -14,8 +14,11 @@
  * here only once the entry has been sent.
  */
 import { type GridOrder, SETTINGS_DEFAULTS, settingsClientMessages as cm, settingsMessages as m } from '../../common/messages/settings';
+import type { z } from 'zod';
 import {
   type CompanySettings,
+  type CompanyThreshold,
+  type companyThresholdsAnswer,
   companyQuery,
   optionalCompanyQuery,
   setAiModelQuery,
@@ -23,6 +26,7 @@ import {
   setGridOpacityQuery,
   setGridOrderBody,
   setLanguageQuery,
+  type stickyTrapRenderAnswer,
   updateStickyTrapQuery,
 } from '../../common/schemas/settings';
 import type { EntryDraft } from '../../sync/outbox';
@@ -30,8 +34,6 @@ import type { Effect } from '../../sync/types';
 import type { ApiClient } from './client';
 import { localCompany, sessionCompanyId } from './companies';
 import { type ApiContext, ApiError, ValidationError, check, multipart, online, record } from './context';
-
-/** A company's settings (server/domains/companies/queries.ts `companySettingsJson`). */
 
 type Reader = Pick<ApiContext, 'client' | 'store'>;
 
@@ -84,10 +86,9 @@ async function loggedRethrow<T>(task: () => Promise<T>): Promise<T> {
 /** GET /get_company_thresholds: each user's threshold (spec part 1 §3 "Threshold: one number per user"). */
 export async function getCompanyThresholds(context: Reader, input: { companyId: number }) {
   const { company_id } = check(companyQuery(), { company_id: input.companyId });
-  type Threshold = { user_id: number; first_name: string; last_name: string; threshold: number | null };
   const users = (await localCompany(context, company_id))?.users;
-  if (Array.isArray(users)) return (users as Threshold[]).map(({ user_id, first_name, last_name, threshold }) => ({ user_id, first_name, last_name, threshold }));
-  const answer = await online<{ thresholds: Threshold[] }>(context, { path: '/get_company_thresholds', query: { company_id } }, cm.thresholdsFetchFailed);
+  if (Array.isArray(users)) return (users as CompanyThreshold[]).map(({ user_id, first_name, last_name, threshold }) => ({ user_id, first_name, last_name, threshold }));
+  const answer = await online<z.infer<typeof companyThresholdsAnswer>>(context, { path: '/get_company_thresholds', query: { company_id } }, cm.thresholdsFetchFailed);
   return answer.thresholds;
 }
 
@@ -211,7 +212,7 @@ export async function getStickytrapRender(context: Reader, input: { companyId?: 
   const { company_id } = check(optionalCompanyQuery, { company_id: input.companyId ?? (await sessionCompanyId(context)) ?? undefined });
   const local = company_id === undefined ? undefined : (await localSettings(context, company_id))?.stickytrap_render;
   if (local !== undefined && local !== null) return local;
-  const answer = await online<{ stickytrap_render: number }>(context, { path: '/get_stickytrap_render', query: { company_id } }, cm.stickyTrapFetchFailed);
+  const answer = await online<z.infer<typeof stickyTrapRenderAnswer>>(context, { path: '/get_stickytrap_render', query: { company_id } }, cm.stickyTrapFetchFailed);
   return answer.stickytrap_render;
 }
 

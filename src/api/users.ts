@@ -7,32 +7,19 @@
  * and the Admin needs the answer to go on (the invitation sent, or the address already taken).
  */
 import { sessionClientMessages as cm, sessionMessages as m } from '../../common/messages/session';
-import type { Role } from '../../common/roles';
+import type { z } from 'zod';
+import type { doneAnswer } from '../../common/schemas/answers';
 import { createInvitationBody, deleteInvitationQuery, loadUsersQuery, pendingInvitationsQuery, thresholdBody, thresholdQuery, updateLocationBody } from '../../common/schemas/session';
+import type { createInvitationAnswer, loadUsersAnswer, PendingInvitationRecord, pendingInvitationsAnswer, thresholdAnswer, UserRecord } from '../../common/schemas/users';
 import type { Effect } from '../../sync/types';
 import { localCompany, sessionCompanyId } from './companies';
 import { type ApiContext, check, json, online, record, formData } from './context';
 
-/** A user as the server shows one (server/domains/users/queries.ts `userJson`): never a password. */
-export interface CompanyUser {
-  user_id: number;
-  company_id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  role: Role;
-  threshold: number | null;
-  location: string | null;
-}
+/** A user as the server shows one (common/schemas/users.ts `userRecord`): never a password. */
+export type CompanyUser = UserRecord;
 
-export interface PendingInvitation {
-  invitation_id: number;
-  email: string;
-  role: 'Regular' | 'Admin';
-  created_at: string;
-  expires_at: string;
-  created_by: number;
-}
+/** An invitation waiting for its sign-up (common/schemas/users.ts `pendingInvitationRecord`). */
+export type PendingInvitation = PendingInvitationRecord;
 
 type Reader = Pick<ApiContext, 'client' | 'store'>;
 
@@ -60,7 +47,7 @@ export async function loadUsers(context: Reader, input: { companyId: number; use
   const { company_id, user_id } = check(loadUsersQuery, { company_id: input.companyId, user_id: input.userId });
   const local = await localUsers(context, company_id);
   if (local) return user_id === undefined ? local : local.filter((user) => user.user_id === user_id);
-  const answer = await online<{ users: CompanyUser[] }>(context, { path: '/load_users', query: { company_id, user_id } }, cm.usersFetchFailed);
+  const answer = await online<z.infer<typeof loadUsersAnswer>>(context, { path: '/load_users', query: { company_id, user_id } }, cm.usersFetchFailed);
   return answer.users;
 }
 
@@ -74,7 +61,7 @@ export async function getThreshold(context: Reader, input: { userId?: number | n
   const companyId = await sessionCompanyId(context);
   const local = companyId === null ? null : (await localUsers(context, companyId))?.find((user) => user.user_id === user_id);
   if (local) return local.threshold;
-  const answer = await online<{ threshold: number | null }>(context, { path: '/threshold', query: { user_id } }, cm.thresholdFetchFailed);
+  const answer = await online<z.infer<typeof thresholdAnswer>>(context, { path: '/threshold', query: { user_id } }, cm.thresholdFetchFailed);
   return answer.threshold ?? null;
 }
 
@@ -118,7 +105,7 @@ export async function updateLocation(context: ApiContext, input: { userId: numbe
  */
 export async function createInvitation(context: Pick<ApiContext, 'client'>, input: { email: string; role: 'Regular' | 'Admin'; companyId?: number }) {
   const values = check(createInvitationBody, { email: input.email, role: input.role, company_id: input.companyId });
-  return online<{ status: 'success'; message: string; invite_token: string; invitation_id: number }>(
+  return online<z.infer<typeof createInvitationAnswer>>(
     context,
     { method: 'POST', path: '/create_invitation', body: formData(values) },
     cm.invitationFailed,
@@ -128,12 +115,12 @@ export async function createInvitation(context: Pick<ApiContext, 'client'>, inpu
 /** GET /pending_invitations (Admins): 'companyID is required.'; the server's message or 'Failed to fetch pending invitations.'. */
 export async function pendingInvitations(context: Pick<ApiContext, 'client'>, input: { companyId?: number | null }): Promise<PendingInvitation[]> {
   const { company_id } = check(pendingInvitationsQuery, { company_id: input.companyId });
-  const answer = await online<{ invitations: PendingInvitation[] }>(context, { path: '/pending_invitations', query: { company_id } }, m.pendingInvitationsFailed);
+  const answer = await online<z.infer<typeof pendingInvitationsAnswer>>(context, { path: '/pending_invitations', query: { company_id } }, m.pendingInvitationsFailed);
   return answer.invitations;
 }
 
 /** DELETE /delete_invitation (Admins; query invitation_id): withdraws a pending invitation, online. */
 export async function deleteInvitation(context: Pick<ApiContext, 'client'>, input: { invitationId: number }) {
   const { invitation_id } = check(deleteInvitationQuery, { invitation_id: input.invitationId });
-  return online<{ status: 'success'; message: string }>(context, { method: 'DELETE', path: '/delete_invitation', query: { invitation_id } }, cm.invitationDeleteFailed);
+  return online<z.infer<typeof doneAnswer>>(context, { method: 'DELETE', path: '/delete_invitation', query: { invitation_id } }, cm.invitationDeleteFailed);
 }

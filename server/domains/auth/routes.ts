@@ -4,7 +4,18 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sessionMessages as m } from '../../../common/messages/session';
-import { loginBody, passwordResetRequestBody, resetPasswordBody, resetPasswordQuery, signUpBody } from '../../../common/schemas/session';
+import type { INVITABLE_ROLES } from '../../../common/roles';
+import { doneAnswer, errorAnswer } from '../../../common/schemas/answers';
+import {
+  createNewUserAnswer,
+  loginAnswer,
+  loginBody,
+  passwordResetRequestBody,
+  refreshTokenAnswer,
+  resetPasswordBody,
+  resetPasswordQuery,
+  signUpBody,
+} from '../../../common/schemas/session';
 import type { User } from '../../db/schema';
 import { writer } from '../../db/writes';
 import { badRequest, conflict, conflictOnUnique, unauthorized } from '../../http/errors';
@@ -15,10 +26,13 @@ import { hashPassword, verifyPassword } from './passwords';
 import { authQueries } from './queries';
 import { PASSWORD_RESET_MINUTES, REFRESH_GRACE_SECONDS, hashToken } from './tokens';
 
-const loginSchema = { body: loginBody };
-const signUpSchema = { body: signUpBody };
-const resetRequestSchema = { body: passwordResetRequestBody };
-const resetSchema = { querystring: resetPasswordQuery, body: resetPasswordBody };
+const loginSchema = { body: loginBody, response: { 200: loginAnswer } };
+/** A reused refresh token is answered (not thrown) with the error envelope: see refreshToken. */
+const refreshSchema = { response: { 200: refreshTokenAnswer, 401: errorAnswer } };
+const logoutSchema = { response: { 200: doneAnswer } };
+const signUpSchema = { body: signUpBody, response: { 200: createNewUserAnswer } };
+const resetRequestSchema = { body: passwordResetRequestBody, response: { 200: doneAnswer } };
+const resetSchema = { querystring: resetPasswordQuery, body: resetPasswordBody, response: { 200: doneAnswer } };
 
 async function issueSession(request: FastifyRequest, user: User, familyId?: string) {
   const refresh_token = await authQueries.createRefreshToken(request.db, user.id, familyId);
@@ -50,7 +64,7 @@ async function refreshToken(request: FastifyRequest, reply: FastifyReply) {
     // Answered, not thrown: a thrown error would roll the revocation back. Returned, not sent: the
     // transaction wrapper commits the revocation before the answer leaves.
     reply.code(401);
-    return { status: 'error', message: m.refreshTokenReused };
+    return { status: 'error' as const, message: m.refreshTokenReused };
   }
   const user = await authQueries.activeUserById(request.db, row.user_id);
   if (!user) throw unauthorized(m.refreshTokenInvalid);
@@ -94,7 +108,9 @@ async function createNewUser(request: RequestOf<typeof signUpSchema>) {
     title: `${first_name} ${last_name} joined as ${invitation.role}`,
     details: { invitation_id: invitation.id },
   });
-  return success({ user_id: id, company_id: invitation.company_id, user_role: invitation.role }, m.userCreated);
+  // The invitations table's CHECK allows only the invitable roles.
+  const user_role = invitation.role as (typeof INVITABLE_ROLES)[number];
+  return success({ user_id: id, company_id: invitation.company_id, user_role }, m.userCreated);
 }
 
 /** Always the same answer, whether or not the email has an account (no account enumeration). */
@@ -141,8 +157,8 @@ export async function authRoutes(app: App) {
   const refreshLimit = { max: loginRateLimitPerMinute, timeWindow: '1 minute', keyGenerator: perToken };
   const resetLimit = { max: resetRateLimitPerMinute, timeWindow: '1 minute', hook: 'preHandler' as const, keyGenerator: perAccount };
   app.post('/login', { schema: loginSchema, config: { access: 'public', rateLimit: loginLimit } }, login);
-  app.post('/refresh_token', { config: { access: 'public', rateLimit: refreshLimit } }, refreshToken);
-  app.post('/logout', { config: { access: 'public' } }, logout);
+  app.post('/refresh_token', { schema: refreshSchema, config: { access: 'public', rateLimit: refreshLimit } }, refreshToken);
+  app.post('/logout', { schema: logoutSchema, config: { access: 'public' } }, logout);
   app.post('/Create_new_user', { schema: signUpSchema, config: { access: 'public', rateLimit: loginLimit } }, createNewUser);
   app.post('/request_password_reset', { schema: resetRequestSchema, config: { access: 'public', rateLimit: resetLimit } }, requestPasswordReset);
   app.post('/reset_password', { schema: resetSchema, config: { access: 'public', rateLimit: resetLimit } }, resetPassword);

@@ -1,4 +1,5 @@
 /** The `company` collection: one document per company with its settings, users and custom batch statuses inside. */
+import { companyDocument } from '../../../common/schemas/companies';
 import type { Company } from '../../db/schema';
 import type { SyncCollection } from '../replication/sync-collection';
 import { userJson, userQueries } from '../users/queries';
@@ -11,6 +12,7 @@ export const companyCollection: SyncCollection = {
     {
       table: 'companies',
       companyColumn: 'id',
+      document: companyDocument,
       async toDocuments(db, rows) {
         const companies = rows as unknown as Company[];
         const ids = companies.map((company) => company.id).concat(-1);

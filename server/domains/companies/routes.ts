@@ -1,5 +1,6 @@
 /** Companies: created by the platform operator (SuperAdmin), read by their members. */
 import { sessionMessages as m } from '../../../common/messages/session';
+import { createCompanyAnswer, loadCompanyAnswer } from '../../../common/schemas/companies';
 import { companyIdPath, createCompanyBody } from '../../../common/schemas/session';
 import { writer } from '../../db/writes';
 import { notFound } from '../../http/errors';
@@ -7,8 +8,8 @@ import { type App, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { companyJson, companyQueries } from './queries';
 
-const createSchema = { body: createCompanyBody };
-const loadSchema = { params: companyIdPath };
+const createSchema = { body: createCompanyBody, response: { 200: createCompanyAnswer } };
+const loadSchema = { params: companyIdPath, response: { 200: loadCompanyAnswer } };
 
 async function createCompany(request: RequestOf<typeof createSchema>) {
   const { company_name, contact_name, contact_email, company_type, contact_phone } = request.body;

@@ -3,18 +3,22 @@
  * in one collection, each document with its `kind`. Treatments and spray
  * products join it with the treatments work.
  */
-import type { Selectable } from 'kysely';
-import type { GridTemplatesTable, PlantMovesTable, TrayTemplatesTable, TraysTable } from '../../db/schema';
+import type { z } from 'zod';
+import { gridTemplateRecord } from '../../../common/schemas/grid-templates';
+import { plantMoveRecord } from '../../../common/schemas/subgrids';
+import { trayRecord, trayTemplateRecord } from '../../../common/schemas/trays';
 import { gridTemplateJson } from '../grid-templates/queries';
 import type { ReferenceNames } from '../replication/client-naming';
 import type { SyncCollection, SyncSource } from '../replication/sync-collection';
 import { plantMoveJson } from '../subgrids/queries';
 import { trayJson, trayTemplateJson } from '../trays/queries';
 
-function source<Row extends { id: number; deleted_at: unknown }>(
+/** A source of one kind: its documents are `json(row)`, which its record schema `document` describes. */
+function source<Row extends { id: number; deleted_at: unknown }, Document extends z.ZodObject>(
   kind: 'tray' | 'tray_template' | 'grid_template' | 'plant_move',
   table: SyncSource['table'],
-  json: (row: Row) => object,
+  json: (row: Row) => z.output<Document>,
+  document: Document,
   references: ReferenceNames,
 ): SyncSource {
   return {
@@ -22,6 +26,7 @@ function source<Row extends { id: number; deleted_at: unknown }>(
     table,
     companyColumn: 'company_id',
     named: { kind, references },
+    document,
     async toDocuments(_db, rows) {
       return (rows as unknown as Row[]).map((row) => ({ ...json(row), id: String(row.id), _deleted: row.deleted_at !== null }));
     },
@@ -32,10 +37,10 @@ export const operationsCollection: SyncCollection = {
   name: 'operations',
   tables: ['trays', 'tray_templates', 'grid_templates', 'plant_moves'],
   sources: [
-    source<Selectable<TraysTable>>('tray', 'trays', trayJson, { tray_id: 'tray', batch_id: 'batch' }),
-    source<Selectable<TrayTemplatesTable>>('tray_template', 'tray_templates', trayTemplateJson, { template_id: 'tray_template', default_batch_id: 'batch' }),
-    source<Selectable<GridTemplatesTable>>('grid_template', 'grid_templates', gridTemplateJson, { template_id: 'grid_template' }),
-    source<Selectable<PlantMovesTable>>('plant_move', 'plant_moves', plantMoveJson, {
+    source('tray', 'trays', trayJson, trayRecord, { tray_id: 'tray', batch_id: 'batch' }),
+    source('tray_template', 'tray_templates', trayTemplateJson, trayTemplateRecord, { template_id: 'tray_template', default_batch_id: 'batch' }),
+    source('grid_template', 'grid_templates', gridTemplateJson, gridTemplateRecord, { template_id: 'grid_template' }),
+    source('plant_move', 'plant_moves', plantMoveJson, plantMoveRecord, {
       movement_id: 'plant_move',
       sub_gridbox_id: 'sub_gridbox',
       from_parent_gridbox_id: 'grid_box',

@@ -4,13 +4,22 @@
  */
 import { settingsMessages as m } from '../../../common/messages/settings';
 import {
+  aiModelAnswer,
+  autoRefreshAnswer,
+  autoRefreshModeAnswer,
   companyQuery,
+  companyThresholdsAnswer,
+  gridOpacityAnswer,
+  gridOrderAnswer,
+  languageAnswer,
+  offlineModeAnswer,
   optionalCompanyQuery,
   setAiModelQuery,
   setAutoRefreshQuery,
   setGridOpacityQuery,
   setGridOrderBody,
   setLanguageQuery,
+  stickyTrapRenderAnswer,
   updateStickyTrapQuery,
 } from '../../../common/schemas/settings';
 import type { CompaniesTable } from '../../db/schema';
@@ -21,26 +30,26 @@ import { type App, type RequestOf, success } from '../../http/route';
 import type { FastifyRequest } from 'fastify';
 import type { Updateable } from 'kysely';
 import { actorOfRequest, recordAudit } from '../audit/record';
-import { companyQueries } from '../companies/queries';
+import { companyQueries, gridOrderOf } from '../companies/queries';
 import { userQueries } from '../users/queries';
 
-const thresholdsSchema = { querystring: companyQuery() };
-const getGridOrderSchema = { querystring: companyQuery(m.getGridOrderCompanyMissing) };
-const setGridOrderSchema = { querystring: companyQuery(m.gridOrderCompanyMissing), body: setGridOrderBody };
-const getOpacitySchema = { querystring: companyQuery() };
-const setOpacitySchema = { querystring: setGridOpacityQuery };
-const offlineModeSchema = { querystring: companyQuery(m.offlineModeCompanyMissing) };
-const getAiModelSchema = { querystring: companyQuery() };
-const setAiModelSchema = { querystring: setAiModelQuery };
-const setAutoRefreshSchema = { querystring: setAutoRefreshQuery };
-const getAutoRefreshSchema = { querystring: companyQuery() };
-const updateStickyTrapSchema = { querystring: updateStickyTrapQuery };
-const getStickyTrapSchema = { querystring: optionalCompanyQuery };
-const setLanguageSchema = { querystring: setLanguageQuery };
-const getLanguageSchema = { querystring: companyQuery(m.languageCompanyRequired) };
+const thresholdsSchema = { querystring: companyQuery(), response: { 200: companyThresholdsAnswer } };
+const getGridOrderSchema = { querystring: companyQuery(m.getGridOrderCompanyMissing), response: { 200: gridOrderAnswer } };
+const setGridOrderSchema = { querystring: companyQuery(m.gridOrderCompanyMissing), body: setGridOrderBody, response: { 200: gridOrderAnswer } };
+const getOpacitySchema = { querystring: companyQuery(), response: { 200: gridOpacityAnswer } };
+const setOpacitySchema = { querystring: setGridOpacityQuery, response: { 200: gridOpacityAnswer } };
+const offlineModeSchema = { querystring: companyQuery(m.offlineModeCompanyMissing), response: { 200: offlineModeAnswer } };
+const getAiModelSchema = { querystring: companyQuery(), response: { 200: aiModelAnswer } };
+const setAiModelSchema = { querystring: setAiModelQuery, response: { 200: aiModelAnswer } };
+const setAutoRefreshSchema = { querystring: setAutoRefreshQuery, response: { 200: autoRefreshAnswer } };
+const getAutoRefreshSchema = { querystring: companyQuery(), response: { 200: autoRefreshModeAnswer } };
+const updateStickyTrapSchema = { querystring: updateStickyTrapQuery, response: { 200: stickyTrapRenderAnswer } };
+const getStickyTrapSchema = { querystring: optionalCompanyQuery, response: { 200: stickyTrapRenderAnswer } };
+const setLanguageSchema = { querystring: setLanguageQuery, response: { 200: languageAnswer } };
+const getLanguageSchema = { querystring: companyQuery(m.languageCompanyRequired), response: { 200: languageAnswer } };
 
 /** Writes settings of one company, audits the change, and answers with the new values. */
-async function changeSettings(request: FastifyRequest, companyId: number, values: Updateable<CompaniesTable>, title: string) {
+async function changeSettings<Values extends Updateable<CompaniesTable>>(request: FastifyRequest, companyId: number, values: Values, title: string) {
   const actor = actorOfRequest(request, companyId);
   await writer(request.db, actor).update('companies', companyId, values);
   // This instance reads its own change at once; the others drop the row on the change's notification.
@@ -60,7 +69,7 @@ async function getCompanyThresholds(request: RequestOf<typeof thresholdsSchema>)
 }
 
 async function getGridOrder(request: RequestOf<typeof getGridOrderSchema>) {
-  return success({ grid_order: (await settingsOf(request, request.query.company_id)).grid_order });
+  return success({ grid_order: gridOrderOf(await settingsOf(request, request.query.company_id)) });
 }
 
 async function setGridOrder(request: RequestOf<typeof setGridOrderSchema>) {

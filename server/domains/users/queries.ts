@@ -1,11 +1,14 @@
 /** Users and invitations of a company. */
-import type { Kysely } from 'kysely';
-import type { DB, User } from '../../db/schema';
+import type { Kysely, Selectable } from 'kysely';
+import type { INVITABLE_ROLES } from '../../../common/roles';
+import { isoTime } from '../../../common/schemas/answers';
+import type { PendingInvitationRecord, UserRecord } from '../../../common/schemas/users';
+import type { DB, InvitationsTable, User } from '../../db/schema';
 import { noteTombstones } from '../../db/writes';
 import { hashToken, newOpaqueToken } from '../auth/tokens';
 
 /** A user as the API and the synced company document show it: never the password hash. */
-export const userJson = (user: Pick<User, 'id' | 'company_id' | 'email' | 'first_name' | 'last_name' | 'role' | 'threshold' | 'location'>) => ({
+export const userJson = (user: Pick<User, 'id' | 'company_id' | 'email' | 'first_name' | 'last_name' | 'role' | 'threshold' | 'location'>): UserRecord => ({
   user_id: user.id,
   company_id: user.company_id,
   email: user.email,
@@ -14,6 +17,17 @@ export const userJson = (user: Pick<User, 'id' | 'company_id' | 'email' | 'first
   role: user.role,
   threshold: user.threshold,
   location: user.location,
+});
+
+/** A pending invitation as the Admin's list shows it: never its token or the token's hash. */
+export const pendingInvitationJson = (invitation: Pick<Selectable<InvitationsTable>, 'id' | 'email' | 'role' | 'created_at' | 'expires_at' | 'created_by'>): PendingInvitationRecord => ({
+  invitation_id: invitation.id,
+  email: invitation.email,
+  // The invitations table's CHECK allows only the invitable roles.
+  role: invitation.role as (typeof INVITABLE_ROLES)[number],
+  created_at: isoTime(invitation.created_at),
+  expires_at: isoTime(invitation.expires_at),
+  created_by: invitation.created_by,
 });
 
 export const userQueries = {
@@ -57,7 +71,7 @@ export const userQueries = {
   pendingInvitations: (db: Kysely<DB>, companyId: number) =>
     db
       .selectFrom('invitations')
-      .select(['id as invitation_id', 'email', 'role', 'created_at', 'expires_at', 'created_by'])
+      .select(['id', 'email', 'role', 'created_at', 'expires_at', 'created_by'])
       .where('company_id', '=', companyId)
       .where('accepted_at', 'is', null)
       .where('deleted_at', 'is', null)

@@ -9,6 +9,15 @@ import {
   thresholdQuery,
   updateLocationBody,
 } from '../../../common/schemas/session';
+import { doneAnswer } from '../../../common/schemas/answers';
+import {
+  createInvitationAnswer,
+  loadUsersAnswer,
+  locationAnswer,
+  pendingInvitationsAnswer,
+  setThresholdAnswer,
+  thresholdAnswer,
+} from '../../../common/schemas/users';
 import { writer } from '../../db/writes';
 import { conflict } from '../../http/errors';
 import { actingCompany, assertCaller, caller } from '../../http/guards';
@@ -16,15 +25,15 @@ import { type App, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { authQueries } from '../auth/queries';
 import { INVITATION_DAYS } from '../auth/tokens';
-import { userJson, userQueries } from './queries';
+import { pendingInvitationJson, userJson, userQueries } from './queries';
 
-const createInvitationSchema = { body: createInvitationBody };
-const pendingSchema = { querystring: pendingInvitationsQuery };
-const deleteInvitationSchema = { querystring: deleteInvitationQuery };
-const loadUsersSchema = { querystring: loadUsersQuery };
-const getThresholdSchema = { querystring: thresholdQuery };
-const setThresholdSchema = { body: thresholdBody };
-const locationSchema = { body: updateLocationBody };
+const createInvitationSchema = { body: createInvitationBody, response: { 200: createInvitationAnswer } };
+const pendingSchema = { querystring: pendingInvitationsQuery, response: { 200: pendingInvitationsAnswer } };
+const deleteInvitationSchema = { querystring: deleteInvitationQuery, response: { 200: doneAnswer } };
+const loadUsersSchema = { querystring: loadUsersQuery, response: { 200: loadUsersAnswer } };
+const getThresholdSchema = { querystring: thresholdQuery, response: { 200: thresholdAnswer } };
+const setThresholdSchema = { body: thresholdBody, response: { 200: setThresholdAnswer } };
+const locationSchema = { body: updateLocationBody, response: { 200: locationAnswer } };
 
 async function createInvitation(request: RequestOf<typeof createInvitationSchema>) {
   const auth = caller(request);
@@ -46,7 +55,8 @@ async function createInvitation(request: RequestOf<typeof createInvitationSchema
 }
 
 async function pendingInvitations(request: RequestOf<typeof pendingSchema>) {
-  return success({ invitations: await userQueries.pendingInvitations(request.db, request.query.company_id) });
+  const invitations = await userQueries.pendingInvitations(request.db, request.query.company_id);
+  return success({ invitations: invitations.map(pendingInvitationJson) });
 }
 
 async function deleteInvitation(request: RequestOf<typeof deleteInvitationSchema>) {

@@ -1,19 +1,17 @@
 /** The signed-in company's local document (settings, users inside), kept current by the sync worker. */
+import type { CompanyDocumentRecord } from '../../../common/schemas/companies';
 import type { CompanySettings } from '../../../common/schemas/settings';
-import type { CompanyUser } from '../../api/users';
+import type { UserRecord } from '../../../common/schemas/users';
 import { useLocalDocument } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
 
-export type CompanyDocument = LocalDocument & {
+/**
+ * The company's local document: the server's (common/schemas/companies.ts `companyDocument`), each
+ * field null where a document lacks it, and settings as pending changes patch them.
+ */
+export type CompanyDocument = LocalDocument & { [K in keyof Omit<CompanyDocumentRecord, 'company_id' | 'settings'>]: CompanyDocumentRecord[K] | null } & {
   company_id: number;
-  company_name: string | null;
-  contact_name: string | null;
-  contact_email: string | null;
-  contact_phone: string | null;
-  company_type: string | null;
-  created_at: string | null;
   settings: Partial<CompanySettings> | null;
-  users: CompanyUser[] | null;
 };
 
 /** The company's document: null while loading and until the first pull brought it (then `loading` is false). */
@@ -22,6 +20,6 @@ export function useCompany(companyId: number | undefined) {
 }
 
 /** A user's name as people read it: first and last name, else the email. */
-export function userName(user: Pick<CompanyUser, 'first_name' | 'last_name' | 'email'>): string {
+export function userName(user: Pick<UserRecord, 'first_name' | 'last_name' | 'email'>): string {
   return [user.first_name, user.last_name].filter(Boolean).join(' ').trim() || user.email;
 }

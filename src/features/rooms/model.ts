@@ -7,6 +7,7 @@ import { type GridOrder, GRID_ORDERS, SETTINGS_DEFAULTS } from '../../../common/
 import type { BatchDocument } from '../../api/batches';
 import type { GridBoxDocument, GridRecord } from '../../../common/schemas/grids';
 import type { RoomRecord } from '../../../common/schemas/rooms';
+import type { UserRecord } from '../../../common/schemas/users';
 import type { SubGridbox } from '../../api/subgrids';
 import type { LocalDocument } from '../../db/schemas';
 
@@ -15,12 +16,8 @@ export type GridDoc = LocalDocument & Partial<Omit<GridRecord, 'id'>> & { roomId
 export type BoxDoc = LocalDocument & Partial<Omit<GridBoxDocument, 'id' | 'sub_gridboxes'>> & { gridId: string; sub_gridboxes?: SubGridbox[] | null };
 export type BatchDoc = LocalDocument & Partial<Omit<BatchDocument, 'problems'>> & { problems?: BatchDocument['problems'] | null };
 
-export interface CompanyUserJson {
-  user_id: number;
-  first_name: string | null;
-  last_name: string | null;
-  email: string;
-}
+/** The users' fields the rooms area reads from the company's document (common/schemas/users.ts `userRecord`). */
+export type CompanyUserJson = Pick<UserRecord, 'user_id' | 'first_name' | 'last_name' | 'email'>;
 
 export type CompanyDoc = LocalDocument & {
   settings?: { grid_order?: string | null; grid_opacity?: number | null } | null;

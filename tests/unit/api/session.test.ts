@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sessionClientMessages as cm, sessionMessages as m } from '../../../common/messages/session';
-import { createApiClient } from '../../../src/api/client';
+import { createApiClient, type Session } from '../../../src/api/client';
 import type { ApiContext } from '../../../src/api/context';
 import {
   COOKIE_KEYS,
@@ -40,7 +40,7 @@ function pageContext(storage = new Map<string, string>(), via = fleet.server.url
 }
 
 const FIVE_ITEMS = [SESSION_KEYS.accessToken, SESSION_KEYS.userRole, SESSION_KEYS.userId, SESSION_KEYS.refreshToken, SESSION_KEYS.companyId];
-const sample = { access_token: 'access', refresh_token: 'refresh-1', user_id: 7, user_role: 'Admin', company_id: 3 };
+const sample: Session = { access_token: 'access', refresh_token: 'refresh-1', user_id: 7, user_role: 'Admin', company_id: 3 };
 
 describe('localSessionStore', () => {
   it('keeps the five items and the isLoggedIn flag, and clear removes them all', async () => {
