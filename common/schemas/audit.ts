@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { auditMessages as m } from '../messages/audit';
-import { recordRef, timestamp } from './answers';
+import { answer, recordRef, timestamp } from './answers';
 import { formBody, optionalId, requiredId, requiredText, optionalClientId } from './fields';
 
 const nullableId = z.preprocess((value) => (value === '' ? null : value), requiredId('Ids must be positive whole numbers.').nullable().optional());
@@ -45,9 +45,14 @@ export const auditEventRecord = z.object({
   BatchID: recordRef.nullable(),
   response_id: recordRef.nullable(),
   GridBoxID: recordRef.nullable(),
-  Details: z.unknown(),
+  /** What the trail adds about the act (server/domains/audit/record.ts `details`), or null. */
+  Details: z.record(z.string(), z.unknown()).nullable(),
   CreatedAt: timestamp,
   UpdatedAt: timestamp,
 });
 
 export type AuditEventRecord = z.infer<typeof auditEventRecord>;
+
+export const auditEventsAnswer = answer({ events: z.array(auditEventRecord) });
+export const addAuditEventAnswer = answer({ event: auditEventRecord, client_id: z.string() });
+export const updateAuditEventAnswer = answer({ event: auditEventRecord });

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { GRID_TEMPLATE_DEFAULT_TYPE, GRID_TEMPLATE_TYPES, TEMPLATE_SIZE_MAX, gridTemplateMessages as m } from '../messages/grid-templates';
+import { answer, recordRef, timestamp } from './answers';
 import { flag, formBody, optionalClientId, optionalId, optionalText, requiredId, requiredText } from './fields';
+import { gridWithBoxes } from './grids';
+import { createSubGridboxesAnswer } from './subgrids';
 
 const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
@@ -49,3 +52,33 @@ export const submitGridTemplateBody = formBody({
   /** The new grid's (its boxes' are derived from it), or the division's (its sub-gridboxes' are). */
   client_id: optionalClientId(),
 });
+
+// ——— Answers ———
+
+/** A grid template, as answers and the synced `operations` collection (kind `grid_template`) show it. */
+export const gridTemplateRecord = z.object({
+  template_id: recordRef,
+  template_name: z.string(),
+  template_type: z.enum(GRID_TEMPLATE_TYPES),
+  rows: z.number().int(),
+  columns: z.number().int(),
+  description: z.string().nullable(),
+  company_id: z.number().int(),
+  user_id: z.number().int().nullable(),
+  created_at: timestamp,
+});
+
+export type GridTemplateRecord = z.infer<typeof gridTemplateRecord>;
+
+export const createGridTemplateAnswer = answer({ template: gridTemplateRecord, template_id: recordRef, client_id: z.string() });
+export const gridTemplatesAnswer = answer({ templates: z.array(gridTemplateRecord) });
+export const deleteGridTemplateAnswer = answer({ template_id: recordRef });
+
+/**
+ * submit_grid_template: a Grid template answers the grid it made (as Create_grid does), a SubGrid
+ * template the division (as create_sub_gridboxes does); `template_type` says which.
+ */
+export const submitGridTemplateAnswer = z.discriminatedUnion('template_type', [
+  answer({ template_type: z.literal('Grid'), GridID: recordRef, grid: gridWithBoxes, client_id: z.string() }),
+  createSubGridboxesAnswer.extend({ template_type: z.literal('SubGrid') }),
+]);

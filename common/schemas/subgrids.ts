@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MOVEMENT_PAGE_DEFAULT, MOVEMENT_PAGE_MAX, MOVEMENT_SORT_COLUMNS, subgridMessages as m } from '../messages/subgrids';
-import { recordRef, timestamp } from './answers';
+import { answer, recordRef, timestamp } from './answers';
 import { flag, formBody, nullableDate, optionalClientId, optionalId, optionalText, requiredId, requiredText } from './fields';
 
 const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
@@ -141,7 +141,8 @@ export const subGridboxRecord = z.object({
   Sub_gridboxID: recordRef,
   ParentGridboxID: recordRef,
   CompanyID: z.number().int(),
-  CustomName: z.string().nullable(),
+  /** The custom name, or 'Sub-{SubX}-{SubY}' when it is blank (spec §3). */
+  CustomName: z.string(),
   SubX: z.number().int(),
   SubY: z.number().int(),
   PlantID: z.string().nullable(),
@@ -155,3 +156,59 @@ export const subGridboxRecord = z.object({
 });
 
 export type SubGridboxRecord = z.infer<typeof subGridboxRecord>;
+
+/** A position in a box, as answers show one (spec §9: from 1). */
+export const boxPosition = z.object({ subx: z.number().int(), suby: z.number().int() });
+
+/** A plant's move, as answers and the synced `operations` collection (kind `plant_move`) show it. */
+export const plantMoveRecord = z.object({
+  movement_id: recordRef,
+  company_id: z.number().int(),
+  plant_uid: z.string(),
+  sub_gridbox_id: recordRef.nullable(),
+  from_parent_gridbox_id: recordRef.nullable(),
+  to_parent_gridbox_id: recordRef,
+  from_position: boxPosition.nullable(),
+  to_position: boxPosition,
+  movement_reason: z.string().nullable(),
+  notes: z.string().nullable(),
+  user_id: z.number().int().nullable(),
+  moved_at: timestamp,
+});
+
+export type PlantMoveRecord = z.infer<typeof plantMoveRecord>;
+
+/** The box's count of live sub-gridboxes and the company's per-box maximum (spec §4). */
+const boxCounts = { total_count: z.number().int(), max_allowed: z.number().int() };
+
+/** A division of a box: the sub-gridboxes it made (row by row) and their client ids, in that order. */
+export const createSubGridboxesAnswer = answer({
+  parent_gridbox_id: recordRef,
+  sub_gridboxes: z.array(subGridboxRecord),
+  client_ids: z.array(z.string()),
+  ...boxCounts,
+});
+
+/**
+ * get_sub_gridboxes: the box's sub-gridboxes (removed ones too when asked), and the box as answers show
+ * one with its grid's name and room.
+ * WARNING: grids.ts imports this file (a box's document holds its sub-gridboxes), so this one cannot
+ * import grids.ts: the box's schema is handed in. The route and the tablet both use grids.ts's
+ * `gridBoxRecord`.
+ */
+export const subGridboxesAnswerWith = <BoxShape extends z.ZodRawShape>(box: z.ZodObject<BoxShape>) =>
+  answer({ sub_gridboxes: z.array(subGridboxRecord), parent_gridbox: box.extend({ GridName: z.string(), RoomID: recordRef }), ...boxCounts });
+
+export const deleteSubGridboxAnswer = answer({ Sub_gridboxID: recordRef, parent_gridbox_id: recordRef, ...boxCounts });
+export const subGridboxAnswer = answer({ sub_gridbox: subGridboxRecord });
+export const movePlantAnswer = answer({ movement: plantMoveRecord, sub_gridbox: subGridboxRecord, client_id: z.string() });
+
+/** A page of the company's moves, how many match in all, and the paging and order that applied. */
+export const movementHistoryAnswer = answer({
+  movements: z.array(plantMoveRecord),
+  total_count: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  sort_by: z.enum(MOVEMENT_SORT_COLUMNS),
+  sort_order: z.enum(['asc', 'desc']),
+});

@@ -5,37 +5,22 @@
  * optimistic change to the local collection. Correcting and deleting are the Admins' (the server
  * refuses others with 403; such an entry shows in the sync status's failed list).
  */
+import type { z } from 'zod';
 import { auditClientMessages as cm, auditMessages as m } from '../../common/messages/audit';
-import { addAuditEventBody, auditEventIdPath, auditEventsQuery, updateAuditEventBody } from '../../common/schemas/audit';
+import { addAuditEventBody, type AuditEventRecord, auditEventIdPath, type auditEventsAnswer, auditEventsQuery, updateAuditEventBody } from '../../common/schemas/audit';
 import { type ClientId, newClientId } from '../../common/client-ids';
 import { localCompany } from './companies';
 import { type ApiContext, ValidationError, check, json, now, online, record } from './context';
 import type { RecordId } from './records';
-
-/** An audit event as the server shows one (server/domains/audit/queries.ts `auditEventJson`). */
-export interface AuditEvent {
-  EventID: RecordId | null;
-  CompanyID: number;
-  UserID: number | null;
-  UserName: string | null;
-  EventTitle: string;
-  RoomID: RecordId | null;
-  BatchID: RecordId | null;
-  response_id: RecordId | null;
-  GridBoxID: RecordId | null;
-  Details: unknown;
-  CreatedAt: string;
-  UpdatedAt: string;
-}
 
 /**
  * GET /get_audit_events (query company_id, optional room_id, batch_id, limit 1–500 default 100,
  * offset): a page of the company's events, newest first, from the server (beyond the local window,
  * or filtered). The server's message, or 'Failed to fetch audit events.'.
  */
-export async function getAuditEvents(context: Pick<ApiContext, 'client'>, input: { companyId: number; roomId?: number; batchId?: number; limit?: number; offset?: number }): Promise<AuditEvent[]> {
+export async function getAuditEvents(context: Pick<ApiContext, 'client'>, input: { companyId: number; roomId?: number; batchId?: number; limit?: number; offset?: number }): Promise<AuditEventRecord[]> {
   const query = check(auditEventsQuery, { company_id: input.companyId, room_id: input.roomId, batch_id: input.batchId, limit: input.limit, offset: input.offset });
-  const answer = await online<{ events: AuditEvent[] }>(context, { path: '/get_audit_events', query }, cm.fetchFailed);
+  const answer = await online<z.infer<typeof auditEventsAnswer>>(context, { path: '/get_audit_events', query }, cm.fetchFailed);
   return answer.events;
 }
 
@@ -71,7 +56,7 @@ export async function addAuditEvent(
   const user = Array.isArray(users) ? (users as Array<{ user_id: number; first_name?: string; last_name?: string }>).find((item) => item.user_id === body.UserID) : undefined;
   const eventId = newClientId();
   const at = now();
-  const document: AuditEvent & { id: ClientId } = {
+  const document: AuditEventRecord & { id: ClientId } = {
     id: eventId,
     EventID: eventId,
     CompanyID: companyId as number,
@@ -109,7 +94,7 @@ export async function updateAuditEvent(
 ) {
   const { id } = check(auditEventIdPath, { id: input.eventId });
   const values = check(updateAuditEventBody, { EventTitle: input.eventTitle, RoomID: input.roomId, BatchID: input.batchId, response_id: input.responseId });
-  const changes = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<Pick<AuditEvent, 'EventTitle' | 'RoomID' | 'BatchID' | 'response_id'>>;
+  const changes = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<Pick<AuditEventRecord, 'EventTitle' | 'RoomID' | 'BatchID' | 'response_id'>>;
   if (Object.keys(changes).length === 0) throw new ValidationError(m.nothingToUpdate);
   const eventId = id as RecordId;
   await record(context, {

@@ -2,8 +2,16 @@
  * Domain functions of grid templates (spec part 2 §3, §5, §7, §8, §9). Templates are `operations`
  * documents of kind `grid_template`, keyed by their client id.
  */
+import type { z } from 'zod';
 import { type GridTemplateType, gridTemplateClientMessages, gridTemplateMessages } from '../../common/messages/grid-templates';
-import { createGridTemplateBody, deleteGridTemplateQuery, gridTemplatesQuery, submitGridTemplateBody } from '../../common/schemas/grid-templates';
+import {
+  createGridTemplateBody,
+  deleteGridTemplateQuery,
+  type GridTemplateRecord,
+  type gridTemplatesAnswer,
+  gridTemplatesQuery,
+  submitGridTemplateBody,
+} from '../../common/schemas/grid-templates';
 import { type ClientId, newClientId } from '../../common/client-ids';
 import { gridCreation } from './grids';
 import { type ApiContext, ValidationError, check, json, now, online, record } from './context';
@@ -12,18 +20,8 @@ import { type SubGridbox, gridPositions, subGridboxCreation } from './subgrids';
 
 type Id = RecordId;
 
-/** A grid template as the server shows it (gridTemplateJson). */
-export interface GridTemplate {
-  template_id: Id;
-  template_name: string;
-  template_type: GridTemplateType;
-  rows: number;
-  columns: number;
-  description: string | null;
-  company_id: number;
-  user_id: number;
-  created_at: string;
-}
+/** A grid template as the server shows it; also the `grid_template` documents of `operations`. */
+export type GridTemplate = GridTemplateRecord;
 
 const documentIdOf = (templateId: Id) => String(templateId);
 
@@ -88,7 +86,7 @@ export async function createGridTemplates(
  */
 export async function getGridTemplates(context: ApiContext, input: { companyId: number; type?: GridTemplateType }) {
   const query = check(gridTemplatesQuery, { company_id: input.companyId, type: input.type });
-  return online<{ status: 'success'; templates: GridTemplate[] }>(
+  return online<z.infer<typeof gridTemplatesAnswer>>(
     context,
     { path: '/get_grid_templates', query: { company_id: query.company_id, type: query.type } },
     gridTemplateClientMessages.fetchFailed,

@@ -3,7 +3,7 @@ import { fileMessages } from '../../common/messages/files';
 import { gridClientMessages } from '../../common/messages/grids';
 import { roomClientMessages } from '../../common/messages/rooms';
 import { createGridBody, deleteGridQuery, gridIdQuery, plantHistoryQuery, updateCullingBody, updateGridBoxNameBody } from '../../common/schemas/grids';
-import { gridBackgroundQuery, uploadGridImageQuery } from '../../common/schemas/scans';
+import { gridBackgroundQuery, type GridBackgroundRecord, uploadGridImageQuery } from '../../common/schemas/scans';
 import { boxClientId, type ClientId, newClientId } from '../../common/client-ids';
 import type { Effect } from '../../sync/types';
 import { ApiError, type ApiContext, check, multipart, now, online, record, ValidationError, findLocal } from './context';
@@ -185,11 +185,8 @@ export async function uploadGridImage(context: ApiContext, input: { gridId: Reco
   });
 }
 
-export interface GridBackground {
-  id: number;
-  Name: string;
-  ImageName: string | null;
-}
+/** A grid of the room with its background image, as get_grid_background answers it. */
+export type GridBackground = GridBackgroundRecord;
 
 /**
  * get_grid_background: the room's grids with their background images (`grids`). One of the grid

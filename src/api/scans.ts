@@ -1,6 +1,17 @@
 /** Domain functions of scan state, scans and whiteboard images (spec part 1 §4 "Scanning", §5, §7, §8). */
+import type { z } from 'zod';
 import { scanClientMessages } from '../../common/messages/scans';
-import { deleteScanQuery, gridIdQuery, markGridScannedQuery, markRoomScannedQuery, resetScannedQuery, roomIdQuery, uploadWhiteboardBody } from '../../common/schemas/scans';
+import {
+  deleteScanQuery,
+  gridIdQuery,
+  markGridScannedQuery,
+  markRoomScannedQuery,
+  resetScannedQuery,
+  roomIdQuery,
+  type scanDetailsAnswer,
+  uploadWhiteboardBody,
+  type whiteboardHistoryAnswer,
+} from '../../common/schemas/scans';
 import type { LocalDocument } from '../../sync/store';
 import type { Effect } from '../../sync/types';
 import { type ApiContext, check, now, online, record, ValidationError, findLocal } from './context';
@@ -64,13 +75,7 @@ export async function resetScannedStatus(context: ApiContext, input: { companyId
   });
 }
 
-export interface ScanDetails {
-  status: 'success';
-  Scanned: boolean;
-  ScannedDateTime: string | null;
-  LastScannedBy: number | null;
-  LastScannedByName: string | null;
-}
+export type ScanDetails = z.infer<typeof scanDetailsAnswer>;
 
 /** A scan helper that swallows errors (spec part 1 §8): warned about, answered with null. */
 async function orNull<T>(call: string, read: () => Promise<T>): Promise<T | null> {
@@ -116,10 +121,7 @@ export async function uploadWhiteboardImage(context: ApiContext, input: { roomId
   });
 }
 
-export interface WhiteboardHistory {
-  status: 'success';
-  history: Array<{ id: number; ImagePath: string; UploadedBy: number | null; UploadedAt: string }>;
-}
+export type WhiteboardHistory = z.infer<typeof whiteboardHistoryAnswer>;
 
 /** get_whiteboard_history: the room's whiteboard images, newest first. */
 export async function getWhiteboardHistory(context: ApiContext, input: { roomId: RecordId }): Promise<WhiteboardHistory> {

@@ -14,14 +14,20 @@
  * waits, the pull shows the list as that entry left it (e.g. without the plant ids the server has
  * given since); it is exact again once the entry has reached the server and the box is pulled.
  */
+import type { z } from 'zod';
 import { subgridClientMessages, subgridMessages } from '../../common/messages/subgrids';
+import type { gridBoxRecord } from '../../common/schemas/grids';
 import {
   createSubGridboxesBody,
   createSubGridboxesQuery,
   deleteSubGridboxQuery,
   getSubGridboxesQuery,
   movePlantBody,
+  type movementHistoryAnswer,
   movementHistoryQuery,
+  type PlantMoveRecord,
+  type SubGridboxRecord,
+  type subGridboxesAnswerWith,
   updateSubGridboxBody,
 } from '../../common/schemas/subgrids';
 import type { LocalDocument } from '../../sync/store';
@@ -32,47 +38,24 @@ import type { RecordId } from './records';
 
 type Id = RecordId;
 
-/** A sub-gridbox as the server shows it (subGridboxJson) and as it sits in its box's local document. */
-export interface SubGridbox {
-  Sub_gridboxID: Id;
-  ParentGridboxID: Id;
-  CompanyID: number | null;
-  /** The custom name, or 'Sub-{SubX}-{SubY}' when it is blank (spec §3). */
-  CustomName: string;
-  SubX: number;
-  SubY: number;
-  PlantID: string | null;
-  Color: string | null;
-  Status: string | null;
-  Content: string | null;
-  ImageName: string | null;
-  IsDeleted: boolean;
-  /** Made on this tablet and not on the server yet (the server's copy, which the pull brings, has no such field). */
-  pending?: true;
-  CreatedDateTime: string | null;
-  UpdatedDateTime: string | null;
-}
+/**
+ * A sub-gridbox as the server shows it and as it sits in its box's local document. One made on this
+ * tablet is `pending` until the pull brings the server's copy (which has no such field), and has no
+ * company while its box is not in the local store.
+ */
+export type SubGridbox = Omit<SubGridboxRecord, 'CompanyID'> & { CompanyID: number | null; pending?: true };
 
 export interface Position {
   subx: number;
   suby: number;
 }
 
-/** A plant move as the server shows it (plantMoveJson); also the `plant_move` documents of `operations`. */
-export interface PlantMove {
-  movement_id: Id;
-  company_id: number | null;
-  plant_uid: string;
-  sub_gridbox_id: Id | null;
-  from_parent_gridbox_id: Id | null;
-  to_parent_gridbox_id: Id;
-  from_position: Position | null;
-  to_position: Position | null;
-  movement_reason: string | null;
-  notes: string | null;
-  user_id: number;
-  moved_at: string;
-}
+/**
+ * A plant move as the server shows it; also the `plant_move` documents of `operations`. One recorded
+ * on this tablet has no company or target position while its target box is not in the local store
+ * (the server picks the position).
+ */
+export type PlantMove = Omit<PlantMoveRecord, 'company_id' | 'to_position'> & { company_id: number | null; to_position: Position | null };
 
 /** Spec §3: when the custom name is blank the display name is 'Sub-{SubX}-{SubY}'. */
 export const subGridboxDisplayName = (customName: string | null | undefined, subx: number, suby: number) =>
@@ -131,7 +114,7 @@ export interface SubGridboxChanges {
 }
 
 /** Spec §4: an update merges only the supplied fields (absent ones stay; null clears). */
-export function mergeSubGridbox(sub: SubGridbox, changes: SubGridboxChanges, at: string | null = sub.UpdatedDateTime): SubGridbox {
+export function mergeSubGridbox(sub: SubGridbox, changes: SubGridboxChanges, at: string = sub.UpdatedDateTime): SubGridbox {
   const merged = { ...sub, UpdatedDateTime: at };
   if (changes.custom_name !== undefined) merged.CustomName = subGridboxDisplayName(changes.custom_name, sub.SubX, sub.SubY);
   if (changes.plant_id !== undefined) merged.PlantID = changes.plant_id;
@@ -229,16 +212,19 @@ export async function createSubGridboxes(
   return { parent_gridbox_id: parentId, sub_gridboxes: created };
 }
 
-export interface SubGridboxesAnswer {
-  status: 'success';
+/** get_sub_gridboxes' answer as the server gives it (the box as answers show one: grids.ts `gridBoxRecord`). */
+type ServerSubGridboxesAnswer = z.infer<ReturnType<typeof subGridboxesAnswerWith<(typeof gridBoxRecord)['shape']>>>;
+
+/** get_sub_gridboxes' answer as the tablet gives it: the server's (named as the tablet names records), or the local store's. */
+export type SubGridboxesAnswer = Omit<ServerSubGridboxesAnswer, 'sub_gridboxes' | 'parent_gridbox' | 'max_allowed'> & {
   sub_gridboxes: SubGridbox[];
+  /** The box: the server's, under the tablet's ids (the server's as `serverId`), or its local document with its grid's name and room. */
   parent_gridbox: Record<string, unknown>;
-  total_count: number;
   /** The company's per-box maximum; null when answered from the local store (only the server knows it). */
   max_allowed: number | null;
   /** Where the answer came from: the local store has live sub-gridboxes only. */
   source: 'server' | 'local';
-}
+};
 
 /** The box as get_sub_gridboxes shows it (`parent_gridbox`), from the local store. */
 async function localAnswer(context: ApiContext, parentId: Id): Promise<SubGridboxesAnswer> {
@@ -295,7 +281,7 @@ export async function getSubGridboxes(context: ApiContext, input: { parentGridbo
   const unsent = typeof parentId === 'string' && (await context.recorder.awaitsCreate([parentId]));
   if (unsent || offline || (!includeDeleted && (await boxHasPendingChanges(context, parentId)))) return localAnswer(context, parentId);
   try {
-    const answer = await online<Omit<SubGridboxesAnswer, 'source'>>(
+    const answer = await online<ServerSubGridboxesAnswer>(
       context,
       { path: '/get_sub_gridboxes', query: { parent_gridbox_id: parentId, include_deleted: includeDeleted ? 1 : 0 } },
       subgridClientMessages.getFailed,
@@ -467,14 +453,7 @@ export async function movePlant(
   return move;
 }
 
-export interface MovementHistoryAnswer {
-  movements: PlantMove[];
-  total_count: number;
-  limit: number;
-  offset: number;
-  sort_by: string;
-  sort_order: 'asc' | 'desc';
-}
+export type MovementHistoryAnswer = z.infer<typeof movementHistoryAnswer>;
 
 /**
  * get_company_movement_history (spec §3, §5, §9): 'Company ID is required'; 50 per page from offset

@@ -1,4 +1,5 @@
 /** The `audit_events` collection: a recent window of the trail; older events are read online. */
+import { auditEventRecord } from '../../../common/schemas/audit';
 import type { AuditEvent } from '../../db/schema';
 import type { SyncCollection } from '../replication/sync-collection';
 import { auditEventJson } from './queries';
@@ -14,6 +15,7 @@ export const auditCollection: SyncCollection = {
       companyColumn: 'company_id',
       named: { kind: 'audit_event', references: { EventID: 'audit_event', RoomID: 'room', BatchID: 'batch', response_id: 'form_response', GridBoxID: 'grid_box' } },
       windowDays: AUDIT_WINDOW_DAYS,
+      document: auditEventRecord,
       async toDocuments(_db, rows) {
         return (rows as unknown as AuditEvent[]).map((event) => ({
           id: String(event.id),

@@ -17,7 +17,8 @@ export const auditEventJson = (event: AuditEventRow): AuditEventRecord => ({
   BatchID: event.batch_id,
   response_id: event.response_id,
   GridBoxID: event.grid_box_id,
-  Details: event.details,
+  // record.ts writes an object or nothing.
+  Details: event.details as Record<string, unknown> | null,
   CreatedAt: isoTime(event.created_at),
   UpdatedAt: isoTime(event.updated_at),
 });

@@ -6,7 +6,16 @@
  * SuperAdmin, who may name any company's, gets 404 for one of another company than the event's.
  */
 import { auditMessages as m } from '../../../common/messages/audit';
-import { addAuditEventBody, auditEventIdPath, auditEventsQuery, updateAuditEventBody } from '../../../common/schemas/audit';
+import { doneAnswer } from '../../../common/schemas/answers';
+import {
+  addAuditEventAnswer,
+  addAuditEventBody,
+  auditEventIdPath,
+  auditEventsAnswer,
+  auditEventsQuery,
+  updateAuditEventAnswer,
+  updateAuditEventBody,
+} from '../../../common/schemas/audit';
 import { writer } from '../../db/writes';
 import { badRequest } from '../../http/errors';
 import { actingCompany, assertCaller, assertLinkedWithin } from '../../http/guards';
@@ -14,10 +23,10 @@ import { type App, type RequestOf, success } from '../../http/route';
 import { auditEventJson, auditQueries } from './queries';
 import { actorOfRequest, auditRow, recordAudit } from './record';
 
-const listSchema = { querystring: auditEventsQuery };
-const addSchema = { body: addAuditEventBody };
-const updateSchema = { params: auditEventIdPath, body: updateAuditEventBody };
-const deleteSchema = { params: auditEventIdPath };
+const listSchema = { querystring: auditEventsQuery, response: { 200: auditEventsAnswer } };
+const addSchema = { body: addAuditEventBody, response: { 200: addAuditEventAnswer } };
+const updateSchema = { params: auditEventIdPath, body: updateAuditEventBody, response: { 200: updateAuditEventAnswer } };
+const deleteSchema = { params: auditEventIdPath, response: { 200: doneAnswer } };
 
 async function getAuditEvents(request: RequestOf<typeof listSchema>) {
   const { company_id, room_id, batch_id, limit, offset } = request.query;

@@ -1,9 +1,11 @@
 /** Grid templates: named row × column layouts of a grid or of the sub-gridboxes of a box (spec part 2 §3). */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { GridTemplateType } from '../../../common/messages/grid-templates';
+import { isoTime } from '../../../common/schemas/answers';
+import type { GridTemplateRecord } from '../../../common/schemas/grid-templates';
 import type { DB, GridTemplatesTable } from '../../db/schema';
 
-export const gridTemplateJson = (template: Selectable<GridTemplatesTable>) => ({
+export const gridTemplateJson = (template: Selectable<GridTemplatesTable>): GridTemplateRecord => ({
   template_id: template.id,
   template_name: template.template_name,
   template_type: template.template_type,
@@ -12,7 +14,7 @@ export const gridTemplateJson = (template: Selectable<GridTemplatesTable>) => ({
   description: template.description,
   company_id: template.company_id,
   user_id: template.user_id,
-  created_at: template.created_at,
+  created_at: isoTime(template.created_at),
 });
 
 export const gridTemplateQueries = {

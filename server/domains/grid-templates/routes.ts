@@ -4,7 +4,16 @@
  * dividing a box). Every write is audited.
  */
 import { gridTemplateMessages as m } from '../../../common/messages/grid-templates';
-import { createGridTemplateBody, deleteGridTemplateQuery, gridTemplatesQuery, submitGridTemplateBody } from '../../../common/schemas/grid-templates';
+import {
+  createGridTemplateAnswer,
+  createGridTemplateBody,
+  deleteGridTemplateAnswer,
+  deleteGridTemplateQuery,
+  gridTemplatesAnswer,
+  gridTemplatesQuery,
+  submitGridTemplateAnswer,
+  submitGridTemplateBody,
+} from '../../../common/schemas/grid-templates';
 import { writer } from '../../db/writes';
 import { badRequest, conflictOnUnique, notFound } from '../../http/errors';
 import { assertCaller } from '../../http/guards';
@@ -15,10 +24,10 @@ import { roomQueries } from '../rooms/queries';
 import { subGridboxJson, subGridboxQueries } from '../subgrids/queries';
 import { gridTemplateJson, gridTemplateQueries } from './queries';
 
-const createSchema = { body: createGridTemplateBody };
-const listSchema = { querystring: gridTemplatesQuery };
-const deleteSchema = { querystring: deleteGridTemplateQuery };
-const submitSchema = { body: submitGridTemplateBody };
+const createSchema = { body: createGridTemplateBody, response: { 200: createGridTemplateAnswer } };
+const listSchema = { querystring: gridTemplatesQuery, response: { 200: gridTemplatesAnswer } };
+const deleteSchema = { querystring: deleteGridTemplateQuery, response: { 200: deleteGridTemplateAnswer } };
+const submitSchema = { body: submitGridTemplateBody, response: { 200: submitGridTemplateAnswer } };
 
 /** The live template of the named company; a SuperAdmin naming another company's id gets 404, not a template of a third. */
 async function templateOf(request: RequestOf<typeof deleteSchema> | RequestOf<typeof submitSchema>, companyId: number, templateId: number) {

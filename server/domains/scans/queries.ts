@@ -1,6 +1,8 @@
 /** Scan state of rooms and grids, scans, and whiteboard history (spec part 1 §3, §4, §8). */
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
+import { isoTime } from '../../../common/schemas/answers';
+import type { GridBackgroundRecord, ScanDetailsRecord, WhiteboardImageRecord } from '../../../common/schemas/scans';
+import type { DB, Grid } from '../../db/schema';
 import { filePath } from '../files/storage';
 
 type ScannedTable = 'rooms' | 'grids';
@@ -39,16 +41,18 @@ export const scanQueries = {
     db.selectFrom('grids').selectAll().where('room_id', '=', roomId).where('deleted_at', 'is', null).orderBy('id').execute(),
 };
 
-export const scanDetailsJson = (row: Awaited<ReturnType<typeof scanQueries.details>>) => ({
+export const scanDetailsJson = (row: Awaited<ReturnType<typeof scanQueries.details>>): ScanDetailsRecord => ({
   Scanned: row.scanned,
-  ScannedDateTime: row.scanned_at,
+  ScannedDateTime: isoTime(row.scanned_at),
   LastScannedBy: row.last_scanned_by,
   LastScannedByName: row.first_name === null ? null : `${row.first_name} ${row.last_name ?? ''}`.trim(),
 });
 
-export const whiteboardJson = (row: Awaited<ReturnType<typeof scanQueries.whiteboardHistory>>[number]) => ({
+export const whiteboardJson = (row: Awaited<ReturnType<typeof scanQueries.whiteboardHistory>>[number]): WhiteboardImageRecord => ({
   id: row.id,
   ImagePath: filePath(row.file_id),
   UploadedBy: row.uploaded_by,
-  UploadedAt: row.created_at,
+  UploadedAt: isoTime(row.created_at),
 });
+
+export const gridBackgroundJson = (grid: Grid): GridBackgroundRecord => ({ id: grid.id, Name: grid.name, ImageName: grid.image_name });

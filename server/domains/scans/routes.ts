@@ -4,17 +4,26 @@
  * scanned state and delete scans. Every change is audited and bumps the synced row.
  */
 import { scanMessages as m } from '../../../common/messages/scans';
+import { doneAnswer } from '../../../common/schemas/answers';
 import {
   deleteScanQuery,
+  gridBackgroundAnswer,
   gridBackgroundQuery,
   gridIdQuery,
+  markGridScannedAnswer,
   markGridScannedQuery,
+  markRoomScannedAnswer,
   markRoomScannedQuery,
+  resetScannedAnswer,
   resetScannedQuery,
   roomIdQuery,
+  scanDetailsAnswer,
+  uploadGridImageAnswer,
   uploadGridImageBody,
   uploadGridImageQuery,
+  uploadWhiteboardAnswer,
   uploadWhiteboardBody,
+  whiteboardHistoryAnswer,
 } from '../../../common/schemas/scans';
 import { writer } from '../../db/writes';
 import { notFound } from '../../http/errors';
@@ -24,18 +33,18 @@ import { actorOfRequest, recordAudit } from '../audit/record';
 import { saveImage } from '../files/storage';
 import { gridJson, gridQueries } from '../grids/queries';
 import { roomJson, roomQueries } from '../rooms/queries';
-import { scanDetailsJson, scanQueries, whiteboardJson } from './queries';
+import { gridBackgroundJson, scanDetailsJson, scanQueries, whiteboardJson } from './queries';
 
-const markRoomSchema = { querystring: markRoomScannedQuery };
-const markGridSchema = { querystring: markGridScannedQuery };
-const roomDetailsSchema = { querystring: roomIdQuery };
-const gridDetailsSchema = { querystring: gridIdQuery };
-const resetSchema = { querystring: resetScannedQuery };
-const deleteScanSchema = { querystring: deleteScanQuery };
-const uploadWhiteboardSchema = { body: uploadWhiteboardBody };
-const whiteboardHistorySchema = { querystring: roomIdQuery };
-const uploadGridImageSchema = { querystring: uploadGridImageQuery, body: uploadGridImageBody };
-const gridBackgroundSchema = { querystring: gridBackgroundQuery };
+const markRoomSchema = { querystring: markRoomScannedQuery, response: { 200: markRoomScannedAnswer } };
+const markGridSchema = { querystring: markGridScannedQuery, response: { 200: markGridScannedAnswer } };
+const roomDetailsSchema = { querystring: roomIdQuery, response: { 200: scanDetailsAnswer } };
+const gridDetailsSchema = { querystring: gridIdQuery, response: { 200: scanDetailsAnswer } };
+const resetSchema = { querystring: resetScannedQuery, response: { 200: resetScannedAnswer } };
+const deleteScanSchema = { querystring: deleteScanQuery, response: { 200: doneAnswer } };
+const uploadWhiteboardSchema = { body: uploadWhiteboardBody, response: { 200: uploadWhiteboardAnswer } };
+const whiteboardHistorySchema = { querystring: roomIdQuery, response: { 200: whiteboardHistoryAnswer } };
+const uploadGridImageSchema = { querystring: uploadGridImageQuery, body: uploadGridImageBody, response: { 200: uploadGridImageAnswer } };
+const gridBackgroundSchema = { querystring: gridBackgroundQuery, response: { 200: gridBackgroundAnswer } };
 
 /** The scanner is always the caller: nobody marks a scan in someone else's name. */
 function scannerOf(request: RequestOf<typeof markRoomSchema> | RequestOf<typeof markGridSchema>) {
@@ -122,7 +131,7 @@ async function uploadGridImage(request: RequestOf<typeof uploadGridImageSchema>)
 
 async function getGridBackground(request: RequestOf<typeof gridBackgroundSchema>) {
   const grids = await scanQueries.gridsOfRoom(request.db, request.query.RoomID);
-  return success({ grids: grids.map((grid) => ({ id: grid.id, Name: grid.name, ImageName: grid.image_name })) });
+  return success({ grids: grids.map(gridBackgroundJson) });
 }
 
 export async function scanRoutes(app: App) {

@@ -7,7 +7,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { isoTime } from '../../../common/schemas/answers';
-import type { SubGridboxRecord } from '../../../common/schemas/subgrids';
+import type { PlantMoveRecord, SubGridboxRecord } from '../../../common/schemas/subgrids';
 import type { Kysely, Selectable } from 'kysely';
 import { subGridboxClientId } from '../../../common/client-ids';
 import { subgridMessages as m } from '../../../common/messages/subgrids';
@@ -36,19 +36,20 @@ export const subGridboxJson = (sub: SubGridbox): SubGridboxRecord => ({
   UpdatedDateTime: isoTime(sub.updated_at),
 });
 
-export const plantMoveJson = (move: Selectable<PlantMovesTable>) => ({
+export const plantMoveJson = (move: Selectable<PlantMovesTable>): PlantMoveRecord => ({
   movement_id: move.id,
   company_id: move.company_id,
   plant_uid: move.plant_uid,
   sub_gridbox_id: move.sub_gridbox_id,
   from_parent_gridbox_id: move.from_parent_gridbox_id,
   to_parent_gridbox_id: move.to_parent_gridbox_id,
-  from_position: move.from_subx === null ? null : { subx: move.from_subx, suby: move.from_suby },
+  // Written together (queries.move): a move from nowhere has neither.
+  from_position: move.from_subx === null || move.from_suby === null ? null : { subx: move.from_subx, suby: move.from_suby },
   to_position: { subx: move.to_subx, suby: move.to_suby },
   movement_reason: move.movement_reason,
   notes: move.notes,
   user_id: move.user_id,
-  moved_at: move.created_at,
+  moved_at: isoTime(move.created_at),
 });
 
 export interface Position {

@@ -5,14 +5,21 @@
  * document carries its sub-gridboxes.
  */
 import { subgridMessages as m } from '../../../common/messages/subgrids';
+import { gridBoxRecord } from '../../../common/schemas/grids';
 import {
   UPDATABLE_SUB_GRIDBOX_FIELDS,
+  createSubGridboxesAnswer,
   createSubGridboxesBody,
   createSubGridboxesQuery,
+  deleteSubGridboxAnswer,
   deleteSubGridboxQuery,
   getSubGridboxesQuery,
+  movePlantAnswer,
   movePlantBody,
+  movementHistoryAnswer,
   movementHistoryQuery,
+  subGridboxAnswer,
+  subGridboxesAnswerWith,
   updateSubGridboxBody,
 } from '../../../common/schemas/subgrids';
 import { badRequest, notFound } from '../../http/errors';
@@ -22,12 +29,12 @@ import { actorOfRequest, recordAudit } from '../audit/record';
 import { gridBoxJson, gridQueries } from '../grids/queries';
 import { type Layout, plantMoveJson, plantMoveQueries, subGridboxDisplayName, subGridboxJson, subGridboxQueries } from './queries';
 
-const createSchema = { querystring: createSubGridboxesQuery, body: createSubGridboxesBody };
-const listSchema = { querystring: getSubGridboxesQuery };
-const deleteSchema = { querystring: deleteSubGridboxQuery };
-const updateSchema = { body: updateSubGridboxBody };
-const moveSchema = { body: movePlantBody };
-const historySchema = { querystring: movementHistoryQuery };
+const createSchema = { querystring: createSubGridboxesQuery, body: createSubGridboxesBody, response: { 200: createSubGridboxesAnswer } };
+const listSchema = { querystring: getSubGridboxesQuery, response: { 200: subGridboxesAnswerWith(gridBoxRecord) } };
+const deleteSchema = { querystring: deleteSubGridboxQuery, response: { 200: deleteSubGridboxAnswer } };
+const updateSchema = { body: updateSubGridboxBody, response: { 200: subGridboxAnswer } };
+const moveSchema = { body: movePlantBody, response: { 200: movePlantAnswer } };
+const historySchema = { querystring: movementHistoryQuery, response: { 200: movementHistoryAnswer } };
 
 /** Custom positions when given (they win over nx × ny), else nx × ny (or x × y), else the spec's message. */
 function requestedLayout(request: RequestOf<typeof createSchema>): Layout {
