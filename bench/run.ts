@@ -4,18 +4,25 @@
  * BENCH_DATABASE_URL=postgres://… also on a fresh database created on that server and dropped after),
  * and a bare Fastify route is measured in the same run as the baseline. Figures depend on the machine; nothing here asserts them.
  *
- * Settings: BENCH_SECONDS (default 10 per target), BENCH_CONNECTIONS (default 50), BENCH_ONLY (server, or sync: the sync engine and form responses). The
- * load_room_grids_boxes targets always use LOAD_CONNECTIONS: a company's tablets opening the floor
+ * Settings: BENCH_SECONDS (default 10 per target), BENCH_CONNECTIONS (default 50), BENCH_ONLY: one part
+ * alone, of
+ * - `server`: the table above and the server's goals;
+ * - `sync`: the sync engine and form responses (bench/sync.ts, bench/forms.ts);
+ * - `fleet`: two server instances on one PostgreSQL database behind HAProxy, 200 simulated tablets
+ *   pushing and pulling through it, every write checked on the database after (bench/fleet.ts; its
+ *   settings are there). Not part of the default run (server, then sync): it installs a Debian package
+ *   when HAProxy is missing, needs a PostgreSQL server, and takes over two minutes.
+ * The load_room_grids_boxes targets always use LOAD_CONNECTIONS: a company's tablets opening the floor
  * plan at once, not a flood of small calls.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { freePort, startScript as start, stopScript as stop } from '../tests/support/process';
-import { postgresReachable } from '../tests/support/server-process';
+import { measureFleet } from './fleet';
 import { measureFormResponses } from './forms';
+import { benchPostgresUrl, withFreshPostgres } from './support';
 import { type Call, measureSync } from './sync';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -209,34 +216,23 @@ function printGoals(rows: Row[]) {
   }
 }
 
-async function withFreshPostgres<T>(adminUrl: string, run: (url: string) => Promise<T>): Promise<T> {
-  const name = `grow_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  try {
-    return await run(url.toString());
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
-}
-
-const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
-
-// BENCH_ONLY=server or BENCH_ONLY=sync runs one part.
+// BENCH_ONLY=server, sync or fleet runs one part; without it, server then sync.
+const PARTS = ['server', 'sync', 'fleet'] as const;
 const only = process.env.BENCH_ONLY;
-if (only !== 'sync') {
+if (only !== undefined && !(PARTS as readonly string[]).includes(only)) {
+  console.error(`BENCH_ONLY=${only}: not a part of the bench (${PARTS.join(', ')})`);
+  process.exit(2);
+}
+const runs = (part: (typeof PARTS)[number]) => (only === undefined ? part !== 'fleet' : only === part);
+if (runs('server')) {
   const rows: Row[] = [await measureBare(), ...(await measureServer('pglite', undefined))];
   // On PostgreSQL too: BENCH_DATABASE_URL, or a server at this machine's default address.
-  const postgresUrl = process.env.BENCH_DATABASE_URL ?? ((await postgresReachable(DEFAULT_POSTGRES)) ? DEFAULT_POSTGRES : undefined);
+  const postgresUrl = await benchPostgresUrl();
   if (postgresUrl) rows.push(...(await withFreshPostgres(postgresUrl, (url) => measureServer('postgres', url))));
   print(rows);
   printGoals(rows);
 }
-if (only !== 'server') {
+if (runs('sync')) {
   // The sync engine in Node against the real server (bench/sync.ts, bench/forms.ts), on PGlite and, with
   // BENCH_DATABASE_URL or a PostgreSQL server on this machine's default address, on PostgreSQL.
   const measure = (database: 'pglite' | 'postgres') => async (base: string, session: SignedIn) => {
@@ -247,7 +243,16 @@ if (only !== 'server') {
     await measureSync(base, session, send, report, database);
   };
   await withServer(undefined, measure('pglite'));
-  const postgresUrl = process.env.BENCH_DATABASE_URL ?? (await postgresReachable(DEFAULT_POSTGRES) ? DEFAULT_POSTGRES : undefined);
+  const postgresUrl = await benchPostgresUrl();
   if (postgresUrl) await withFreshPostgres(postgresUrl, (url) => withServer(url, measure('postgres')));
   else console.log('\n(No PostgreSQL server: set BENCH_DATABASE_URL for the sync figures on PostgreSQL.)');
+}
+if (runs('fleet')) {
+  // Several instances need a PostgreSQL server (the embedded database admits one process).
+  const postgresUrl = await benchPostgresUrl();
+  if (postgresUrl) await measureFleet(postgresUrl);
+  else {
+    console.error('BENCH_ONLY=fleet needs a PostgreSQL server: set BENCH_DATABASE_URL (none answers at this machine\'s default address).');
+    process.exitCode = 1;
+  }
 }

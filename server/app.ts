@@ -13,6 +13,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import helmet from 'helmet';
+import { sql } from 'kysely';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { httpMessages } from '../common/messages/http';
@@ -41,7 +42,7 @@ import { syncRoutes } from './domains/replication/routes';
 import { userRoutes } from './domains/users/routes';
 import { registerActedAt } from './http/acted-at';
 import { registerClientIds } from './http/client-ids';
-import { clientErrorHandler, errorHandler, frameworkErrors, notFound } from './http/errors';
+import { clientErrorHandler, errorHandler, frameworkErrors, HttpError, notFound } from './http/errors';
 import { registerGuards } from './http/guards';
 import { registerInputChecks } from './http/input';
 import { answerSerializerCompiler } from './http/serializer';
@@ -162,11 +163,13 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
 
   await app.register(
     async (api) => {
-      api.get('/health', { schema: { response: { 200: healthAnswer } }, config: { access: 'public' } }, async () => ({
-        status: 'success' as const,
-        database: database.kind,
-        version: VERSION,
-      }));
+      // Asks the database too: a load balancer checking instances takes one that lost its database out (503).
+      api.get('/health', { schema: { response: { 200: healthAnswer } }, config: { access: 'public' } }, async () => {
+        await sql`SELECT 1`.execute(database.db).catch(() => {
+          throw new HttpError(503, httpMessages.databaseUnreachable);
+        });
+        return { status: 'success' as const, database: database.kind, version: VERSION };
+      });
       await api.register(authRoutes);
       await api.register(userRoutes);
       await api.register(companyRoutes);

@@ -16,7 +16,15 @@ export async function seedDemoIfEmpty(db: Kysely<DB>, dataDir: string, publicUrl
   const password = () => randomBytes(9).toString('base64url');
   const admin = { email: 'admin@demo.growroom.local', password: password() };
   const grower = { email: 'grower@demo.growroom.local', password: password() };
-  const { company_id } = await createCompanyWithAdmin(db, { name: 'Demo Greenhouse', adminEmail: admin.email, adminPassword: admin.password, adminName: ['Ada', 'Admin'] });
+  let company_id: number;
+  try {
+    ({ company_id } = await createCompanyWithAdmin(db, { name: 'Demo Greenhouse', adminEmail: admin.email, adminPassword: admin.password, adminName: ['Ada', 'Admin'] }));
+  } catch (error) {
+    // Several instances started at once on one empty database: one seeds, the others' demo Admin
+    // collides with its (unique email) and their whole transaction is undone; the demo exists.
+    if ((error as { code?: unknown }).code === '23505') return null;
+    throw error;
+  }
   await addUser(db, company_id, { email: grower.email, password: grower.password, role: 'Regular', name: ['Gus', 'Grower'] });
   const text = [
     `Demo company "Demo Greenhouse" created. Sign in at ${publicUrl}/signIn`,

@@ -16,6 +16,7 @@ export const httpMessages = {
   idempotencyInFlight: 'A request with this Idempotency-Key is still being processed.',
   idempotencyMismatch: 'This Idempotency-Key was already used for a different request.',
   internal: 'Something went wrong on the server.',
+  databaseUnreachable: 'The server cannot reach its database.',
   invalidJson: 'The request body is not valid JSON.',
   invalidRequest: 'The request is not valid.',
   invalidActedAt: 'X-Acted-At must be an ISO 8601 date-time.',

@@ -11,8 +11,12 @@ import { answer, recordRef, timestamp } from '../../common/schemas/answers';
 import { answerJsonSchema, answerSerializerCompiler } from '../../server/http/serializer';
 import { startServer, type TestServer } from '../support/server';
 
-/** Routes whose answer is not one JSON document: the change stream (server-sent events), the API's own description and page. */
-const NOT_JSON_ANSWERS = new Set(['GET /api/sync/stream', 'GET /api/openapi.json']);
+/**
+ * Routes whose success is not one JSON document: the change stream (server-sent events), files
+ * (uploaded images) and a batch's QR label (PNG), and the API's own description. Their errors are
+ * the envelope, as every route's.
+ */
+const NOT_JSON_ANSWERS = new Set(['GET /api/sync/stream', 'GET /api/files/:id', 'GET /api/batch_qr/:batchId', 'GET /api/openapi.json']);
 
 let server: TestServer;
 

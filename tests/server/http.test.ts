@@ -28,6 +28,18 @@ describe('GET /api/health', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ status: 'success', database: databaseKind, version: VERSION });
   });
+
+  it('answers 503 in the envelope when the server cannot reach its database (a load balancer takes the instance out)', async () => {
+    const cut = await startServer();
+    try {
+      await cut.loseDatabase();
+      const response = await cut.request('GET', '/health');
+      expect(response.status).toBe(503);
+      expect(response.body).toEqual({ status: 'error', message: httpMessages.databaseUnreachable });
+    } finally {
+      await cut.close();
+    }
+  });
 });
 
 describe('unknown routes', () => {

@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileMessages } from '../../common/messages/files';
 import { httpMessages } from '../../common/messages/http';
@@ -61,6 +63,16 @@ describe('POST /upload_whiteboard_image and GET /get_whiteboard_history', () => 
     expect(served.bytes).toEqual(bytes);
     expect((await download(path, other.admin.token)).status).toBe(403);
     expect((await download(path)).status).toBe(401);
+  });
+
+  it('a file the database knows but this instance’s storage does not (uploads not shared) answers 404, not 500', async () => {
+    const room = await createRoom(server, farm.companyId);
+    const path = (await uploadWhiteboard(farm.regular.token, { room_id: room, imageFile: blob(PNG) })).body.WhiteboardImage as string;
+    const stored = await server.database.db.selectFrom('files').select('storage_key').where('id', '=', path.split('/').at(-1)!).executeTakeFirstOrThrow();
+    rmSync(join(server.config.dataDir, 'uploads', ...stored.storage_key!.split('/')));
+    const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${farm.admin.token}` } });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ status: 'error', message: fileMessages.notFound });
   });
 
   it('the history lists every upload, newest first, and the audit trail has them', async () => {

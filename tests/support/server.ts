@@ -48,6 +48,8 @@ export interface TestServer {
   stop(): Promise<void>;
   /** Starts the server again on the same port and database. */
   resume(): Promise<void>;
+  /** Closes the database under the running server, as losing it would (the server then closes without it). */
+  loseDatabase(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -169,6 +171,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
   let running = true;
+  let databaseLost = false;
 
   const request = requester(url);
 
@@ -191,9 +194,14 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
       await app.listen({ port, host: '127.0.0.1' });
       running = true;
     },
-    async close() {
-      if (running) await app.close();
+    async loseDatabase() {
+      databaseLost = true;
       await database.close();
+    },
+    async close() {
+      // A server whose database was closed under it fails to let go of what it held there: expected.
+      if (running) await app.close().catch((error: unknown) => (databaseLost ? undefined : Promise.reject(error)));
+      if (!databaseLost) await database.close();
       await postgres?.drop();
       await catcher.close();
       rmSync(dataDir, { recursive: true, force: true });

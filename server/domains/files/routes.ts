@@ -16,7 +16,13 @@ async function getFile(request: RequestOf<typeof fileSchema>, reply: FastifyRepl
   const file = await fileQueries.byId(request.db, request.params.id);
   if (!file || !file.storage_key) throw notFound(m.notFound);
   assertCompanyAccess(request, file.company_id);
-  const bytes = await request.server.deps.files.get(file.storage_key);
+  const bytes = await request.server.deps.files.get(file.storage_key).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // Known to the database but not to this instance's storage: with several instances, DATA_DIR/uploads
+    // must be shared (README "Running several instances").
+    request.log.error({ file: file.id, storageKey: file.storage_key }, 'an uploaded file is missing from this instance’s storage');
+    throw notFound(m.notFound);
+  });
   return reply
     .header('Content-Type', file.content_type)
     .header('Cache-Control', 'private, max-age=31536000, immutable')
