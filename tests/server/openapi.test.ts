@@ -41,6 +41,14 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys(createRoom.responses ?? {})).toEqual(expect.arrayContaining(['400', '401', '403', '404', 'default']));
     const login = description.paths['/api/login']!.post!;
     expect(login.security).toBeUndefined();
+    // Success answers are described from the same schemas that write them (server/http/serializer.ts).
+    const created = createRoom.responses?.['200'] as { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } | undefined;
+    expect(Object.keys(created?.content?.['application/json']?.schema?.properties ?? {})).toEqual(expect.arrayContaining(['status', 'room', 'RoomID', 'client_id']));
+    const withoutSuccess = routes
+      .filter((route) => (route.schema?.response as Record<string, unknown> | undefined)?.[200])
+      .filter((route) => !description.paths[openApiPath(route.url)]?.[route.method.toLowerCase()]?.responses?.['200'])
+      .map((route) => `${route.method} ${route.url}`);
+    expect(withoutSuccess).toEqual([]);
     const scroll = description.paths['/api/get_room_scroll']!.get!;
     expect(scroll.parameters?.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual(expect.arrayContaining(['query:company_id', 'query:room_id']));
   });
