@@ -31,8 +31,10 @@ import { Route as DashboardAutomationsRouteImport } from './routes/dashboard/aut
 import { Route as DashboardBatchesRouteImport } from './routes/dashboard/batches'
 import { Route as DashboardCompanyRouteImport } from './routes/dashboard/company'
 import { Route as DashboardConsultantsRouteImport } from './routes/dashboard/consultants'
+import { Route as DashboardGridTemplatesRouteImport } from './routes/dashboard/gridTemplates'
 import { Route as DashboardObservationsRouteImport } from './routes/dashboard/observations'
 import { Route as DashboardOverviewRouteImport } from './routes/dashboard/overview'
+import { Route as DashboardPlantMovesRouteImport } from './routes/dashboard/plantMoves'
 import { Route as DashboardProfileRouteImport } from './routes/dashboard/profile'
 import { Route as DashboardQuickviewRouteImport } from './routes/dashboard/quickview'
 import { Route as DashboardScanNowRouteImport } from './routes/dashboard/scanNow'
@@ -169,6 +171,11 @@ const DashboardConsultantsRoute = DashboardConsultantsRouteImport.update({
   path: '/consultants',
   getParentRoute: () => DashboardRoute,
 } as any)
+const DashboardGridTemplatesRoute = DashboardGridTemplatesRouteImport.update({
+  id: '/gridTemplates',
+  path: '/gridTemplates',
+  getParentRoute: () => DashboardRoute,
+} as any)
 const DashboardObservationsRoute = DashboardObservationsRouteImport.update({
   id: '/observations',
   path: '/observations',
@@ -177,6 +184,11 @@ const DashboardObservationsRoute = DashboardObservationsRouteImport.update({
 const DashboardOverviewRoute = DashboardOverviewRouteImport.update({
   id: '/overview',
   path: '/overview',
+  getParentRoute: () => DashboardRoute,
+} as any)
+const DashboardPlantMovesRoute = DashboardPlantMovesRouteImport.update({
+  id: '/plantMoves',
+  path: '/plantMoves',
   getParentRoute: () => DashboardRoute,
 } as any)
 const DashboardProfileRoute = DashboardProfileRouteImport.update({
@@ -335,8 +347,10 @@ export interface FileRoutesByFullPath {
   '/dashboard/batches': typeof DashboardBatchesRoute
   '/dashboard/company': typeof DashboardCompanyRoute
   '/dashboard/consultants': typeof DashboardConsultantsRoute
+  '/dashboard/gridTemplates': typeof DashboardGridTemplatesRoute
   '/dashboard/observations': typeof DashboardObservationsRoute
   '/dashboard/overview': typeof DashboardOverviewRoute
+  '/dashboard/plantMoves': typeof DashboardPlantMovesRoute
   '/dashboard/profile': typeof DashboardProfileRoute
   '/dashboard/quickview': typeof DashboardQuickviewRoute
   '/dashboard/scanNow': typeof DashboardScanNowRoute
@@ -384,8 +398,10 @@ export interface FileRoutesByTo {
   '/dashboard/batches': typeof DashboardBatchesRoute
   '/dashboard/company': typeof DashboardCompanyRoute
   '/dashboard/consultants': typeof DashboardConsultantsRoute
+  '/dashboard/gridTemplates': typeof DashboardGridTemplatesRoute
   '/dashboard/observations': typeof DashboardObservationsRoute
   '/dashboard/overview': typeof DashboardOverviewRoute
+  '/dashboard/plantMoves': typeof DashboardPlantMovesRoute
   '/dashboard/profile': typeof DashboardProfileRoute
   '/dashboard/quickview': typeof DashboardQuickviewRoute
   '/dashboard/scanNow': typeof DashboardScanNowRoute
@@ -435,8 +451,10 @@ export interface FileRoutesById {
   '/dashboard/batches': typeof DashboardBatchesRoute
   '/dashboard/company': typeof DashboardCompanyRoute
   '/dashboard/consultants': typeof DashboardConsultantsRoute
+  '/dashboard/gridTemplates': typeof DashboardGridTemplatesRoute
   '/dashboard/observations': typeof DashboardObservationsRoute
   '/dashboard/overview': typeof DashboardOverviewRoute
+  '/dashboard/plantMoves': typeof DashboardPlantMovesRoute
   '/dashboard/profile': typeof DashboardProfileRoute
   '/dashboard/quickview': typeof DashboardQuickviewRoute
   '/dashboard/scanNow': typeof DashboardScanNowRoute
@@ -487,8 +505,10 @@ export interface FileRouteTypes {
     | '/dashboard/batches'
     | '/dashboard/company'
     | '/dashboard/consultants'
+    | '/dashboard/gridTemplates'
     | '/dashboard/observations'
     | '/dashboard/overview'
+    | '/dashboard/plantMoves'
     | '/dashboard/profile'
     | '/dashboard/quickview'
     | '/dashboard/scanNow'
@@ -536,8 +556,10 @@ export interface FileRouteTypes {
     | '/dashboard/batches'
     | '/dashboard/company'
     | '/dashboard/consultants'
+    | '/dashboard/gridTemplates'
     | '/dashboard/observations'
     | '/dashboard/overview'
+    | '/dashboard/plantMoves'
     | '/dashboard/profile'
     | '/dashboard/quickview'
     | '/dashboard/scanNow'
@@ -586,8 +608,10 @@ export interface FileRouteTypes {
     | '/dashboard/batches'
     | '/dashboard/company'
     | '/dashboard/consultants'
+    | '/dashboard/gridTemplates'
     | '/dashboard/observations'
     | '/dashboard/overview'
+    | '/dashboard/plantMoves'
     | '/dashboard/profile'
     | '/dashboard/quickview'
     | '/dashboard/scanNow'
@@ -789,6 +813,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardConsultantsRouteImport
       parentRoute: typeof DashboardRoute
     }
+    '/dashboard/gridTemplates': {
+      id: '/dashboard/gridTemplates'
+      path: '/gridTemplates'
+      fullPath: '/dashboard/gridTemplates'
+      preLoaderRoute: typeof DashboardGridTemplatesRouteImport
+      parentRoute: typeof DashboardRoute
+    }
     '/dashboard/observations': {
       id: '/dashboard/observations'
       path: '/observations'
@@ -801,6 +832,13 @@ declare module '@tanstack/react-router' {
       path: '/overview'
       fullPath: '/dashboard/overview'
       preLoaderRoute: typeof DashboardOverviewRouteImport
+      parentRoute: typeof DashboardRoute
+    }
+    '/dashboard/plantMoves': {
+      id: '/dashboard/plantMoves'
+      path: '/plantMoves'
+      fullPath: '/dashboard/plantMoves'
+      preLoaderRoute: typeof DashboardPlantMovesRouteImport
       parentRoute: typeof DashboardRoute
     }
     '/dashboard/profile': {
@@ -981,8 +1019,10 @@ interface DashboardRouteChildren {
   DashboardBatchesRoute: typeof DashboardBatchesRoute
   DashboardCompanyRoute: typeof DashboardCompanyRoute
   DashboardConsultantsRoute: typeof DashboardConsultantsRoute
+  DashboardGridTemplatesRoute: typeof DashboardGridTemplatesRoute
   DashboardObservationsRoute: typeof DashboardObservationsRoute
   DashboardOverviewRoute: typeof DashboardOverviewRoute
+  DashboardPlantMovesRoute: typeof DashboardPlantMovesRoute
   DashboardProfileRoute: typeof DashboardProfileRoute
   DashboardQuickviewRoute: typeof DashboardQuickviewRoute
   DashboardScanNowRoute: typeof DashboardScanNowRoute
@@ -1017,8 +1057,10 @@ const DashboardRouteChildren: DashboardRouteChildren = {
   DashboardBatchesRoute: DashboardBatchesRoute,
   DashboardCompanyRoute: DashboardCompanyRoute,
   DashboardConsultantsRoute: DashboardConsultantsRoute,
+  DashboardGridTemplatesRoute: DashboardGridTemplatesRoute,
   DashboardObservationsRoute: DashboardObservationsRoute,
   DashboardOverviewRoute: DashboardOverviewRoute,
+  DashboardPlantMovesRoute: DashboardPlantMovesRoute,
   DashboardProfileRoute: DashboardProfileRoute,
   DashboardQuickviewRoute: DashboardQuickviewRoute,
   DashboardScanNowRoute: DashboardScanNowRoute,
