@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page, Response } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -105,6 +106,26 @@ export class AppPage {
   async screenshot(name: string): Promise<void> {
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
     await this.page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  }
+
+  /**
+   * axe-core's serious and critical violations on the screen as it is now (all of axe's rules, plus the
+   * experimental label-content-name-mismatch: a control whose accessible name does not start with
+   * the words it shows cannot be used by voice), each as "rule: target, target" so a failing assertion
+   * names what to fix.
+   * Every screen is checked with `expect(await app.accessibilityViolations()).toEqual([])`.
+   */
+  async accessibilityViolations(): Promise<string[]> {
+    const results = await new AxeBuilder({ page: this.page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze();
+    return results.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  }
+
+  /** Each screen's check: a screenshot named `name` at the tablet size, and no serious or critical axe violation. */
+  async checkScreen(name: string): Promise<void> {
+    await this.screenshot(name);
+    expect(await this.accessibilityViolations(), `axe on ${name}`).toEqual([]);
   }
 
   async reload(): Promise<Response | null> {
