@@ -1,0 +1,185 @@
+/**
+ * `npm run bench:browser`: the tablet's goals (issue 13), measured in Debian's Chromium at 768×1024 on
+ * the production build served by the real server (its own process and data, as `npm start` runs it),
+ * each figure the median of BENCH_RUNS (default 5) beside its goal:
+ *
+ * - JavaScript transferred (compressed, as the server sends it) for the sign-in page of a first visit;
+ * - offline-ready: from the start of a first visit's navigation until the service worker controls the
+ *   page (its precache is complete: with no network from then on, the app reloads);
+ * - a room of 100 boxes as an offline cold start: a new page of a signed-in tablet, network off, from
+ *   navigation until every box of the room is in the page;
+ * - a room of 2,000 boxes (two grids of 40×25) online, from the tap on its card in the rooms list until
+ *   every box is in the page, and as an offline cold start;
+ * - a tap on a box far down the 2,000-box room until its panel shows.
+ *
+ * "In the page" means rendered by React into the document (reachable by keyboard and screen reader),
+ * then one frame painted. Nothing here asserts the figures; the tests assert behaviour only.
+ */
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, webAppBuild } from '../tests/support/browser';
+import { createGrid, createRoom, createTenant, type SignedInUser } from '../tests/support/factories';
+import { startServer } from '../tests/support/server';
+import { startServerProcess } from '../tests/support/server-process';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+interface Figure {
+  what: string;
+  values: number[];
+  unit: 'kB' | 'ms';
+  goal: number;
+}
+
+async function newTablet(browser: Browser, baseURL: string): Promise<BrowserContext> {
+  return browser.newContext({ baseURL, serviceWorkers: 'allow', viewport: { width: 768, height: 1024 } });
+}
+
+/** Compressed bytes of the JavaScript a first visit to the sign-in page loads (page and its workers), until the network is idle. */
+async function signInJavaScript(browser: Browser, baseURL: string): Promise<number> {
+  const context = await newTablet(browser, baseURL);
+  const page = await context.newPage();
+  const sizes: Array<Promise<number>> = [];
+  page.on('requestfinished', (request) => {
+    if (request.resourceType() === 'script' || /\.m?js(\?|$)/.test(request.url())) sizes.push(request.sizes().then((size) => size.responseBodySize));
+  });
+  await page.goto('/signIn', { waitUntil: 'networkidle' });
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  const total = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
+  await context.close();
+  return total / 1000;
+}
+
+/** Milliseconds from a first visit's navigation start until the service worker controls the page. */
+async function offlineReady(browser: Browser, baseURL: string): Promise<number> {
+  const context = await newTablet(browser, baseURL);
+  const page = await context.newPage();
+  // Registered before any script of the page runs, so the moment of control is not missed.
+  await page.addInitScript(() => {
+    navigator.serviceWorker.addEventListener('controllerchange', () => {
+      (window as unknown as { controlledAt?: number }).controlledAt = performance.now();
+    });
+  });
+  await page.goto('/signIn', { waitUntil: 'load' });
+  const handle = await page.waitForFunction(() => (window as unknown as { controlledAt?: number }).controlledAt, null, { timeout: 60_000, polling: 50 });
+  const at = Number(await handle.jsonValue());
+  await context.close();
+  return at;
+}
+
+/** Signs in through the screen and waits for the first pull and the service worker: a tablet ready for the floor. */
+async function signedInTablet(browser: Browser, baseURL: string, user: SignedInUser): Promise<BrowserContext> {
+  const context = await newTablet(browser, baseURL);
+  const page = await context.newPage();
+  await page.goto('/signIn', { waitUntil: 'load' });
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname.startsWith('/dashboard'));
+  await page.waitForFunction(() => Object.keys(localStorage).some((key) => key.startsWith('growroom.pulled.') && localStorage.getItem(key) === '1'), null, { timeout: 120_000, polling: 100 });
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60_000 });
+  await page.close();
+  return context;
+}
+
+/** Resolves in the page when `count` boxes are in the document, one frame later: performance.now() then. */
+const boxesShownAt = (page: Page, count: number) =>
+  page
+    .waitForFunction((expected) => document.querySelectorAll('.grid-box').length >= expected, count, { timeout: 60_000, polling: 'raf' })
+    .then(() => page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now())))));
+
+/** Offline cold start: a new page of the signed-in tablet with no network, from navigation until the room's boxes show. */
+async function offlineColdStart(context: BrowserContext, roomId: number, boxes: number): Promise<number> {
+  await context.setOffline(true);
+  const page = await context.newPage();
+  try {
+    await page.goto(`/dashboard/rooms/${roomId}`, { waitUntil: 'commit' });
+    return await boxesShownAt(page, boxes);
+  } finally {
+    await page.close();
+    await context.setOffline(false);
+  }
+}
+
+/** Online, in an open app: from the tap on the room's card in the rooms list until every box shows. */
+async function roomFromList(context: BrowserContext, roomName: string, boxes: number): Promise<number> {
+  const page = await context.newPage();
+  try {
+    await page.goto('/dashboard/rooms', { waitUntil: 'load' });
+    const open = page.getByRole('listitem', { name: roomName }).getByRole('link', { name: 'Open' });
+    await open.waitFor();
+    const tappedAt = await open.evaluate((link: HTMLElement) => {
+      const at = performance.now();
+      link.click();
+      return at;
+    });
+    return (await boxesShownAt(page, boxes)) - tappedAt;
+  } finally {
+    await page.close();
+  }
+}
+
+/** In the open 2,000-box room: a tap on a box far down (the last of the last grid) until its panel shows. */
+async function tapToPanel(context: BrowserContext, roomId: number, boxes: number): Promise<number> {
+  const page = await context.newPage();
+  try {
+    await page.goto(`/dashboard/rooms/${roomId}`, { waitUntil: 'load' });
+    await boxesShownAt(page, boxes);
+    const last = page.locator('.grid-box').last();
+    await last.scrollIntoViewIfNeeded();
+    const tappedAt = await last.evaluate((box: HTMLElement) => {
+      const at = performance.now();
+      box.click();
+      return at;
+    });
+    await page.waitForFunction(() => document.querySelector('.box-panel') !== null, null, { timeout: 30_000, polling: 'raf' });
+    return (await page.evaluate(() => performance.now())) - tappedAt;
+  } finally {
+    await page.close();
+  }
+}
+
+async function repeat(what: string, unit: Figure['unit'], goal: number, measure: () => Promise<number>): Promise<Figure> {
+  const values: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) values.push(await measure());
+  const figure = { what, values, unit, goal };
+  console.log(`  ${what}: ${values.map((value) => Math.round(value)).join(', ')} ${unit}`);
+  return figure;
+}
+
+const webRoot = await webAppBuild();
+const server = (await startServerProcess({ webRoot })) ?? (await startServer({ webRoot }));
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
+try {
+  const farm = await createTenant(server);
+  const small = await createRoom(server, farm.companyId, 'Propagation');
+  await createGrid(server, farm.companyId, small, 10, 10, 'Bench 1');
+  const large = await createRoom(server, farm.companyId, 'Flower hall');
+  await createGrid(server, farm.companyId, large, 40, 25, 'North');
+  await createGrid(server, farm.companyId, large, 40, 25, 'South');
+
+  console.log(`\nThe tablet in Chromium at 768×1024 (production build; ${RUNS} runs each)\n`);
+  const figures: Figure[] = [];
+  figures.push(await repeat('JavaScript transferred for the sign-in page', 'kB', 150, () => signInJavaScript(browser, server.url)));
+  figures.push(await repeat('offline-ready after a first visit', 'ms', 2500, () => offlineReady(browser, server.url)));
+  const tablet = await signedInTablet(browser, server.url, farm.admin);
+  figures.push(await repeat('room of 100 boxes, offline cold start', 'ms', 1000, () => offlineColdStart(tablet, small, 100)));
+  figures.push(await repeat('room of 2,000 boxes, online from the rooms list', 'ms', 300, () => roomFromList(tablet, 'Flower hall', 2000)));
+  figures.push(await repeat('room of 2,000 boxes, offline cold start', 'ms', 1000, () => offlineColdStart(tablet, large, 2000)));
+  figures.push(await repeat('tap on a box to its panel (2,000-box room)', 'ms', 100, () => tapToPanel(tablet, large, 2000)));
+
+  console.log('');
+  for (const figure of figures) {
+    const value = median(figure.values);
+    const shown = figure.unit === 'kB' ? value.toFixed(1) : String(Math.round(value));
+    console.log(`${figure.what}: median ${shown} ${figure.unit} (goal: at most ${figure.goal} ${figure.unit}; ${value <= figure.goal ? 'met' : 'NOT MET'})`);
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
