@@ -35,9 +35,11 @@ interface Slot {
 export function registerClientIds(app: FastifyInstance) {
   app.addHook('preValidation', async (request, reply) => {
     // A repeat of a call already answered gets that answer now, before validation: its client ids are
-    // not resolved (a record it named may be gone since), and the schemas want integers.
+    // not resolved (a record it named may be gone since), and the schemas want integers. The answer is
+    // sent as it was stored, past the route's answer schema: it may come from an earlier version of the
+    // server, and a repeat must get what the first call got.
     const repeat = answeredRepeatOf(request);
-    if (repeat) return reply.code(repeat.status_code).header('Idempotent-Replayed', 'true').send(repeat.response);
+    if (repeat) return reply.code(repeat.status_code).header('Idempotent-Replayed', 'true').serializer(JSON.stringify).send(repeat.response);
     // The push carries other calls: each of its entries is resolved as a request of its own.
     if (!request.auth || request.routeOptions.config.carriesRequests) return;
     const names: Record<string, OwnedKindName> = { ...OWNED_PARAMETERS, ...request.routeOptions.config.owns };
