@@ -1,7 +1,7 @@
 /**
  * The web app: routes (src/routes, file-based, one chunk per screen), toasts, and the app's services.
- * The service worker is registered after load; the sync worker starts when the page opens with a
- * session (and after a sign-in).
+ * The service worker is registered after load; the sync worker starts after the first paint when the
+ * page opens with a session (and after a sign-in).
  */
 import { RouterProvider, createRouter } from '@tanstack/react-router';
 import { SnackbarProvider } from 'notistack';
@@ -33,4 +33,6 @@ if (root) {
   );
 }
 registerServiceWorker();
-void startSync();
+// The local database and the sync worker load after the first paint (src/app/services.ts), and only
+// with a session on this tablet.
+requestAnimationFrame(() => setTimeout(() => void startSync(), 0));

@@ -16,6 +16,11 @@ import type { GrowDatabase } from '../db/database';
 import { readable } from '../db/local-store';
 import type { LocalDocument } from '../db/schemas';
 import type { ApiClient } from './client';
+import { ApiError, ValidationError, serverMessage, unanswered } from './errors';
+
+// The errors every domain function may throw, from here as from errors.ts (which stays light: the
+// first page loads it without the validation code).
+export { ApiError, ValidationError, serverMessage, unanswered } from './errors';
 
 export interface ApiContext {
   client: ApiClient;
@@ -98,11 +103,6 @@ async function watchWrites(database: GrowDatabase, effects: readonly Effect[]): 
     },
     stop: () => subscription.unsubscribe(),
   };
-}
-
-/** A rule of the spec's client side failed: the message is the spec's own (spec part 1 §5, part 2 §5). */
-export class ValidationError extends Error {
-  override readonly name = 'ValidationError';
 }
 
 /**
@@ -193,27 +193,6 @@ export function multipart(fields: Record<string, string | number | boolean | nul
 export const json = (data: unknown): EntryDraft['body'] => ({ kind: 'json', data });
 
 export const now = () => new Date().toISOString();
-
-/** A call the server refused or that could not reach it: the server's message, or the spec's fallback (spec §8). */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  constructor(
-    message: string,
-    readonly status: number | null = null,
-  ) {
-    super(message);
-  }
-}
-
-/** True when a call got no answer at all (no network, server unreachable): the offline case of spec §8. */
-export const unanswered = (error: unknown): error is ApiError => error instanceof ApiError && error.status === null;
-
-/** The server's message from a failed call, if it sent one. */
-export function serverMessage(error: unknown): string | null {
-  if (!axios.isAxiosError(error)) return null;
-  const data = error.response?.data as { message?: unknown } | undefined;
-  return typeof data?.message === 'string' && data.message ? data.message : null;
-}
 
 /**
  * A call that needs the server's answer now (reads, and the session calls): the answer's data, or an

@@ -19,8 +19,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, randomBytes } from '@noble/hashes/utils.js';
 import { kioskMessages as m } from '../../common/messages/kiosk';
 import type { Session, SessionStore, SessionVault } from './client';
-import { ValidationError } from './context';
-import type { KeyValueStorage } from './session';
+import { ValidationError } from './errors';
+import type { KeyValueStorage } from './session-store';
 
 export interface KioskMember {
   userId: number;

@@ -1,16 +1,13 @@
 /**
- * The page's services, made once: the session (local storage), the kiosk's other sessions, the one API
- * client, the local database and the context every domain function takes (it records through the sync
- * worker, the outbox's owner). StrictMode renders twice and routes load on demand, so everything here
- * is a module-level singleton.
+ * The page's services, made once: the session (local storage), the kiosk's other sessions and the one
+ * API client. The local database and the sync worker (src/app/local-services.ts) are loaded on first
+ * use, so the sign-in page carries none of RxDB, Dexie or the worker's code. StrictMode renders twice
+ * and routes load on demand, so everything here is a module-level singleton.
  */
 import { backendUrl, createApiClient } from '../api/client';
 import type { ApiContext } from '../api/context';
-import { localSessionStore } from '../api/session';
+import { localSessionStore } from '../api/session-store';
 import { kioskStore, kioskVault } from '../api/kiosk';
-import { localDatabase } from '../db/database';
-import { rxLocalReader } from '../db/local-store';
-import { startSyncWorker, workerRecorder } from '../sync/sync-store';
 
 export const session = localSessionStore();
 export const kiosk = kioskStore();
@@ -25,36 +22,22 @@ export function signedOut() {
 
 export const client = createApiClient({ baseURL: apiBaseUrl, session, onSignedOut: signedOut });
 
-let context: Promise<ApiContext> | undefined;
+const localServices = () => import('./local-services');
 
-/** The domain functions' context; the sync worker is told of every change recorded through it. */
-export function apiContext(): Promise<ApiContext> {
-  context ??= localDatabase().then((database) => ({
-    client,
-    recorder: workerRecorder,
-    store: rxLocalReader(database),
-    database,
-  }));
-  return context;
+/** The domain functions' context (loads the local database on first use). */
+export async function apiContext(): Promise<ApiContext> {
+  return (await localServices()).apiContext();
 }
 
 /**
  * Starts the sync worker when there is a session: at page open (work resumes after a reload or a
  * crash) and after a sign-in. Pull checkpoints are kept per server and company, so another
- * company's session on this tablet starts its own.
+ * company's session on this tablet starts its own. Without a session nothing heavy is loaded.
  */
 export async function startSync() {
   // With nobody at the screen (a kiosk on its switch screen after a reload), a parked user's session
   // keeps the tablet syncing: the parked users' changes keep going out.
   const current = await sessions.get(null);
   if (!current) return null;
-  const worker = await startSyncWorker({ baseURL: apiBaseUrl, replicationIdentifier: `${apiBaseUrl}|company-${current.company_id}|client-ids` }, sessions, (userId) => {
-    // A parked kiosk user's session ending is theirs alone: their changes wait for their next sign-in.
-    void session.get().then((signedIn) => {
-      if (userId === null || !signedIn || signedIn.user_id === userId) signedOut();
-    });
-  });
-  // A sign-in or a switch may be what entries of another user were waiting for.
-  await worker.sessionsChanged();
-  return worker;
+  return (await localServices()).startSyncFor(current);
 }

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client';
-import { localSessionStore, login, SESSION_KEYS } from '../../src/api/session';
+import { login } from '../../src/api/session';
+import { localSessionStore, SESSION_KEYS } from '../../src/api/session-store';
 import { type E2E, skipBrowser, startE2E } from '../support/browser';
 import { clientIdOf, createRoom, createTenant, type SignedInUser } from '../support/factories';
 import { AppPage } from './app-page';

@@ -2,19 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sessionClientMessages as cm, sessionMessages as m } from '../../../common/messages/session';
 import { createApiClient, type Session } from '../../../src/api/client';
 import type { ApiContext } from '../../../src/api/context';
-import {
-  COOKIE_KEYS,
-  createNewUser,
-  documentCookies,
-  localSessionStore,
-  login,
-  logout,
-  REFRESH_TOKEN_LIFETIME_MS,
-  refreshTokenExpired,
-  requestPasswordReset,
-  resetPassword,
-  SESSION_KEYS,
-} from '../../../src/api/session';
+import { createNewUser, login, logout, requestPasswordReset, resetPassword } from '../../../src/api/session';
+import { COOKIE_KEYS, documentCookies, localSessionStore, REFRESH_TOKEN_LIFETIME_MS, refreshTokenExpired, SESSION_KEYS } from '../../../src/api/session-store';
 import { createInvitation, loadUsers } from '../../../src/api/users';
 import { startTablet, type Tablet } from '../../support/client';
 import { createUser } from '../../support/factories';
