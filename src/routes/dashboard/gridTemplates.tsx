@@ -1,6 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../features/shell/Upcoming';
+import { GridTemplatesScreen } from '../../features/grid-templates/GridTemplatesScreen';
 
-export const Route = createFileRoute('/dashboard/gridTemplates')({
-  component: () => <Upcoming title="Grid templates" what="Grid and sub-grid layouts to lay out a grid or divide a box from." />,
-});
+/** Grid and SubGrid templates: lay out a grid in a room, or divide a box into positions (spec part 2 §3, §5, §7, §9). */
+export const Route = createFileRoute('/dashboard/gridTemplates')({ component: GridTemplatesScreen });

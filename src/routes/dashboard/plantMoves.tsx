@@ -1,6 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../features/shell/Upcoming';
+import { PlantMovesScreen } from '../../features/plant-moves/PlantMovesScreen';
 
-export const Route = createFileRoute('/dashboard/plantMoves')({
-  component: () => <Upcoming title="Plant moves" what="Move plants between positions, and the company's movement history." />,
-});
+/** Moving plants between positions, and the company's movement history (spec part 2 §3, §5, §7, §9). */
+export const Route = createFileRoute('/dashboard/plantMoves')({ component: PlantMovesScreen });

@@ -1,0 +1,202 @@
+/**
+ * The company's movement history (get_company_movement_history) with the spec's filters: batch, room,
+ * start and end day, sort column and order, 50 a page. Read through `useMovementHistory`, which
+ * answers from the tablet's copy when the server cannot; this section says which it shows.
+ */
+import { useId, useMemo, useState } from 'react';
+import { MOVEMENT_SORT_COLUMNS } from '../../../common/messages/subgrids';
+import { useLocalQuery, type SignedInUser } from '../../app/hooks';
+import { type BatchDoc, type CompanyDoc, type RoomDoc, userName, when } from '../rooms/model';
+import { FormError } from '../shell/forms';
+import { type HistoryFilters, useMovementHistory } from './hooks';
+import { type HistoryRow, PAGE_SIZE, type SortColumn, type SortOrder } from './model';
+import { positionName, useBoxNames } from './places';
+
+const SORT_LABELS: Record<SortColumn, string> = {
+  moved_at: 'Date moved',
+  plant_uid: 'Plant id',
+  movement_reason: 'Reason',
+  from_parent_gridbox_id: 'From box',
+  to_parent_gridbox_id: 'To box',
+};
+
+const FIRST_PAGE: HistoryFilters = { roomId: null, batchId: null, startDate: '', endDate: '', sortBy: 'moved_at', sortOrder: 'desc', offset: 0 };
+
+const batchOrder = (a: BatchDoc, b: BatchDoc) => String(a.BatchNumber ?? '').localeCompare(String(b.BatchNumber ?? ''), undefined, { numeric: true, sensitivity: 'base' });
+
+export function History({ user, rooms, company }: { user: SignedInUser; rooms: RoomDoc[]; company: CompanyDoc | null }) {
+  const ids = useId();
+  const [filters, setFilters] = useState<HistoryFilters>(FIRST_PAGE);
+  const history = useMovementHistory(user.companyId, filters);
+  const batchList = useLocalQuery<BatchDoc>('batches', { CompanyID: user.companyId }, `batches-${user.companyId}`);
+  const batches = useMemo(() => [...batchList.documents].sort(batchOrder), [batchList.documents]);
+  const shown = useMemo(() => [...history.waiting, ...history.rows], [history.waiting, history.rows]);
+  const boxName = useBoxNames(
+    shown.flatMap((row) => [row.fromBox, row.toBox]),
+    company,
+  );
+  // Any change of filter or order starts again at the first page.
+  const set = (patch: Partial<HistoryFilters>) => setFilters((current) => ({ ...current, offset: 0, ...patch }));
+  const page = (offset: number) => setFilters((current) => ({ ...current, offset }));
+
+  const first = history.total === 0 ? 0 : filters.offset + 1;
+  const last = Math.min(filters.offset + PAGE_SIZE, history.total);
+  const paged = filters.offset > 0 || history.total > PAGE_SIZE;
+  const filtered = filters.roomId !== null || filters.batchId !== null || filters.startDate !== '' || filters.endDate !== '';
+
+  return (
+    <section className="move-history" aria-labelledby={`${ids}-heading`}>
+      <h2 id={`${ids}-heading`}>Movement history</h2>
+      <div className="history-filters" role="group" aria-label="Filters">
+        <div>
+          <label htmlFor={`${ids}-batch`}>Batch</label>
+          <select id={`${ids}-batch`} className="control" value={filters.batchId ?? ''} onChange={(event) => set({ batchId: event.target.value || null })}>
+            <option value="">All batches</option>
+            {batches.map((batch) => (
+              <option key={batch.id} value={batch.id}>
+                {batch.BatchNumber || 'Unnamed batch'}
+                {batch.StrainName ? ` · ${batch.StrainName}` : ''}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor={`${ids}-room`}>Room</label>
+          <select id={`${ids}-room`} className="control" value={filters.roomId ?? ''} onChange={(event) => set({ roomId: event.target.value || null })}>
+            <option value="">All rooms</option>
+            {rooms.map((room) => (
+              <option key={room.id} value={room.id}>
+                {room.Name || 'Unnamed room'}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor={`${ids}-start`}>From day</label>
+          <input id={`${ids}-start`} className="control" type="date" value={filters.startDate} onChange={(event) => set({ startDate: event.target.value })} />
+        </div>
+        <div>
+          <label htmlFor={`${ids}-end`}>To day</label>
+          <input id={`${ids}-end`} className="control" type="date" value={filters.endDate} onChange={(event) => set({ endDate: event.target.value })} />
+        </div>
+        <div>
+          <label htmlFor={`${ids}-sort`}>Sort by</label>
+          <select id={`${ids}-sort`} className="control" value={filters.sortBy} onChange={(event) => set({ sortBy: event.target.value as SortColumn })}>
+            {MOVEMENT_SORT_COLUMNS.map((column) => (
+              <option key={column} value={column}>
+                {SORT_LABELS[column]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor={`${ids}-order`}>Order</label>
+          <select id={`${ids}-order`} className="control" value={filters.sortOrder} onChange={(event) => set({ sortOrder: event.target.value as SortOrder })}>
+            <option value="desc">{filters.sortBy === 'moved_at' ? 'Newest first' : 'Descending (Z–A)'}</option>
+            <option value="asc">{filters.sortBy === 'moved_at' ? 'Oldest first' : 'Ascending (A–Z)'}</option>
+          </select>
+        </div>
+      </div>
+      {filtered && (
+        <button type="button" className="button" onClick={() => setFilters(FIRST_PAGE)}>
+          Clear filters
+        </button>
+      )}
+      <p className="muted">Days are UTC days, as the server keeps them; both ends are included.</p>
+
+      {history.source === 'tablet' && (
+        <p className="banner history-source" role="status">
+          {history.why === 'offline'
+            ? 'Offline: this is the history as this tablet last synced it. The server’s history needs a connection; moves made here are marked until they reach it.'
+            : history.why === 'no-answer'
+              ? 'The server did not answer: this is the history as this tablet last synced it.'
+              : 'The chosen room or batch has not reached the server yet: this is the history this tablet holds.'}
+        </p>
+      )}
+      <FormError error={history.error} banner />
+
+      {history.waiting.length > 0 && (
+        <>
+          <h3 className="history-subhead">Waiting to sync</h3>
+          <MoveList label="Moves waiting to sync" rows={history.waiting} boxName={boxName} company={company} />
+        </>
+      )}
+
+      {history.error ? null : history.loading && history.rows.length === 0 ? (
+        <p className="muted" role="status">
+          Loading the movement history…
+        </p>
+      ) : history.total === 0 ? (
+        <p className="empty">{filtered ? 'No moves match these filters.' : 'No plant has been moved yet.'}</p>
+      ) : (
+        <>
+          <p className="history-count" role="status" data-total={history.total}>
+            {paged ? `Moves ${first}–${last} of ${history.total}` : `${history.total} ${history.total === 1 ? 'move' : 'moves'}`}
+            {history.loading ? ' · updating…' : ''}
+          </p>
+          <MoveList label="Movement history" rows={history.rows} boxName={boxName} company={company} />
+          {paged && (
+            <div className="form-actions history-paging">
+              <button type="button" className="button" disabled={filters.offset === 0} onClick={() => page(Math.max(0, filters.offset - PAGE_SIZE))}>
+                Previous {PAGE_SIZE}
+              </button>
+              <button type="button" className="button" disabled={last >= history.total} onClick={() => page(filters.offset + PAGE_SIZE)}>
+                Next {PAGE_SIZE}
+              </button>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function MoveList({ label, rows, boxName, company }: { label: string; rows: HistoryRow[]; boxName: (id: string | number | null) => string; company: CompanyDoc | null }) {
+  return (
+    <ul className="move-list" aria-label={label}>
+      {rows.map((row) => {
+        const by = userName(company, row.userId);
+        return (
+          <li key={row.key} className={`card move-item${row.waiting ? ' waiting' : ''}`} aria-label={`Plant ${row.plantUid}`}>
+            <div className="move-head">
+              <h3>{row.plantUid}</h3>
+              <span className="muted">{when(row.movedAt)}</span>
+              {row.waiting && <span className="chip waiting">Waiting to sync</span>}
+            </div>
+            <dl className="move-facts">
+              <div>
+                <dt>From</dt>
+                <dd>{row.fromBox === null ? 'nowhere (a new plant)' : `${boxName(row.fromBox)}${row.fromPosition ? ` · ${positionName(row.fromPosition)}` : ''}`}</dd>
+              </div>
+              <div>
+                <dt>To</dt>
+                <dd>
+                  {boxName(row.toBox)}
+                  {row.toPosition ? ` · ${positionName(row.toPosition)}` : ' · the first free position'}
+                </dd>
+              </div>
+              {row.reason && (
+                <div>
+                  <dt>Reason</dt>
+                  <dd>{row.reason}</dd>
+                </div>
+              )}
+              {row.notes && (
+                <div>
+                  <dt>Notes</dt>
+                  <dd>{row.notes}</dd>
+                </div>
+              )}
+              {by && (
+                <div>
+                  <dt>By</dt>
+                  <dd>{by}</dd>
+                </div>
+              )}
+            </dl>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
