@@ -1,0 +1,317 @@
+/**
+ * The audit trail (spec part 2 §3, §7): who did what, when, in which room and batch, newest first.
+ * It is read reactively from the local `audit_events` collection (the last 90 days, pulled), so it
+ * works offline and an event recorded here shows at once; events older than that are the server's and
+ * are read through useOlderAuditEvents (hooks.ts) when the filters or paging reach them. Everyone
+ * records events by hand; Admins also correct and delete them (the server refuses others), so those
+ * buttons are shown to Admins only.
+ *
+ * Where the spec is silent:
+ * - Filters are a room, a batch, a user and a range of days (the tablet's calendar days, both ends
+ *   included); they are kept in the address, so a reload or a shared link shows the same.
+ * - The trail shows 50 events at a time; "Show more" adds 50. Once the tablet's events are all shown
+ *   (or the range starts before its window), the next ones are read from the server, which filters by
+ *   room and batch; the user and days are filtered on the tablet.
+ * - Offline, events older than the window cannot be read: the screen says so, shows what the tablet
+ *   still holds of them, and reads them when the connection returns.
+ * - Details are shown as labelled facts in words (names for rooms, batches and grids, counts for
+ *   lists), never as JSON; ids a grower cannot use are left out.
+ * - A user with no recorded name shows as "User 12"; events of no user (operator commands) as "System".
+ * - Deleting asks first, in the event's card (a tablet in a grow room is easy to mis-tap).
+ */
+import { type ReactNode, useId, useMemo, useState } from 'react';
+import { reachedServer } from '../../api/records';
+import { useLocalQuery, type SignedInUser } from '../../app/hooks';
+import type { LocalDocument } from '../../db/schemas';
+import { formatDay } from '../batches/model';
+import { isDay } from '../observations/model';
+import { SignedIn } from '../session/SignedIn';
+import { InitialPull, useInitialPull } from '../shell/InitialPull';
+import { Screen } from '../shell/Screen';
+import { EventCard } from './EventCard';
+import { type Correction, RecordEventForm } from './EventForm';
+import { type TrailNames, useEventBoxes, useOlderAuditEvents, useTrailNames } from './hooks';
+import {
+  type AuditEventDoc,
+  byWhoAndWhen,
+  firstLocalDay,
+  inPlace,
+  isOlderThanWindow,
+  LOCAL_WINDOW_DAYS,
+  localEvent,
+  newestFirst,
+  PAGE_SIZE,
+  reachesBeyondWindow,
+  scanStart,
+  serverEvent,
+  type TrailEvent,
+  type TrailFilter,
+} from './model';
+import './audit.css';
+
+/** The filters as the address holds them (`?room=&batch=&user=&from=&to=`). */
+export interface AuditTrailSearch {
+  room?: string | number;
+  batch?: string | number;
+  user?: string | number;
+  from?: string;
+  to?: string;
+}
+
+export function AuditTrailScreen(props: { search: AuditTrailSearch; onSearch: (next: AuditTrailSearch) => void }) {
+  return <SignedIn title="Audit trail">{(user) => <AuditTrail user={user} {...props} />}</SignedIn>;
+}
+
+function AuditTrail({ user, search, onSearch }: { user: SignedInUser; search: AuditTrailSearch; onSearch: (next: AuditTrailSearch) => void }) {
+  const names = useTrailNames(user.companyId);
+  const local = useLocalQuery<AuditEventDoc>('audit_events', { CompanyID: user.companyId }, `audit-${user.companyId}`);
+  const [recording, setRecording] = useState(false);
+  const pulling = useInitialPull();
+
+  // The address may name a room or batch by its server id (an older link): the filter uses the local id.
+  const roomDoc = search.room === undefined ? undefined : names.roomIndex.get(String(search.room));
+  const batchDoc = search.batch === undefined ? undefined : names.batchIndex.get(String(search.batch));
+  const room = search.room === undefined ? undefined : (roomDoc?.id ?? String(search.room));
+  const batch = search.batch === undefined ? undefined : (batchDoc?.id ?? String(search.batch));
+  const userId = search.user === undefined || !Number.isInteger(Number(search.user)) ? undefined : Number(search.user);
+  const from = isDay(search.from) ? search.from : undefined;
+  const to = isDay(search.to) ? search.to : undefined;
+  // One object per filter, so what is worked out from it is worked out again only when it changes.
+  const filter = useMemo<TrailFilter>(() => ({ room, batch, user: userId, from, to }), [room, batch, userId, from, to]);
+  const reversed = !!filter.from && !!filter.to && filter.from > filter.to;
+  const filterKey = JSON.stringify(filter);
+
+  const actions = (
+    <button type="button" className="button primary" onClick={() => setRecording(true)}>
+      Record an event
+    </button>
+  );
+
+  // A new tablet's first pull: the trail is on its way, not empty.
+  if (pulling && local.documents.length === 0) {
+    return (
+      <Screen title="Audit trail" loading={local.loading}>
+        <InitialPull progress={pulling} />
+      </Screen>
+    );
+  }
+
+  return (
+    <Screen title="Audit trail" loading={local.loading || names.loading} actions={actions}>
+      {recording && <RecordEventForm names={names} onDone={() => setRecording(false)} />}
+      <Filters names={names} filter={filter} localEvents={local.documents} onSearch={(patch) => onSearch({ ...search, ...patch })} onClear={() => onSearch({})} />
+      {reversed ? (
+        <p className="banner error" role="alert">
+          The first day is after the last one: change the dates.
+        </p>
+      ) : (
+        <Trail key={filterKey} user={user} names={names} filter={filter} localEvents={local.documents} filtered={filterKey !== '{}'} />
+      )}
+    </Screen>
+  );
+}
+
+function Filters(props: { names: TrailNames; filter: TrailFilter; localEvents: AuditEventDoc[]; onSearch: (patch: AuditTrailSearch) => void; onClear: () => void }) {
+  const { names, filter } = props;
+  const ids = useId();
+  // The company's users, and anyone else the trail names (a user since removed).
+  const users = useMemo(() => {
+    const all = new Map(names.users);
+    for (const event of props.localEvents) if (event.UserID !== null && !all.has(event.UserID)) all.set(event.UserID, event.UserName || `User ${event.UserID}`);
+    return [...all.entries()].sort(([, a], [, b]) => a.localeCompare(b, undefined, { sensitivity: 'base' }));
+  }, [names.users, props.localEvents]);
+  const any = Object.values(filter).some((value) => value !== undefined);
+
+  return (
+    <section className="card audit-filters" aria-label="Filters">
+      {/* Labels beside (not around) their controls: a wrapped select or date would put its value into the control's name. */}
+      <div>
+        <label htmlFor={`${ids}-room`}>Room</label>
+        <select id={`${ids}-room`} className="control" value={filter.room ?? ''} onChange={(event) => props.onSearch({ room: event.target.value || undefined })}>
+          <option value="">All rooms</option>
+          {names.rooms.map((room) => (
+            <option key={room.id} value={room.id}>
+              {room.Name || 'Unnamed room'}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor={`${ids}-batch`}>Batch</label>
+        <select id={`${ids}-batch`} className="control" value={filter.batch ?? ''} onChange={(event) => props.onSearch({ batch: event.target.value || undefined })}>
+          <option value="">All batches</option>
+          {names.batches.map((batch) => (
+            <option key={batch.id} value={batch.id}>
+              {batch.BatchNumber || 'Unnamed batch'}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor={`${ids}-user`}>User</label>
+        <select id={`${ids}-user`} className="control" value={filter.user === undefined ? '' : String(filter.user)} onChange={(event) => props.onSearch({ user: event.target.value ? Number(event.target.value) : undefined })}>
+          <option value="">Everyone</option>
+          {users.map(([id, name]) => (
+            <option key={id} value={String(id)}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor={`${ids}-from`}>From</label>
+        <input id={`${ids}-from`} className="control" type="date" value={filter.from ?? ''} max={filter.to} onChange={(event) => props.onSearch({ from: isDay(event.target.value) ? event.target.value : undefined })} />
+      </div>
+      <div>
+        <label htmlFor={`${ids}-to`}>To</label>
+        <input id={`${ids}-to`} className="control" type="date" value={filter.to ?? ''} min={filter.from} onChange={(event) => props.onSearch({ to: isDay(event.target.value) ? event.target.value : undefined })} />
+      </div>
+      {any && (
+        <div className="audit-clear">
+          <button type="button" className="button" onClick={props.onClear}>
+            Clear filters
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The events that pass the filter, 50 at a time: the tablet's first, then older ones from the server as they are asked for. */
+function Trail({ user, names, filter, localEvents, filtered }: { user: SignedInUser; names: TrailNames; filter: TrailFilter; localEvents: AuditEventDoc[]; filtered: boolean }) {
+  const [shown, setShown] = useState(PAGE_SIZE);
+  const [askedOlder, setAskedOlder] = useState(false);
+  const firstDay = firstLocalDay();
+  const beyond = reachesBeyondWindow(filter, firstDay);
+  // A range that starts (or ends) before the window asks for the older events itself; without one,
+  // they are read once the grower has gone through the tablet's events and asks for older ones.
+  const asked = beyond && (askedOlder || filter.from !== undefined || (filter.to !== undefined && filter.to < firstDay));
+
+  const { recent, olderHere, onServerInWindow } = useMemo(() => {
+    const inPlaceEvents = localEvents.filter((event) => inPlace(event, filter, names.roomIndex, names.batchIndex));
+    const matching = inPlaceEvents.filter((event) => byWhoAndWhen(event, filter));
+    return {
+      // Events older than the window are the server's when it can be asked; the tablet may still hold some.
+      recent: matching.filter((event) => !beyond || !isOlderThanWindow(event, firstDay) || !reachedServer(event)),
+      olderHere: matching.filter((event) => beyond && isOlderThanWindow(event, firstDay) && reachedServer(event)),
+      onServerInWindow: inPlaceEvents.filter((event) => reachedServer(event) && !isOlderThanWindow(event, firstDay)).length,
+    };
+  }, [localEvents, filter, names.roomIndex, names.batchIndex, beyond, firstDay]);
+
+  // The server names the filter's room and batch by their server ids; one it does not know yet (made offline) has no older events.
+  const serverIdOf = (document: LocalDocument | undefined) => (typeof document?.serverId === 'number' ? document.serverId : null);
+  const older = useOlderAuditEvents({
+    companyId: user.companyId,
+    filter,
+    roomServerId: filter.room === undefined ? undefined : (serverIdOf(names.roomIndex.get(filter.room)) ?? null),
+    batchServerId: filter.batch === undefined ? undefined : (serverIdOf(names.batchIndex.get(filter.batch)) ?? null),
+    firstDay,
+    wanted: asked ? Math.max(0, shown - recent.length) : 0,
+    start: scanStart(onServerInWindow),
+    fallback: olderHere,
+  });
+
+  const events = useMemo(() => {
+    // An event read from the server that the tablet also holds is shown from the tablet's copy (it knows what is pending here).
+    const byServerId = new Map(localEvents.filter((event) => typeof event.serverId === 'number').map((event) => [String(event.serverId), event]));
+    const seen = new Set<string>();
+    const all: TrailEvent[] = [];
+    for (const event of recent) {
+      seen.add(event.id);
+      all.push(localEvent(event));
+    }
+    for (const event of beyond ? older.events : []) {
+      const here = byServerId.get(String(event.EventID)) ?? ('id' in event && typeof event.id === 'string' ? (event as AuditEventDoc) : undefined);
+      if (here && seen.has(here.id)) continue;
+      if (here) seen.add(here.id);
+      all.push(here ? localEvent(here) : serverEvent(event));
+    }
+    return all.sort(newestFirst);
+  }, [recent, older.events, beyond, localEvents]);
+
+  const visible = events.slice(0, shown);
+  const boxOf = useEventBoxes(
+    visible.map((item) => item.event.GridBoxID),
+    names.grid,
+  );
+  const moreHere = events.length > shown;
+  const moreOnServer = beyond && !older.complete;
+  const more = moreHere
+    ? { label: 'Show more', busy: false, run: () => setShown((count) => count + PAGE_SIZE) }
+    : !moreOnServer || older.needsConnection || older.error !== null
+      ? null
+      : !asked
+        ? { label: 'Show older events', busy: false, run: () => setAskedOlder(true) }
+        : { label: 'Show more', busy: older.loading, run: () => setShown((count) => count + PAGE_SIZE) };
+
+  function changed(item: TrailEvent, changes: Correction | null) {
+    if (item.document || typeof item.event.EventID !== 'number') return;
+    older.adjust(item.event.EventID, changes === null ? null : { ...changes });
+  }
+
+  const windowNote: ReactNode = (
+    <div className={`audit-window${older.needsConnection || older.error ? ' attention' : ''}`} role="status">
+      <p>
+        This tablet keeps the last {LOCAL_WINDOW_DAYS} days of the trail (since {formatDay(firstDay)}), and works on them offline.
+        {older.source === 'server' && older.events.length > 0 && ` ${older.events.length} older ${older.events.length === 1 ? 'event was' : 'events were'} read from the server.`}
+      </p>
+      {older.loading && <p>Loading older events from the server…</p>}
+      {older.needsConnection && (
+        <p>
+          Events before {formatDay(firstDay)} are kept on the server: showing them needs a connection. They will load when the tablet is back online
+          {older.events.length > 0 ? '; meanwhile you see the ones this tablet still holds.' : '.'}
+        </p>
+      )}
+      {older.error && (
+        <>
+          <p className="error-text" role="alert">
+            Older events could not be read: {older.error}
+          </p>
+          <button type="button" className="button" onClick={older.retry}>
+            Try again
+          </button>
+        </>
+      )}
+    </div>
+  );
+
+  const moreButton = more && (
+    <div className="audit-more">
+      <button type="button" className="button" disabled={more.busy} onClick={more.run}>
+        {more.busy ? 'Loading older events…' : more.label}
+      </button>
+    </div>
+  );
+
+  if (events.length === 0) {
+    const none = filtered ? 'No events match these filters' : 'No events yet';
+    return (
+      <>
+        {windowNote}
+        {!older.loading && (
+          <p className="empty">
+            {moreOnServer && !older.complete ? `${none} on this tablet.` : `${none}.`}
+            {!filtered && ' Changes made in the app are recorded here; you can also record an event by hand with “Record an event”.'}
+          </p>
+        )}
+        {moreButton}
+      </>
+    );
+  }
+
+  return (
+    <>
+      {windowNote}
+      <p className="audit-count" data-shown={visible.length}>
+        Showing {visible.length} of {events.length} {events.length === 1 ? 'event' : 'events'}, newest first
+        {moreOnServer && !moreHere ? ' (older ones may be on the server)' : ''}
+      </p>
+      <ol className="audit-list" aria-label="Audit events">
+        {visible.map((item) => (
+          <EventCard key={item.key} item={item} names={names} box={boxOf(item.event.GridBoxID)} isAdmin={user.isAdmin} onChanged={changed} />
+        ))}
+      </ol>
+      {moreButton}
+    </>
+  );
+}
