@@ -1,4 +1,8 @@
 /** Messages of the audit area (spec part 2 §3, §7). */
+
+/** Days of the trail a tablet holds (the `audit_events` pull's window); older events are read online. */
+export const AUDIT_WINDOW_DAYS = 90;
+
 export const auditMessages = {
   titleRequired: 'EventTitle is required.',
   idInvalid: 'Audit event id must be a number.',

@@ -1,10 +1,9 @@
 /** The `audit_events` collection: a recent window of the trail; older events are read online. */
+import { AUDIT_WINDOW_DAYS } from '../../../common/messages/audit';
 import { auditEventRecord } from '../../../common/schemas/audit';
 import type { AuditEvent } from '../../db/schema';
 import type { SyncCollection } from '../replication/sync-collection';
 import { auditEventJson } from './queries';
-
-export const AUDIT_WINDOW_DAYS = 90;
 
 export const auditCollection: SyncCollection = {
   name: 'audit_events',

@@ -9,13 +9,11 @@
  */
 import type { AuditEventRecord } from '../../../common/schemas/audit';
 import type { LocalDocument } from '../../db/schemas';
+import { AUDIT_WINDOW_DAYS } from '../../../common/messages/audit';
 import { addDays, localDay, today } from '../observations/model';
 
-/**
- * Days of events the tablet holds: the window of the `audit_events` pull
- * (server/domains/audit/collection.ts AUDIT_WINDOW_DAYS, which src/ may not import).
- */
-export const LOCAL_WINDOW_DAYS = 90;
+/** Days of events the tablet holds: the window of the `audit_events` pull. */
+export const LOCAL_WINDOW_DAYS = AUDIT_WINDOW_DAYS;
 
 /** Events shown at once, and added by each "Show more". */
 export const PAGE_SIZE = 50;
