@@ -10,7 +10,7 @@ import { loadConfig } from './config';
 import { type Database, openDatabase } from './db/database';
 import { DataDirInUseError, lockDataDir } from './db/lock';
 import { migrate } from './db/migrations';
-import { seedDemoIfEmpty } from './demo';
+import { seedDemoIfEmpty } from './demo/index';
 import { scheduleCleanUp } from './housekeeping';
 
 async function main() {
