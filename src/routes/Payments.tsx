@@ -2,5 +2,5 @@ import { createFileRoute } from '@tanstack/react-router';
 import { Upcoming } from '../features/shell/Upcoming';
 
 export const Route = createFileRoute('/Payments')({
-  component: () => <Upcoming title="Payments" what="Your subscription and payment details." />,
+  component: () => <Upcoming standalone title="Payments" what="Your subscription and payment details." />,
 });

@@ -2,5 +2,5 @@ import { createFileRoute } from '@tanstack/react-router';
 import { Upcoming } from '../features/shell/Upcoming';
 
 export const Route = createFileRoute('/PostPayment')({
-  component: () => <Upcoming title="Payment received" what="The confirmation after a payment." />,
+  component: () => <Upcoming standalone title="Payment received" what="The confirmation after a payment." />,
 });

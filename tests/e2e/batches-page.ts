@@ -16,8 +16,10 @@ export class BatchesPage extends AppPage {
     return this.page.getByRole('dialog', { name, exact: true });
   }
 
+  /** A batch's card in the list: a button named by what it shows, its batch number first. */
   card(batchNumber: string) {
-    return this.page.getByRole('button', { name: `Open batch ${batchNumber}` });
+    const escaped = batchNumber.replace(/[.*+?^$()[\]{}|\\]/g, '\\$&');
+    return this.page.getByRole('list', { name: 'Batches', exact: true }).getByRole('button', { name: new RegExp(`^${escaped}\\s`) });
   }
 
   /** Opens a batch's sheet from the list. */

@@ -33,19 +33,21 @@ describe.skipIf(skipBrowser)('the batch screens', { timeout: 120_000 }, () => {
     await app.signIn(farm.admin);
     await app.openList();
     await page.getByText('No batches yet.').waitFor();
+    await app.checkScreen('batches-empty');
 
     // Create, first with a field missing: the rule's own message.
     await page.getByRole('button', { name: 'New batch' }).click();
     const form = app.sheet('New batch');
     await form.getByRole('button', { name: 'Create batch' }).click();
     await expect.poll(() => form.getByRole('alert').textContent()).toBe('BatchNumber is required.');
+    await app.checkScreen('batches-form-error');
     await form.getByLabel('Batch number').fill('B-101');
     await form.getByLabel('Number of plants').fill('24');
     await form.getByLabel('Strain', { exact: true }).fill('Blue Dream');
     await form.getByLabel('Status').selectOption('Vegetative');
     await form.getByLabel('Start date').fill('2026-03-02');
     await form.getByRole('radio', { name: 'Green' }).check();
-    await app.screenshot('batches-form');
+    await app.checkScreen('batches-form');
     await form.getByRole('button', { name: 'Create batch' }).click();
     await form.waitFor({ state: 'detached' });
     await expect.poll(() => app.card('B-101').textContent()).toContain('Blue Dream');
@@ -58,6 +60,7 @@ describe.skipIf(skipBrowser)('the batch screens', { timeout: 120_000 }, () => {
     let sheet = await app.openBatch('B-101');
     await sheet.getByRole('button', { name: 'Edit' }).click();
     sheet = app.sheet('Edit batch B-101');
+    await app.checkScreen('batches-edit');
     await sheet.getByLabel('Number of plants').fill('30');
     await sheet.getByLabel('Strain', { exact: true }).fill('Blue Dream #2');
     await sheet.getByRole('button', { name: 'Save changes' }).click();
@@ -71,19 +74,20 @@ describe.skipIf(skipBrowser)('the batch screens', { timeout: 120_000 }, () => {
     sheet = app.sheet('Link batch B-101');
     await sheet.getByRole('combobox', { name: /^Room/ }).selectOption({ label: 'Flower room A' });
     await sheet.getByRole('combobox', { name: /^Grid/ }).selectOption({ label: 'Bench 1' });
-    await sheet.getByRole('button', { name: 'Box column 1, row 1' }).click();
-    await sheet.getByRole('button', { name: 'Box column 2, row 1' }).click();
-    await app.screenshot('batches-link');
+    await sheet.getByRole('button', { name: '1·1: column 1, row 1' }).click();
+    await sheet.getByRole('button', { name: '2·1: column 2, row 1' }).click();
+    await app.checkScreen('batches-link');
     await sheet.getByRole('button', { name: 'Link 2 boxes' }).click();
     sheet = app.sheet('Batch B-101');
     await expect.poll(() => sheet.textContent()).toContain('Flower room A');
-    await app.screenshot('batches-batch');
+    await app.checkScreen('batches-batch');
     await expect
       .poll(async () => (await db().selectFrom('batch_grid_boxes').select('grid_box_id').where('batch_id', '=', batchId).execute()).map((row) => row.grid_box_id).sort(), { timeout: 30_000 })
       .toEqual([grid.boxIds[0], grid.boxIds[1]].sort());
 
     // Harvest.
     await sheet.getByRole('button', { name: 'Harvest' }).click();
+    await app.checkScreen('batches-harvest');
     await app.sheet('Harvest batch B-101').getByRole('button', { name: 'Harvest' }).click();
     sheet = app.sheet('Batch B-101');
     await expect.poll(() => sheet.getByRole('button', { name: 'Harvested' }).isDisabled()).toBe(true);
@@ -96,18 +100,20 @@ describe.skipIf(skipBrowser)('the batch screens', { timeout: 120_000 }, () => {
     await sheet.getByLabel('Problem type').fill('Powdery mildew');
     await sheet.getByRole('button', { name: 'Report problem' }).click();
     await expect.poll(() => sheet.getByRole('alert').textContent()).toBe('Missing required fields: batch_id, problem_type, severity, company_id, user_id');
+    await app.checkScreen('batches-problems-error');
     await sheet.getByLabel('Severity', { exact: true }).fill('3');
     await sheet.getByLabel('Room (optional)').selectOption({ label: 'Flower room A' });
     await sheet.getByLabel('Notes (optional)').fill('Lower leaves, bench 1');
     await sheet.getByRole('button', { name: 'Report problem' }).click();
     await expect.poll(() => sheet.getByRole('heading', { name: 'Open problems (1)' }).isVisible()).toBe(true);
-    await app.screenshot('batches-problems');
+    await app.checkScreen('batches-problems');
     const problems = () => db().selectFrom('batch_problems').selectAll().where('batch_id', '=', batchId).execute();
     await expect
       .poll(async () => (await problems()).map((problem) => [problem.problem_type, problem.severity, problem.room_id, problem.notes]), { timeout: 30_000 })
       .toEqual([['Powdery mildew', 3, roomId, 'Lower leaves, bench 1']]);
     await sheet.getByRole('button', { name: 'Resolve 1 problem' }).click();
     await expect.poll(() => sheet.getByRole('heading', { name: 'Open problems (0)' }).isVisible()).toBe(true);
+    await app.checkScreen('batches-problems-resolved');
     await expect.poll(async () => (await problems())[0]?.resolved_at ?? null, { timeout: 30_000 }).not.toBeNull();
 
     await sheet.getByRole('button', { name: 'Close' }).click();
@@ -135,6 +141,7 @@ describe.skipIf(skipBrowser)('the batch screens', { timeout: 120_000 }, () => {
     await statuses.getByLabel('New status').fill('Mother plants');
     await statuses.getByRole('button', { name: 'Add status' }).click();
     await expect.poll(() => statuses.getByText('Mother plants', { exact: true }).isVisible()).toBe(true);
+    await app.checkScreen('batches-statuses');
     await expect
       .poll(async () => (await db().selectFrom('custom_batch_statuses').select('name').where('company_id', '=', farm.companyId).where('deleted_at', 'is', null).execute()).map((row) => row.name), {
         timeout: 30_000,
@@ -161,9 +168,9 @@ describe.skipIf(skipBrowser)('the batch screens', { timeout: 120_000 }, () => {
       .toEqual(['M-1:Mother plants', 'M-2:Mother plants', 'M-3:Vegetative']);
     await filter.getByRole('button', { name: /^All/ }).click();
     await page.getByRole('checkbox', { name: 'Select batch M-3' }).check();
-    await app.screenshot('batches-list');
+    await app.checkScreen('batches-list');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await app.screenshot('batches-list-1280x800');
+    await app.checkScreen('batches-list-1280x800');
     await page.setViewportSize({ width: 768, height: 1024 });
     await page.getByRole('button', { name: 'Clear selection' }).click();
 
@@ -173,6 +180,7 @@ describe.skipIf(skipBrowser)('the batch screens', { timeout: 120_000 }, () => {
     sheet = app.sheet('Move plants of batch M-1');
     await sheet.getByLabel('From room').selectOption({ label: 'Veg room' });
     await sheet.getByLabel('To room').selectOption({ label: 'Flower room' });
+    await app.checkScreen('batches-move');
     await sheet.getByRole('button', { name: 'Move plants' }).click();
     sheet = app.sheet('Batch M-1');
     await expect.poll(() => sheet.textContent()).toContain('Flower room');
@@ -182,6 +190,7 @@ describe.skipIf(skipBrowser)('the batch screens', { timeout: 120_000 }, () => {
 
     // Delete (Admin, after a confirmation).
     await sheet.getByRole('button', { name: 'Delete' }).click();
+    await app.checkScreen('batches-delete');
     await app.sheet('Delete batch M-1').getByRole('button', { name: 'Delete batch' }).click();
     await app.card('M-1').waitFor({ state: 'detached' });
     await expect.poll(async () => (await batchRow(farm.companyId, 'M-1')) ?? null, { timeout: 30_000 }).toBeNull();
@@ -213,6 +222,7 @@ describe.skipIf(skipBrowser)('the batch screens', { timeout: 120_000 }, () => {
     await expect.poll(() => sheet.textContent()).toContain('Offline Kush');
     await expect.poll(() => app.pending()).toBe('1');
     await expect.poll(() => app.card('OFF-1').textContent()).toContain('Flowering');
+    await app.checkScreen('batches-batch-offline');
 
     // Batch info offline: the tablet's copy, and the QR code waits for the connection.
     await sheet.getByRole('link', { name: 'Batch info and QR label' }).click();
@@ -220,6 +230,7 @@ describe.skipIf(skipBrowser)('the batch screens', { timeout: 120_000 }, () => {
     await page.getByText('This tablet’s copy: changes made here show at once').waitFor();
     await expect.poll(() => page.getByText('Offline Kush').first().isVisible()).toBe(true);
     await page.getByText('it appears when the connection returns').waitFor();
+    await app.checkScreen('batches-batch-info-offline');
 
     await context.setOffline(false);
     await expect.poll(() => app.pending(), { timeout: 30_000 }).toBe('0');
@@ -249,7 +260,7 @@ describe.skipIf(skipBrowser)('the batch screens', { timeout: 120_000 }, () => {
     expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     expect(await label.textContent()).toContain('QR-7');
     expect(await label.textContent()).toContain('Test strain');
-    await app.screenshot('batches-batch-info');
+    await app.checkScreen('batches-batch-info');
 
     // Printing shows the label alone.
     await page.emulateMedia({ media: 'print' });

@@ -47,12 +47,13 @@ describe.skipIf(skipBrowser)('the form builder', { timeout: 180_000 }, () => {
     await app.signIn(farm.admin);
     await app.openList();
     await page.getByText('No forms yet.').waitFor();
-    await app.screenshot('formbuilder-list-empty');
+    await app.checkScreen('formbuilder-list-empty');
 
     await app.newForm();
     // Saving with nothing: the domain function's own message.
     await page.getByRole('button', { name: 'Save form' }).click();
     await expect.poll(() => app.alert().textContent()).toBe('Form template save needs template name, company and fields');
+    await app.checkScreen('formbuilder-new-error');
 
     await app.nameForm('Mite check', 'Scouting');
     // The error was about the draft as it was: changing it clears it.
@@ -63,6 +64,7 @@ describe.skipIf(skipBrowser)('the form builder', { timeout: 180_000 }, () => {
     await app.fillField(editor, { name: 'Mites seen', type: 'Radio' });
     await editor.getByRole('button', { name: 'Add field' }).click();
     await expect.poll(() => editor.getByRole('alert').textContent()).toBe('Mites seen needs at least one option.');
+    await app.checkScreen('formbuilder-field-error');
     await app.fillField(editor, { options: ['Yes', 'No'], required: true });
     await editor.getByRole('button', { name: 'Add field' }).click();
     await app.field('Mites seen').waitFor();
@@ -70,11 +72,11 @@ describe.skipIf(skipBrowser)('the form builder', { timeout: 180_000 }, () => {
     await app.addField({ name: 'Notes', type: 'Textarea' });
     await app.addField({ name: 'Mite count', type: 'Number', showWhen: { field: 'Mites seen', answer: 'Yes' } });
     expect(await app.fieldNames()).toEqual(['Mites seen', 'Notes', 'Mite count']);
-    await app.field('Mite count').getByRole('button', { name: 'Move Mite count up' }).click();
+    await app.field('Mite count').getByRole('button', { name: 'Move up Mite count' }).click();
     expect(await app.fieldNames()).toEqual(['Mites seen', 'Mite count', 'Notes']);
     expect(await app.field('Mite count').textContent()).toContain('Shows only when Mites seen is Yes');
     expect(await app.field('Mites seen').textContent()).toContain('Required');
-    await app.screenshot('formbuilder-builder');
+    await app.checkScreen('formbuilder-builder');
 
     // The preview: the count shows only once "Yes" is answered, and the required field is asked for.
     await app.tab('Preview').click();
@@ -83,18 +85,19 @@ describe.skipIf(skipBrowser)('the form builder', { timeout: 180_000 }, () => {
     expect(await preview.getByLabel('Mite count').count()).toBe(0);
     await preview.getByRole('button', { name: 'Try sending' }).click();
     await expect.poll(() => preview.getByRole('status').textContent()).toBe('Mites seen is required.');
+    await app.checkScreen('formbuilder-preview-required');
     await preview.getByRole('radio', { name: 'No' }).check();
     expect(await preview.getByLabel('Mite count').count()).toBe(0);
     await preview.getByRole('radio', { name: 'Yes' }).check();
     await preview.getByLabel('Mite count').waitFor();
     await preview.getByLabel('Mite count').fill('7');
     await expect.poll(() => preview.getByRole('status').textContent()).toContain('growers could send this');
-    await app.screenshot('formbuilder-preview');
+    await app.checkScreen('formbuilder-preview');
     await app.tab('Fields').click();
 
     await app.save();
     await expect.poll(() => app.card('Mite check').textContent()).toContain('Default Scouting form');
-    await app.screenshot('formbuilder-list');
+    await app.checkScreen('formbuilder-list');
 
     // The server has the form, its fields in order with the required flag, and the rule.
     await expect.poll(async () => (await templateNamed(farm.companyId, 'Mite check'))?.is_default ?? null, { timeout: 30_000 }).toBe(true);
@@ -120,15 +123,19 @@ describe.skipIf(skipBrowser)('the form builder', { timeout: 180_000 }, () => {
     // Change it: a new field moves above saved ones; Notes comes off; the rule takes any answer.
     await app.edit('Mite check');
     await app.addField({ name: 'Leaf damage', type: 'Checkbox', options: ['Stippling', 'Webbing'] });
-    await app.field('Leaf damage').getByRole('button', { name: 'Move Leaf damage up' }).click();
-    await app.field('Leaf damage').getByRole('button', { name: 'Move Leaf damage up' }).click();
+    await app.field('Leaf damage').getByRole('button', { name: 'Move up Leaf damage' }).click();
+    await app.field('Leaf damage').getByRole('button', { name: 'Move up Leaf damage' }).click();
     expect(await app.fieldNames()).toEqual(['Mites seen', 'Leaf damage', 'Mite count', 'Notes']);
     await app.field('Notes').getByRole('button', { name: 'Remove Notes' }).click();
     await page.getByRole('button', { name: 'Put back Notes' }).waitFor();
+    await app.checkScreen('formbuilder-edit-removed');
+    await app.field('Mite count').getByRole('button', { name: 'Edit Mite count' }).click();
+    await app.checkScreen('formbuilder-edit-field');
+    await page.getByRole('form', { name: 'Edit field Mite count' }).getByRole('button', { name: 'Cancel' }).click();
     await app.editField('Mite count', { showWhen: { field: 'Mites seen', answer: '' } });
     expect(await app.field('Mite count').textContent()).toContain('Shows only when Mites seen is answered');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await app.screenshot('formbuilder-edit-1280');
+    await app.checkScreen('formbuilder-edit-1280');
     await page.setViewportSize({ width: 768, height: 1024 });
     await app.save();
     await app.synced();
@@ -150,6 +157,8 @@ describe.skipIf(skipBrowser)('the form builder', { timeout: 180_000 }, () => {
     await app.newForm();
     await app.nameForm('Not kept');
     await page.getByRole('link', { name: 'All forms' }).click();
+    await page.getByRole('group', { name: 'Leave without saving?' }).waitFor();
+    await app.checkScreen('formbuilder-leave');
     await page.getByRole('group', { name: 'Leave without saving?' }).getByRole('button', { name: 'Stay' }).click();
     expect(await page.getByLabel('Form name').inputValue()).toBe('Not kept');
     await page.getByRole('link', { name: 'All forms' }).click();
@@ -172,7 +181,7 @@ describe.skipIf(skipBrowser)('the form builder', { timeout: 180_000 }, () => {
     await expect.poll(() => app.namesIn('Scouting')).toEqual(['Second scout', 'First scout']);
     expect(await app.card('Second scout').textContent()).toContain('Default Scouting form');
     await app.synced();
-    await app.screenshot('formbuilder-list-default');
+    await app.checkScreen('formbuilder-list-default');
     expect((await liveTemplates(farm.companyId)).map((template) => [template.template_name, template.is_default])).toEqual([
       ['First scout', false],
       ['Second scout', true],
@@ -181,6 +190,7 @@ describe.skipIf(skipBrowser)('the form builder', { timeout: 180_000 }, () => {
     await app.card('First scout').getByRole('button', { name: 'Delete' }).click();
     const question = page.getByRole('group', { name: 'Delete form First scout?' });
     await question.getByText('answers already given keep theirs').waitFor();
+    await app.checkScreen('formbuilder-delete');
     await question.getByRole('button', { name: 'Keep' }).click();
     await app.card('First scout').getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('group', { name: 'Delete form First scout?' }).getByRole('button', { name: 'Delete' }).click();
@@ -218,7 +228,7 @@ describe.skipIf(skipBrowser)('the form builder', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Reset to the built-in forms' }).click();
     const question = page.getByRole('group', { name: 'Replace every form with the built-in forms?' });
     await question.getByText('Every form of the company is replaced').waitFor();
-    await app.screenshot('formbuilder-reset');
+    await app.checkScreen('formbuilder-reset');
     await question.getByRole('button', { name: 'Replace every form' }).click();
     await question.waitFor({ state: 'detached' });
 
@@ -263,12 +273,13 @@ describe.skipIf(skipBrowser)('the form builder', { timeout: 180_000 }, () => {
     await app.newForm();
     await app.nameForm('Trap walk', 'Sticky Trap');
     await page.getByText('this is a sticky-trap count form').waitFor();
+    await app.checkScreen('formbuilder-new-offline');
     await app.addField({ name: 'Trap checked', type: 'Dropdown', options: ['Yes', 'No'], required: true });
     await app.addField({ name: 'Thrips', type: 'Number', showWhen: { field: 'Trap checked', answer: 'Yes' } });
     await app.save();
     await expect.poll(() => app.card('Trap walk').textContent()).toContain('Waiting to sync');
     await expect.poll(() => app.pending()).toBe('2');
-    await app.screenshot('formbuilder-list-offline');
+    await app.checkScreen('formbuilder-list-offline');
     expect(await liveTemplates(farm.companyId)).toEqual([]);
 
     // Opened again while it waits, and changed: when it syncs, the builder stays on the form (its address is its

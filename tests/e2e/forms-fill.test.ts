@@ -116,6 +116,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     await expect.poll(() => app.formError()).toBe('Pest pressure is required.');
     expect(await app.missingFields()).toEqual(['Pest pressure']);
     expect(await app.pending()).toBe('0');
+    await app.check('forms-fill-error');
 
     // A field hidden until "Mites" is ticked shows only then.
     expect(await app.shows('Mite notes')).toBe(false);
@@ -130,7 +131,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     expect(await app.form().getByRole('alert').count()).toBe(0);
     await app.answer('Thrips count', '12');
     await app.attachPhoto('Leaf photo', PNG, 'leaf.png');
-    await app.shot('forms-fill-box');
+    await app.check('forms-fill-box');
     await app.submit();
     // Back to the room it came from.
     await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomKey}`);
@@ -157,6 +158,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     await page.getByRole('list', { name: 'Forms to fill' }).getByRole('link', { name: /^Weekly scouting/ }).click();
     await app.rendered(template.TemplateName);
     expect(new URL(page.url()).searchParams.get('room')).toBe(roomKey);
+    await app.check('forms-fill-choice');
     await app.choosePickPlants();
     // A range from box 1 to box 3 (the first row, numbered row by row), then box 5 tapped on its own.
     await app.selectRange('Bench A', [1, 1], [3, 1]);
@@ -167,11 +169,11 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     expect(await app.chosenCount()).toBe(3);
     await app.tapBox('Bench A', 2, 2);
     expect(await app.chosenCount()).toBe(4);
-    await app.shot('forms-multiselect-page1');
+    await app.check('forms-multiselect-page1');
     await app.next();
     expect(await app.field('Position').inputValue()).toBe('Bench A: boxes 1, 2, 3, 5');
     await app.answer('Pest pressure', 'Low');
-    await app.shot('forms-multiselect-page2');
+    await app.check('forms-multiselect-page2');
     await app.submit();
     await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomKey}`);
     await app.synced();
@@ -197,6 +199,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     await app.chooseWholeRoom();
     await app.answer('Pest pressure', 'High');
     await app.answer('Position', 'North wall');
+    await app.check('forms-fill-room');
     await app.submit();
     await page.waitForURL((url) => url.pathname === `/dashboard/rooms/${roomKey}`);
     await app.synced();
@@ -220,15 +223,16 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     expect(await app.observationBox(5).locator('.response').count()).toBe(1);
     expect(await app.observationBox(4).count()).toBe(0);
     expect(await app.wholeRoom().textContent()).toContain('North wall');
-    await app.shot('forms-observations');
+    await app.check('forms-observations');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await app.shot('forms-observations-1280x800');
+    await app.check('forms-observations-1280x800');
 
     // Older days than the tablet holds: it says so and loads them from the server.
     await app.openObservations({ room: roomKey, start: '2020-01-01', end: '2020-01-31' });
     await page.getByText('older responses may be missing').waitFor();
     await page.getByRole('button', { name: 'Load from server' }).click();
     await page.getByText('Loaded 0 responses of this grid from the server.').waitFor();
+    await app.check('forms-observations-older');
 
     expect(errors, messages.join('\n')).toEqual([]);
   });
@@ -268,6 +272,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
     await box.getByText('Photo waiting to upload').waitFor();
     await box.getByText('Waiting to sync').waitFor();
     expect(await box.textContent()).toContain('High');
+    await app.check('forms-observations-offline');
 
     await context.setOffline(false);
     await app.synced();
@@ -322,6 +327,7 @@ describe.skipIf(skipBrowser)('filling forms and reading observations in Chromium
 
     await app.field('Leaf photo').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
     await expect.poll(() => app.form().getByRole('alert').textContent()).toBe(fileMessages.imageType);
+    await app.check('forms-fill-photo-error');
 
     // A 4000 × 3000 camera picture.
     const picture = await page.evaluate(async () => {

@@ -153,9 +153,9 @@ export class FormsPage extends AppPage {
     return this.page.getByRole('region', { name: 'Whole room', exact: true });
   }
 
-  /** A screenshot once the toasts have gone, so they hide nothing of the screen. */
-  async shot(name: string) {
+  /** The screen's check (AppPage.checkScreen) once the toasts have gone, so they hide nothing of the screenshot. */
+  async check(name: string) {
     await expect.poll(() => this.page.locator('.notistack-Snackbar').count(), { timeout: 10_000 }).toBe(0);
-    await this.screenshot(name);
+    await this.checkScreen(name);
   }
 }

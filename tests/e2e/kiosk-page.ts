@@ -4,6 +4,7 @@
  * per-user lines; and a small accessibility check of what is on the screen.
  */
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { SignedInUser } from '../support/factories';
 import { RoomsPage } from './rooms-page';
 
@@ -30,7 +31,7 @@ export class KioskPage extends RoomsPage {
   async setPin(pin: string, confirm = pin): Promise<void> {
     const form = this.setPinForm();
     await form.getByLabel('PIN', { exact: true }).fill(pin);
-    await form.getByLabel('Confirm PIN').fill(confirm);
+    await form.getByLabel('Confirm PIN', { exact: true }).fill(confirm);
     await form.getByRole('button', { name: 'Save PIN and switch user' }).click();
   }
 
@@ -76,6 +77,12 @@ export class KioskPage extends RoomsPage {
     return this.page.getByRole('dialog', { name: 'Sign out with changes waiting?' });
   }
 
+  /** The screen's check (AppPage.checkScreen: screenshot and axe) once the toasts have gone, so they hide nothing. */
+  async check(name: string): Promise<void> {
+    await expect.poll(() => this.page.locator('.notistack-Snackbar').count(), { timeout: 10_000 }).toBe(0);
+    await this.checkScreen(name);
+  }
+
   /** The sync indicator's panel, opened. */
   async syncPanel() {
     const panel = this.page.getByRole('dialog', { name: 'Changes waiting to reach the server' });
@@ -85,9 +92,9 @@ export class KioskPage extends RoomsPage {
   }
 
   /**
-   * What an accessibility checker would call serious on the current screen, checked by hand (axe is
-   * not among the project's packages): buttons without a name, fields without a label, touch targets
-   * under 44 px, and a PIN field the browser may fill in or that opens a letter keyboard.
+   * What the tablet needs beyond axe's checks (`check`), by hand: buttons without a name, fields without
+   * a label, touch targets under 44 px (axe asks 24), and a PIN field the browser may fill in or that
+   * opens a letter keyboard.
    */
   accessibilityProblems(): Promise<string[]> {
     return this.page.evaluate(() => {

@@ -42,6 +42,7 @@ describe.skipIf(skipBrowser)('working offline', { timeout: 120_000 }, () => {
     const reloaded = await rooms.reload();
     expect(reloaded?.fromServiceWorker()).toBe(true);
     await batches.rendered('Batches');
+    await batches.checkScreen('offline-day-batches');
 
     // Edit the batch.
     let sheet = await batches.openBatch('DAY-1');
@@ -52,6 +53,7 @@ describe.skipIf(skipBrowser)('working offline', { timeout: 120_000 }, () => {
     await expect.poll(() => batches.sheet('Batch DAY-1').textContent()).toContain('Offline Haze');
     await page.keyboard.press('Escape');
     await batches.sheet('Batch DAY-1').waitFor({ state: 'detached' });
+    await batches.checkScreen('offline-day-batches-pending');
 
     // Create a room, and cull a plant in the other one.
     await rooms.openRooms();

@@ -3,7 +3,7 @@
  * in, /login, an unknown path signed out and signed in, and what signing out clears.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_KEYS } from '../../src/api/session';
+import { SESSION_KEYS } from '../../src/api/session-store';
 import { type E2E, skipBrowser, startE2E } from '../support/browser';
 import { createTenant, type SignedInUser } from '../support/factories';
 import { AppPage } from './app-page';
@@ -43,9 +43,10 @@ describe.skipIf(skipBrowser)('signing in and out', { timeout: 60_000 }, () => {
 
   it('a wrong password shows the server’s message and stays on the sign-in screen', async () => {
     const farm = await createTenant(e2e.server);
-    const { page } = await signIn({ ...farm.regular, password: 'not the password' });
+    const { page, app } = await signIn({ ...farm.regular, password: 'not the password' });
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('Invalid email or password.');
     expect(new URL(page.url()).pathname).toBe('/signIn');
+    await app.checkScreen('session-sign-in-error');
   });
 
   it('an unknown path shows the not-found text signed out, and goes home signed in', async () => {
@@ -55,6 +56,7 @@ describe.skipIf(skipBrowser)('signing in and out', { timeout: 60_000 }, () => {
     })();
     await app.open('/no/such/place');
     await expect.poll(() => page.getByText('Page Not Found: The page you are looking for does not exist.').isVisible()).toBe(true);
+    await app.checkScreen('session-not-found');
 
     const farm = await createTenant(e2e.server);
     const regular = await signIn(farm.regular);
@@ -89,10 +91,12 @@ describe.skipIf(skipBrowser)('signing in and out', { timeout: 60_000 }, () => {
     await grower.open('/dashboard/automations');
     await grower.page.waitForURL((url) => url.pathname === '/unauthorized');
     await grower.rendered('Access denied');
+    await grower.checkScreen('session-unauthorized');
 
     const manager = new AppPage((await e2e.newPage()).page);
     await manager.signIn(farm.admin);
     await manager.open('/dashboard/automations');
     await manager.rendered('Automations');
+    await manager.checkScreen('session-upcoming-automations');
   });
 });

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_KEYS } from '../../src/api/session';
+import { SESSION_KEYS } from '../../src/api/session-store';
 import { type E2E, skipBrowser, startE2E } from '../support/browser';
 import { createBatch, createTenant, type SignedInUser, type Tenant } from '../support/factories';
 import { AppPage } from './app-page';
@@ -53,9 +53,9 @@ describe.skipIf(skipBrowser)('settings, trays, profile, company and sign-up scre
     await expect.poll(() => admin.page.getByText('50 %').first().isVisible()).toBe(true);
     await expect.poll(async () => (await companySettings(farm.companyId)).grid_order, { timeout: 20_000 }).toBe('snake_row');
     await expect.poll(async () => Number((await companySettings(farm.companyId)).grid_opacity), { timeout: 20_000 }).toBe(0.5);
-    await admin.app.screenshot('settings-settings');
+    await admin.app.checkScreen('settings-settings');
     await admin.page.setViewportSize({ width: 1280, height: 800 });
-    await admin.app.screenshot('settings-settings-1280x800');
+    await admin.app.checkScreen('settings-settings-1280x800');
 
     const regular = await signedIn(farm.regular, '/dashboard/settings', 'Settings');
     await regular.page.getByText('Only an Admin can change these settings.').waitFor();
@@ -64,7 +64,7 @@ describe.skipIf(skipBrowser)('settings, trays, profile, company and sign-up scre
     expect(await regular.page.getByRole('radio').count()).toBe(0);
     expect(await regular.page.getByRole('slider').count()).toBe(0);
     expect(await regular.page.getByRole('button', { name: /Save/ }).count()).toBe(0);
-    await regular.app.screenshot('settings-settings-read-only');
+    await regular.app.checkScreen('settings-settings-read-only');
     expect([...admin.errors, ...regular.errors]).toEqual([]);
   });
 
@@ -76,6 +76,7 @@ describe.skipIf(skipBrowser)('settings, trays, profile, company and sign-up scre
     const trays = () => e2e.server.database.db.selectFrom('trays').select(['tray_name', 'number_of_plants', 'batch_id', 'deleted_at']).where('company_id', '=', farm.companyId).orderBy('id').execute();
 
     await page.getByText('No trays yet.').waitFor();
+    await app.checkScreen('settings-trays-empty');
     await page.getByRole('button', { name: 'New tray' }).click();
     const form = page.getByRole('form', { name: 'New tray' });
     await form.getByLabel('Tray name').fill('Bench 1');
@@ -94,6 +95,7 @@ describe.skipIf(skipBrowser)('settings, trays, profile, company and sign-up scre
     await edit.getByLabel('Number of plants').fill('0');
     await edit.getByRole('button', { name: 'Save tray' }).click();
     await expect.poll(() => edit.getByRole('alert').textContent()).toBe('numberOfPlants must be positive.');
+    await app.checkScreen('settings-tray-error');
     await edit.getByLabel('Number of plants').fill('30');
     await edit.getByRole('button', { name: 'Save tray' }).click();
     await bench.getByText('30', { exact: true }).waitFor();
@@ -105,6 +107,7 @@ describe.skipIf(skipBrowser)('settings, trays, profile, company and sign-up scre
     await templateForm.getByLabel('Number of plants').fill('72');
     await templateForm.getByLabel('Description').fill('Standard clone tray');
     await templateForm.getByLabel('Default batch').selectOption({ label: `${batchNumber} · Test strain` });
+    await app.checkScreen('settings-tray-template-form');
     await templateForm.getByRole('button', { name: 'Create template' }).click();
     const template = page.getByRole('listitem', { name: 'Clone tray 72' });
     await template.getByText(`Default batch ${batchNumber}`).waitFor();
@@ -120,12 +123,13 @@ describe.skipIf(skipBrowser)('settings, trays, profile, company and sign-up scre
     const templates = await e2e.server.database.db.selectFrom('tray_templates').select(['template_name', 'number_of_plants', 'default_batch_id']).where('company_id', '=', farm.companyId).execute();
     expect(templates).toEqual([{ template_name: 'Clone tray 72', number_of_plants: 72, default_batch_id: batchId }]);
     await expect.poll(() => pendingCount(page), { timeout: 20_000 }).toBe('0');
-    await app.screenshot('settings-trays');
+    await app.checkScreen('settings-trays');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await app.screenshot('settings-trays-1280x800');
+    await app.checkScreen('settings-trays-1280x800');
     await page.setViewportSize({ width: 768, height: 1024 });
 
     await bench.getByRole('button', { name: 'Delete' }).click();
+    await app.checkScreen('settings-tray-delete');
     await page.getByRole('group', { name: 'Delete tray Bench 1?' }).getByRole('button', { name: 'Delete' }).click();
     await bench.waitFor({ state: 'detached' });
     await expect.poll(async () => (await trays()).find((tray) => tray.tray_name === 'Bench 1')?.deleted_at ?? null, { timeout: 20_000 }).not.toBeNull();
@@ -165,10 +169,11 @@ describe.skipIf(skipBrowser)('settings, trays, profile, company and sign-up scre
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('Password must be at least 8 characters.');
+    await app.checkScreen('settings-signUp-error');
     await page.getByLabel('Password').fill('a-good-password');
     // Typing again clears the message.
     expect(await page.getByRole('alert').count()).toBe(0);
-    await app.screenshot('settings-signUp');
+    await app.checkScreen('settings-signUp');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL((url) => url.pathname === '/signIn');
     await page.getByText('Your account is ready.').waitFor();
@@ -186,14 +191,17 @@ describe.skipIf(skipBrowser)('settings, trays, profile, company and sign-up scre
     const app = new AppPage(page);
     await app.open('/ResetPassword');
     await app.rendered('Reset your password');
+    await app.checkScreen('settings-reset-password');
     await page.getByLabel('Email').fill(farm.regular.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByText('If an account exists for this email, a reset link has been sent.').waitFor();
+    await app.checkScreen('settings-reset-password-sent');
     const link = /(\/NewPassword\?token=[A-Za-z0-9_%-]+)/.exec((await e2e.server.mailTo(farm.regular.email)).text)?.[1];
     expect(link).toBeTruthy();
 
     await app.open(link ?? '');
     await app.rendered('Set a new password');
+    await app.checkScreen('settings-new-password');
     await page.getByLabel('New password', { exact: true }).fill('a-brand-new-password');
     await page.getByLabel('Repeat the new password').fill('a-brand-new-password');
     await page.getByRole('button', { name: 'Save new password' }).click();
@@ -204,7 +212,7 @@ describe.skipIf(skipBrowser)('settings, trays, profile, company and sign-up scre
 
   it('offline, a settings change shows at once and waits; back online it reaches the server', async () => {
     const farm = await createTenant(e2e.server);
-    const { context, page, errors } = await signedIn(farm.admin, '/dashboard/settings', 'Settings');
+    const { context, page, app, errors } = await signedIn(farm.admin, '/dashboard/settings', 'Settings');
     const column = page.getByRole('radio', { name: /Column by column/ });
     await column.waitFor();
     await context.setOffline(true);
@@ -213,6 +221,7 @@ describe.skipIf(skipBrowser)('settings, trays, profile, company and sign-up scre
     await expect.poll(() => column.getAttribute('aria-checked')).toBe('true');
     await expect.poll(() => pendingCount(page)).toBe('1');
     expect((await companySettings(farm.companyId)).grid_order).toBe('row');
+    await app.checkScreen('settings-settings-offline');
 
     await context.setOffline(false);
     await expect.poll(async () => (await companySettings(farm.companyId)).grid_order, { timeout: 30_000 }).toBe('column');
@@ -264,7 +273,7 @@ describe.skipIf(skipBrowser)('settings, trays, profile, company and sign-up scre
     await page.getByRole('textbox', { name: 'Location' }).fill('Greenhouse 3');
     await page.getByRole('button', { name: 'Save location' }).click();
     await expect.poll(async () => (await user()).location, { timeout: 20_000 }).toBe('Greenhouse 3');
-    await app.screenshot('settings-profile');
+    await app.checkScreen('settings-profile');
     expect(errors).toEqual([]);
   });
 
@@ -284,12 +293,13 @@ describe.skipIf(skipBrowser)('settings, trays, profile, company and sign-up scre
     await page.getByRole('list', { name: 'Pending invitations' }).getByText(email).waitFor();
     const invitations = await e2e.server.database.db.selectFrom('invitations').select(['email', 'role']).where('company_id', '=', farm.companyId).where('deleted_at', 'is', null).execute();
     expect(invitations).toEqual([{ email, role: 'Regular' }]);
-    await app.screenshot('settings-company');
+    await app.checkScreen('settings-company');
 
     // A Regular user sees the company and its users, not the invitations.
     const regular = await signedIn(farm.regular, '/dashboard/company', 'Company');
     await regular.page.getByRole('list', { name: 'Users' }).getByText(farm.admin.email).waitFor({ timeout: 20_000 });
     expect(await regular.page.getByRole('form', { name: 'Invite a user' }).count()).toBe(0);
+    await regular.app.checkScreen('settings-company-regular');
     expect([...errors, ...regular.errors]).toEqual([]);
   });
 });

@@ -276,7 +276,8 @@ function BatchCard(props: { batch: LocalBatch; roomNames: string[]; selected: bo
       <label className="bt-select-box">
         <input type="checkbox" checked={props.selected} onChange={props.onToggle} aria-label={`Select batch ${batch.BatchNumber}`} />
       </label>
-      <button type="button" className="bt-batch-open" onClick={props.onOpen} aria-label={`Open batch ${batch.BatchNumber}`}>
+      {/* Named by what it shows, batch number first (no aria-label: voice control says what it sees). */}
+      <button type="button" className="bt-batch-open" onClick={props.onOpen}>
         <span className="bt-batch-line">
           <span className="bt-batch-number">{batch.BatchNumber}</span>
           <span className="bt-status-chip">{batch.BatchStatus}</span>

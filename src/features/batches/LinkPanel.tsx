@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { useAction, useToast } from '../../app/hooks';
 import { linkBatch } from './actions';
 import { useGridBoxes, type Places } from './hooks';
-import { boxLabel, boxShortLabel, idsOf, type LocalBatch } from './model';
+import { boxShortLabel, idsOf, type LocalBatch } from './model';
 import { FormError } from '../shell/forms';
 import { NameOptions } from './Entries';
 
@@ -130,7 +130,8 @@ export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: ()
                         className={`bt-box${linked ? ' bt-linked' : ''}${chosen ? ' bt-chosen' : ''}${box.culled ? ' bt-culled' : ''}`}
                         style={{ gridColumn: Number(box.X) || undefined, gridRow: Number(box.Y) || undefined }}
                         aria-pressed={linked || chosen}
-                        aria-label={`Box ${boxLabel(box)}${linked ? ', linked' : ''}${box.culled ? ', culled' : ''}`}
+                        // The name starts with what the box shows (its custom name or column·row), then says where it is.
+                        aria-label={`${boxShortLabel(box)}: column ${String(box.X)}, row ${String(box.Y)}${linked ? ', linked' : ''}${box.culled ? ', culled' : ''}`}
                         disabled={linked}
                         onClick={() => setBoxes((set) => toggle(set, box.id))}
                       >

@@ -1,4 +1,8 @@
-/** The dashboards' counts as cards: each a number growers read from across the bench, and where it leads. */
+/**
+ * The dashboards' counts as cards: each a number growers read from across the bench, and where it leads.
+ * A card is named by what it shows, number first ("3 Rooms"), with no aria-label of its own: a name
+ * that reads otherwise ("Rooms: 3") cannot be spoken by voice control from what is on the screen.
+ */
 import { Link } from '@tanstack/react-router';
 import { useSyncStatus } from '../../sync/sync-store';
 import type { FarmCounts } from './useFarmCounts';
@@ -20,22 +24,21 @@ export function CountCards({ counts }: { counts: FarmCounts }) {
   return (
     <ul className="count-cards" aria-label="Counts">
       {cards.map((card) => {
+        // The space between the two is for the name ("3 Rooms"): the flex column shows none.
         const body = (
           <>
-            <span className="count-value">{card.value.toLocaleString()}</span>
+            <span className="count-value">{card.value.toLocaleString()}</span>{' '}
             <span className="count-label">{card.label}</span>
           </>
         );
         return (
           <li key={card.key} className={`card count-card${card.tone ? ` ${card.tone}` : ''}`} data-count={card.key} data-value={card.value}>
             {card.to ? (
-              <Link to={card.to} className="count-link" aria-label={`${card.label}: ${card.value}`}>
+              <Link to={card.to} className="count-link">
                 {body}
               </Link>
             ) : (
-              <div className="count-link" role="group" aria-label={`${card.label}: ${card.value}`}>
-                {body}
-              </div>
+              <div className="count-link">{body}</div>
             )}
           </li>
         );

@@ -278,10 +278,16 @@ function AutoRefreshSetting({ value, companyId, editable }: SettingProps<number>
       <h2 id="setting-auto-refresh">Auto refresh</h2>
       <p className="muted">Dashboards reload their figures on their own.</p>
       {editable ? (
-        <button type="button" role="switch" aria-checked={on} aria-labelledby="setting-auto-refresh" className={on ? 'switch on' : 'switch'} disabled={save.busy} onClick={() => void save.run({ companyId, autoRefresh: on ? 0 : 1 })}>
-          <span className="switch-knob" aria-hidden="true" />
-          {on ? 'On' : 'Off'}
-        </button>
+        // Named by its heading, its state told by aria-checked. "On" / "Off" shows that state beside the switch, not
+        // inside it: a button's visible words must be its name (voice control), and the state is not the name.
+        <div className="switch-row">
+          <button type="button" role="switch" aria-checked={on} aria-labelledby="setting-auto-refresh" className={on ? 'switch on' : 'switch'} disabled={save.busy} onClick={() => void save.run({ companyId, autoRefresh: on ? 0 : 1 })}>
+            <span className="switch-knob" aria-hidden="true" />
+          </button>
+          <span className="switch-state" aria-hidden="true">
+            {on ? 'On' : 'Off'}
+          </span>
+        </div>
       ) : (
         <p className="setting-value">{on ? 'On' : 'Off'}</p>
       )}

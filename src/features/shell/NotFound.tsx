@@ -10,7 +10,8 @@ export function NotFound() {
   if (session.isLoggedIn()) return <Navigate to={homeOf(session.role())} replace />;
   return (
     <main className="page narrow">
-      <p className="not-found">Page Not Found: The page you are looking for does not exist.</p>
+      {/* The spec's text is the page's one heading: every page has a level-1 heading to land on. */}
+      <h1 className="not-found">Page Not Found: The page you are looking for does not exist.</h1>
     </main>
   );
 }

@@ -48,7 +48,7 @@ export function FieldEditor(props: { field: DraftField; draft: Draft; isNew: boo
 
   return (
     <form className="form card fb-field-editor" onSubmit={submit} noValidate aria-label={title}>
-      <h3>{title}</h3>
+      <h2>{title}</h2>
       <div className="fb-row">
         <Field label="Field name">
           <input value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus />

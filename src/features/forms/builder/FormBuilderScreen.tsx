@@ -274,9 +274,9 @@ function FieldRow(props: { field: DraftField; index: number; draft: Draft; onMov
   return (
     <li className="card fb-field" aria-label={name}>
       <div className="fb-field-main">
-        <h3>
+        <h2>
           <span className="fb-position">{index + 1}.</span> {name}
-        </h3>
+        </h2>
         <p className="fb-facts">
           <span>{field.type}</span>
           {field.required && <span className="chip required">Required</span>}
@@ -286,11 +286,12 @@ function FieldRow(props: { field: DraftField; index: number; draft: Draft; onMov
         </p>
         {rule && <p className="fb-rule-text">{rule}</p>}
       </div>
+      {/* Each name starts with the button's text, then says which field ("Move up Notes"). */}
       <div className="fb-actions">
-        <button type="button" className="button" disabled={!canMove(draft, index, -1)} onClick={() => props.onMove(-1)} aria-label={`Move ${name} up`}>
+        <button type="button" className="button" disabled={!canMove(draft, index, -1)} onClick={() => props.onMove(-1)} aria-label={`Move up ${name}`}>
           Move up
         </button>
-        <button type="button" className="button" disabled={!canMove(draft, index, 1)} onClick={() => props.onMove(1)} aria-label={`Move ${name} down`}>
+        <button type="button" className="button" disabled={!canMove(draft, index, 1)} onClick={() => props.onMove(1)} aria-label={`Move down ${name}`}>
           Move down
         </button>
         <button type="button" className="button" onClick={props.onEdit} aria-label={`Edit ${name}`}>
