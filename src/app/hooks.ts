@@ -24,6 +24,22 @@ export function useApiContext(): ApiContext | null {
   return context;
 }
 
+/**
+ * A stored document as a plain object, made once per stored revision: RxDB keeps one document object
+ * per revision, so an unchanged document keeps its identity across a list's emissions (memoised rows,
+ * such as a room's 2,000 boxes, skip re-rendering) and is not deep-copied on every change.
+ * WARNING: shared and read-only: copy before changing (screens never change documents in place).
+ */
+const plainDocuments = new WeakMap<object, LocalDocument>();
+function plainOf(document: { toJSON(): unknown }): LocalDocument {
+  let plain = plainDocuments.get(document);
+  if (!plain) {
+    plain = document.toJSON() as LocalDocument;
+    plainDocuments.set(document, plain);
+  }
+  return plain;
+}
+
 export interface LiveList<T> {
   documents: T[];
   loading: boolean;
@@ -32,6 +48,7 @@ export interface LiveList<T> {
 /**
  * The documents of a local collection matching `selector`, kept current as the store changes (the
  * sync worker's pulls, this page's optimistic writes). `selectorKey` must change when the selector does.
+ * The documents are shared and read-only (see plainOf).
  */
 export function useLocalQuery<T extends LocalDocument = LocalDocument>(collection: CollectionName, selector: Record<string, unknown>, selectorKey: string, sort?: Array<Record<string, 'asc' | 'desc'>>): LiveList<T> {
   const context = useApiContext();
@@ -39,7 +56,7 @@ export function useLocalQuery<T extends LocalDocument = LocalDocument>(collectio
   useEffect(() => {
     if (!context) return undefined;
     const query = context.database.collections[collection].find({ selector, ...(sort ? { sort } : {}) });
-    const subscription = query.$.subscribe((documents) => setState({ documents: documents.map((document) => document.toMutableJSON() as T), loading: false }));
+    const subscription = query.$.subscribe((documents) => setState({ documents: documents.map((document) => plainOf(document) as T), loading: false }));
     return () => subscription.unsubscribe();
     // The selector and sort are described by selectorKey; depending on the objects would re-subscribe on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps

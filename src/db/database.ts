@@ -18,6 +18,8 @@ export type GrowDatabase = RxDatabase<GrowCollections>;
  */
 export const DATABASE_NAME = 'growroom-2';
 const PREVIOUS_DATABASE_NAMES = ['growroom'];
+/** Noted in local storage once the previous databases are gone: removing costs a few hundred ms per page open. */
+const PREVIOUS_REMOVED_KEY = 'growroom.previous-databases-removed';
 
 /**
  * Opens the database with every collection; `collections` opens only some, for tests that run several
@@ -42,7 +44,12 @@ let opened: Promise<GrowDatabase> | undefined;
 export function localDatabase(): Promise<GrowDatabase> {
   opened ??= (async () => {
     const storage = getRxStorageDexie() as RxStorage<unknown, unknown>;
-    for (const name of PREVIOUS_DATABASE_NAMES) await removeRxDatabase(name, storage).catch(() => undefined);
+    // Local storage is absent in the sync worker: the page does the removal.
+    const notes = typeof localStorage === 'undefined' ? null : localStorage;
+    if (notes && notes.getItem(PREVIOUS_REMOVED_KEY) !== '1') {
+      for (const name of PREVIOUS_DATABASE_NAMES) await removeRxDatabase(name, storage).catch(() => undefined);
+      notes.setItem(PREVIOUS_REMOVED_KEY, '1');
+    }
     return openGrowDatabase({ storage });
   })();
   return opened;

@@ -256,4 +256,50 @@ describe.skipIf(skipBrowser)('rooms, grids and boxes in Chromium', { timeout: 12
 
     expect([...grower.errors, ...admin.errors], [...grower.messages, ...admin.messages].join('\n')).toEqual([]);
   });
+  it('a room of 2,000 plants: every box is a button, a box far down opens its panel, names wrap whole, the box size is kept, and "Start here" is where the room opens on every tablet', async () => {
+    const farm = await createTenant(e2e.server);
+    const roomId = await createRoom(e2e.server, farm.companyId, 'Flower hall');
+    await createGrid(e2e.server, farm.companyId, roomId, 40, 25, 'North');
+    const south = await createGrid(e2e.server, farm.companyId, roomId, 40, 25, 'South');
+    const lastBox = south.boxIds.at(-1) as number;
+    await db().updateTable('grid_boxes').set({ custom_name: 'Mother 1000 of the south bench' }).where('id', '=', lastBox).execute();
+    const { page, app, errors, messages } = await signedIn(farm.admin);
+    await app.open(`/dashboard/rooms/${roomId}`);
+    await app.rendered('Flower hall');
+    await expect.poll(() => page.locator('.grid-box').count(), { timeout: 30_000 }).toBe(2000);
+    await app.checkScreen('room-2000-boxes');
+
+    // The last box of the last grid: reachable, numbered as everywhere else, its name whole (not "M…").
+    const far = app.box('South', 40, 25);
+    await far.scrollIntoViewIfNeeded();
+    await expect.poll(() => far.locator('.box-name').textContent()).toBe('Mother 1000 of the south bench');
+    await far.click();
+    await app.panel().waitFor();
+    await expect.poll(() => app.panel().getByRole('heading', { level: 2 }).innerText()).toContain('Mother 1000 of the south bench');
+    await app.checkScreen('room-2000-boxes-panel');
+    await app.closePanel();
+
+    // Box size: small fits more of a grid; kept on this tablet after a reload.
+    const width = () => far.evaluate((box) => box.getBoundingClientRect().width);
+    const medium = await width();
+    await page.getByRole('toolbar', { name: 'Room view' }).getByRole('button', { name: 'Small' }).click();
+    await expect.poll(width).toBeLessThan(medium);
+    await app.checkScreen('room-2000-boxes-small');
+
+    // "Start here": the room's StartScroll on the server, and where the room opens on another tablet.
+    await page.mouse.wheel(0, 900);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    const position = await page.evaluate(() => Math.round(window.scrollY));
+    await page.getByRole('toolbar', { name: 'Room view' }).getByRole('button', { name: 'Start here' }).click();
+    await expect.poll(async () => (await db().selectFrom('rooms').select('start_scroll').where('id', '=', roomId).executeTakeFirstOrThrow()).start_scroll, { timeout: 30_000 }).toBe(position);
+    await app.reload();
+    await expect.poll(() => page.locator('.grid-box').count(), { timeout: 30_000 }).toBe(2000);
+    expect(await page.locator('.room-grids').getAttribute('data-box-size')).toBe('small');
+    const other = await signedIn(farm.regular);
+    await other.app.open(`/dashboard/rooms/${roomId}`);
+    await expect.poll(() => other.page.locator('.grid-box').count(), { timeout: 30_000 }).toBe(2000);
+    await expect.poll(() => other.page.evaluate(() => Math.round(window.scrollY))).toBe(position);
+
+    expect([...errors, ...other.errors], [...messages, ...other.messages].join('\n')).toEqual([]);
+  });
 });

@@ -4,8 +4,15 @@
  * background image shows behind the boxes; the company's grid opacity applies to the boxes' colour
  * fill only, so names and marks stay readable whatever the setting (decision: the spec names the
  * setting, not what it dims).
+ *
+ * A room may hold thousands of boxes (two grids of 40×25): every box is a real button in the page, so
+ * each is reachable by keyboard and screen reader, but the browser lays out and paints only those near
+ * the screen (`content-visibility: auto` in rooms.css), each box is memoised (a document keeps its
+ * identity while unchanged, app/hooks.ts), and selecting a box re-renders two boxes, not the grid.
+ * Text wraps instead of being cut ("Mother 12", "B-0042", "Culled" stay whole); the box size is the
+ * grower's choice on this tablet (RoomScreen).
  */
-import type { CSSProperties } from 'react';
+import { type CSSProperties, memo } from 'react';
 import type { GridOrder } from '../../../common/messages/settings';
 import { useStoredImage } from './hooks';
 import { boxNumber } from '../../../common/grid-order';
@@ -14,7 +21,7 @@ import { type BatchDoc, type BoxDoc, boxLabel, type GridDoc, gridSize } from './
 /** A box without a colour of its own or of its batch. */
 const DEFAULT_FILL = '#d9eadf';
 
-export function GridView(props: {
+export const GridView = memo(function GridView(props: {
   grid: GridDoc;
   boxes: BoxDoc[];
   order: GridOrder;
@@ -25,15 +32,16 @@ export function GridView(props: {
   /** A background picked on this tablet and not yet on the server (shown until the pull brings it). */
   previewImage: string | null;
   selectedId: string | null;
-  onSelect: (box: BoxDoc) => void;
+  /** Must keep its identity between renders (a memoised box would re-render on each new function). */
+  onSelect: (boxId: string) => void;
 }) {
   const { grid, boxes, order, opacity, batches } = props;
   const { nx, ny } = gridSize(grid, boxes);
   const background = useStoredImage(props.previewImage ? null : grid.ImageName);
   const image = props.previewImage ?? background.url;
   const style: CSSProperties = {
-    gridTemplateColumns: `repeat(${nx}, minmax(64px, 1fr))`,
-    gridTemplateRows: `repeat(${ny}, minmax(64px, auto))`,
+    gridTemplateColumns: `repeat(${nx}, minmax(var(--box-size, 88px), 1fr))`,
+    gridTemplateRows: `repeat(${ny}, minmax(var(--box-size, 88px), auto))`,
     ...(image ? { backgroundImage: `url("${image}")` } : {}),
   };
   return (
@@ -42,39 +50,59 @@ export function GridView(props: {
         {boxes.map((box) => {
           const x = Number(box.X) || 1;
           const y = Number(box.Y) || 1;
-          const number = boxNumber(order, x, y, nx, ny);
-          const label = boxLabel(box, number);
-          const batch = (box.BatchIDs ?? []).map((id) => batches.get(String(id))).find(Boolean);
-          const fill = box.Color || batch?.Color || DEFAULT_FILL;
-          const culled = box.culled === true;
-          const named = Boolean(box.CustomName?.trim());
-          const trap = props.trapBoxIds?.has(box.id) ?? false;
           return (
-            <button
+            <GridBox
               key={box.id}
-              type="button"
-              className={`grid-box${culled ? ' culled' : ''}${props.selectedId === box.id ? ' selected' : ''}`}
-              style={{ gridColumn: x, gridRow: y }}
-              data-x={x}
-              data-y={y}
-              data-culled={culled}
-              aria-label={[label, named ? `box ${number}` : '', box.Status ?? '', culled ? 'culled' : '', batch ? `batch ${batch.BatchNumber}` : '', trap ? 'sticky trap read' : ''].filter(Boolean).join(', ')}
-              onClick={() => props.onSelect(box)}
-            >
-              <span className="box-fill" style={{ backgroundColor: fill, opacity }} aria-hidden="true" />
-              <span className="box-text" aria-hidden="true">
-                <span className="box-name">{named ? label : number}</span>
-                {named && <span className="box-number">#{number}</span>}
-                {box.Status && <span className="box-status">{box.Status}</span>}
-                {batch && <span className="box-batch">{batch.BatchNumber}</span>}
-                {culled && <span className="box-culled">Culled</span>}
-                {trap && <span className="box-trap">Trap</span>}
-              </span>
-            </button>
+              box={box}
+              x={x}
+              y={y}
+              number={boxNumber(order, x, y, nx, ny)}
+              batch={(box.BatchIDs ?? []).map((id) => batches.get(String(id))).find(Boolean)}
+              opacity={opacity}
+              trap={props.trapBoxIds?.has(box.id) ?? false}
+              selected={props.selectedId === box.id}
+              onSelect={props.onSelect}
+            />
           );
         })}
       </div>
       {background.error && !props.previewImage && <p className="muted">Background image not available here: {background.error}</p>}
     </div>
   );
-}
+});
+
+const GridBox = memo(function GridBox(props: { box: BoxDoc; x: number; y: number; number: number; batch: BatchDoc | undefined; opacity: number; trap: boolean; selected: boolean; onSelect: (boxId: string) => void }) {
+  const { box, number, batch, trap } = props;
+  const label = boxLabel(box, number);
+  const fill = box.Color || batch?.Color || DEFAULT_FILL;
+  const culled = box.culled === true;
+  const named = Boolean(box.CustomName?.trim());
+  // The visible text, in the order it shows, is the start of the name read out (WCAG 2.5.3: a grower
+  // saying what they see reaches the box); the rest adds what only colour shows.
+  const shown = [named ? label : String(number), named ? `#${number}` : '', box.Status ?? '', batch?.BatchNumber ?? '', culled ? 'Culled' : '', trap ? 'Trap' : ''].filter(Boolean);
+  return (
+    <button
+      type="button"
+      className={`grid-box${culled ? ' culled' : ''}${props.selected ? ' selected' : ''}`}
+      style={{ gridColumn: props.x, gridRow: props.y }}
+      data-x={props.x}
+      data-y={props.y}
+      data-number={number}
+      data-culled={culled}
+      aria-label={[...shown, named ? '' : `box ${number}`, trap ? 'sticky trap read' : ''].filter(Boolean).join(', ')}
+      aria-pressed={props.selected}
+      onClick={() => props.onSelect(box.id)}
+    >
+      <span className="box-fill" style={{ backgroundColor: fill, opacity: props.opacity }} aria-hidden="true" />
+      <span className="box-text" aria-hidden="true">
+        {/* Spaces between the parts: the text reads as words ("Mother 12 #27"), as the name says it. */}
+        <span className="box-name">{named ? label : number}</span>{' '}
+        {named && <span className="box-number">#{number}</span>}{' '}
+        {box.Status && <span className="box-status">{box.Status}</span>}{' '}
+        {batch && <span className="box-batch">{batch.BatchNumber}</span>}{' '}
+        {culled && <span className="box-culled">Culled</span>}{' '}
+        {trap && <span className="box-trap">Trap</span>}
+      </span>
+    </button>
+  );
+});

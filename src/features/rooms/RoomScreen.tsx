@@ -7,7 +7,7 @@
  * temporary id, and the screen follows it to its server id once it syncs.
  */
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { gridMessages } from '../../../common/messages/grids';
 import { scanMessages } from '../../../common/messages/scans';
 import { createGrid, deleteGrid, uploadGridImage } from '../../api/grids';
@@ -23,7 +23,8 @@ import { usePreview } from './hooks';
 import { boxNumber } from '../../../common/grid-order';
 import { type BatchDoc, type BoxDoc, boxLabel, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, boxesByGrid, recentTrapBoxIds, type RoomDoc, scanText } from './model';
 import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
-import { useUiState } from '../ui-state/ui-state';
+import { BOX_SIZES, useUiState } from '../ui-state/ui-state';
+import { updateAllRoomScroll, updateRoomScroll } from '../../api/rooms';
 import { Whiteboard } from './Whiteboard';
 import { TemplateChooser } from '../forms/fill/TemplateChooser';
 import './rooms.css';
@@ -52,6 +53,7 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
   // Boxes whose sticky trap was read lately get a marker (the company's sticky-trap render value, in weeks).
   const trapResponses = useLocalQuery('form_responses', { roomId, FormCategory: STICKY_TRAP_CATEGORY }, `traps-${roomId}`);
   const trapWeeks = useUiState((state) => state.stickyTrapRender);
+  const boxSize = useUiState((state) => state.boxSize);
   const trapBoxIds = useMemo(() => recentTrapBoxIds(trapResponses.documents, trapWeeks), [trapResponses.documents, trapWeeks]);
   const batches = useMemo(() => new Map(batchList.documents.map((batch) => [batch.id, batch])), [batchList.documents]);
   const selectedBox = selectedId ? (boxList.documents.find((box) => box.id === selectedId) ?? null) : null;
@@ -137,10 +139,12 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
             </section>
           )}
           {addingGrid && <CreateGridForm companyId={user.companyId} roomId={roomRef} onDone={() => setAddingGrid(false)} />}
+          {grids.length > 0 && <RoomView room={document} user={user} boxesShown={!boxList.loading && plants > 0} />}
           {gridList.loading ? null : grids.length === 0 ? (
             <p className="empty">No grids in this room yet. Add one with “Add grid”: columns × rows of plant positions.</p>
           ) : (
-            grids.map((grid) => (
+            <div className="room-grids" data-box-size={boxSize}>
+              {grids.map((grid) => (
               <GridSection
                 key={grid.id}
                 grid={grid}
@@ -152,9 +156,10 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
                 batches={batches}
                 trapBoxIds={trapBoxIds}
                 selectedId={selectedId}
-                onSelect={(box) => setSelectedId(box.id)}
+                onSelect={setSelectedId}
               />
-            ))
+              ))}
+            </div>
           )}
           <Whiteboard room={document} roomId={roomRef} company={company} />
           {selectedBox &&
@@ -179,6 +184,69 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
         </>
       )}
     </Screen>
+  );
+}
+
+const BOX_SIZE_LABELS = { small: 'Small', medium: 'Medium', large: 'Large' } as const;
+
+/**
+ * How the room is viewed on this tablet: the box size (kept on the tablet), and where the room opens.
+ * Where the spec is silent: the room's StartScroll (get/update_room_scroll) is the vertical position,
+ * in CSS pixels, the room opens at on every tablet of the company; "Start here" sets it to where the
+ * grower is, and Admins can start every room at the top (update_all_room_scroll). Each tablet also
+ * keeps its own last position per room (the persisted scroll page), which wins on that tablet, so
+ * coming back to a room returns to the same row.
+ */
+function RoomView({ room, user, boxesShown }: { room: RoomDoc; user: SignedInUser; boxesShown: boolean }) {
+  const boxSize = useUiState((state) => state.boxSize);
+  const setBoxSize = useUiState((state) => state.setBoxSize);
+  const lastPosition = useUiState((state) => state.scrollPages[room.id]);
+  const setScrollPage = useUiState((state) => state.setScrollPage);
+  const startHere = useAction(updateRoomScroll, 'This room now opens here.');
+  const allAtTop = useAction(updateAllRoomScroll, 'Every room now opens at the top.');
+  const start = lastPosition ?? (typeof room.StartScroll === 'number' ? room.StartScroll : 0);
+  const restored = useRef(false);
+  useEffect(() => {
+    // Once, when the boxes first show (before, the page is too short to scroll to it): later changes of
+    // StartScroll (another tablet's) must not move the screen under the grower.
+    if (restored.current || !boxesShown) return;
+    restored.current = true;
+    if (start > 0) requestAnimationFrame(() => window.scrollTo({ top: start }));
+  }, [start, boxesShown]);
+  useEffect(() => {
+    const roomId = room.id;
+    return () => setScrollPage(roomId, Math.round(window.scrollY));
+  }, [room.id, setScrollPage]);
+  return (
+    <div className="room-view" role="toolbar" aria-label="Room view">
+      <span className="room-view-label" id="box-size-label">
+        Box size
+      </span>
+      <span className="segmented" role="group" aria-labelledby="box-size-label">
+        {BOX_SIZES.map((size) => (
+          <button key={size} type="button" className="button" aria-pressed={boxSize === size} onClick={() => setBoxSize(size)}>
+            {BOX_SIZE_LABELS[size]}
+          </button>
+        ))}
+      </span>
+      <button
+        type="button"
+        className="button"
+        disabled={startHere.busy}
+        onClick={() => {
+          const position = Math.round(window.scrollY);
+          setScrollPage(room.id, position);
+          void startHere.run({ companyId: user.companyId, roomId: room.id, value: position });
+        }}
+      >
+        Start here
+      </button>
+      {user.isAdmin && (
+        <button type="button" className="button" disabled={allAtTop.busy} onClick={() => void allAtTop.run({ companyId: user.companyId, value: 0 })}>
+          Start every room at the top
+        </button>
+      )}
+    </div>
   );
 }
 
@@ -222,7 +290,7 @@ function GridSection(props: {
   batches: Map<string, BatchDoc>;
   trapBoxIds: ReadonlySet<string>;
   selectedId: string | null;
-  onSelect: (box: BoxDoc) => void;
+  onSelect: (boxId: string) => void;
 }) {
   const { grid, boxes, user } = props;
   const gridRef = grid.id;

@@ -4,7 +4,8 @@
  * this holds only what the grower picked on the screens.
  *
  * Persisted in the browser (localStorage key `growroom-ui`), as part 2 §4 lists: language,
- * auto-refresh, sticky-trap render value, scroll page and weather. The rest starts from its default on
+ * auto-refresh, sticky-trap render value, scroll page and weather; and the room's box size, a
+ * grower's choice for this tablet's screen. The rest starts from its default on
  * every page load.
  *
  * Where the spec is silent:
@@ -47,8 +48,13 @@ export interface UiValues {
   autoRefresh: 0 | 1;
   language: string;
   scrollPages: Record<string, number>;
+  /** How large a room's boxes are drawn on this tablet: small fits a whole grid, large reads with gloves on. */
+  boxSize: BoxSize;
   weather: WeatherState;
 }
+
+export const BOX_SIZES = ['small', 'medium', 'large'] as const;
+export type BoxSize = (typeof BOX_SIZES)[number];
 
 export interface UiActions {
   setReportType(reportType: string | null): void;
@@ -63,6 +69,7 @@ export interface UiActions {
   setAutoRefresh(value: 0 | 1): void;
   setLanguage(language: string): void;
   setScrollPage(roomId: number | string, value: number): void;
+  setBoxSize(boxSize: BoxSize): void;
   setWeather(weather: Partial<WeatherState>): void;
   /** Copies the company's settings the UI state also holds (the tablet's last known values). */
   mirrorCompanySettings(settings: { language?: unknown; auto_refresh?: unknown; stickytrap_render?: unknown }): void;
@@ -82,11 +89,12 @@ export const UI_DEFAULTS: UiValues = {
   autoRefresh: 0,
   language: 'en',
   scrollPages: {},
+  boxSize: 'medium',
   weather: { location: null, today: null, range: null, fetchedAt: null },
 };
 
 /** What part 2 §4 persists in the browser. */
-export const PERSISTED_KEYS = ['language', 'autoRefresh', 'stickyTrapRender', 'scrollPages', 'weather'] as const satisfies ReadonlyArray<keyof UiValues>;
+export const PERSISTED_KEYS = ['language', 'autoRefresh', 'stickyTrapRender', 'scrollPages', 'boxSize', 'weather'] as const satisfies ReadonlyArray<keyof UiValues>;
 
 export const UI_STORAGE_KEY = 'growroom-ui';
 
@@ -124,6 +132,7 @@ export function createUiState(storage: () => StateStorage = () => localStorage) 
         setAutoRefresh: (autoRefresh) => set({ autoRefresh }),
         setLanguage: (language) => set({ language }),
         setScrollPage: (roomId, value) => set((state) => ({ scrollPages: { ...state.scrollPages, [String(roomId)]: value } })),
+        setBoxSize: (boxSize) => set({ boxSize }),
         setWeather: (weather) => set((state) => ({ weather: { ...state.weather, ...weather } })),
         mirrorCompanySettings: (settings) =>
           set((state) => {
