@@ -15,11 +15,13 @@
  * The load_room_grids_boxes targets always use LOAD_CONNECTIONS: a company's tablets opening the floor
  * plan at once, not a flood of small calls.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { freePort, startScript as start, stopScript as stop } from '../tests/support/process';
+import { TSX, freePort, startScript as start, stopScript as stop } from '../tests/support/process';
 import { measureFleet } from './fleet';
 import { measureFormResponses } from './forms';
 import { benchPostgresUrl, withFreshPostgres } from './support';
@@ -115,27 +117,33 @@ interface SignedIn extends Session {
   user_role: string;
 }
 
-/** Runs `run` against the server started as `npm start` starts it, on a fresh database, signed in as the demo Admin. */
+/**
+ * Runs `run` against the server started as `npm start` starts it, on a fresh database, signed in as
+ * the Admin of a company of the bench's own (made by `npm run cli -- create-company`, as an operator
+ * would): the demo company's rooms and eight weeks of observations would weigh on every figure.
+ */
 async function withServer<T>(databaseUrl: string | undefined, run: (base: string, session: SignedIn, form: string) => Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'grow-bench-'));
   const port = await freePort();
+  const database = { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+  const email = 'admin@bench.growroom.local';
+  const password = randomBytes(12).toString('base64url');
+  const made = spawnSync(TSX, ['server/cli.ts', 'create-company', '--name', 'Bench Farm', '--admin-email', email, '--admin-password', password], { env: { ...process.env, ...database, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(`npm run cli -- create-company failed:\n${made.stdout}\n${made.stderr}`);
   const server = await start(
     'server/main.ts',
     {
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
       WEB_ROOT: join(dataDir, 'no-web-app'),
       LOG_LEVEL: 'warn',
       LOGIN_RATE_LIMIT: '100000000',
-      SEED_DEMO: '1',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      SEED_DEMO: '0',
+      ...database,
     },
     'Grow Room is running',
   );
   try {
-    const demo = readFileSync(join(dataDir, 'demo-sign-in.txt'), 'utf8');
-    const [, email = '', password = ''] = /Admin:\s+(\S+)\s+password: (\S+)/.exec(demo) ?? [];
     const base = `http://127.0.0.1:${port}/api`;
     const form = new URLSearchParams({ email, password }).toString();
     const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });

@@ -15,9 +15,9 @@ import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { openDatabase } from '../../server/db/database';
 import { databaseKind, freshPostgres } from '../support/server';
+import { TSX } from '../support/process';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 
 interface Run {
   code: number | null;

@@ -7,7 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
-const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+/** The TypeScript runner the scripts run under, as `npm start` runs the server. */
+export const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -23,7 +24,7 @@ export async function freePort(): Promise<number> {
 
 /** Runs `tsx script` with `env` added, until it prints `readyText`; a process that fails to start is killed. */
 export async function startScript(script: string, env: Record<string, string>, readyText: string, timeoutMs = 60_000): Promise<ChildProcess> {
-  const child = spawn(tsx, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(TSX, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   try {
     await new Promise<void>((resolve, reject) => {
