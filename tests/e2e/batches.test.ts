@@ -74,8 +74,8 @@ describe.skipIf(skipBrowser)('the batch screens', { timeout: 120_000 }, () => {
     sheet = app.sheet('Link batch B-101');
     await sheet.getByRole('combobox', { name: /^Room/ }).selectOption({ label: 'Flower room A' });
     await sheet.getByRole('combobox', { name: /^Grid/ }).selectOption({ label: 'Bench 1' });
-    await sheet.getByRole('button', { name: '1·1: column 1, row 1' }).click();
-    await sheet.getByRole('button', { name: '2·1: column 2, row 1' }).click();
+    await sheet.getByRole('button', { name: '1: column 1, row 1' }).click();
+    await sheet.getByRole('button', { name: '2: column 2, row 1' }).click();
     await app.checkScreen('batches-link');
     await sheet.getByRole('button', { name: 'Link 2 boxes' }).click();
     sheet = app.sheet('Batch B-101');

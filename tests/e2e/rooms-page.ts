@@ -54,10 +54,10 @@ export class RoomsPage extends AppPage {
     await this.panel().waitFor({ state: 'detached' });
   }
 
-  /** A screenshot once the toasts (3 s each) have gone, so they hide nothing of the screen. */
+  /** The screen's check (a screenshot, and axe finds nothing serious) once the toasts (3 s each) have gone, so they hide nothing. */
   async shot(name: string) {
     await expect.poll(() => this.page.locator('.notistack-Snackbar').count(), { timeout: 10_000 }).toBe(0);
-    await this.screenshot(name);
+    await this.checkScreen(name);
   }
 
   count(key: string) {

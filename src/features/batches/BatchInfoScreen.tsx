@@ -4,6 +4,7 @@
  * QR label. Online it shows the server's dashboard (get_batch_dashboard); offline, or while a change
  * made on this tablet has not reached the server yet, the tablet's own copy of the batch.
  */
+import { gridOrderOf } from '../rooms/model';
 import { Link } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
@@ -113,12 +114,12 @@ export function BatchInfoScreen(props: { batchId: string }) {
       plants: { planned: local.NumberOfPlants, positions: boxes.length, culled: boxes.filter((box) => box?.culled).length },
       rooms: roomsOfBatch(local, places.gridsById, boxesById).map((id) => roomName(places.roomsById.get(id))),
       grids: idsOf(local.GridIDs).map((id) => gridName(places.gridsById.get(String(id)))),
-      boxes: boxes.map((box) => (box ? boxLabel(box, places.gridsById.get(String(box.gridId))) : 'A box not on this tablet')),
+      boxes: boxes.map((box) => (box ? boxLabel(box, places.gridsById.get(String(box.gridId)), gridOrderOf(company)) : 'A box not on this tablet')),
       openProblems: (local.problems ?? []).filter((problem) => !problem.resolved),
       history: local.history ?? [],
       dates: { start: local.StartDate, end: local.EndDate, harvested: local.HarvestedAt, days: daysGrowing(local.StartDate, local.EndDate) },
     };
-  }, [server.details, local, boxesById, places]);
+  }, [server.details, local, boxesById, places, company]);
 
   const waitingForServer = !local && serverId !== null && online && !server.done;
   const loading = !signedIn.ready || localLoading || waitingForServer;

@@ -2,6 +2,9 @@
  * One batch on the batches screen: what it is and where it grows, and everything a grower does with
  * it (edit, link, move plants, harvest, problems, delete), one task at a time.
  */
+import type { GridOrder } from '../../../common/messages/settings';
+import { gridOrderOf } from '../rooms/model';
+import { useCompany } from './hooks';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { batchMessages, deleteBatches, harvestBatch } from '../../api/batches';
@@ -62,6 +65,7 @@ export function BatchSheet(props: {
   onClose: () => void;
 }) {
   const { batch, places } = props;
+  const order = gridOrderOf(useCompany(props.companyId).document);
   const [view, setView] = useState<BatchView>(props.initialView ?? 'details');
   const [formError, setFormError] = useState<string | null>(null);
   const toast = useToast();
@@ -111,7 +115,7 @@ export function BatchSheet(props: {
       )}
       {view === 'details' && (
         <>
-          <BatchSummary {...props} />
+          <BatchSummary order={order} {...props} />
           <div className="bt-action-grid">
             <button type="button" className="button" onClick={() => setView('edit')}>
               Edit
@@ -192,7 +196,7 @@ export function BatchSheet(props: {
 }
 
 /** The batch at a glance inside the sheet. */
-function BatchSummary(props: { batch: LocalBatch; places: Places; boxesById: Map<string, LocalDocument>; roomIds: string[]; users: UserLike[] }) {
+function BatchSummary(props: { batch: LocalBatch; places: Places; boxesById: Map<string, LocalDocument>; roomIds: string[]; users: UserLike[]; order: GridOrder }) {
   const { batch, places } = props;
   const color = paintable(batch.Color);
   const grids = idsOf(batch.GridIDs).map((id) => places.gridsById.get(String(id)));
@@ -242,7 +246,7 @@ function BatchSummary(props: { batch: LocalBatch; places: Places; boxesById: Map
               ? 'None linked'
               : `${boxes.length}: ${boxes
                   .slice(0, 12)
-                  .map((box) => (box ? boxLabel(box, places.gridsById.get(String(box.gridId))) : 'a box not on this tablet'))
+                  .map((box) => (box ? boxLabel(box, places.gridsById.get(String(box.gridId)), props.order) : 'a box not on this tablet'))
                   .join('; ')}${boxes.length > 12 ? '; …' : ''}`}
           </dd>
         </div>

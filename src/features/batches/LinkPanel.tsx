@@ -7,7 +7,10 @@ import { useMemo, useState } from 'react';
 import { useAction, useToast } from '../../app/hooks';
 import { linkBatch } from './actions';
 import { useGridBoxes, type Places } from './hooks';
-import { boxShortLabel, idsOf, type LocalBatch } from './model';
+import { idsOf, type LocalBatch } from './model';
+import { boxNumber } from '../../../common/grid-order';
+import { useCompany } from '../company/useCompany';
+import { gridOrderOf } from '../rooms/model';
 import { FormError } from '../shell/forms';
 import { NameOptions } from './Entries';
 
@@ -34,6 +37,10 @@ export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: ()
   const chosenGrid = gridsOfRoom.find((grid) => grid.id === gridId) ?? gridsOfRoom[0] ?? null;
   const { boxes: gridBoxes, loading: boxesLoading } = useGridBoxes(chosenGrid?.id ?? null);
   const columns = Math.max(1, Number(chosenGrid?.nx) || 0, ...gridBoxes.map((box) => Number(box.X) || 1));
+  const rows = Math.max(1, Number(chosenGrid?.ny) || 0, ...gridBoxes.map((box) => Number(box.Y) || 1));
+  // Boxes are numbered as the room screen numbers them (the company's grid order), so "27" is the same box everywhere.
+  const company = useCompany(Number(batch.CompanyID)).document;
+  const order = gridOrderOf(company);
   const link = useAction(linkBatch);
   const toast = useToast();
   const count = rooms.size + grids.size + boxes.size;
@@ -123,19 +130,23 @@ export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: ()
                   {gridBoxes.map((box) => {
                     const linked = linkedBoxes.has(box.id);
                     const chosen = boxes.has(box.id);
+                    const x = Number(box.X) || 1;
+                    const y = Number(box.Y) || 1;
+                    const number = boxNumber(order, x, y, columns, rows);
+                    const custom = typeof box.CustomName === 'string' ? box.CustomName.trim() : '';
                     return (
                       <button
                         key={box.id}
                         type="button"
                         className={`bt-box${linked ? ' bt-linked' : ''}${chosen ? ' bt-chosen' : ''}${box.culled ? ' bt-culled' : ''}`}
-                        style={{ gridColumn: Number(box.X) || undefined, gridRow: Number(box.Y) || undefined }}
+                        style={{ gridColumn: x, gridRow: y }}
                         aria-pressed={linked || chosen}
-                        // The name starts with what the box shows (its custom name or column·row), then says where it is.
-                        aria-label={`${boxShortLabel(box)}: column ${String(box.X)}, row ${String(box.Y)}${linked ? ', linked' : ''}${box.culled ? ', culled' : ''}`}
+                        // The name starts with what the box shows (its custom name or number), then says where it is.
+                        aria-label={`${custom || number}: ${custom ? `box ${number}, ` : ''}column ${x}, row ${y}${linked ? ', linked' : ''}${box.culled ? ', culled' : ''}`}
                         disabled={linked}
                         onClick={() => setBoxes((set) => toggle(set, box.id))}
                       >
-                        {boxShortLabel(box)}
+                        {custom || number}
                       </button>
                     );
                   })}

@@ -53,11 +53,16 @@ function ProblemList(props: { problems: BatchProblemRecord[]; places: Places; us
   );
 }
 
-function ReportProblem(props: { batch: LocalBatch; places: Places; roomIds: string[]; userId: number | null; companyId: number | null; knownTypes: string[] }) {
+/**
+ * Report a batch problem. `at` is where the grower stands (the room screen's box panel): its room is
+ * chosen and the notes name the box, since a batch problem names a batch and a room, not a box.
+ */
+export function ReportProblem(props: { batch: LocalBatch; places: Places; roomIds: string[]; userId: number | null; companyId: number | null; knownTypes: string[]; at?: { roomId: string; place: string } }) {
+  const seenAt = props.at ? `Seen at ${props.at.place}.` : '';
   const [type, setType] = useState('');
   const [severity, setSeverity] = useState('');
-  const [notes, setNotes] = useState('');
-  const [roomId, setRoomId] = useState('');
+  const [notes, setNotes] = useState(seenAt);
+  const [roomId, setRoomId] = useState(props.at?.roomId ?? '');
   const create = useAction(createBatchProblem, batchMessages.problemCreated);
   // The batch's rooms first: a problem is usually seen where the batch grows.
   const rooms = [...props.roomIds.map((id) => props.places.roomsById.get(id)).filter((room) => room !== undefined), ...props.places.rooms.filter((room) => !props.roomIds.includes(room.id))];
@@ -77,7 +82,7 @@ function ReportProblem(props: { batch: LocalBatch; places: Places; roomIds: stri
     if (done) {
       setType('');
       setSeverity('');
-      setNotes('');
+      setNotes(seenAt);
     }
   }
 

@@ -4,7 +4,9 @@
  * and dates as growers read them. Pure functions: no React, no store.
  */
 import { BUILT_IN_BATCH_STATUSES, DEFAULT_BATCH_STATUS, HARVESTED_BATCH_STATUS } from '../../../common/batch-statuses';
+import { boxNumber } from '../../../common/grid-order';
 import { batchMessages } from '../../../common/messages/batches';
+import type { GridOrder } from '../../../common/messages/settings';
 import { createBatchBody } from '../../../common/schemas/batches';
 import type { BatchProblemRecord } from '../../../common/schemas/batches';
 import type { BatchDocument, BatchEvent, UpdateBatchInput } from '../../api/batches';
@@ -28,16 +30,19 @@ export const byName = (a: { name: string }, b: { name: string }) => a.name.local
 export const roomName = (room: LocalDocument | undefined) => (room ? String(room.Name ?? 'Room') : 'A room no longer on this tablet');
 export const gridName = (grid: LocalDocument | undefined) => (grid ? String(grid.Name ?? 'Grid') : 'A grid no longer on this tablet');
 
-/** A box as a grower finds it: its custom name, or its column and row in the grid (positions start at 1). */
-export function boxLabel(box: LocalDocument, grid?: LocalDocument): string {
-  const position = `column ${String(box.X)}, row ${String(box.Y)}`;
+/**
+ * A box as a grower finds it: its grid, then its custom name or its number in the company's grid order
+ * (the room screen's numbering, so "Box 27" is the same box everywhere). Without its grid on this
+ * tablet the number is unknown: its column and row then.
+ */
+export function boxLabel(box: LocalDocument, grid: LocalDocument | undefined, order: GridOrder): string {
+  const x = Number(box.X) || 1;
+  const y = Number(box.Y) || 1;
   const custom = typeof box.CustomName === 'string' && box.CustomName.trim() ? box.CustomName.trim() : null;
-  const where = grid ? `${gridName(grid)} · ` : '';
-  return custom ? `${where}${custom} (${position})` : `${where}${position}`;
+  if (!grid) return custom ?? `column ${x}, row ${y}`;
+  const number = boxNumber(order, x, y, Math.max(Number(grid.nx) || 0, x), Math.max(Number(grid.ny) || 0, y));
+  return `${gridName(grid)} · ${custom ? `${custom} (box ${number})` : `Box ${number}`}`;
 }
-
-/** Short text on a box button: its custom name, or column·row. */
-export const boxShortLabel = (box: LocalDocument) => (typeof box.CustomName === 'string' && box.CustomName.trim() ? box.CustomName.trim() : `${String(box.X)}·${String(box.Y)}`);
 
 /**
  * The statuses to offer: built-in ones in their stage order, then the company's own (A–Z). Statuses

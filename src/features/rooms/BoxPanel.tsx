@@ -16,6 +16,9 @@ import { createSubGridboxes, deleteSubGridbox, gridPositions, type SubGridbox, s
 import { useAction, type SignedInUser } from '../../app/hooks';
 import { type BatchDoc, type BoxDoc, byName, type CompanyDoc, type GridDoc, userName, when } from './model';
 import { TemplateChooser } from '../forms/fill/TemplateChooser';
+import { usePlaces } from '../batches/hooks';
+import type { LocalBatch } from '../batches/model';
+import { ReportProblem } from '../batches/ProblemsPanel';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 
 export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; label: string; batches: BatchDoc[]; company: CompanyDoc | null; user: SignedInUser; onClose: () => void }) {
@@ -45,6 +48,7 @@ export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; la
           {grid.Name} · box {props.number} · column {box.X}, row {box.Y}
         </p>
         <FormSection box={box} grid={grid} user={user} />
+        <ProblemSection box={box} grid={grid} label={props.label} batches={props.batches} user={user} />
         <CullSection box={box} boxId={boxId} user={user} company={props.company} />
         <RenameSection box={box} boxId={boxId} />
         <BatchSection box={box} boxId={boxId} batches={props.batches} />
@@ -66,6 +70,61 @@ function FormSection({ box, grid, user }: { box: BoxDoc; grid: GridDoc; user: Si
         Fill a form
       </button>
       {open && <TemplateChooser companyId={user.companyId} search={{ boxes: box.id, room: grid.roomId }} label="Forms to fill for this box" />}
+    </section>
+  );
+}
+
+/**
+ * A problem seen at this box, reported where the grower stands: for one of the box's batches, in this
+ * room, the box named in the notes (a batch problem names a batch and a room, not a box).
+ */
+function ProblemSection({ box, grid, label, batches, user }: { box: BoxDoc; grid: GridDoc; label: string; batches: BatchDoc[]; user: SignedInUser }) {
+  const [open, setOpen] = useState(false);
+  const [chosenId, setChosenId] = useState('');
+  const places = usePlaces();
+  const linked = useMemo(() => {
+    const ids = new Set((box.BatchIDs ?? []).map(String));
+    return batches.filter((batch) => ids.has(batch.id)).sort((a, b) => byName({ Name: a.BatchNumber }, { Name: b.BatchNumber }));
+  }, [box.BatchIDs, batches]);
+  const knownTypes = useMemo(() => [...new Set(batches.flatMap((batch) => (batch.problems ?? []).map((problem) => problem.problem_type)))].sort(), [batches]);
+  const batch = linked.find((candidate) => candidate.id === chosenId) ?? linked[0];
+  return (
+    <section className="panel-section" aria-label="Problems">
+      <h3>Problems</h3>
+      {!batch ? (
+        <p className="muted">Link this box to a batch (below) to report a batch problem from here.</p>
+      ) : (
+        <>
+          <button type="button" className="button" aria-expanded={open} onClick={() => setOpen(!open)}>
+            Report a problem
+          </button>
+          {open && (
+            <>
+              {linked.length > 1 && (
+                <Field label="Batch">
+                  <select value={batch.id} onChange={(event) => setChosenId(event.target.value)}>
+                    {linked.map((candidate) => (
+                      <option key={candidate.id} value={candidate.id}>
+                        {candidate.BatchNumber}
+                      </option>
+                    ))}
+                  </select>
+                </Field>
+              )}
+              <ReportProblem
+                key={batch.id}
+                batch={batch as LocalBatch}
+                places={places}
+                roomIds={[grid.roomId]}
+                userId={user.userId}
+                companyId={user.companyId}
+                knownTypes={knownTypes}
+                at={{ roomId: grid.roomId, place: `${grid.Name ?? 'Grid'} · ${label}` }}
+              />
+            </>
+          )}
+        </>
+      )}
     </section>
   );
 }
