@@ -93,4 +93,26 @@ describe.skipIf(skipBrowser)('the web app in Chromium', { timeout: 60_000 }, () 
 
     expect(errors, messages.join('\n')).toEqual([]);
   });
+
+  it('a first visit is ready to work offline once the indicator says so: offline at once, a reload opens the app with the company\'s rooms', async () => {
+    const farm = await createTenant(e2e.server);
+    await createRoom(e2e.server, farm.companyId, 'Ready room');
+    const { context, page, errors, console: messages } = await e2e.newPage();
+    const app = new AppPage(page);
+    await app.signIn(farm.admin, { waitForData: false });
+    // Not ready until the app is saved and the company's data pulled; then it says so.
+    await page.locator('.offline-ready.ready').waitFor({ timeout: 60_000 });
+    expect(await page.locator('.offline-ready').textContent()).toBe('Ready offline');
+    await app.checkScreen('offline-ready');
+
+    await context.setOffline(true);
+    await app.reload();
+    await app.open('/dashboard/rooms');
+    await page.getByRole('listitem', { name: 'Ready room' }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.locator('.sync-chip').textContent()).toContain('Offline');
+    await app.checkScreen('offline-ready-reloaded');
+    await context.setOffline(false);
+
+    expect(errors, messages.join('\n')).toEqual([]);
+  });
 });

@@ -62,7 +62,7 @@ describe('weekRange (spec part 1 §2, §9: Monday to Sunday, 7 days per offset)'
 });
 
 describe('what the browser keeps (spec part 2 §4)', () => {
-  it('persists language, auto refresh, sticky-trap render, scroll page and weather, and nothing else', () => {
+  it('persists language, auto refresh, sticky-trap render, scroll page, box size and weather, and nothing else', () => {
     const storage = memoryStorage();
     const store = createUiState(() => storage);
     const state = store.getState();
@@ -70,6 +70,7 @@ describe('what the browser keeps (spec part 2 §4)', () => {
     state.setAutoRefresh(1);
     state.setStickyTrapRender(3);
     state.setScrollPage(12, 4);
+    state.setBoxSize('large');
     state.setWeather({ location: 'Leamington', fetchedAt: '2024-05-15T10:00:00Z' });
     state.setChartType('bar');
     state.setDateOption('weeks_ago');
@@ -83,12 +84,13 @@ describe('what the browser keeps (spec part 2 §4)', () => {
       autoRefresh: 1,
       stickyTrapRender: 3,
       scrollPages: { '12': 4 },
+      boxSize: 'large',
       weather: { location: 'Leamington', today: null, range: null, fetchedAt: '2024-05-15T10:00:00Z' },
     });
 
     // A new page load: the kept values come back, the others start from their defaults.
     const reloaded = createUiState(() => storage).getState();
-    expect(reloaded).toMatchObject({ language: 'pt-BR', autoRefresh: 1, stickyTrapRender: 3, scrollPages: { '12': 4 }, chartType: 'line', dateOption: 'date_range', selectedRoomIds: [], weekOffset: 0 });
+    expect(reloaded).toMatchObject({ language: 'pt-BR', autoRefresh: 1, stickyTrapRender: 3, scrollPages: { '12': 4 }, boxSize: 'large', chartType: 'line', dateOption: 'date_range', selectedRoomIds: [], weekOffset: 0 });
   });
 
   it('mirrors the company’s language, auto refresh and sticky-trap render, ignoring values it cannot use', () => {

@@ -4,7 +4,8 @@
  * session), whose changes wait for them to sign in again, and each change the server refused with
  * its message, to retry or discard (ARCHITECTURE.md: nothing is dropped silently).
  */
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
+import { appSavedOffline, onAppSavedOfflineChange } from '../../register-service-worker';
 import { syncWorker, useSyncStatus } from '../../sync/sync-store';
 import type { FailedEntry, UserQueue } from '../../../sync/types';
 import { useUserNames } from '../kiosk/useUserNames';
@@ -29,14 +30,24 @@ export function SyncIndicator() {
             : `Syncing · ${status.pending} pending`
           : 'All changes saved';
   const users = status.users.filter((user) => user.pending > 0 || user.failed > 0);
+  // Ready to work offline: the app is saved on the tablet (the service worker controls the page) and the
+  // company's data has been pulled. Until then, losing the signal would leave the grower without the app.
+  const appSaved = useSyncExternalStore(onAppSavedOfflineChange, appSavedOffline);
+  const offlineReady = appSaved && status.initialPull === null && status.lastSyncedAt !== null;
   return (
     <div className="sync">
-      <button type="button" className={`sync-chip ${state}`} aria-expanded={open} onClick={() => setOpen((value) => !value)} data-pending={status.pending}>
+      <button type="button" className={`sync-chip ${state}`} aria-expanded={open} onClick={() => setOpen((value) => !value)} data-pending={status.pending} data-offline-ready={offlineReady}>
         {label}
       </button>
+      {status.online && (
+        <span className={`offline-ready${offlineReady ? ' ready' : ''}`} role="status">
+          {offlineReady ? 'Ready offline' : 'Saving for offline…'}
+        </span>
+      )}
       {open && (
         <div className="sync-panel" role="dialog" aria-label="Changes waiting to reach the server">
           <p>{status.online ? 'Connected to the server.' : 'No connection: changes are kept on this tablet and sent when the connection returns.'}</p>
+          <p>{offlineReady ? 'Ready to work offline: the app and the company’s data are on this tablet.' : 'Not ready to work offline yet: the app and the company’s data are still being saved on this tablet.'}</p>
           {users.length > 0 && (
             <ul className="sync-users" aria-label="Changes per user on this tablet">
               {users.map((user) => (
