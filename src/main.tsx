@@ -25,8 +25,11 @@ const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      {/* Spec part 1 §2, §9: toasts at the top centre, 3000 ms, at most 360 px wide. */}
-      <SnackbarProvider anchorOrigin={{ vertical: 'top', horizontal: 'center' }} autoHideDuration={3000} maxSnack={3} style={{ maxWidth: 360 }}>
+      {/* Spec part 1 §2, §9: toasts centred, 3000 ms, at most 360 px wide. Decision: at the bottom, not at
+          the top: there they covered the sync indicator and the box panel's title and
+          first buttons (issue 13); nothing is fixed at the bottom, the screens keep room below their last
+          control (app.css), and taps pass through a toast. */}
+      <SnackbarProvider anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }} autoHideDuration={3000} maxSnack={3} style={{ maxWidth: 360 }}>
         <RouterProvider router={router} />
       </SnackbarProvider>
     </StrictMode>,
