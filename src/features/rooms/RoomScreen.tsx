@@ -21,7 +21,7 @@ import { BoxPanel } from './BoxPanel';
 import { GridView } from './GridView';
 import { usePreview } from './hooks';
 import { boxNumber } from '../../../common/grid-order';
-import { type BatchDoc, type BoxDoc, boxLabel, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, boxesByGrid, recentTrapBoxIds, type RoomDoc, scanText } from './model';
+import { type BatchDoc, type BoxDoc, boxLabel, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, boxesByGrid, recentTrapBoxIds, roomQueries, type RoomDoc, scanText } from './model';
 import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
 import { BOX_SIZES, useUiState } from '../ui-state/ui-state';
 import { updateAllRoomScroll, updateRoomScroll } from '../../api/rooms';
@@ -38,10 +38,10 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
   const room = useLocalDocument<RoomDoc>('rooms', addressed);
   // The room's key (its client id), also when the address names it by the spec's integer id.
   const roomId = room.document?.id ?? addressed;
-  const gridList = useLocalQuery<GridDoc>('grids', { roomId }, roomId);
+  const gridList = useLocalQuery<GridDoc>('grids', roomQueries.grids(roomId), roomId);
   const grids = useMemo(() => [...gridList.documents].sort(byCreation), [gridList.documents]);
   const gridKey = grids.map((grid) => grid.id).join(',');
-  const boxList = useLocalQuery<BoxDoc>('grid_boxes', { gridId: { $in: grids.map((grid) => grid.id) } }, gridKey);
+  const boxList = useLocalQuery<BoxDoc>('grid_boxes', roomQueries.boxes(grids.map((grid) => grid.id)), gridKey);
   const batchList = useLocalQuery<BatchDoc>('batches', { CompanyID: user?.companyId ?? -1 }, companyKey);
   const company = useLocalDocument<CompanyDoc>('company', companyKey || undefined).document;
   const [selectedId, setSelectedId] = useState<string | null>(null);

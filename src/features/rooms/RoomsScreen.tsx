@@ -118,7 +118,8 @@ function RoomCard({ room, grids, company, canDelete }: { room: RoomDoc; grids: n
         />
       ) : (
         <div className="room-card-actions">
-          <Link className="button primary" to="/dashboard/rooms/$roomID" params={{ roomID: room.id }}>
+          {/* A room in view is read ahead (its route's loader, rooms/preload.ts): it opens at once. */}
+          <Link className="button primary" to="/dashboard/rooms/$roomID" params={{ roomID: room.id }} preload="viewport">
             Open
           </Link>
           {/* Deleting is Admin-only on the server (README "Roles"): other roles do not see it. */}

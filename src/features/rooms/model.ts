@@ -43,6 +43,18 @@ export function gridSize(grid: GridDoc, boxes: BoxDoc[]): { nx: number; ny: numb
   return { nx, ny };
 }
 
+/**
+ * The local queries of a room's screen, named once: RoomScreen and the preload (preload.ts) must make
+ * the very same ones for RxDB to answer the screen from what the preload read.
+ */
+export const roomQueries = {
+  /** A room by its key, or by the spec's integer id (an address from a QR label or an old link). */
+  room: (key: string) => (/^\d+$/.test(key) ? { serverId: Number(key) } : { id: key }),
+  grids: (roomId: string) => ({ roomId }),
+  /** `gridIds` in the screen's order (byCreation). */
+  boxes: (gridIds: string[]) => ({ gridId: { $in: gridIds } }),
+};
+
 /** What a box is called on screen: its custom name, else its number. */
 export function boxLabel(box: BoxDoc, number: number): string {
   const custom = box.CustomName?.trim();

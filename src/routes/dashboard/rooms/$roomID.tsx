@@ -1,7 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { preloadRoom } from '../../../features/rooms/preload';
 import { RoomScreen } from '../../../features/rooms/RoomScreen';
 
 export const Route = createFileRoute('/dashboard/rooms/$roomID')({
+  // Warms the room's local queries (preload.ts) when its link is in view or touched, and on the way in;
+  // never waited for: the screen reads the local store itself.
+  loader: ({ params }) => void preloadRoom(params.roomID),
   component: RoomRoute,
 });
 
