@@ -8,10 +8,14 @@ import { SnackbarProvider } from 'notistack';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './app/app.css';
-import { startSync } from './app/services';
+import { apiContext, session, startSync } from './app/services';
 import { Loading } from './features/shell/Loading';
 import { registerServiceWorker } from './register-service-worker';
 import { routeTree } from './routeTree.gen';
+
+// A tablet with a session opens its local database at once, while React and the screen's code load:
+// an offline cold start of a room waits on it.
+if (session.isLoggedIn()) void apiContext();
 
 const router = createRouter({ routeTree, defaultPendingComponent: Loading, defaultPreload: 'intent' });
 

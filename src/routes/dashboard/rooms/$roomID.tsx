@@ -3,9 +3,11 @@ import { preloadRoom } from '../../../features/rooms/preload';
 import { RoomScreen } from '../../../features/rooms/RoomScreen';
 
 export const Route = createFileRoute('/dashboard/rooms/$roomID')({
-  // Warms the room's local queries (preload.ts) when its link is in view or touched, and on the way in;
-  // never waited for: the screen reads the local store itself.
-  loader: ({ params }) => void preloadRoom(params.roomID),
+  // Warms the room's local queries (preload.ts) when its link is in view or touched; never waited for.
+  // Not on the way in: the screen's own queries are the same ones, and an extra read would only compete.
+  loader: ({ params, preload }) => {
+    if (preload) void preloadRoom(params.roomID);
+  },
   component: RoomRoute,
 });
 
