@@ -45,7 +45,7 @@ export const GridView = memo(function GridView(props: {
     ...(image ? { backgroundImage: `url("${image}")` } : {}),
   };
   return (
-    <div className="grid-scroll">
+    <div className="grid-scroll" style={{ '--grid-rows': ny } as CSSProperties}>
       <div className={`grid-boxes${image ? ' with-image' : ''}`} style={style} role="group" aria-label={`${grid.Name ?? 'Grid'}: ${nx} columns × ${ny} rows`}>
         {boxes.map((box) => {
           const x = Number(box.X) || 1;
