@@ -26,7 +26,7 @@ const localServices = () => import('./local-services');
 
 /** The domain functions' context (loads the local database on first use). */
 export async function apiContext(): Promise<ApiContext> {
-  return (await localServices()).apiContext();
+  return (await localServices()).localContext(client);
 }
 
 /**
@@ -39,5 +39,5 @@ export async function startSync() {
   // keeps the tablet syncing: the parked users' changes keep going out.
   const current = await sessions.get(null);
   if (!current) return null;
-  return (await localServices()).startSyncFor(current);
+  return (await localServices()).startSyncFor(current, { apiBaseUrl, session, sessions, signedOut });
 }
