@@ -47,6 +47,7 @@ import {
   type TrailEvent,
   type TrailFilter,
 } from './model';
+import { RoomFilter } from '../shell/forms';
 import './audit.css';
 
 /** The filters as the address holds them (`?room=&batch=&user=&from=&to=`). */
@@ -125,17 +126,7 @@ function Filters(props: { names: TrailNames; filter: TrailFilter; localEvents: A
   return (
     <section className="card audit-filters" aria-label="Filters">
       {/* Labels beside (not around) their controls: a wrapped select or date would put its value into the control's name. */}
-      <div>
-        <label htmlFor={`${ids}-room`}>Room</label>
-        <select id={`${ids}-room`} className="control" value={filter.room ?? ''} onChange={(event) => props.onSearch({ room: event.target.value || undefined })}>
-          <option value="">All rooms</option>
-          {names.rooms.map((room) => (
-            <option key={room.id} value={room.id}>
-              {room.Name || 'Unnamed room'}
-            </option>
-          ))}
-        </select>
-      </div>
+      <RoomFilter id={`${ids}-room`} rooms={names.rooms} value={filter.room ?? ''} onChange={(room) => props.onSearch({ room: room || undefined })} />
       <div>
         <label htmlFor={`${ids}-batch`}>Batch</label>
         <select id={`${ids}-batch`} className="control" value={filter.batch ?? ''} onChange={(event) => props.onSearch({ batch: event.target.value || undefined })}>

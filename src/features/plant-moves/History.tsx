@@ -7,7 +7,7 @@ import { useId, useMemo, useState } from 'react';
 import { MOVEMENT_SORT_COLUMNS } from '../../../common/messages/subgrids';
 import { useLocalQuery, type SignedInUser } from '../../app/hooks';
 import { type BatchDoc, type CompanyDoc, type RoomDoc, userName, when } from '../rooms/model';
-import { FormError } from '../shell/forms';
+import { FormError, RoomFilter } from '../shell/forms';
 import { type HistoryFilters, useMovementHistory } from './hooks';
 import { type HistoryRow, PAGE_SIZE, type SortColumn, type SortOrder } from './model';
 import { positionName, useBoxNames } from './places';
@@ -60,17 +60,7 @@ export function History({ user, rooms, company }: { user: SignedInUser; rooms: R
             ))}
           </select>
         </div>
-        <div>
-          <label htmlFor={`${ids}-room`}>Room</label>
-          <select id={`${ids}-room`} className="control" value={filters.roomId ?? ''} onChange={(event) => set({ roomId: event.target.value || null })}>
-            <option value="">All rooms</option>
-            {rooms.map((room) => (
-              <option key={room.id} value={room.id}>
-                {room.Name || 'Unnamed room'}
-              </option>
-            ))}
-          </select>
-        </div>
+        <RoomFilter id={`${ids}-room`} rooms={rooms} value={filters.roomId ?? ''} onChange={(room) => set({ roomId: room || null })} />
         <div>
           <label htmlFor={`${ids}-start`}>From day</label>
           <input id={`${ids}-start`} className="control" type="date" value={filters.startDate} onChange={(event) => set({ startDate: event.target.value })} />

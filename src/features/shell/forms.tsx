@@ -65,3 +65,23 @@ export function ConfirmPanel(props: { question: string; message?: ReactNode; con
     </div>
   );
 }
+
+/**
+ * A filter's room choice: "All rooms" ('' as its value), then the rooms as given. Its label stands
+ * beside the select, not around it: a wrapped select would put its value into its name.
+ */
+export function RoomFilter(props: { id: string; rooms: ReadonlyArray<{ id: string; Name?: unknown }>; value: string; onChange: (roomId: string) => void }) {
+  return (
+    <div>
+      <label htmlFor={props.id}>Room</label>
+      <select id={props.id} className="control" value={props.value} onChange={(event) => props.onChange(event.target.value)}>
+        <option value="">All rooms</option>
+        {props.rooms.map((room) => (
+          <option key={room.id} value={room.id}>
+            {typeof room.Name === 'string' && room.Name ? room.Name : 'Unnamed room'}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
