@@ -64,12 +64,18 @@ export function useLocalQuery<T extends LocalDocument = LocalDocument>(collectio
   return state;
 }
 
+/**
+ * The selector of one local document by its address: a record is keyed by its client id; an address
+ * with the spec's integer id (a printed QR label, a link from before client ids) finds it by `serverId`.
+ * The company's document is keyed by its integer id.
+ */
+export function localDocumentSelector(collection: CollectionName, id: string | undefined): Record<string, unknown> {
+  return !id ? { id: '\u0000' } : collection !== 'company' && /^\d+$/.test(id) ? { serverId: Number(id) } : { id };
+}
+
 /** One local document by id, kept current (null while missing). */
 export function useLocalDocument<T extends LocalDocument = LocalDocument>(collection: CollectionName, id: string | undefined): { document: T | null; loading: boolean } {
-  // A record is keyed by its client id; an address with the spec's integer id (a printed QR label, a
-  // link from before client ids) finds it by `serverId`. The company's document is keyed by its integer id.
-  const selector = !id ? { id: '\u0000' } : collection !== 'company' && /^\d+$/.test(id) ? { serverId: Number(id) } : { id };
-  const { documents, loading } = useLocalQuery<T>(collection, selector, id ?? '');
+  const { documents, loading } = useLocalQuery<T>(collection, localDocumentSelector(collection, id), id ?? '');
   return { document: documents[0] ?? null, loading };
 }
 

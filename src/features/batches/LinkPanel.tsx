@@ -6,10 +6,9 @@
 import { useMemo, useState } from 'react';
 import { useAction, useToast } from '../../app/hooks';
 import { linkBatch } from './actions';
-import { useGridBoxes, type Places } from './hooks';
+import { useCompany, useGridBoxes, type Places } from './hooks';
 import { idsOf, type LocalBatch } from './model';
 import { boxNumber } from '../../../common/grid-order';
-import { useCompany } from '../company/useCompany';
 import { gridOrderOf } from '../rooms/model';
 import { FormError } from '../shell/forms';
 import { NameOptions } from './Entries';

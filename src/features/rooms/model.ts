@@ -48,8 +48,6 @@ export function gridSize(grid: GridDoc, boxes: BoxDoc[]): { nx: number; ny: numb
  * the very same ones for RxDB to answer the screen from what the preload read.
  */
 export const roomQueries = {
-  /** A room by its key, or by the spec's integer id (an address from a QR label or an old link). */
-  room: (key: string) => (/^\d+$/.test(key) ? { serverId: Number(key) } : { id: key }),
   grids: (roomId: string) => ({ roomId }),
   /** `gridIds` in the screen's order (byCreation). */
   boxes: (gridIds: string[]) => ({ gridId: { $in: gridIds } }),

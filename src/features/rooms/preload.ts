@@ -7,6 +7,7 @@
  */
 import type { Subscription } from 'rxjs';
 import { byCreation } from '../../api/records';
+import { localDocumentSelector } from '../../app/hooks';
 import { apiContext } from '../../app/services';
 import type { LocalDocument } from '../../db/schemas';
 import { roomQueries } from './model';
@@ -21,7 +22,7 @@ export async function preloadRoom(roomKey: string): Promise<void> {
   try {
     const { database } = await apiContext();
     const collections = database.collections;
-    const room = (await collections.rooms.findOne({ selector: roomQueries.room(roomKey) }).exec())?.toJSON() as LocalDocument | undefined;
+    const room = (await collections.rooms.findOne({ selector: localDocumentSelector('rooms', roomKey) }).exec())?.toJSON() as LocalDocument | undefined;
     const roomId = room?.id ?? roomKey;
     const gridsQuery = collections.grids.find({ selector: roomQueries.grids(roomId) });
     const grids = (await gridsQuery.exec()).map((grid) => grid.toJSON() as LocalDocument).sort(byCreation);
