@@ -67,6 +67,8 @@ export class SyncEngine implements Recorder {
   private ignoreBackoff = false;
   /** Documents to read back from the server (see readBackStale), by collection and id. */
   private readonly stale = new Map<string, TouchedDocument>();
+  /** The read-back the pull last asked for (a document it stored overlaid after its entry was applied). */
+  private readingBack: Promise<void> = Promise.resolve();
   /** Collections the server said changed during a replay, pulled when it ends (see pullChanged). */
   private readonly changedDuringReplay = new Set<string>();
   private pullTimer: ReturnType<typeof setTimeout> | null = null;
@@ -95,6 +97,10 @@ export class SyncEngine implements Recorder {
       onDisconnected: (reason) => this.setStatus({ online: false, lastError: reason }),
     });
     this.pulls.errors.subscribe((message) => this.setStatus({ lastError: message }));
+    this.pulls.overlaidLate.subscribe((document) => {
+      this.stale.set(`${document.collection}\u0000${document.id}`, document);
+      this.readingBack = this.readBackStale();
+    });
   }
 
   /**
@@ -225,6 +231,7 @@ export class SyncEngine implements Recorder {
   async settle(): Promise<void> {
     await this.kick({ now: true });
     await this.pulls.caughtUp();
+    await this.readingBack;
   }
 
   async stop(): Promise<void> {

@@ -40,6 +40,17 @@ export interface PullTarget {
   toLocal(document: LocalDocument): LocalDocument;
 }
 
+/**
+ * Marks a pulled document stored with pending effects laid over it. RxDB stores a pull page after its
+ * handler returns, so an overlay made while an entry was in flight can land after the entry's push
+ * answer was stored: the marked document is then read back (see `overlaidLate`). Stored without being
+ * declared, as `syncPosition` is.
+ */
+export const OVERLAID = 'overlaidByPending';
+
+/** Fields a local document holds that the server's does not: its position and the overlay mark. */
+export const LOCAL_ONLY_FIELDS = ['syncPosition', OVERLAID] as const;
+
 /** The server's document with the pending effects on it applied over it (a server deletion stands). */
 export function overlay(collection: string, document: LocalDocument & { _deleted: boolean }, pending: PendingEffects) {
   if (document._deleted) return document;
@@ -47,7 +58,7 @@ export function overlay(collection: string, document: LocalDocument & { _deleted
   if (!effects) return document;
   let current: LocalDocument | null = document;
   for (const effect of effects) current = applyEffect(current, effect);
-  return current ? { ...current, _deleted: false } : { ...document, _deleted: true };
+  return current ? { ...current, [OVERLAID]: true, _deleted: false } : { ...document, _deleted: true };
 }
 
 /** The server answers at most 5,000 documents a page; fewer, larger pages make a first pull faster. */
@@ -65,6 +76,14 @@ export class PullReplications {
   private readonly states: Array<RxReplicationState<LocalDocument, PullCheckpoint>> = [];
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   readonly errors = new Subject<string>();
+  /**
+   * Documents a pull stored with the effects of entries that have since reached the server laid over
+   * them: their server state is to be read back (the push answer that replaced them came first).
+   */
+  readonly overlaidLate = new Subject<TouchedDocument>();
+  private readonly subscriptions: Array<{ unsubscribe(): void }> = [];
+  /** The checks of stored overlaid documents against the outbox, in the order they were stored. */
+  private overlayChecks: Promise<void> = Promise.resolve();
   /** When each collection last pulled everything the server showed (no more pages, nothing held back). */
   private readonly caughtUpAt = new Map<string, number>();
   /** Documents stored by the first pull so far (progress for a new tablet's loading screen). */
@@ -124,6 +143,17 @@ export class PullReplications {
         },
       });
       state.error$.subscribe((error) => this.errors.next(error.message));
+      this.subscriptions.push(
+        target.collection.$.subscribe((event) => {
+          if (event.operation === 'DELETE' || (event.documentData as Record<string, unknown> | undefined)?.[OVERLAID] !== true) return;
+          this.overlayChecks = this.overlayChecks
+            .then(() => this.outbox.pending())
+            .then((pending) => {
+              if (!pending.on(target.name, event.documentId)) this.overlaidLate.next({ collection: target.name, id: event.documentId });
+            })
+            .catch((error: unknown) => this.errors.next(error instanceof Error ? error.message : String(error)));
+        }),
+      );
       this.states.push(state);
     }
   }
@@ -240,10 +270,12 @@ export class PullReplications {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await Promise.all(this.states.map((state) => state.awaitInSync()));
+    await this.overlayChecks;
   }
 
   async stop() {
     for (const timer of this.timers) clearTimeout(timer);
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
     await Promise.all(this.states.map((state) => state.cancel()));
     for (const stream of this.streams.values()) stream.complete();
   }

@@ -296,7 +296,6 @@ describe('three tablets and a server killed twice mid-replay', () => {
       for (const device of devices) {
         const differences = await compareWithServer(server, admin.access_token, COLLECTIONS[device.name], localDocumentsOf(device.tablet.database), {
           toLocal: (collection, document) => withLinkKeys(collection as CollectionName, document),
-          ignore: ['syncPosition'],
         });
         if (differences.length) problems.push(describeDifferences(`${device.name} tablet`, differences));
       }

@@ -5,6 +5,7 @@
  */
 import type { RxCollection } from 'rxdb';
 import { expect } from 'vitest';
+import { LOCAL_ONLY_FIELDS } from '../../sync/pull';
 import type { TestServer } from './server';
 
 export interface PulledDocument {
@@ -104,14 +105,14 @@ const sameValue = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === J
 export interface CompareOptions {
   /** Turns a server document into its local shape (the tablet adds link keys: src/db/schemas.ts `withLinkKeys`). */
   toLocal?: (collection: string, document: Record<string, unknown> & { id: string }) => Record<string, unknown>;
-  /** Fields left out of the comparison besides RxDB's own (e.g. `syncPosition`). */
+  /** Fields left out of the comparison besides RxDB's own and the sync's (`LOCAL_ONLY_FIELDS`). */
   ignore?: readonly string[];
 }
 
 /**
  * The differences between a collection's local documents and the server's live ones: documents on one
  * side only, and each top-level field whose values differ (deeply, whatever the key order). Local
- * tombstones are left out, as are RxDB's meta fields and `options.ignore`.
+ * tombstones are left out, as are RxDB's meta fields, the sync's local fields and `options.ignore`.
  */
 export function documentDifferences(
   collection: string,
@@ -119,7 +120,7 @@ export function documentDifferences(
   server: ReadonlyMap<string, PulledDocument>,
   options: CompareOptions = {},
 ): DocumentDifference[] {
-  const ignored = new Set<string>([...RXDB_META_FIELDS, ...(options.ignore ?? [])]);
+  const ignored = new Set<string>([...RXDB_META_FIELDS, ...LOCAL_ONLY_FIELDS, ...(options.ignore ?? [])]);
   const strip = (document: Record<string, unknown>) => Object.fromEntries(Object.entries(document).filter(([key, value]) => !ignored.has(key) && value !== undefined));
   const locals = new Map(local.filter((document) => document._deleted !== true).map((document) => [String(document.id), strip(document)]));
   const differences: DocumentDifference[] = [];

@@ -488,7 +488,6 @@ async function check(world: World) {
   for (const device of devices) {
     const differences = await compareWithServer(world.server, admin.token, COLLECTIONS[device.name], localDocumentsOf(device.tablet.database), {
       toLocal: (collection, document) => withLinkKeys(collection as CollectionName, document),
-      ignore: ['syncPosition'],
     });
     if (differences.length) problems.push(describeDifferences(`${device.name} tablet`, differences));
   }
