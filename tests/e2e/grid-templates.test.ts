@@ -78,7 +78,7 @@ describe.skipIf(skipBrowser)('grid templates in Chromium', { timeout: 240_000 },
     // A Grid template lays a 4 × 6 grid out in the room, named as asked.
     await app.card('Veg bench').getByRole('button', { name: 'Lay out a grid' }).click();
     const layOut = app.useForm('Lay out a grid from Veg bench');
-    await app.choose(layOut.getByLabel('Room'), 'Veg room');
+    await app.choose(layOut.getByRole('combobox', { name: /^Room/ }), 'Veg room');
     await layOut.getByLabel('Grid name').fill('Bench B');
     await app.check('grid-templates-use-grid');
     await layOut.getByRole('button', { name: 'Lay out grid' }).click();
@@ -99,8 +99,8 @@ describe.skipIf(skipBrowser)('grid templates in Chromium', { timeout: 240_000 },
     const divide = app.useForm('Divide a box with Clone tray');
     await divide.getByRole('button', { name: 'Divide box' }).click();
     await expect.poll(() => app.errorOf(divide).textContent()).toBe(m.parentRequired);
-    await app.choose(divide.getByLabel('Room'), 'Veg room');
-    await app.choose(divide.getByLabel('Box'), 'Bench A · Box 1');
+    await app.choose(divide.getByRole('combobox', { name: /^Room/ }), 'Veg room');
+    await app.choose(divide.getByRole('combobox', { name: /^Box/ }), 'Bench A · Box 1');
     expect(await divide.getByLabel('Auto initialize plants').isChecked()).toBe(true);
     await divide.getByRole('button', { name: 'Divide box' }).click();
     const subResult = page.getByRole('region', { name: 'Box divided' });
@@ -116,9 +116,9 @@ describe.skipIf(skipBrowser)('grid templates in Chromium', { timeout: 240_000 },
 
     // The same box again: its positions are taken, and the form says so.
     await app.card('Clone tray').getByRole('button', { name: 'Divide a box' }).click();
-    await app.choose(divide.getByLabel('Room'), 'Veg room');
-    await app.choose(divide.getByLabel('Box'), 'Bench A · Box 1');
-    expect(await divide.getByLabel('Box').evaluate((select) => (select as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('Bench A · Box 1 (6 positions already)');
+    await app.choose(divide.getByRole('combobox', { name: /^Room/ }), 'Veg room');
+    await app.choose(divide.getByRole('combobox', { name: /^Box/ }), 'Bench A · Box 1');
+    expect(await divide.getByRole('combobox', { name: /^Box/ }).evaluate((select) => (select as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('Bench A · Box 1 (6 positions already)');
     await divide.getByRole('button', { name: 'Divide box' }).click();
     await expect.poll(() => app.errorOf(divide).textContent()).toMatch(/^Already occupied in this grid box: 1-1, 2-1/);
     await divide.getByRole('button', { name: 'Cancel' }).click();
@@ -133,8 +133,8 @@ describe.skipIf(skipBrowser)('grid templates in Chromium', { timeout: 240_000 },
     await grower.context.setOffline(true);
     await grower.app.card('Clone tray').getByRole('button', { name: 'Divide a box' }).click();
     const growerDivide = grower.app.useForm('Divide a box with Clone tray');
-    await grower.app.choose(growerDivide.getByLabel('Room'), 'Veg room');
-    await grower.app.choose(growerDivide.getByLabel('Box'), 'Bench A · Box 2');
+    await grower.app.choose(growerDivide.getByRole('combobox', { name: /^Room/ }), 'Veg room');
+    await grower.app.choose(growerDivide.getByRole('combobox', { name: /^Box/ }), 'Bench A · Box 2');
     await growerDivide.getByRole('button', { name: 'Divide box' }).click();
     const growerResult = grower.page.getByRole('region', { name: 'Box divided' });
     await expect.poll(() => growerResult.getByRole('listitem').count()).toBe(6);
