@@ -5,7 +5,7 @@
  * them in step. Tests open one on the memory storage.
  */
 import { createRxDatabase, removeRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { getRxStorageDexieBulkRead } from './dexie-bulk-read';
 import { COLLECTION_NAMES, type CollectionName, type LocalDocument, SCHEMAS } from './schemas';
 
 export type GrowCollections = Record<CollectionName, RxCollection<LocalDocument>>;
@@ -43,7 +43,7 @@ let opened: Promise<GrowDatabase> | undefined;
 /** The browser's local database (IndexedDB through Dexie), opened once per page or worker. */
 export function localDatabase(): Promise<GrowDatabase> {
   opened ??= (async () => {
-    const storage = getRxStorageDexie() as RxStorage<unknown, unknown>;
+    const storage = getRxStorageDexieBulkRead();
     // Local storage is absent in the sync worker: the page does the removal.
     const notes = typeof localStorage === 'undefined' ? null : localStorage;
     if (notes && notes.getItem(PREVIOUS_REMOVED_KEY) !== '1') {
