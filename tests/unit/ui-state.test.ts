@@ -62,7 +62,7 @@ describe('weekRange (spec part 1 §2, §9: Monday to Sunday, 7 days per offset)'
 });
 
 describe('what the browser keeps (spec part 2 §4)', () => {
-  it('persists language, auto refresh, sticky-trap render, scroll page, box size and weather, and nothing else', () => {
+  it('persists language, auto refresh, sticky-trap render, scroll page, box size, room grid ids and weather, and nothing else', () => {
     const storage = memoryStorage();
     const store = createUiState(() => storage);
     const state = store.getState();
@@ -71,6 +71,7 @@ describe('what the browser keeps (spec part 2 §4)', () => {
     state.setStickyTrapRender(3);
     state.setScrollPage(12, 4);
     state.setBoxSize('large');
+    state.setRoomGridIds('room-a', ['grid-1', 'grid-2']);
     state.setWeather({ location: 'Leamington', fetchedAt: '2024-05-15T10:00:00Z' });
     state.setChartType('bar');
     state.setDateOption('weeks_ago');
@@ -85,6 +86,7 @@ describe('what the browser keeps (spec part 2 §4)', () => {
       stickyTrapRender: 3,
       scrollPages: { '12': 4 },
       boxSize: 'large',
+      roomGridIds: { 'room-a': ['grid-1', 'grid-2'] },
       weather: { location: 'Leamington', today: null, range: null, fetchedAt: '2024-05-15T10:00:00Z' },
     });
 

@@ -18,9 +18,6 @@ import { useStoredImage } from './hooks';
 import { boxNumber } from '../../../common/grid-order';
 import { type BatchDoc, type BoxDoc, boxLabel, type GridDoc, gridSize } from './model';
 
-/** A box without a colour of its own or of its batch. */
-const DEFAULT_FILL = '#d9eadf';
-
 export const GridView = memo(function GridView(props: {
   grid: GridDoc;
   boxes: BoxDoc[];
@@ -39,7 +36,9 @@ export const GridView = memo(function GridView(props: {
   const { nx, ny } = gridSize(grid, boxes);
   const background = useStoredImage(props.previewImage ? null : grid.ImageName);
   const image = props.previewImage ?? background.url;
-  const style: CSSProperties = {
+  const style: CSSProperties & Record<'--box-opacity', number> = {
+    // The boxes' fill (a pseudo-element in rooms.css, not an element per box) reads the opacity from here.
+    '--box-opacity': opacity,
     gridTemplateColumns: `repeat(${nx}, minmax(var(--box-size, 88px), 1fr))`,
     gridTemplateRows: `repeat(${ny}, minmax(var(--box-size, 88px), auto))`,
     ...(image ? { backgroundImage: `url("${image}")` } : {}),
@@ -58,7 +57,6 @@ export const GridView = memo(function GridView(props: {
               y={y}
               number={boxNumber(order, x, y, nx, ny)}
               batch={(box.BatchIDs ?? []).map((id) => batches.get(String(id))).find(Boolean)}
-              opacity={opacity}
               trap={props.trapBoxIds?.has(box.id) ?? false}
               selected={props.selectedId === box.id}
               onSelect={props.onSelect}
@@ -71,10 +69,11 @@ export const GridView = memo(function GridView(props: {
   );
 });
 
-const GridBox = memo(function GridBox(props: { box: BoxDoc; x: number; y: number; number: number; batch: BatchDoc | undefined; opacity: number; trap: boolean; selected: boolean; onSelect: (boxId: string) => void }) {
+const GridBox = memo(function GridBox(props: { box: BoxDoc; x: number; y: number; number: number; batch: BatchDoc | undefined; trap: boolean; selected: boolean; onSelect: (boxId: string) => void }) {
   const { box, number, batch, trap } = props;
   const label = boxLabel(box, number);
-  const fill = box.Color || batch?.Color || DEFAULT_FILL;
+  // The box's colour, else its batch's; without either the default fill of rooms.css.
+  const fill = box.Color || batch?.Color || undefined;
   const culled = box.culled === true;
   const named = Boolean(box.CustomName?.trim());
   // The visible text, in the order it shows, is the start of the name read out (WCAG 2.5.3: a grower
@@ -84,7 +83,7 @@ const GridBox = memo(function GridBox(props: { box: BoxDoc; x: number; y: number
     <button
       type="button"
       className={`grid-box${culled ? ' culled' : ''}${props.selected ? ' selected' : ''}`}
-      style={{ gridColumn: props.x, gridRow: props.y }}
+      style={{ gridColumn: props.x, gridRow: props.y, ...(fill ? { '--fill': fill } : {}) }}
       data-x={props.x}
       data-y={props.y}
       data-number={number}
@@ -93,16 +92,14 @@ const GridBox = memo(function GridBox(props: { box: BoxDoc; x: number; y: number
       aria-pressed={props.selected}
       onClick={() => props.onSelect(box.id)}
     >
-      <span className="box-fill" style={{ backgroundColor: fill, opacity: props.opacity }} aria-hidden="true" />
-      <span className="box-text" aria-hidden="true">
-        {/* Spaces between the parts: the text reads as words ("Mother 12 #27"), as the name says it. */}
-        <span className="box-name">{named ? label : number}</span>{' '}
-        {named && <span className="box-number">#{number}</span>}{' '}
-        {box.Status && <span className="box-status">{box.Status}</span>}{' '}
-        {batch && <span className="box-batch">{batch.BatchNumber}</span>}{' '}
-        {culled && <span className="box-culled">Culled</span>}{' '}
-        {trap && <span className="box-trap">Trap</span>}
-      </span>
+      {/* Spaces between the parts: the text reads as words ("Mother 12 #27"), as the name says it. A
+          button's content is not read out besides its label, so the parts need no aria-hidden. */}
+      <span className="box-name">{named ? label : number}</span>{' '}
+      {named && <span className="box-number">#{number}</span>}{' '}
+      {box.Status && <span className="box-status">{box.Status}</span>}{' '}
+      {batch && <span className="box-batch">{batch.BatchNumber}</span>}{' '}
+      {culled && <span className="box-culled">Culled</span>}{' '}
+      {trap && <span className="box-trap">Trap</span>}
     </button>
   );
 });

@@ -40,8 +40,17 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
   const roomId = room.document?.id ?? addressed;
   const gridList = useLocalQuery<GridDoc>('grids', roomQueries.grids(roomId), roomId);
   const grids = useMemo(() => [...gridList.documents].sort(byCreation), [gridList.documents]);
-  const gridKey = grids.map((grid) => grid.id).join(',');
-  const boxList = useLocalQuery<BoxDoc>('grid_boxes', roomQueries.boxes(grids.map((grid) => grid.id)), gridKey);
+  // While the grids are being read, the boxes are asked for by the grid ids this room showed last time:
+  // both reads go at once. When the grids arrive with the same ids the boxes' query stands; boxes show
+  // only under the grids read now.
+  const rememberedGridIds = useUiState((state) => state.roomGridIds[roomId]);
+  const setRoomGridIds = useUiState((state) => state.setRoomGridIds);
+  const gridIds = gridList.loading ? (rememberedGridIds ?? []) : grids.map((grid) => grid.id);
+  const gridKey = gridIds.join(',');
+  const boxList = useLocalQuery<BoxDoc>('grid_boxes', roomQueries.boxes(gridIds), gridKey);
+  useEffect(() => {
+    if (!gridList.loading && gridKey !== rememberedGridIds?.join(',')) setRoomGridIds(roomId, gridKey ? gridKey.split(',') : []);
+  }, [gridList.loading, gridKey, rememberedGridIds, roomId, setRoomGridIds]);
   const batchList = useLocalQuery<BatchDoc>('batches', { CompanyID: user?.companyId ?? -1 }, companyKey);
   const company = useLocalDocument<CompanyDoc>('company', companyKey || undefined).document;
   const [selectedId, setSelectedId] = useState<string | null>(null);

@@ -3,7 +3,7 @@
  * rooms list or is touched (the router's preload), the room's grids and boxes are queried with exactly
  * the queries RoomScreen makes (`roomQueries`), and kept subscribed for a while. RxDB answers a query it
  * already holds at once, so a room of 2,000 boxes opens without waiting for its boxes to be read from
- * IndexedDB (one cursor step per document, a quarter of a second for 2,000).
+ * IndexedDB.
  */
 import type { Subscription } from 'rxjs';
 import { byCreation } from '../../api/records';

@@ -5,8 +5,9 @@
  *
  * Persisted in the browser (localStorage key `growroom-ui`), as part 2 §4 lists: language,
  * auto-refresh, sticky-trap render value, scroll page and weather; and the room's box size, a
- * grower's choice for this tablet's screen. The rest starts from its default on
- * every page load.
+ * grower's choice for this tablet's screen, and each room's grid ids as last shown (a room's boxes are
+ * asked for from the local store at once on the next visit, without waiting for its grids to be read).
+ * The rest starts from its default on every page load.
  *
  * Where the spec is silent:
  * - report type starts unset (null): the reports screen asks for one.
@@ -50,6 +51,8 @@ export interface UiValues {
   scrollPages: Record<string, number>;
   /** How large a room's boxes are drawn on this tablet: small fits a whole grid, large reads with gloves on. */
   boxSize: BoxSize;
+  /** Room id → its grids' ids as last shown, in the screen's order. */
+  roomGridIds: Record<string, string[]>;
   weather: WeatherState;
 }
 
@@ -70,6 +73,7 @@ export interface UiActions {
   setLanguage(language: string): void;
   setScrollPage(roomId: number | string, value: number): void;
   setBoxSize(boxSize: BoxSize): void;
+  setRoomGridIds(roomId: string, gridIds: string[]): void;
   setWeather(weather: Partial<WeatherState>): void;
   /** Copies the company's settings the UI state also holds (the tablet's last known values). */
   mirrorCompanySettings(settings: { language?: unknown; auto_refresh?: unknown; stickytrap_render?: unknown }): void;
@@ -90,11 +94,12 @@ export const UI_DEFAULTS: UiValues = {
   language: 'en',
   scrollPages: {},
   boxSize: 'medium',
+  roomGridIds: {},
   weather: { location: null, today: null, range: null, fetchedAt: null },
 };
 
 /** What part 2 §4 persists in the browser. */
-export const PERSISTED_KEYS = ['language', 'autoRefresh', 'stickyTrapRender', 'scrollPages', 'boxSize', 'weather'] as const satisfies ReadonlyArray<keyof UiValues>;
+export const PERSISTED_KEYS = ['language', 'autoRefresh', 'stickyTrapRender', 'scrollPages', 'boxSize', 'roomGridIds', 'weather'] as const satisfies ReadonlyArray<keyof UiValues>;
 
 export const UI_STORAGE_KEY = 'growroom-ui';
 
@@ -133,6 +138,7 @@ export function createUiState(storage: () => StateStorage = () => localStorage) 
         setLanguage: (language) => set({ language }),
         setScrollPage: (roomId, value) => set((state) => ({ scrollPages: { ...state.scrollPages, [String(roomId)]: value } })),
         setBoxSize: (boxSize) => set({ boxSize }),
+        setRoomGridIds: (roomId, gridIds) => set((state) => ({ roomGridIds: { ...state.roomGridIds, [roomId]: [...gridIds] } })),
         setWeather: (weather) => set((state) => ({ weather: { ...state.weather, ...weather } })),
         mirrorCompanySettings: (settings) =>
           set((state) => {

@@ -1,9 +1,10 @@
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import type { RxStorage } from 'rxdb';
+import type { MangoQuery, RxStorage } from 'rxdb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GrowDatabase, openGrowDatabase } from '../../../src/db/database';
 import { getRxStorageDexieBulkRead } from '../../../src/db/dexie-bulk-read';
+import type { LocalDocument } from '../../../src/db/schemas';
 
 /** 3 grids of 60 boxes, some culled, one box deleted: what a room's screen reads. */
 function boxes() {
@@ -34,9 +35,9 @@ describe('the Dexie storage reading a query in one request', () => {
     await bulk?.close();
   });
 
-  const queries = {
+  const queries: Record<string, MangoQuery<LocalDocument>> = {
     'boxes of two grids (the room screen)': { selector: { gridId: { $in: ['grid-0', 'grid-2'] } } },
-    'one grid, by position': { selector: { gridId: 'grid-1' }, sort: [{ Y: 'asc' as const }, { X: 'desc' as const }] },
+    'one grid, by position': { selector: { gridId: 'grid-1' }, sort: [{ Y: 'asc' }, { X: 'desc' }] },
     'culled boxes, a field outside the index': { selector: { culled: true } },
     'named boxes after the first ten': { selector: { CustomName: { $ne: null } }, skip: 10 },
     'a page of twenty (a limit: RxDB’s own cursor)': { selector: { gridId: { $gt: 'grid-0' } }, limit: 20 },
