@@ -51,6 +51,9 @@ export const CLIENT_ID_TABLES = [
   'form_response_images',
 ] as const;
 
+/** Synced tables made after migration 0006, each with its own client id column and unique index. */
+export const LATER_CLIENT_ID_TABLES = ['plant_problems', 'problem_color_mappings', 'custom_solutions', 'spray_products', 'treatments', 'spray_applications'] as const;
+
 const migrations: Record<string, string> = {
   '0001_foundation': `
     CREATE SEQUENCE change_seq;
@@ -544,6 +547,126 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
     -- Documents sent to tablets name boxes by client id (replication/client-naming.ts): a pull page of
     -- 2,500 boxes looks theirs up by box id.
     CREATE INDEX grid_box_client_ids_box ON grid_box_client_ids (grid_box_id);
+  `,
+  '0008_plant_problems': `
+    -- Problems seen on plants (issue 14): on a grid box, or on one plant of its sub-gridboxes. The type
+    -- is the catalogue's name (problem_slug names the entry, common/plant-problems) or the company's own.
+    -- observed_at is when the grower saw it (the act's time, also offline); status moves by the manage
+    -- calls' actions (common/messages/problems.ts PROBLEM_ACTIONS), status_at/status_by say when and who.
+    CREATE TABLE plant_problems (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      room_id integer NOT NULL REFERENCES rooms(id),
+      grid_id integer NOT NULL REFERENCES grids(id),
+      grid_box_id integer NOT NULL REFERENCES grid_boxes(id),
+      sub_gridbox_id integer REFERENCES sub_gridboxes(id),
+      problem_type text NOT NULL,
+      problem_slug text,
+      severity double precision NOT NULL,
+      notes text,
+      image_name text,
+      source text NOT NULL DEFAULT 'manual' CHECK (source IN ('manual', 'form', 'scan')),
+      form_response_id integer REFERENCES form_responses(id),
+      user_id integer REFERENCES users(id),
+      observed_at timestamptz NOT NULL,
+      status text NOT NULL DEFAULT 'unresolved' CHECK (status IN ('unresolved', 'resolved', 'dismissed', 'treated')),
+      status_at timestamptz,
+      status_by integer REFERENCES users(id),
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('plant_problems')}
+    CREATE UNIQUE INDEX plant_problems_client_id ON plant_problems (client_id, company_id);
+    CREATE INDEX plant_problems_room ON plant_problems (room_id, observed_at) WHERE deleted_at IS NULL;
+    CREATE INDEX plant_problems_open_grid ON plant_problems (grid_id) WHERE status = 'unresolved' AND deleted_at IS NULL;
+    CREATE INDEX plant_problems_box ON plant_problems (grid_box_id) WHERE deleted_at IS NULL;
+
+    -- The company's colour and abbreviation for a problem (spec problemColorMapping); extras keeps the
+    -- other fields a mapping was sent with.
+    CREATE TABLE problem_color_mappings (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      problem text NOT NULL,
+      color text,
+      abbreviation text,
+      extras jsonb NOT NULL DEFAULT '{}',
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('problem_color_mappings')}
+    CREATE UNIQUE INDEX problem_color_mappings_client_id ON problem_color_mappings (client_id, company_id);
+    CREATE UNIQUE INDEX problem_color_mappings_problem ON problem_color_mappings (company_id, lower(problem)) WHERE deleted_at IS NULL;
+
+    -- A company's own solutions to a catalogue problem.
+    CREATE TABLE custom_solutions (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      problem_slug text NOT NULL,
+      solution text NOT NULL,
+      user_id integer REFERENCES users(id),
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('custom_solutions')}
+    CREATE UNIQUE INDEX custom_solutions_client_id ON custom_solutions (client_id, company_id);
+    CREATE INDEX custom_solutions_problem ON custom_solutions (company_id, problem_slug);
+  `,
+  '0009_treatments': `
+    -- Spray products (issue 14): re-entry interval in hours, pre-harvest interval in days; details keeps
+    -- the other fields a product was sent with.
+    CREATE TABLE spray_products (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      name text NOT NULL,
+      active_ingredient text,
+      rate double precision,
+      rate_unit text,
+      reentry_hours double precision,
+      preharvest_days double precision,
+      details jsonb NOT NULL DEFAULT '{}',
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('spray_products')}
+    CREATE UNIQUE INDEX spray_products_client_id ON spray_products (client_id, company_id);
+    CREATE UNIQUE INDEX spray_products_name ON spray_products (company_id, lower(name)) WHERE deleted_at IS NULL;
+
+    -- A treatment of a type (biological, chemical, cultural, mechanical) for a product, with its data.
+    -- Deleting is a toggle (spec): removed_at set and cleared; deleted_at stays for records gone for good.
+    CREATE TABLE treatments (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      treatment_type text NOT NULL,
+      sub_type text,
+      product_id integer REFERENCES spray_products(id),
+      data jsonb NOT NULL DEFAULT '{}',
+      removed_at timestamptz,
+      user_id integer REFERENCES users(id),
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('treatments')}
+    CREATE UNIQUE INDEX treatments_client_id ON treatments (client_id, company_id);
+    CREATE INDEX treatments_type ON treatments (company_id, treatment_type, product_id);
+
+    -- A spray of a product on grid boxes (spec: ApplicationDate, ProductName, QuantityUsed, Grid_boxIDs).
+    CREATE TABLE spray_applications (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      product_id integer REFERENCES spray_products(id),
+      product_name text NOT NULL,
+      application_date timestamptz NOT NULL,
+      quantity_used double precision,
+      quantity_unit text,
+      notes text,
+      grid_box_ids integer[] NOT NULL,
+      user_id integer REFERENCES users(id),
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('spray_applications')}
+    CREATE UNIQUE INDEX spray_applications_client_id ON spray_applications (client_id, company_id);
+    CREATE INDEX spray_applications_boxes ON spray_applications USING gin (grid_box_ids);
   `,
 };
 

@@ -408,6 +408,88 @@ export interface DB {
   form_responses: FormResponsesTable;
   form_field_responses: FormFieldResponsesTable;
   form_response_images: FormResponseImagesTable;
+  plant_problems: PlantProblemsTable;
+  problem_color_mappings: ProblemColorMappingsTable;
+  custom_solutions: CustomSolutionsTable;
+  spray_products: SprayProductsTable;
+  treatments: TreatmentsTable;
+  spray_applications: SprayApplicationsTable;
+}
+
+/** A problem seen on a plant (migration 0008). */
+export interface PlantProblemsTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  room_id: number;
+  grid_id: number;
+  grid_box_id: number;
+  sub_gridbox_id: number | null;
+  problem_type: string;
+  problem_slug: string | null;
+  severity: number;
+  notes: string | null;
+  image_name: string | null;
+  source: Generated<'manual' | 'form' | 'scan'>;
+  form_response_id: number | null;
+  user_id: number | null;
+  observed_at: Timestamp;
+  status: Generated<'unresolved' | 'resolved' | 'dismissed' | 'treated'>;
+  status_at: Timestamp | null;
+  status_by: number | null;
+}
+
+export interface ProblemColorMappingsTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  problem: string;
+  color: string | null;
+  abbreviation: string | null;
+  extras: Generated<Record<string, unknown>>;
+}
+
+export interface CustomSolutionsTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  problem_slug: string;
+  solution: string;
+  user_id: number | null;
+}
+
+/** A spray product (migration 0009). */
+export interface SprayProductsTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  active_ingredient: string | null;
+  rate: number | null;
+  rate_unit: string | null;
+  reentry_hours: number | null;
+  preharvest_days: number | null;
+  details: Generated<Record<string, unknown>>;
+}
+
+export interface TreatmentsTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  treatment_type: string;
+  sub_type: string | null;
+  product_id: number | null;
+  data: Generated<Record<string, unknown>>;
+  removed_at: Timestamp | null;
+  user_id: number | null;
+}
+
+export interface SprayApplicationsTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  product_id: number | null;
+  product_name: string;
+  application_date: Timestamp;
+  quantity_used: number | null;
+  quantity_unit: string | null;
+  notes: string | null;
+  grid_box_ids: number[];
+  user_id: number | null;
 }
 
 export type Company = Selectable<CompaniesTable>;

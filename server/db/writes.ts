@@ -7,7 +7,7 @@
  */
 import { type Insertable, type Kysely, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely';
 import { newClientId } from '../../common/client-ids';
-import { CLIENT_ID_TABLES } from './migrations';
+import { CLIENT_ID_TABLES, LATER_CLIENT_ID_TABLES } from './migrations';
 import type { DB } from './schema';
 
 export interface Actor {
@@ -105,7 +105,7 @@ export async function insertRows(db: Kysely<DB>, rows: readonly LaterRow[]): Pro
 
 const INSERT_SLICE = 1000;
 
-const CLIENT_ID_TABLE_NAMES: ReadonlySet<string> = new Set<string>(['companies', ...CLIENT_ID_TABLES]);
+const CLIENT_ID_TABLE_NAMES: ReadonlySet<string> = new Set<string>(['companies', ...CLIENT_ID_TABLES, ...LATER_CLIENT_ID_TABLES]);
 
 /** Whether the table's rows hold their client id (a grid box's is in grid_box_client_ids, migration 0006). */
 const holdsClientId = (table: string) => CLIENT_ID_TABLE_NAMES.has(table);
