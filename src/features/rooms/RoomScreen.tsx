@@ -220,7 +220,28 @@ function RoomView({ room, user, boxesShown }: { room: RoomDoc; user: SignedInUse
     // StartScroll (another tablet's) must not move the screen under the grower.
     if (restored.current || !boxesShown) return;
     restored.current = true;
-    if (start > 0) requestAnimationFrame(() => window.scrollTo({ top: start }));
+    if (start <= 0) return undefined;
+    // Grids far from the screen are laid out with estimated heights until seen (content-visibility),
+    // and the browser keeps what is on screen in place as the real ones arrive, moving the scroll
+    // position: for a moment after opening, until the grower touches the screen, the room is put back
+    // at its position whenever its layout changes.
+    let settling = true;
+    const place = () => settling && Math.round(window.scrollY) !== start && window.scrollTo({ top: start });
+    const stop = () => {
+      settling = false;
+    };
+    const resized = new ResizeObserver(() => requestAnimationFrame(place));
+    resized.observe(document.body);
+    const inputs = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+    for (const input of inputs) window.addEventListener(input, stop, { passive: true, once: true });
+    const timer = setTimeout(stop, 1500);
+    requestAnimationFrame(place);
+    return () => {
+      stop();
+      clearTimeout(timer);
+      resized.disconnect();
+      for (const input of inputs) window.removeEventListener(input, stop);
+    };
   }, [start, boxesShown]);
   useEffect(() => {
     const roomId = room.id;
