@@ -1,20 +1,11 @@
-/** The catalogue's problems (placeholder until the content lands). */
+/**
+ * The plant problem catalogue (issue 14): global content shipped with the server and the app, the same
+ * for every company. Its entries live by kind in pests.ts, diseases.ts and disorders.ts; ids run 1..n in
+ * this order.
+ */
+import { DISEASES } from './diseases';
+import { DISORDERS } from './disorders';
+import { PESTS } from './pests';
 import type { CatalogueProblem } from './types';
 
-export const CATALOGUE: CatalogueProblem[] = [
-  {
-    id: 1,
-    slug: 'two-spotted-spider-mite',
-    name: 'Two-spotted spider mite',
-    scientific_name: 'Tetranychus urticae',
-    kind: 'pest',
-    category: 'Mites',
-    description: 'Tiny mites feeding on the undersides of leaves.',
-    symptom_groups: ['leaves'],
-    symptoms: ['stippling'],
-    color_symptoms: ['bronze'],
-    look_alikes: [],
-    solutions: [{ kind: 'biological', text: 'Release predatory mites.', organisms: ['Phytoseiulus persimilis'] }],
-    abbreviation: 'SM',
-  },
-];
+export const CATALOGUE: CatalogueProblem[] = [...PESTS, ...DISEASES, ...DISORDERS];

@@ -16,10 +16,13 @@ export function catalogueProblem(slugOrId: string | number): CatalogueProblem | 
   return typeof slugOrId === 'number' ? byId.get(slugOrId) : (bySlug.get(slugOrId) ?? (/^\d+$/.test(slugOrId) ? byId.get(Number(slugOrId)) : undefined));
 }
 
-/** The catalogue's entry whose name is `name` (case and spacing ignored): a recorded problem's type names it. */
+/** A name as growers write it: case, spacing and a bracketed aside ignored ("Botrytis (grey mould)" → "botrytis"). */
+const plainName = (name: string) => name.replace(/\([^)]*\)/g, ' ').trim().replace(/\s+/g, ' ').toLowerCase();
+const byPlainName = new Map(CATALOGUE.map((problem) => [plainName(problem.name), problem]));
+
+/** The catalogue's entry a recorded problem's type names: its name (see plainName) or its slug. */
 export function catalogueProblemNamed(name: string): CatalogueProblem | undefined {
-  const wanted = name.trim().toLowerCase();
-  return CATALOGUE.find((problem) => problem.name.toLowerCase() === wanted);
+  return bySlug.get(name.trim().toLowerCase()) ?? byPlainName.get(plainName(name));
 }
 
 /** The problems showing a symptom group and, when given, one symptom of it (ids as the spec's filter sends them). */
