@@ -24,6 +24,7 @@ import autocannon from 'autocannon';
 import { TSX, freePort, startScript as start, stopScript as stop } from '../tests/support/process';
 import { measureFleet } from './fleet';
 import { measureFormResponses } from './forms';
+import { PRESSURE_ROOM, seedPressureRoom } from './problems';
 import { benchPostgresUrl, withFreshPostgres } from './support';
 import { type Call, measureSync } from './sync';
 
@@ -159,7 +160,14 @@ function measureServer(database: string, databaseUrl: string | undefined): Promi
     const authorization = { authorization: `Bearer ${session.access_token}` };
     const roomIds = await seedFloor(base, session);
     const floor = `${FLOOR.gridsPerRoom} grids × ${FLOOR.nx * FLOOR.ny} boxes`;
+    const pressureRoom = await seedPressureRoom((method, path, query, body) => call(base, session, method, path, query, body), session);
+    const pressureBoxes = PRESSURE_ROOM.grids * PRESSURE_ROOM.nx * PRESSURE_ROOM.ny;
     return [
+      await load(`GET /api/get_unresolved_problems_for_room, ${pressureBoxes.toLocaleString('en')} boxes, ${PRESSURE_ROOM.problems.toLocaleString('en')} problems`, database, {
+        url: `${base}/get_unresolved_problems_for_room?room_id=${pressureRoom}`,
+        headers: authorization,
+        connections: LOAD_CONNECTIONS,
+      }),
       await load('GET /api/get_company_grid_order', database, {
         url: `${base}/get_company_grid_order?company_id=${session.company_id}`,
         headers: authorization,
@@ -205,7 +213,7 @@ function print(rows: Row[]) {
   for (const line of lines) console.log(format(line));
 }
 
-/** The server's goals (issue 12), each figure beside its goal: a settings read against a bare route, and loading the floor. */
+/** The server's goals (issues 12 and 14), each figure beside its goal: a settings read against a bare route, loading the floor, a room's open problems. */
 function printGoals(rows: Row[]) {
   const bare = rows.find((row) => row.database === '-');
   const verdict = (met: boolean) => (met ? 'met' : 'NOT MET');
@@ -221,6 +229,8 @@ function printGoals(rows: Row[]) {
     if (room) console.log(`${database}: load_room_grids_boxes, one room of 1,000 boxes: p99 ${room.p99} ms at ${room.connections} connections (goal on PostgreSQL: at most 30 ms; ${verdict(room.p99 <= 30)})`);
     const company = of('GET /api/load_room_grids_boxes, all');
     if (company) console.log(`${database}: load_room_grids_boxes, the company's 10,000 boxes: p99 ${company.p99} ms (goal on PostgreSQL: at most 300 ms; ${verdict(company.p99 <= 300)})`);
+    const pressure = of('GET /api/get_unresolved_problems_for_room');
+    if (pressure) console.log(`${database}: get_unresolved_problems_for_room, a room of 2,000 boxes with 20,000 problems: p99 ${pressure.p99} ms at ${pressure.connections} connections (goal: at most 50 ms; ${verdict(pressure.p99 <= 50)})`);
   }
 }
 

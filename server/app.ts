@@ -33,6 +33,8 @@ import { roomRoutes } from './domains/rooms/routes';
 import { scanRoutes } from './domains/scans/routes';
 import { subgridRoutes } from './domains/subgrids/routes';
 import { trayRoutes } from './domains/trays/routes';
+import { problemRoutes } from './domains/problems/routes';
+import { treatmentRoutes } from './domains/treatments/routes';
 import { type FileStore, localFileStore } from './domains/files/storage';
 import { settingsRoutes } from './domains/settings/routes';
 import { createCompanyCache, type CompanyCache } from './domains/companies/cache';
@@ -106,7 +108,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   const changes = await createChangeHub(database);
   const files = localFileStore(join(config.dataDir, 'uploads'));
   const companies = createCompanyCache(changes);
-  const floorAnswers = createAnswerCache(changes, ['rooms', 'grids', 'grid_boxes']);
+  const floorAnswers = createAnswerCache(changes, ['rooms', 'grids', 'grid_boxes', 'plant_problems']);
   app.decorate('deps', { config, database, tokens, mailer, changes, companies, floorAnswers, files, version: VERSION });
   const routeCatalog: CatalogRoute[] = [];
   app.decorate('routeCatalog', routeCatalog);
@@ -184,6 +186,8 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
       await api.register(gridTemplateRoutes);
       await api.register(trayRoutes);
       await api.register(formRoutes);
+      await api.register(problemRoutes);
+      await api.register(treatmentRoutes);
       await api.register(syncRoutes, { prefix: '/sync' });
     },
     { prefix: '/api' },

@@ -287,7 +287,6 @@ export const createCustomStatusAnswer = answer({ custom_status: customStatusReco
 export const customStatusesAnswer = answer({ custom_statuses: z.array(customStatusRecord), built_in_statuses: z.array(z.string()) });
 export const deleteCustomStatusAnswer = answer({ status_name: z.string() });
 export const createBatchProblemAnswer = answer({ problem: batchProblemRecord, problem_id: recordRef, client_id: z.string() });
-/** Grid-box and plant problems count 0 until the problems area records them. */
 export const resolveBatchProblemsAnswer = answer({
   problems_resolved: z.number().int(),
   gridbox_problems_resolved: z.number().int(),

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { answer, timestamp } from './answers';
+import { problemColorMappingRecord } from './problems';
 import { companySettings } from './settings';
 import { userRecord } from './users';
 
@@ -24,10 +25,11 @@ export type CompanyRecord = z.infer<typeof companyRecord>;
 /** A custom batch status, as the company document lists it (made by the server only: its id is the server's). */
 export const companyBatchStatus = z.object({ id: z.number().int(), status_name: z.string() });
 
-/** The synced `company` document: the company with its users and custom batch statuses inside (companies/collection.ts). */
+/** The synced `company` document: the company with its users, custom batch statuses and problem colours inside (companies/collection.ts). */
 export const companyDocument = companyRecord.extend({
   users: z.array(userRecord),
   custom_batch_statuses: z.array(companyBatchStatus),
+  problem_color_mappings: z.array(problemColorMappingRecord),
 });
 
 export type CompanyDocumentRecord = z.infer<typeof companyDocument>;

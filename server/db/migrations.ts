@@ -577,8 +577,12 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
     );
     ${trackChanges('plant_problems')}
     CREATE UNIQUE INDEX plant_problems_client_id ON plant_problems (client_id, company_id);
+    -- A room's history by week (the map's week slider), and the open problems of a room or grid: most of
+    -- a room's problems are closed, so the readers of open ones go through partial indexes that hold only
+    -- the open (status 'unresolved' or 'treated', common/messages/problems.ts OPEN_PROBLEM_STATUSES).
     CREATE INDEX plant_problems_room ON plant_problems (room_id, observed_at) WHERE deleted_at IS NULL;
-    CREATE INDEX plant_problems_open_grid ON plant_problems (grid_id) WHERE status = 'unresolved' AND deleted_at IS NULL;
+    CREATE INDEX plant_problems_open_room ON plant_problems (room_id) WHERE status IN ('unresolved', 'treated') AND deleted_at IS NULL;
+    CREATE INDEX plant_problems_open_grid ON plant_problems (grid_id) WHERE status IN ('unresolved', 'treated') AND deleted_at IS NULL;
     CREATE INDEX plant_problems_box ON plant_problems (grid_box_id) WHERE deleted_at IS NULL;
 
     -- The company's colour and abbreviation for a problem (spec problemColorMapping); extras keeps the
@@ -613,16 +617,16 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
   `,
   '0009_treatments': `
     -- Spray products (issue 14): re-entry interval in hours, pre-harvest interval in days; details keeps
-    -- the other fields a product was sent with.
+    -- the other fields a product was sent with. A name is taken once per company, whatever its case.
     CREATE TABLE spray_products (
       id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
       company_id integer NOT NULL REFERENCES companies(id),
       name text NOT NULL,
       active_ingredient text,
-      rate double precision,
+      rate double precision CHECK (rate >= 0),
       rate_unit text,
-      reentry_hours double precision,
-      preharvest_days double precision,
+      reentry_hours double precision CHECK (reentry_hours >= 0),
+      preharvest_days double precision CHECK (preharvest_days >= 0),
       details jsonb NOT NULL DEFAULT '{}',
       client_id uuid NOT NULL DEFAULT gen_random_uuid(),
       ${syncColumns}
@@ -631,14 +635,15 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
     CREATE UNIQUE INDEX spray_products_client_id ON spray_products (client_id, company_id);
     CREATE UNIQUE INDEX spray_products_name ON spray_products (company_id, lower(name)) WHERE deleted_at IS NULL;
 
-    -- A treatment of a type (biological, chemical, cultural, mechanical) for a product, with its data.
-    -- Deleting is a toggle (spec): removed_at set and cleared; deleted_at stays for records gone for good.
+    -- A treatment of a type (biological, chemical, cultural, mechanical) for a product, with its data:
+    -- one per company, type and product (the spec's calls name it so). Deleting is a toggle (spec):
+    -- removed_at set and cleared; deleted_at is for treatments gone with their product.
     CREATE TABLE treatments (
       id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
       company_id integer NOT NULL REFERENCES companies(id),
-      treatment_type text NOT NULL,
+      treatment_type text NOT NULL CHECK (treatment_type IN ('biological', 'chemical', 'cultural', 'mechanical')),
       sub_type text,
-      product_id integer REFERENCES spray_products(id),
+      product_id integer NOT NULL REFERENCES spray_products(id),
       data jsonb NOT NULL DEFAULT '{}',
       removed_at timestamptz,
       user_id integer REFERENCES users(id),
@@ -647,19 +652,23 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
     );
     ${trackChanges('treatments')}
     CREATE UNIQUE INDEX treatments_client_id ON treatments (client_id, company_id);
-    CREATE INDEX treatments_type ON treatments (company_id, treatment_type, product_id);
+    CREATE UNIQUE INDEX treatments_type ON treatments (company_id, treatment_type, product_id) WHERE deleted_at IS NULL;
 
     -- A spray of a product on grid boxes (spec: ApplicationDate, ProductName, QuantityUsed, Grid_boxIDs).
+    -- The ends of its re-entry and pre-harvest intervals are fixed when it is recorded, from the product
+    -- as it was then: a later edit of the product does not move a past spray's markers.
     CREATE TABLE spray_applications (
       id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
       company_id integer NOT NULL REFERENCES companies(id),
       product_id integer REFERENCES spray_products(id),
       product_name text NOT NULL,
       application_date timestamptz NOT NULL,
-      quantity_used double precision,
+      quantity_used double precision NOT NULL CHECK (quantity_used > 0),
       quantity_unit text,
       notes text,
       grid_box_ids integer[] NOT NULL,
+      reentry_until timestamptz,
+      preharvest_until timestamptz,
       user_id integer REFERENCES users(id),
       client_id uuid NOT NULL DEFAULT gen_random_uuid(),
       ${syncColumns}

@@ -438,15 +438,18 @@ export interface PlantProblemsTable extends SyncColumns {
   status_by: number | null;
 }
 
+/** A company's colour and abbreviation for a problem type (migration 0008). */
 export interface ProblemColorMappingsTable extends SyncColumns {
   id: Generated<number>;
   company_id: number;
   problem: string;
   color: string | null;
   abbreviation: string | null;
-  extras: Generated<Record<string, unknown>>;
+  /** The other fields a mapping was sent with; written as JSON text. */
+  extras: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 
+/** A company's own solution to a catalogue problem (migration 0008). */
 export interface CustomSolutionsTable extends SyncColumns {
   id: Generated<number>;
   company_id: number;
@@ -465,7 +468,8 @@ export interface SprayProductsTable extends SyncColumns {
   rate_unit: string | null;
   reentry_hours: number | null;
   preharvest_days: number | null;
-  details: Generated<Record<string, unknown>>;
+  /** Written as JSON text. */
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 
 export interface TreatmentsTable extends SyncColumns {
@@ -473,8 +477,9 @@ export interface TreatmentsTable extends SyncColumns {
   company_id: number;
   treatment_type: string;
   sub_type: string | null;
-  product_id: number | null;
-  data: Generated<Record<string, unknown>>;
+  product_id: number;
+  /** Written as JSON text. */
+  data: ColumnType<Record<string, unknown>, string | undefined, string>;
   removed_at: Timestamp | null;
   user_id: number | null;
 }
@@ -485,10 +490,12 @@ export interface SprayApplicationsTable extends SyncColumns {
   product_id: number | null;
   product_name: string;
   application_date: Timestamp;
-  quantity_used: number | null;
+  quantity_used: number;
   quantity_unit: string | null;
   notes: string | null;
   grid_box_ids: number[];
+  reentry_until: Timestamp | null;
+  preharvest_until: Timestamp | null;
   user_id: number | null;
 }
 

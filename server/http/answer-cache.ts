@@ -1,6 +1,7 @@
 /**
  * Answers that are large, read by every tablet and changed far less often than read (the floor plan:
- * a company's rooms, grids and thousands of boxes, load_room_grids_boxes), kept by each server
+ * a company's rooms, grids and thousands of boxes, load_room_grids_boxes; a room's open plant
+ * problems, get_unresolved_problems_for_room), kept by each server
  * instance as the text it sent, so that the next read of the same answer costs no query and no
  * serialization: one room of 1,000 boxes is ~100 kB of JSON, a company of 10,000 boxes ~1.5 MB.
  *

@@ -44,6 +44,8 @@ export const OWNED_KINDS = {
    */
   answered_form_field: { table: 'form_fields', idColumn: 'id', companyColumn: 'company_id', softDeleted: false },
   form_response: { table: 'form_responses', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
+  plant_problem: { table: 'plant_problems', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
+  spray_product: { table: 'spray_products', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
 } satisfies Record<string, OwnedKind>;
 
 export type OwnedKindName = keyof typeof OWNED_KINDS;
@@ -74,6 +76,7 @@ export const OWNED_PARAMETERS: Record<string, OwnedKindName> = {
   grid_box_ids: 'grid_box',
   GridBoxID: 'grid_box',
   GridBoxIDs: 'grid_box',
+  Grid_boxIDs: 'grid_box',
   Grid_boxID: 'grid_box',
   gridbox_id: 'grid_box',
   parent_gridbox_id: 'grid_box',
@@ -95,6 +98,10 @@ export const OWNED_PARAMETERS: Record<string, OwnedKindName> = {
   FieldID: 'form_field',
   form_field_hidden_FieldID: 'form_field',
   form_field_linked_FieldID: 'form_field',
+  // A problem recorded on a plant (manage_problem's problemID). The catalogue's problem_id names global
+  // content, not a company's record: add_custom_solution declares it (`config.owns` exempts it).
+  problemID: 'plant_problem',
+  product_id: 'spray_product',
   // `template_id` names a grid, tray or form template depending on the route: routes declare it (`config.owns`).
 };
 

@@ -60,6 +60,11 @@ const EXEMPT_NAMES: Record<string, string> = {
 
 /** Fields of one route (`<METHOD> <url> <part>.<path>`) named like ids that the guard does not read, and why. */
 const EXEMPT_FIELDS: Record<string, string> = {
+  // The plant problem catalogue is global content shipped with the app (common/plant-problems), not a company's records.
+  'GET /api/plant_problems/filter_plant_problems querystring.symptom_group_id': 'a catalogue id',
+  'GET /api/plant_problems/filter_plant_problems querystring.symptom_id': 'a catalogue id',
+  'GET /api/plant_problems/filter_plant_problems querystring.color_symptom_id': 'a catalogue id',
+  'POST /api/plant_problems/add_custom_solution body.problem_id': 'a catalogue id or slug',
   // A file is named by its uuid; the handler loads it and checks its company (guards.ts assertCompanyAccess).
   'GET /api/files/:id params.id': 'checked by the handler once the file is loaded',
   // Document ids whose kind depends on the collection (and a `<kind>:` prefix), as client ids or the
@@ -232,6 +237,11 @@ async function recordsOf(tenant: Tenant): Promise<Records> {
       call('POST', '/submit_form', tenant.regular.token, { json: { submittedBy: tenant.regular.id, GridBoxID: box, fieldResponses: [{ fieldID: field, inputData: 'Low' }] } }),
       'response_id',
     ),
+    plant_problem: await idFrom(
+      call('POST', '/create_gridbox_problem', tenant.regular.token, { json: { GridBoxID: box, problem_type: 'Powdery mildew', severity: 2, user_id: tenant.regular.id } }),
+      'problem_id',
+    ),
+    spray_product: await idFrom(admin('POST', '/add_spray_product', { query: { company_id: tenant.companyId }, json: { ProductName: `Spray ${randomUUID()}` } }), 'product_id'),
   };
 }
 
@@ -263,6 +273,8 @@ describe('every kind of owned record: another company’s answers 403, a missing
     answered_form_field: (id) =>
       call('POST', '/submit_form', farm.regular.token, { json: { submittedBy: farm.regular.id, GridBoxID: mine.boxId, fieldResponses: [{ fieldID: id, inputData: 'Low' }] } }),
     form_response: (id) => call('GET', '/get_field_responses', farm.regular.token, { query: { response_id: id } }),
+    plant_problem: (id) => call('POST', '/manage_problem', farm.regular.token, { json: { problemID: id, action: 'resolve', userID: farm.regular.id } }),
+    spray_product: (id) => call('GET', '/get_treatment', farm.regular.token, { query: { treatment_type: 'biological', company_id: farm.companyId, product_id: id } }),
   };
 
   const idOf = (records: Records, tenant: Tenant, kind: OwnedKindName) => (kind === 'company' ? tenant.companyId : kind === 'user' ? tenant.admin.id : records[kind]);

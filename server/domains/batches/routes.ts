@@ -72,6 +72,7 @@ import { assertCaller, caller } from '../../http/guards';
 import { type App, fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { gridQueries } from '../grids/queries';
+import { problemQueries } from '../problems/queries';
 import { roomJson, roomQueries } from '../rooms/queries';
 import { batchEventJson, batchJson, batchProblemJson, batchQueries, gridBoxLinkJson, gridLinkJson, roomLinkJson } from './queries';
 
@@ -468,26 +469,33 @@ async function createBatchProblem(request: RequestOf<typeof createProblemSchema>
 }
 
 /**
- * Resolves a batch's open problems, narrowed by rooms and problem type. Problems recorded on grid
- * boxes and plants (the problems area) join this count when that area lands; until then those
- * counts are 0 because no such problems exist.
+ * Resolves a batch's open problems, narrowed by rooms and problem type, and with them the open
+ * problems recorded on the boxes linked to the batch (same narrowing; all types without one): those on
+ * a box count as grid-box problems, those on a plant of a sub-gridbox as plant problems.
  */
 async function resolveBatchProblem(request: RequestOf<typeof resolveProblemSchema>) {
   const body = request.body;
   assertCaller(request, body.user_id);
   const batch = await batchQueries.byId(request.db, body.batch_id);
   const actor = actorOfRequest(request, batch.company_id);
-  const resolved = await batchQueries.resolveProblems(request.db, actor, batch.id, { roomIds: body.room_ids, problemType: body.problem_type });
-  const roomsAffected = [...new Set(resolved.map((problem) => problem.room_id).filter((id): id is number => id !== null))];
-  if (resolved.length > 0) {
-    await writer(request.db, actor).touch('batches', batch.id);
-    await recordAudit(request.db, actor, { title: `Resolved ${resolved.length} problem(s) on batch ${batch.batch_number}`, batchId: batch.id, details: { problem_ids: resolved.map((problem) => problem.id) } });
+  const filter = { roomIds: body.room_ids, problemType: body.problem_type };
+  const resolved = await batchQueries.resolveProblems(request.db, actor, batch.id, filter);
+  const onBoxes = await problemQueries.resolveOfBatch(request.db, actor, batch.id, filter);
+  const plantProblems = onBoxes.filter((problem) => problem.sub_gridbox_id !== null).length;
+  const roomsAffected = [...new Set([...resolved, ...onBoxes].map((problem) => problem.room_id).filter((id): id is number => id !== null))];
+  if (resolved.length > 0) await writer(request.db, actor).touch('batches', batch.id);
+  if (resolved.length + onBoxes.length > 0) {
+    await recordAudit(request.db, actor, {
+      title: `Resolved ${resolved.length} problem(s) on batch ${batch.batch_number}${onBoxes.length > 0 ? ` and ${onBoxes.length} on its boxes and plants` : ''}`,
+      batchId: batch.id,
+      details: { problem_ids: resolved.map((problem) => problem.id), plant_problem_ids: onBoxes.map((problem) => problem.id) },
+    });
   }
   return success(
     {
       problems_resolved: resolved.length,
-      gridbox_problems_resolved: 0,
-      plant_problems_resolved: 0,
+      gridbox_problems_resolved: onBoxes.length - plantProblems,
+      plant_problems_resolved: plantProblems,
       rooms_affected: roomsAffected,
       filters_applied: { room_ids: body.room_ids ?? null, problem_type: body.problem_type ?? null },
     },

@@ -1,21 +1,31 @@
 /**
  * The `operations` collection (ARCHITECTURE.md "The local store"): smaller records of several kinds
- * in one collection, each document with its `kind`. Treatments and spray
- * products join it with the treatments work.
+ * in one collection, each document with its `kind`. Spray products, treatments and spray records travel
+ * here too, so a tablet shows re-entry markers and pre-harvest warnings offline.
  */
 import type { z } from 'zod';
 import { gridTemplateRecord } from '../../../common/schemas/grid-templates';
 import { plantMoveRecord } from '../../../common/schemas/subgrids';
+import { sprayApplicationRecord, sprayProductRecord, treatmentRecord } from '../../../common/schemas/treatments';
 import { trayRecord, trayTemplateRecord } from '../../../common/schemas/trays';
 import { gridTemplateJson } from '../grid-templates/queries';
-import type { ReferenceNames } from '../replication/client-naming';
+import { NAMED_KINDS, type NamedKind, type ReferenceNames } from '../replication/client-naming';
 import type { SyncCollection, SyncSource } from '../replication/sync-collection';
 import { plantMoveJson } from '../subgrids/queries';
+import { sprayApplicationJson, sprayProductJson, treatmentJson } from '../treatments/queries';
 import { trayJson, trayTemplateJson } from '../trays/queries';
+
+type OperationKind = 'tray' | 'tray_template' | 'grid_template' | 'plant_move' | 'spray_product' | 'treatment' | 'spray_application';
+
+/**
+ * Whether tablets name this kind's records by client id (client-naming.ts knows it). Until they do,
+ * its documents keep the server's ids.
+ */
+const isNamedKind = (kind: OperationKind): kind is OperationKind & NamedKind => Object.hasOwn(NAMED_KINDS, kind);
 
 /** A source of one kind: its documents are `json(row)`, which its record schema `document` describes. */
 function source<Row extends { id: number; deleted_at: unknown }, Document extends z.ZodObject>(
-  kind: 'tray' | 'tray_template' | 'grid_template' | 'plant_move',
+  kind: OperationKind,
   table: SyncSource['table'],
   json: (row: Row) => z.output<Document>,
   document: Document,
@@ -25,7 +35,7 @@ function source<Row extends { id: number; deleted_at: unknown }, Document extend
     kind,
     table,
     companyColumn: 'company_id',
-    named: { kind, references },
+    named: isNamedKind(kind) ? { kind, references } : undefined,
     document,
     async toDocuments(_db, rows) {
       return (rows as unknown as Row[]).map((row) => ({ ...json(row), id: String(row.id), _deleted: row.deleted_at !== null }));
@@ -35,7 +45,7 @@ function source<Row extends { id: number; deleted_at: unknown }, Document extend
 
 export const operationsCollection: SyncCollection = {
   name: 'operations',
-  tables: ['trays', 'tray_templates', 'grid_templates', 'plant_moves'],
+  tables: ['trays', 'tray_templates', 'grid_templates', 'plant_moves', 'spray_products', 'treatments', 'spray_applications'],
   sources: [
     source('tray', 'trays', trayJson, trayRecord, { tray_id: 'tray', batch_id: 'batch' }),
     source('tray_template', 'tray_templates', trayTemplateJson, trayTemplateRecord, { template_id: 'tray_template', default_batch_id: 'batch' }),
@@ -46,5 +56,8 @@ export const operationsCollection: SyncCollection = {
       from_parent_gridbox_id: 'grid_box',
       to_parent_gridbox_id: 'grid_box',
     }),
+    source('spray_product', 'spray_products', sprayProductJson, sprayProductRecord, { product_id: 'spray_product' }),
+    source('treatment', 'treatments', treatmentJson, treatmentRecord, { treatment_id: 'treatment', product_id: 'spray_product' }),
+    source('spray_application', 'spray_applications', sprayApplicationJson, sprayApplicationRecord, { application_id: 'spray_application', product_id: 'spray_product', Grid_boxIDs: 'grid_box' }),
   ],
 };

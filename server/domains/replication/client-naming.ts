@@ -29,6 +29,10 @@ export const NAMED_KINDS = {
   form_field: 'form_fields',
   form_response: 'form_responses',
   audit_event: 'audit_events',
+  plant_problem: 'plant_problems',
+  spray_product: 'spray_products',
+  treatment: 'treatments',
+  spray_application: 'spray_applications',
 } as const;
 
 export type NamedKind = keyof typeof NAMED_KINDS;

@@ -13,6 +13,7 @@ import { companyCollection } from '../companies/collection';
 import { formResponsesCollection, formTemplatesCollection } from '../forms/collection';
 import { gridBoxesCollection, gridsCollection } from '../grids/collection';
 import { operationsCollection } from '../operations/collection';
+import { plantProblemsCollection } from '../problems/collection';
 import { roomsCollection } from '../rooms/collection';
 import type { SyncCollection } from './sync-collection';
 
@@ -26,6 +27,7 @@ export const COLLECTIONS: readonly SyncCollection[] = [
   auditCollection,
   formTemplatesCollection,
   formResponsesCollection,
+  plantProblemsCollection,
 ];
 
 const byName = new Map(COLLECTIONS.map((collection) => [collection.name, collection]));
