@@ -36,6 +36,7 @@ import { Confirm, Sheet } from './Sheet';
 import type { LocalDocument } from '../../db/schemas';
 import { FormError } from '../shell/forms';
 import { HistoryEntry } from './Entries';
+import { HarvestConfirm } from './HarvestConfirm';
 
 export type BatchView = 'details' | 'edit' | 'link' | 'move' | 'harvest' | 'problems' | 'delete';
 
@@ -163,10 +164,8 @@ export function BatchSheet(props: {
           </p>
         ) : (
           <>
-            <Confirm
-              question={`Harvest batch ${batch.BatchNumber} now?`}
-              detail={`Its status becomes Harvested, harvested now${batch.EndDate ? '' : ', with today as its end date'}. A batch is harvested once.`}
-              confirmLabel="Harvest"
+            <HarvestConfirm
+              batch={batch}
               busy={harvest.busy}
               onConfirm={() => void harvest.run({ batchId: batch.BatchID, companyId: props.companyId ?? 0, userId: props.userId ?? 0 }).then((done) => done && back())}
               onCancel={back}

@@ -1,7 +1,8 @@
 /**
  * The panel of one grid box (a plant position), opened by tapping it: rename, cull or un-cull (as the
  * signed-in user), link to a batch from this tablet's batches, its batches, and its sub-gridboxes
- * (list, divide into nx × ny, edit, and for Admins delete), and "Fill a form" for this box. Every change is queued and shows
+ * (list, divide into nx × ny, edit, and for Admins delete), and "Fill a form" for this box; a box inside a
+ * re-entry interval says until when, first. Every change is queued and shows
  * at once.
  */
 import { Link } from '@tanstack/react-router';
@@ -20,8 +21,16 @@ import { usePlaces } from '../batches/hooks';
 import type { LocalBatch } from '../batches/model';
 import { ReportProblem } from '../batches/ProblemsPanel';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
+import type { Reentry } from '../treatments/intervals';
 
-export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; label: string; batches: BatchDoc[]; company: CompanyDoc | null; user: SignedInUser; onClose: () => void }) {
+export function BoxPanel(props: {
+  box: BoxDoc;
+  grid: GridDoc;
+  number: number;
+  label: string;
+  /** The box's running re-entry interval (RoomScreen), or null. */
+  reentry: Reentry | null;
+  batches: BatchDoc[]; company: CompanyDoc | null; user: SignedInUser; onClose: () => void }) {
   const { box, grid, user, onClose } = props;
   const boxId = box.id;
 
@@ -47,6 +56,7 @@ export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; la
         <p className="muted">
           {grid.Name} · box {props.number} · column {box.X}, row {box.Y}
         </p>
+        {props.reentry && <ReentrySection reentry={props.reentry} />}
         <FormSection box={box} grid={grid} user={user} />
         <ProblemSection box={box} grid={grid} label={props.label} batches={props.batches} user={user} />
         <CullSection box={box} boxId={boxId} user={user} company={props.company} />
@@ -59,6 +69,19 @@ export function BoxPanel(props: { box: BoxDoc; grid: GridDoc; number: number; la
 }
 
 type BoxId = string;
+
+/** First in the panel: whoever opens a box sprayed lately learns before anything else that it is closed, and until when. */
+function ReentrySection({ reentry }: { reentry: Reentry }) {
+  const products = reentry.products.length ? ` with ${reentry.products.join(', ')}` : '';
+  return (
+    <section className="panel-section" aria-label="Re-entry">
+      <h3>Re-entry interval</h3>
+      <p className="reentry-notice">
+        Sprayed{products}: re-entry until <time dateTime={reentry.until}>{when(reentry.until)}</time>.
+      </p>
+    </section>
+  );
+}
 
 /** The company's forms, each opening the fill screen for this box (which returns to the room). */
 function FormSection({ box, grid, user }: { box: BoxDoc; grid: GridDoc; user: SignedInUser }) {

@@ -1,6 +1,7 @@
 /**
  * One grid drawn as its boxes: X columns × Y rows, each box at its position, numbered by the company's
- * grid order, showing its custom name (or number), colour, status, culled state and batch. The grid's
+ * grid order, showing its custom name (or number), colour, status, culled state, batch and marks (a
+ * sticky trap read lately, a re-entry interval running, with its end). The grid's
  * background image shows behind the boxes; the company's grid opacity applies to the boxes' colour
  * fill only, so names and marks stay readable whatever the setting (decision: the spec names the
  * setting, not what it dims).
@@ -26,6 +27,8 @@ export const GridView = memo(function GridView(props: {
   batches: Map<string, BatchDoc>;
   /** Boxes whose sticky trap was read lately (RoomScreen): they show a trap marker. */
   trapBoxIds?: ReadonlySet<string>;
+  /** Boxes inside a re-entry interval (RoomScreen), with its end as a box shows it ("14:30"): they show an REI marker. */
+  reentryEnds?: ReadonlyMap<string, string>;
   /** A background picked on this tablet and not yet on the server (shown until the pull brings it). */
   previewImage: string | null;
   selectedId: string | null;
@@ -58,6 +61,7 @@ export const GridView = memo(function GridView(props: {
               number={boxNumber(order, x, y, nx, ny)}
               batch={(box.BatchIDs ?? []).map((id) => batches.get(String(id))).find(Boolean)}
               trap={props.trapBoxIds?.has(box.id) ?? false}
+              reentryEnd={props.reentryEnds?.get(box.id)}
               selected={props.selectedId === box.id}
               onSelect={props.onSelect}
             />
@@ -69,8 +73,8 @@ export const GridView = memo(function GridView(props: {
   );
 });
 
-const GridBox = memo(function GridBox(props: { box: BoxDoc; x: number; y: number; number: number; batch: BatchDoc | undefined; trap: boolean; selected: boolean; onSelect: (boxId: string) => void }) {
-  const { box, number, batch, trap } = props;
+const GridBox = memo(function GridBox(props: { box: BoxDoc; x: number; y: number; number: number; batch: BatchDoc | undefined; trap: boolean; reentryEnd: string | undefined; selected: boolean; onSelect: (boxId: string) => void }) {
+  const { box, number, batch, trap, reentryEnd } = props;
   const label = boxLabel(box, number);
   // The box's colour, else its batch's; without either the default fill of rooms.css.
   const fill = box.Color || batch?.Color || undefined;
@@ -78,7 +82,7 @@ const GridBox = memo(function GridBox(props: { box: BoxDoc; x: number; y: number
   const named = Boolean(box.CustomName?.trim());
   // The visible text, in the order it shows, is the start of the name read out (WCAG 2.5.3: a grower
   // saying what they see reaches the box); the rest adds what only colour shows.
-  const shown = [named ? label : String(number), named ? `#${number}` : '', box.Status ?? '', batch?.BatchNumber ?? '', culled ? 'Culled' : '', trap ? 'Trap' : ''].filter(Boolean);
+  const shown = [named ? label : String(number), named ? `#${number}` : '', box.Status ?? '', batch?.BatchNumber ?? '', culled ? 'Culled' : '', trap ? 'Trap' : '', reentryEnd ? `REI ${reentryEnd}` : ''].filter(Boolean);
   return (
     <button
       type="button"
@@ -88,7 +92,7 @@ const GridBox = memo(function GridBox(props: { box: BoxDoc; x: number; y: number
       data-y={props.y}
       data-number={number}
       data-culled={culled}
-      aria-label={[...shown, named ? '' : `box ${number}`, trap ? 'sticky trap read' : ''].filter(Boolean).join(', ')}
+      aria-label={[...shown, named ? '' : `box ${number}`, trap ? 'sticky trap read' : '', reentryEnd ? `re-entry until ${reentryEnd}` : ''].filter(Boolean).join(', ')}
       aria-pressed={props.selected}
       onClick={() => props.onSelect(box.id)}
     >
@@ -99,7 +103,13 @@ const GridBox = memo(function GridBox(props: { box: BoxDoc; x: number; y: number
       {box.Status && <span className="box-status">{box.Status}</span>}{' '}
       {batch && <span className="box-batch">{batch.BatchNumber}</span>}{' '}
       {culled && <span className="box-culled">Culled</span>}{' '}
-      {trap && <span className="box-trap">Trap</span>}
+      {trap && <span className="box-trap">Trap</span>}{' '}
+      {/* Re-entry: the letters say it without colour; a small box keeps "REI" and drops the time (its panel has it). */}
+      {reentryEnd && (
+        <span className="box-reentry">
+          REI <span className="box-reentry-end">{reentryEnd}</span>
+        </span>
+      )}
     </button>
   );
 });

@@ -3,7 +3,8 @@
  * order and opacity; a tapped box opens its panel. Room actions: add a grid, mark the room or a grid
  * scanned (as the signed-in user), reset every scanned status (Admin), grid background images and the
  * whiteboard with its history, and "Fill a form": the company's forms, each opening the fill screen for
- * this room (the whole room or plants picked in it). All from the local store: a room made offline opens under its
+ * this room (the whole room or plants picked in it). Boxes sprayed with a product whose re-entry interval
+ * is running show when it ends. All from the local store: a room made offline opens under its
  * temporary id, and the screen follows it to its server id once it syncs.
  */
 import { Link } from '@tanstack/react-router';
@@ -15,6 +16,7 @@ import { byCreation } from '../../api/records';
 import { markGridScanned, markRoomScanned, resetScannedStatus } from '../../api/scans';
 import { useAction, useLocalDocument, useLocalQuery, type SignedInUser, useSignedInUser } from '../../app/hooks';
 import { withFittedPhoto } from '../../app/photos';
+import type { LocalDocument } from '../../db/schemas';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { BoxPanel } from './BoxPanel';
@@ -26,6 +28,7 @@ import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
 import { BOX_SIZES, useUiState } from '../ui-state/ui-state';
 import { updateAllRoomScroll, updateRoomScroll } from '../../api/rooms';
 import { Whiteboard } from './Whiteboard';
+import { nextReentryEnd, type LocalSpray, type Reentry, reentryByBox, reentryEndText, SPRAY_SELECTOR } from '../treatments/intervals';
 import { TemplateChooser } from '../forms/fill/TemplateChooser';
 import './rooms.css';
 
@@ -65,6 +68,7 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
   const boxSize = useUiState((state) => state.boxSize);
   const trapBoxIds = useMemo(() => recentTrapBoxIds(trapResponses.documents, trapWeeks), [trapResponses.documents, trapWeeks]);
   const batches = useMemo(() => new Map(batchList.documents.map((batch) => [batch.id, batch])), [batchList.documents]);
+  const { reentry, reentryEnds } = useReentry();
   const selectedBox = selectedId ? (boxList.documents.find((box) => box.id === selectedId) ?? null) : null;
 
   const markRoom = useAction(markRoomScanned, scanMessages.roomScanned);
@@ -164,6 +168,7 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
                 opacity={opacity}
                 batches={batches}
                 trapBoxIds={trapBoxIds}
+                reentryEnds={reentryEnds}
                 selectedId={selectedId}
                 onSelect={setSelectedId}
               />
@@ -183,6 +188,7 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
                   grid={grid}
                   number={number}
                   label={boxLabel(selectedBox, number)}
+                  reentry={reentry.get(selectedBox.id) ?? null}
                   batches={batchList.documents}
                   company={company}
                   user={user}
@@ -194,6 +200,26 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
       )}
     </Screen>
   );
+}
+
+/**
+ * The boxes inside a re-entry interval now, from one local query of the company's sprays (also
+ * offline): each box's entry for its panel, and for the grid the end as a box shows it. The screen
+ * redraws when the first shown interval ends, so a marker goes away on time while the room stays open.
+ */
+function useReentry(): { reentry: Map<string, Reentry>; reentryEnds: Map<string, string> } {
+  const sprays = useLocalQuery<LocalDocument & LocalSpray>('operations', SPRAY_SELECTOR, 'sprays');
+  const [now, setNow] = useState(() => Date.now());
+  const reentry = useMemo(() => reentryByBox(sprays.documents, now), [sprays.documents, now]);
+  const reentryEnds = useMemo(() => new Map([...reentry].map(([boxId, entry]) => [boxId, reentryEndText(entry.until, now)])), [reentry, now]);
+  useEffect(() => {
+    const next = nextReentryEnd(reentry);
+    if (next === null) return undefined;
+    // setTimeout's longest wait is about 24.8 days; a later end is looked at again after that.
+    const timer = setTimeout(() => setNow(Date.now()), Math.min(Math.max(0, next - Date.now()) + 250, 2 ** 31 - 1));
+    return () => clearTimeout(timer);
+  }, [reentry]);
+  return { reentry, reentryEnds };
 }
 
 const BOX_SIZE_LABELS = { small: 'Small', medium: 'Medium', large: 'Large' } as const;
@@ -319,6 +345,7 @@ function GridSection(props: {
   opacity: number;
   batches: Map<string, BatchDoc>;
   trapBoxIds: ReadonlySet<string>;
+  reentryEnds: ReadonlyMap<string, string>;
   selectedId: string | null;
   onSelect: (boxId: string) => void;
 }) {
@@ -379,7 +406,7 @@ function GridSection(props: {
       {boxes.length === 0 ? (
         <p className="muted">Loading the grid’s boxes…</p>
       ) : (
-        <GridView grid={grid} boxes={boxes} order={props.order} opacity={props.opacity} batches={props.batches} trapBoxIds={props.trapBoxIds} previewImage={preview} selectedId={props.selectedId} onSelect={props.onSelect} />
+        <GridView grid={grid} boxes={boxes} order={props.order} opacity={props.opacity} batches={props.batches} trapBoxIds={props.trapBoxIds} reentryEnds={props.reentryEnds} previewImage={preview} selectedId={props.selectedId} onSelect={props.onSelect} />
       )}
     </section>
   );
