@@ -11,6 +11,7 @@ const NAVIGATION = [
   { to: '/dashboard/rooms', label: 'Rooms' },
   { to: '/dashboard/batches', label: 'Batches' },
   { to: '/dashboard/trays', label: 'Trays' },
+  { to: '/dashboard/treatmentProduct', label: 'Treatments' },
   { to: '/dashboard/plantMoves', label: 'Plant moves' },
   { to: '/dashboard/observations', label: 'Observations' },
   { to: '/dashboard/scanNow', label: 'Scan' },

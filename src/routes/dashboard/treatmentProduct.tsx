@@ -1,6 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../features/shell/Upcoming';
+import { TreatmentsScreen } from '../../features/treatments/TreatmentsScreen';
 
-export const Route = createFileRoute('/dashboard/treatmentProduct')({
-  component: () => <Upcoming title="Treatments" what="Treatments and spray products, and where they were applied." />,
-});
+/** Spray products, treatments and sprays on boxes (spec part 2 §3, §7: treatmentProduct). */
+export const Route = createFileRoute('/dashboard/treatmentProduct')({ component: TreatmentsScreen });

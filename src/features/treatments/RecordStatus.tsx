@@ -1,0 +1,14 @@
+import { reachedServer } from '../../api/records';
+import { useSyncStatus } from '../../sync/sync-store';
+
+/** "Waiting to sync" until the server has the record; "Not accepted: …" when it refused it. */
+export function RecordStatus({ document }: { document: { id: string } }) {
+  const refused = useSyncStatus((status) => status.failed.find((entry) => entry.creates.includes(document.id))?.error ?? null);
+  if (refused)
+    return (
+      <span className="chip refused" title={refused}>
+        Not accepted: {refused}
+      </span>
+    );
+  return reachedServer(document) ? null : <span className="chip waiting">Waiting to sync</span>;
+}
