@@ -73,7 +73,8 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
     docs.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     await docs.register(swaggerUi, {
       routePrefix: '/api/docs',
-      uiConfig: { deepLinking: true },
+      // The calls listed by area, each opened on demand (164 calls in one open list are slow to draw).
+      uiConfig: { deepLinking: true, docExpansion: 'none' },
       uiHooks: {
         // The plugin sends static/index.html to the page by rewriting its URL, which a query string defeats:
         // it redirected to itself for ever. Such a request goes to the page itself.
