@@ -1,12 +1,13 @@
 /**
  * The panel of one grid box (a plant position), opened by tapping it: rename, cull or un-cull (as the
  * signed-in user), link to a batch from this tablet's batches, its batches, and its sub-gridboxes
- * (list, divide into nx × ny, edit, and for Admins delete), and "Fill a form" for this box; a box inside a
+ * (list, divide into nx × ny, edit, and for Admins delete), "Fill a form" for this box, its plant problems
+ * (BoxProblems) and a batch problem for its batch; a box inside a
  * re-entry interval says until when, first. Every change is queued and shows
  * at once.
  */
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { batchMessages } from '../../../common/messages/batches';
 import { gridMessages } from '../../../common/messages/grids';
 import { subgridMessages } from '../../../common/messages/subgrids';
@@ -22,6 +23,17 @@ import type { LocalBatch } from '../batches/model';
 import { ReportProblem } from '../batches/ProblemsPanel';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import type { Reentry } from '../treatments/intervals';
+
+/**
+ * The box's plant problems carry the problem catalogue (its type search): a chunk of their own, so a
+ * room opens without it; the room asks for it once its boxes show (`preloadBoxProblems`), so the
+ * panel's first tap does not wait for it.
+ */
+const loadBoxProblems = () => import('./BoxProblems');
+const BoxProblems = lazy(async () => ({ default: (await loadBoxProblems()).BoxProblems }));
+export function preloadBoxProblems() {
+  void loadBoxProblems();
+}
 
 export function BoxPanel(props: {
   box: BoxDoc;
@@ -58,6 +70,9 @@ export function BoxPanel(props: {
         </p>
         {props.reentry && <ReentrySection reentry={props.reentry} />}
         <FormSection box={box} grid={grid} user={user} />
+        <Suspense fallback={<p className="muted">Loading the box's problems…</p>}>
+          <BoxProblems box={box} user={user} company={props.company} />
+        </Suspense>
         <ProblemSection box={box} grid={grid} label={props.label} batches={props.batches} user={user} />
         <CullSection box={box} boxId={boxId} user={user} company={props.company} />
         <RenameSection box={box} boxId={boxId} />
@@ -98,8 +113,10 @@ function FormSection({ box, grid, user }: { box: BoxDoc; grid: GridDoc; user: Si
 }
 
 /**
- * A problem seen at this box, reported where the grower stands: for one of the box's batches, in this
- * room, the box named in the notes (a batch problem names a batch and a room, not a box).
+ * A problem of one of the box's batches as a whole (a batch problem names a batch and a room, not a
+ * box), reported where the grower stands: in this room, the box named in the notes. Kept beside the
+ * box's own plant problems (BoxProblems) for what concerns the batch's record rather than this box;
+ * shown only when the box has a batch.
  */
 function ProblemSection({ box, grid, label, batches, user }: { box: BoxDoc; grid: GridDoc; label: string; batches: BatchDoc[]; user: SignedInUser }) {
   const [open, setOpen] = useState(false);
@@ -112,14 +129,14 @@ function ProblemSection({ box, grid, label, batches, user }: { box: BoxDoc; grid
   const knownTypes = useMemo(() => [...new Set(batches.flatMap((batch) => (batch.problems ?? []).map((problem) => problem.problem_type)))].sort(), [batches]);
   const batch = linked.find((candidate) => candidate.id === chosenId) ?? linked[0];
   return (
-    <section className="panel-section" aria-label="Problems">
-      <h3>Problems</h3>
+    <section className="panel-section" aria-label="Batch problems">
+      <h3>Batch problems</h3>
       {!batch ? (
         <p className="muted">Link this box to a batch (below) to report a batch problem from here.</p>
       ) : (
         <>
           <button type="button" className="button" aria-expanded={open} onClick={() => setOpen(!open)}>
-            Report a problem
+            Report a problem to the batch
           </button>
           {open && (
             <>

@@ -19,7 +19,7 @@ import { withFittedPhoto } from '../../app/photos';
 import type { LocalDocument } from '../../db/schemas';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
-import { BoxPanel } from './BoxPanel';
+import { BoxPanel, preloadBoxProblems } from './BoxPanel';
 import { GridView } from './GridView';
 import { usePreview } from './hooks';
 import { boxNumber } from '../../../common/grid-order';
@@ -81,6 +81,10 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
   const shownBoxes = [...boxesOfGrid.values()].flat();
   const plants = shownBoxes.length;
   const culled = shownBoxes.filter((box) => box.culled === true).length;
+  const boxesShown = !boxList.loading && plants > 0;
+  useEffect(() => {
+    if (boxesShown) preloadBoxProblems();
+  }, [boxesShown]);
 
   return (
     <Screen
@@ -96,6 +100,7 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
             <Link className="button" to="/dashboard/rooms">
               All rooms
             </Link>
+            <Link className="button" to="/dashboard/rooms/unresolvedRoom/$roomID" params={{ roomID: roomRef }}>Pest pressure</Link>
             <button type="button" className="button primary" disabled={markRoom.busy} onClick={() => void markRoom.run({ roomId: roomRef, userId: user.userId })}>
               Mark room scanned
             </button>
@@ -152,7 +157,7 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
             </section>
           )}
           {addingGrid && <CreateGridForm companyId={user.companyId} roomId={roomRef} onDone={() => setAddingGrid(false)} />}
-          {grids.length > 0 && <RoomView room={document} user={user} boxesShown={!boxList.loading && plants > 0} />}
+          {grids.length > 0 && <RoomView room={document} user={user} boxesShown={boxesShown} />}
           {gridList.loading ? null : grids.length === 0 ? (
             <p className="empty">No grids in this room yet. Add one with “Add grid”: columns × rows of plant positions.</p>
           ) : (
