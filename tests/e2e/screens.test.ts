@@ -21,8 +21,6 @@ const UPCOMING = [
   ['/dashboard/scanNow', 'Scan now'],
   ['/dashboard/scanHistory', 'Scan history'],
   ['/dashboard/scanHistory/disease/1', 'Scan'],
-  ['/dashboard/plantsProblems', 'Plant problems'],
-  ['/dashboard/plantsProblems/1', 'Plant problem'],
   ['/dashboard/automations', 'Automations'],
   ['/dashboard/automatedcameras', 'Automated cameras'],
   ['/dashboard/automatedcameradetail/1', 'Camera'],

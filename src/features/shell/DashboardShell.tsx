@@ -12,6 +12,7 @@ const NAVIGATION = [
   { to: '/dashboard/batches', label: 'Batches' },
   { to: '/dashboard/trays', label: 'Trays' },
   { to: '/dashboard/treatmentProduct', label: 'Treatments' },
+  { to: '/dashboard/plantsProblems', label: 'Plant problems' },
   { to: '/dashboard/plantMoves', label: 'Plant moves' },
   { to: '/dashboard/observations', label: 'Observations' },
   { to: '/dashboard/scanNow', label: 'Scan' },

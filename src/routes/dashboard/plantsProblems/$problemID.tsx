@@ -1,6 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../../features/shell/Upcoming';
+import { PlantProblemScreen } from '../../../features/plant-problems/PlantProblemScreen';
 
+/** One plant problem of the catalogue, by its id or slug (issue 14). */
 export const Route = createFileRoute('/dashboard/plantsProblems/$problemID')({
-  component: () => <Upcoming title="Plant problem" what="One problem with its symptoms and solutions." />,
+  component: PlantProblemRoute,
 });
+
+function PlantProblemRoute() {
+  const { problemID } = Route.useParams();
+  return <PlantProblemScreen problemId={problemID} />;
+}

@@ -1,6 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../../features/shell/Upcoming';
+import { PlantProblemsScreen } from '../../../features/plant-problems/PlantProblemsScreen';
 
-export const Route = createFileRoute('/dashboard/plantsProblems/')({
-  component: () => <Upcoming title="Plant problems" what="The plant problem catalogue, by symptom group and symptom." />,
-});
+/** The plant problem catalogue: search and filters (issue 14, spec part 2 §7 "Plant problems"). */
+export const Route = createFileRoute('/dashboard/plantsProblems/')({ component: PlantProblemsScreen });

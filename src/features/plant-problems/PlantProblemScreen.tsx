@@ -1,0 +1,338 @@
+/**
+ * One plant problem (issue 14, screen `plantsProblems/{problemID}`, by the catalogue's id or slug): its
+ * description, symptoms by group, colour symptoms, look-alikes with how to tell them apart, and solutions
+ * by kind, all from the catalogue in the app (offline too); the company's own solutions, read and added
+ * online (useCustomSolutions); where it is open now in the company's rooms, from the local
+ * `plant_problems` collection; and the company's colour and abbreviation for it on the pest-pressure
+ * map, from the company's document, which Admins set here.
+ *
+ * Where the spec is silent:
+ * - A colour mapping names the problem by its catalogue name, the type a problem recorded from the
+ *   catalogue carries (problemCircleStyle matches mappings to recorded types without case).
+ * - "Where it is now" counts open problems (unresolved and treated) per room, most first; each room
+ *   links to its pest-pressure map.
+ * - Chemical solutions always carry a caution to check the label: what is allowed differs by crop and country.
+ */
+import { Link } from '@tanstack/react-router';
+import { type FormEvent, useMemo, useState } from 'react';
+import { problemCircleStyle, problemMessages as m, DEFAULT_PROBLEM_COLOR, ABBREVIATION_MAX } from '../../../common/messages/problems';
+import type { CatalogueProblem, Solution, SolutionKind } from '../../../common/plant-problems';
+import type { ProblemColorMappingRecord } from '../../../common/schemas/problems';
+import { addCustomSolution, deleteProblemColorMapping, mapProblemColor } from '../../api/problems';
+import { type SignedInUser, useAction, useLocalQuery } from '../../app/hooks';
+import type { LocalDocument } from '../../db/schemas';
+import { useCompany } from '../company/useCompany';
+import type { RoomDoc } from '../rooms/model';
+import { SignedIn } from '../session/SignedIn';
+import { FormButtons, FormError, Field } from '../shell/forms';
+import { Screen } from '../shell/Screen';
+import { useCustomSolutions } from './hooks';
+import { KIND_NAMES, openProblemsByRoom, type RecordedProblem, symptomsByGroup } from './model';
+import { type LoadedCatalogue, useCatalogue } from './useCatalogue';
+import './plant-problems.css';
+
+type RecordedDoc = LocalDocument & RecordedProblem;
+
+const SOLUTION_KINDS: Array<{ kind: SolutionKind; title: string }> = [
+  { kind: 'cultural', title: 'Cultural' },
+  { kind: 'biological', title: 'Biological' },
+  { kind: 'chemical', title: 'Chemical' },
+];
+
+export function PlantProblemScreen({ problemId }: { problemId: string }) {
+  return <SignedIn title="Plant problem">{(user) => <ProblemPage problemId={problemId} user={user} />}</SignedIn>;
+}
+
+function ProblemPage({ problemId, user }: { problemId: string; user: SignedInUser }) {
+  const { catalogue, error } = useCatalogue();
+  const problem = catalogue?.problem(problemId);
+  const back = (
+    <Link to="/dashboard/plantsProblems" className="button">
+      All plant problems
+    </Link>
+  );
+  if (!catalogue || !problem) {
+    return <Screen title="Plant problem" actions={back} loading={!catalogue && !error} error={error} empty={catalogue ? `No plant problem “${problemId}” in the catalogue.` : null} />;
+  }
+  // Keyed by the problem: following a look-alike starts its page afresh (its forms closed and empty).
+  return (
+    <Screen title={problem.name} actions={back}>
+      <ProblemContent key={problem.slug} catalogue={catalogue} problem={problem} user={user} />
+    </Screen>
+  );
+}
+
+function ProblemContent({ catalogue, problem, user }: { catalogue: LoadedCatalogue; problem: CatalogueProblem; user: SignedInUser }) {
+  const colorOf = useMemo(() => new Map(catalogue.colorSymptoms.map((color) => [color.slug, color])), [catalogue]);
+  const groups = useMemo(() => symptomsByGroup(catalogue, problem), [catalogue, problem]);
+  return (
+    <div className="problem-page">
+      <p className="problem-meta">
+        {problem.scientific_name && <span className="scientific">{problem.scientific_name}</span>}
+        <span className="chip kind-chip">{KIND_NAMES[problem.kind]}</span>
+        <span>{problem.category}</span>
+      </p>
+      <p className="problem-description">{problem.description}</p>
+
+      <WhereItIsNow catalogue={catalogue} problem={problem} user={user} />
+      <MapColour problem={problem} user={user} />
+
+      <section className="problem-section" aria-labelledby="symptoms-heading">
+        <h2 id="symptoms-heading">Symptoms</h2>
+        <div className="symptom-groups">
+          {groups.map(({ group, symptoms }) => (
+            <div key={group.slug} className="card">
+              <h3>{group.name}</h3>
+              {symptoms.length === 0 ? (
+                <p className="muted">Shows here; see the description.</p>
+              ) : (
+                <ul>
+                  {symptoms.map((symptom) => (
+                    <li key={symptom.slug}>{symptom.name}</li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          ))}
+        </div>
+        {problem.color_symptoms.length > 0 && (
+          <>
+            <h3>Colour symptoms</h3>
+            <ul className="swatches" aria-label="Colour symptoms">
+              {problem.color_symptoms.map((slug) => {
+                const color = colorOf.get(slug);
+                return color ? (
+                  <li key={slug}>
+                    <span className="swatch" style={{ background: color.swatch }} aria-hidden="true" />
+                    {color.name}
+                  </li>
+                ) : null;
+              })}
+            </ul>
+          </>
+        )}
+      </section>
+
+      {problem.look_alikes.length > 0 && (
+        <section className="problem-section" aria-labelledby="look-alikes-heading">
+          <h2 id="look-alikes-heading">Look-alikes</h2>
+          <ul className="look-alikes">
+            {problem.look_alikes.map((lookAlike) => {
+              const other = catalogue.problem(lookAlike.slug);
+              return (
+                <li key={lookAlike.slug} className="card">
+                  <h3>
+                    <Link to="/dashboard/plantsProblems/$problemID" params={{ problemID: lookAlike.slug }} className="problem-link">
+                      {other?.name ?? lookAlike.slug}
+                    </Link>
+                  </h3>
+                  <p>{lookAlike.how_to_tell}</p>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
+
+      <section className="problem-section" aria-labelledby="solutions-heading">
+        <h2 id="solutions-heading">Solutions</h2>
+        {SOLUTION_KINDS.map(({ kind, title }) => {
+          const solutions = problem.solutions.filter((solution) => solution.kind === kind);
+          return solutions.length === 0 ? null : (
+            <div key={kind} className={`card solution solution-${kind}`} role="group" aria-label={`${title} solutions`}>
+              <h3>{title}</h3>
+              {solutions.map((solution, index) => (
+                <SolutionText key={index} solution={solution} />
+              ))}
+            </div>
+          );
+        })}
+      </section>
+
+      <CompanySolutions problem={problem} user={user} />
+    </div>
+  );
+}
+
+function SolutionText({ solution }: { solution: Solution }) {
+  return (
+    <>
+      <p>{solution.text}</p>
+      {solution.organisms && solution.organisms.length > 0 && (
+        <>
+          <p className="organisms-title">Beneficial organisms</p>
+          <ul className="organisms">
+            {solution.organisms.map((organism) => (
+              <li key={organism} className="scientific">
+                {organism}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {solution.kind === 'chemical' && (
+        <p className="caution" role="note">
+          Caution: use only products registered for your crop and country, follow the label’s rate, re-entry and pre-harvest intervals, wear the protection it names and rotate modes of action.
+        </p>
+      )}
+    </>
+  );
+}
+
+/** The company's rooms where this problem is open now, from the local store (offline too). */
+function WhereItIsNow({ catalogue, problem, user }: { catalogue: LoadedCatalogue; problem: CatalogueProblem; user: SignedInUser }) {
+  const { companyId } = user;
+  const recorded = useLocalQuery<RecordedDoc>('plant_problems', { company_id: companyId, status: { $in: ['unresolved', 'treated'] } }, `open-problems-${companyId}`);
+  const rooms = useLocalQuery<RoomDoc>('rooms', { CompanyID: companyId }, `rooms-${companyId}`);
+  const byRoom = useMemo(() => openProblemsByRoom(recorded.documents, problem.slug, catalogue.named), [recorded.documents, problem.slug, catalogue]);
+  const roomName = useMemo(() => new Map(rooms.documents.map((room) => [room.id, room.Name || 'Unnamed room'])), [rooms.documents]);
+
+  return (
+    <section className="problem-section" aria-labelledby="where-heading">
+      <h2 id="where-heading">Where it is now</h2>
+      {recorded.loading || rooms.loading ? (
+        <p className="muted">Looking in your rooms…</p>
+      ) : byRoom.length === 0 ? (
+        <p className="empty">No open {problem.name.toLowerCase()} in your rooms.</p>
+      ) : (
+        <ul className="where-list" aria-label="Rooms with this problem">
+          {byRoom.map(({ roomId, count }) => {
+            const name = roomName.get(roomId) ?? 'Room not on this tablet';
+            return (
+              <li key={roomId}>
+                <Link to="/dashboard/rooms/unresolvedRoom/$roomID" params={{ roomID: roomId }} className="button where-room">
+                  <span>{name}</span>
+                  <span className="where-count">
+                    {count} open
+                  </span>
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** A colour an <input type="color"> can show: #rrggbb (a mapping may hold #rgb or a colour name). */
+function pickerColor(color: string): string {
+  if (/^#[0-9a-f]{6}$/i.test(color)) return color.toLowerCase();
+  if (/^#[0-9a-f]{3}$/i.test(color)) return `#${[...color.slice(1)].map((digit) => digit + digit).join('')}`.toLowerCase();
+  return DEFAULT_PROBLEM_COLOR;
+}
+
+/** The company's colour and abbreviation for this problem on the pest-pressure map; Admins set or remove it. */
+function MapColour({ problem, user }: { problem: CatalogueProblem; user: SignedInUser }) {
+  const { document: company } = useCompany(user.companyId);
+  const mappings: ProblemColorMappingRecord[] = company?.problem_color_mappings ?? [];
+  const mapping = mappings.find((candidate) => candidate.Problem.trim().toLowerCase() === problem.name.toLowerCase());
+  const style = problemCircleStyle(problem.name, problem.slug, mappings);
+  const [editing, setEditing] = useState(false);
+  const remove = useAction(deleteProblemColorMapping, m.colorMappingDeleted);
+
+  return (
+    <section className="problem-section" aria-labelledby="colour-heading">
+      <h2 id="colour-heading">On the pest-pressure map</h2>
+      <div className="map-colour">
+        <span className="map-circle" style={{ background: style.color }} aria-hidden="true">
+          {style.abbreviation}
+        </span>
+        <p>
+          {mapping ? 'Your company’s colour' : 'The default colour'} {style.color}, abbreviation <strong>{style.abbreviation}</strong>
+        </p>
+      </div>
+      {user.isAdmin &&
+        (editing ? (
+          <ColourForm problem={problem} user={user} color={pickerColor(style.color)} abbreviation={style.abbreviation} onDone={() => setEditing(false)} />
+        ) : (
+          <div className="form-actions">
+            <button type="button" className="button" onClick={() => setEditing(true)}>
+              Set colour
+            </button>
+            {mapping && (
+              <button type="button" className="button danger" disabled={remove.busy} onClick={() => void remove.run({ companyId: user.companyId, problem: mapping.Problem })}>
+                Remove colour
+              </button>
+            )}
+          </div>
+        ))}
+      <FormError error={remove.error} />
+    </section>
+  );
+}
+
+function ColourForm(props: { problem: CatalogueProblem; user: SignedInUser; color: string; abbreviation: string; onDone: () => void }) {
+  const [color, setColor] = useState(props.color);
+  const [abbreviation, setAbbreviation] = useState(props.abbreviation);
+  const save = useAction(mapProblemColor, m.colorMapped, { inlineErrors: true });
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (await save.run({ companyId: props.user.companyId, problem: props.problem.name, color, abbreviation })) props.onDone();
+  }
+
+  return (
+    <form className="form card colour-form" aria-label={`Colour of ${props.problem.name}`} onSubmit={(event) => void submit(event)} noValidate>
+      <div className="form-columns">
+        <Field label="Colour">
+          <input type="color" value={color} onChange={(event) => setColor(event.target.value)} />
+        </Field>
+        <Field label="Abbreviation">
+          <input value={abbreviation} maxLength={ABBREVIATION_MAX} onChange={(event) => setAbbreviation(event.target.value)} autoComplete="off" />
+        </Field>
+      </div>
+      <FormError error={save.error} />
+      <FormButtons submitLabel="Save colour" busy={save.busy} busyLabel="Saving…" onCancel={props.onDone} />
+    </form>
+  );
+}
+
+/** The company's own solutions (online) and the form to add one (any member). */
+function CompanySolutions({ problem, user }: { problem: CatalogueProblem; user: SignedInUser }) {
+  const custom = useCustomSolutions(user.companyId, problem.slug);
+  const [text, setText] = useState('');
+  const add = useAction(addCustomSolution, m.solutionAdded, { inlineErrors: true });
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (await add.run({ companyId: user.companyId, problemId: problem.slug, solution: text })) {
+      setText('');
+      custom.reload();
+    }
+  }
+
+  return (
+    <section className="problem-section" aria-labelledby="company-solutions-heading">
+      <h2 id="company-solutions-heading">Your company’s solutions</h2>
+      {custom.state === 'offline' ? (
+        <p className="empty">Your company’s own solutions need a connection: they show, and can be added, when the tablet is back online.</p>
+      ) : custom.state === 'loading' ? (
+        <p className="muted">Loading your company’s solutions…</p>
+      ) : custom.state === 'failed' ? (
+        <FormError error={custom.error} banner />
+      ) : custom.solutions.length === 0 ? (
+        <p className="empty">No solutions of your company’s yet. Add what works in your rooms.</p>
+      ) : (
+        <ul className="custom-solutions" aria-label="Your company’s solutions">
+          {custom.solutions.map((solution) => (
+            <li key={String(solution.id)} className="card">
+              <p>{solution.solution}</p>
+              <p className="muted">Added {new Date(solution.created_at).toLocaleDateString()}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+      {custom.state !== 'offline' && (
+        <form className="form card" aria-label="Add a solution" onSubmit={(event) => void submit(event)} noValidate>
+          <h3>Add a solution</h3>
+          <Field label="Solution">
+            <textarea rows={3} value={text} onChange={(event) => setText(event.target.value)} />
+          </Field>
+          <FormError error={add.error} />
+          <FormButtons submitLabel="Add solution" busy={add.busy} busyLabel="Adding…" />
+        </form>
+      )}
+    </section>
+  );
+}
