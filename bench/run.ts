@@ -7,7 +7,7 @@
  * Settings: BENCH_SECONDS (default 10 per target), BENCH_CONNECTIONS (default 50), BENCH_ONLY: one part
  * alone, of
  * - `server`: the table above and the server's goals;
- * - `sync`: the sync engine and form responses (bench/sync.ts, bench/forms.ts);
+ * - `sync`: the sync engine, form responses and the pest-pressure map (bench/sync.ts, bench/forms.ts, bench/pest-pressure.ts);
  * - `fleet`: two server instances on one PostgreSQL database behind HAProxy, 200 simulated tablets
  *   pushing and pulling through it, every write checked on the database after (bench/fleet.ts; its
  *   settings are there). Not part of the default run (server, then sync): it installs a Debian package
@@ -24,6 +24,7 @@ import autocannon from 'autocannon';
 import { TSX, freePort, startScript as start, stopScript as stop } from '../tests/support/process';
 import { measureFleet } from './fleet';
 import { measureFormResponses } from './forms';
+import { measurePestPressureMap } from './pest-pressure';
 import { PRESSURE_ROOM, seedPressureRoom } from './problems';
 import { benchPostgresUrl, withFreshPostgres } from './support';
 import { type Call, measureSync } from './sync';
@@ -258,6 +259,7 @@ if (runs('sync')) {
     const send: Call = (method, path, query, body) => call(base, session, method, path, query, body);
     const report = (line: string) => console.log(line);
     await measureFormResponses(base, session, send, report);
+    await measurePestPressureMap(base, session, report);
     await measureSync(base, session, send, report, database);
   };
   await withServer(undefined, measure('pglite'));

@@ -1,6 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../../../features/shell/Upcoming';
+import { PestPressureScreen } from '../../../../features/pest-pressure/PestPressureScreen';
 
 export const Route = createFileRoute('/dashboard/rooms/unresolvedRoom/$roomID')({
-  component: () => <Upcoming title="Unresolved problems" what="A room’s open problems, to resolve by type or all at once." />,
+  component: PestPressureRoute,
 });
+
+function PestPressureRoute() {
+  const { roomID } = Route.useParams();
+  // Keyed by the room: another room's map starts fresh (slider at now, no panel open).
+  return <PestPressureScreen key={roomID} roomId={roomID} />;
+}
