@@ -12,6 +12,7 @@ import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { gridMessages } from '../../../common/messages/grids';
 import { scanMessages } from '../../../common/messages/scans';
 import { createGrid, deleteGrid, uploadGridImage } from '../../api/grids';
+import { byCreation } from '../../api/records';
 import { markGridScanned, markRoomScanned, resetScannedStatus } from '../../api/scans';
 import { useAction, useLocalDocument, useLocalQuery, type SignedInUser, useSignedInUser } from '../../app/hooks';
 import { withFittedPhoto } from '../../app/photos';
@@ -20,9 +21,9 @@ import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { BoxPanel, preloadBoxProblems } from './BoxPanel';
 import { GridView } from './GridView';
-import { usePreview, useRoomFloor } from './hooks';
+import { usePreview } from './hooks';
 import { boxNumber } from '../../../common/grid-order';
-import { type BatchDoc, type BoxDoc, boxLabel, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, boxesByGrid, recentTrapBoxIds, type RoomDoc, scanText } from './model';
+import { type BatchDoc, type BoxDoc, boxLabel, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, boxesByGrid, recentTrapBoxIds, roomQueries, type RoomDoc, scanText } from './model';
 import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
 import { BOX_SIZES, useUiState } from '../ui-state/ui-state';
 import { updateAllRoomScroll, updateRoomScroll } from '../../api/rooms';
@@ -37,7 +38,22 @@ const uploadFittedGridImage = withFittedPhoto(uploadGridImage);
 export function RoomScreen({ roomId: addressed }: { roomId: string }) {
   const user = useSignedInUser();
   const companyKey = user ? String(user.companyId) : '';
-  const { room, roomId, gridList, grids, boxList } = useRoomFloor(addressed);
+  const room = useLocalDocument<RoomDoc>('rooms', addressed);
+  // The room's key (its client id), also when the address names it by the spec's integer id.
+  const roomId = room.document?.id ?? addressed;
+  const gridList = useLocalQuery<GridDoc>('grids', roomQueries.grids(roomId), roomId);
+  const grids = useMemo(() => [...gridList.documents].sort(byCreation), [gridList.documents]);
+  // While the grids are being read, the boxes are asked for by the grid ids this room showed last time:
+  // both reads go at once. When the grids arrive with the same ids the boxes' query stands; boxes show
+  // only under the grids read now.
+  const rememberedGridIds = useUiState((state) => state.roomGridIds[roomId]);
+  const setRoomGridIds = useUiState((state) => state.setRoomGridIds);
+  const gridIds = gridList.loading ? (rememberedGridIds ?? []) : grids.map((grid) => grid.id);
+  const gridKey = gridIds.join(',');
+  const boxList = useLocalQuery<BoxDoc>('grid_boxes', roomQueries.boxes(gridIds), gridKey);
+  useEffect(() => {
+    if (!gridList.loading && gridKey !== rememberedGridIds?.join(',')) setRoomGridIds(roomId, gridKey ? gridKey.split(',') : []);
+  }, [gridList.loading, gridKey, rememberedGridIds, roomId, setRoomGridIds]);
   const batchList = useLocalQuery<BatchDoc>('batches', { CompanyID: user?.companyId ?? -1 }, companyKey);
   const company = useLocalDocument<CompanyDoc>('company', companyKey || undefined).document;
   const [selectedId, setSelectedId] = useState<string | null>(null);

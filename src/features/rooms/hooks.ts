@@ -1,34 +1,7 @@
-/** Hooks the rooms, pest-pressure and overview screens share: a room's floor, a stored image. */
-import { useEffect, useMemo, useState } from 'react';
+/** Hooks the rooms and overview screens share: a stored image. */
+import { useEffect, useState } from 'react';
 import { fileObjectUrl } from '../../api/files';
-import { byCreation } from '../../api/records';
-import { useApiContext, useLocalDocument, useLocalQuery } from '../../app/hooks';
-import { useUiState } from '../ui-state/ui-state';
-import { type BoxDoc, type GridDoc, roomQueries, type RoomDoc } from './model';
-
-/**
- * A room's floor from the local store: the room by its address (its client id, or the spec's integer
- * id from a QR label), its grids in the screens' order, and their boxes. While the grids are being
- * read, the boxes are asked for by the grid ids this room showed last time on this tablet: both reads
- * go at once. When the grids arrive with the same ids the boxes' query stands; screens draw boxes only
- * under the grids read now.
- */
-export function useRoomFloor(addressed: string) {
-  const room = useLocalDocument<RoomDoc>('rooms', addressed);
-  // The room's key (its client id), also when the address names it by the spec's integer id.
-  const roomId = room.document?.id ?? addressed;
-  const gridList = useLocalQuery<GridDoc>('grids', roomQueries.grids(roomId), roomId);
-  const grids = useMemo(() => [...gridList.documents].sort(byCreation), [gridList.documents]);
-  const rememberedGridIds = useUiState((state) => state.roomGridIds[roomId]);
-  const setRoomGridIds = useUiState((state) => state.setRoomGridIds);
-  const gridIds = gridList.loading ? (rememberedGridIds ?? []) : grids.map((grid) => grid.id);
-  const gridKey = gridIds.join(',');
-  const boxList = useLocalQuery<BoxDoc>('grid_boxes', roomQueries.boxes(gridIds), gridKey);
-  useEffect(() => {
-    if (!gridList.loading && gridKey !== rememberedGridIds?.join(',')) setRoomGridIds(roomId, gridKey ? gridKey.split(',') : []);
-  }, [gridList.loading, gridKey, rememberedGridIds, roomId, setRoomGridIds]);
-  return { room, roomId, gridList, grids, boxList };
-}
+import { useApiContext } from '../../app/hooks';
 
 export interface StoredImage {
   url: string | null;
