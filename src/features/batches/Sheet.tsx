@@ -3,12 +3,26 @@
  * tablet; it closes with its Close button or Escape. Not a native modal <dialog>: that sits in the
  * browser's top layer, above the toasts, which must stay readable while a form is open.
  */
-import { type ReactNode, useId } from 'react';
-import { useDialog } from '../shell/dialog';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
 
 export function Sheet(props: { title: string; onClose: () => void; children: ReactNode; actions?: ReactNode; wide?: boolean }) {
   const titleId = useId();
-  const panel = useDialog<HTMLDivElement>(props.onClose);
+  const panel = useRef<HTMLDivElement>(null);
+  // Callers pass a new function each render; focus moves once, when the sheet opens.
+  const close = useRef(props.onClose);
+  close.current = props.onClose;
+  useEffect(() => {
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    panel.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') close.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      previous?.focus();
+    };
+  }, []);
   return (
     // A tap beside the sheet does not close it: a stray touch in the grow room must not lose a half-filled form.
     <div className="bt-sheet-backdrop">
@@ -16,7 +30,7 @@ export function Sheet(props: { title: string; onClose: () => void; children: Rea
         <div className="bt-sheet-head">
           <h2 id={titleId}>{props.title}</h2>
           {props.actions}
-          <button type="button" className="button" onClick={props.onClose}>
+          <button type="button" className="button" onClick={() => close.current()}>
             Close
           </button>
         </div>

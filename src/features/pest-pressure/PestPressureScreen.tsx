@@ -14,12 +14,11 @@ import { Link } from '@tanstack/react-router';
 import { type CSSProperties, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ProblemAction } from '../../../common/messages/problems';
 import { manageProblem, manageProblemsByType, updateUnresolvedProblems } from '../../api/problems';
+import { byCreation } from '../../api/records';
 import { type SignedInUser, useAction, useLocalDocument, useLocalQuery, useSignedInUser } from '../../app/hooks';
 import { boxNumber } from '../../../common/grid-order';
 import type { GridOrder } from '../../../common/messages/settings';
-import { type BoxDoc, boxesByGrid, boxLabel, type CompanyDoc, type GridDoc, gridOrderOf, gridSize, when } from '../rooms/model';
-import { useRoomFloor } from '../rooms/hooks';
-import { useDialog } from '../shell/dialog';
+import { type BoxDoc, boxesByGrid, boxLabel, type CompanyDoc, type GridDoc, gridOrderOf, gridSize, roomQueries, type RoomDoc, when } from '../rooms/model';
 import { ConfirmPanel } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { type BoxCircle, colorMappingsOf, indexProblems, keepUnchangedCircles, type LegendEntry, type PressureMap, pressureAt, type ProblemDoc, type ProblemType, REPLAY_WEEKS, weekSteps } from './model';
@@ -39,7 +38,14 @@ type Scope = { kind: 'room' } | { kind: 'grid'; grid: GridDoc };
 export function PestPressureScreen({ roomId: addressed }: { roomId: string }) {
   const user = useSignedInUser();
   const companyKey = user ? String(user.companyId) : '';
-  const { room, roomId, gridList, grids, boxList } = useRoomFloor(addressed);
+  const room = useLocalDocument<RoomDoc>('rooms', addressed);
+  // The room's key (its client id), also when the address names it by the spec's integer id.
+  const roomId = room.document?.id ?? addressed;
+  const gridList = useLocalQuery<GridDoc>('grids', roomQueries.grids(roomId), roomId);
+  const grids = useMemo(() => [...gridList.documents].sort(byCreation), [gridList.documents]);
+  const gridIds = grids.map((grid) => grid.id);
+  const gridKey = gridIds.join(',');
+  const boxList = useLocalQuery<BoxDoc>('grid_boxes', roomQueries.boxes(gridIds), gridKey);
   const problemList = useLocalQuery<ProblemDoc>('plant_problems', { roomId }, `pressure-${roomId}`);
   const company = useLocalDocument<CompanyDoc & { problem_color_mappings?: unknown }>('company', companyKey || undefined).document;
   const mappings = company?.problem_color_mappings;
@@ -239,7 +245,13 @@ function Legend({ map, onPick }: { map: PressureMap; onPick: (type: ProblemType)
 
 /** A dialog at the side: focus moves in when it opens, Escape and the backdrop close it. */
 function SidePanel({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
-  const panel = useDialog<HTMLElement>(onClose, title);
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => panel.current?.focus(), [title]);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
   return (
     <div className="pp-backdrop" onClick={onClose}>
       <aside ref={panel} tabIndex={-1} className="pp-panel" role="dialog" aria-modal="true" aria-labelledby="pp-panel-title" onClick={(event) => event.stopPropagation()}>

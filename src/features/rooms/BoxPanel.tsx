@@ -7,7 +7,7 @@
  * at once.
  */
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { batchMessages } from '../../../common/messages/batches';
 import { gridMessages } from '../../../common/messages/grids';
 import { subgridMessages } from '../../../common/messages/subgrids';
@@ -21,7 +21,6 @@ import { TemplateChooser } from '../forms/fill/TemplateChooser';
 import { usePlaces } from '../batches/hooks';
 import type { LocalBatch } from '../batches/model';
 import { ReportProblem } from '../batches/ProblemsPanel';
-import { useDialog } from '../shell/dialog';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import type { Reentry } from '../treatments/intervals';
 
@@ -47,7 +46,15 @@ export function BoxPanel(props: {
   const { box, grid, user, onClose } = props;
   const boxId = box.id;
 
-  const panel = useDialog<HTMLElement>(onClose, box.id);
+  // Focus moves into the panel when it opens (keyboards and screen readers start there).
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => panel.current?.focus(), [box.id]);
+  // Escape closes the panel, as growers with a keyboard expect.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
 
   return (
     <div className="panel-backdrop" onClick={props.onClose}>
