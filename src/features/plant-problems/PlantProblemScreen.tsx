@@ -26,6 +26,7 @@ import type { RoomDoc } from '../rooms/model';
 import { SignedIn } from '../session/SignedIn';
 import { FormButtons, FormError, Field } from '../shell/forms';
 import { Screen } from '../shell/Screen';
+import { ColorSwatches } from './ColorSwatches';
 import { useCustomSolutions } from './hooks';
 import { KIND_NAMES, openProblemsByRoom, type RecordedProblem, symptomsByGroup } from './model';
 import { type LoadedCatalogue, useCatalogue } from './useCatalogue';
@@ -98,17 +99,7 @@ function ProblemContent({ catalogue, problem, user }: { catalogue: LoadedCatalog
         {problem.color_symptoms.length > 0 && (
           <>
             <h3>Colour symptoms</h3>
-            <ul className="swatches" aria-label="Colour symptoms">
-              {problem.color_symptoms.map((slug) => {
-                const color = colorOf.get(slug);
-                return color ? (
-                  <li key={slug}>
-                    <span className="swatch" style={{ background: color.swatch }} aria-hidden="true" />
-                    {color.name}
-                  </li>
-                ) : null;
-              })}
-            </ul>
+            <ColorSwatches slugs={problem.color_symptoms} colors={colorOf} />
           </>
         )}
       </section>

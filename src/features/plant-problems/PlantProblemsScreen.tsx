@@ -16,6 +16,7 @@ import { create } from 'zustand';
 import type { ProblemKind, SymptomGroup } from '../../../common/plant-problems';
 import { Field } from '../shell/forms';
 import { Screen } from '../shell/Screen';
+import { ColorSwatches } from './ColorSwatches';
 import { type CatalogueFilters, KIND_NAMES, NO_FILTERS, searchCatalogue, symptomsOfGroup } from './model';
 import { type LoadedCatalogue, useCatalogue } from './useCatalogue';
 import './plant-problems.css';
@@ -131,17 +132,7 @@ function Catalogue({ catalogue }: { catalogue: LoadedCatalogue }) {
                 </abbr>
               </p>
               {problem.color_symptoms.length > 0 && (
-                <ul className="swatches" aria-label="Colour symptoms">
-                  {problem.color_symptoms.map((slug) => {
-                    const color = colorNames.get(slug);
-                    return color ? (
-                      <li key={slug}>
-                        <span className="swatch" style={{ background: color.swatch }} aria-hidden="true" />
-                        {color.name}
-                      </li>
-                    ) : null;
-                  })}
-                </ul>
+                <ColorSwatches slugs={problem.color_symptoms} colors={colorNames} />
               )}
             </li>
           ))}
