@@ -12,7 +12,9 @@
  * - on every instance, through the change hub (the track_change trigger's NOTIFY, delivered after
  *   the commit) when a row of one of the answers' tables changes.
  * A read that started before a drop does not store what it read (a generation per company), so a
- * change is never hidden by a read that raced it; entries also expire after TTL_MS, which bounds how
+ * change is never hidden by a read that raced it; reads of an answer that is being made wait for it
+ * rather than make it again (twenty tablets opening a room whose answer was just dropped run one
+ * query, not twenty), unless a drop came since it was begun; entries also expire after TTL_MS, which bounds how
  * long an instance could serve an answer whose notification it missed. The oldest entries go first
  * when the texts kept pass MAX_CHARS.
  */
@@ -46,6 +48,8 @@ export function createAnswerCache(changes: ChangeHub, tables: readonly string[],
   const entries = new Map<string, Entry>();
   const keysOf = new Map<number, Set<string>>();
   const generations = new Map<number, number>();
+  /** Answers being made, with the company's generation when they were begun. */
+  const making = new Map<string, { generation: number; text: Promise<string> }>();
   let chars = 0;
 
   const entryKey = (companyId: number, key: string) => `${companyId}\u0000${key}`;
@@ -68,27 +72,39 @@ export function createAnswerCache(changes: ChangeHub, tables: readonly string[],
     for (const key of [...(keysOf.get(companyId) ?? [])]) remove(entryKey(companyId, key));
     keysOf.delete(companyId);
   };
+  const keep = (companyId: number, key: string, text: string) => {
+    const fullKey = entryKey(companyId, key);
+    remove(fullKey);
+    while (chars + text.length > MAX_CHARS) {
+      const oldest = entries.keys().next().value;
+      if (oldest === undefined) break;
+      remove(oldest);
+    }
+    entries.set(fullKey, { companyId, key, text, until: now() + TTL_MS });
+    chars += text.length;
+    const keys = keysOf.get(companyId) ?? new Set<string>();
+    keys.add(key);
+    keysOf.set(companyId, keys);
+  };
   const stops = tables.map((table) => changes.onTableChange(table, drop));
 
   return {
-    async through(companyId, key, produce) {
+    through(companyId, key, produce) {
       const fullKey = entryKey(companyId, key);
       const kept = entries.get(fullKey);
-      if (kept && kept.until > now()) return kept.text;
+      if (kept && kept.until > now()) return Promise.resolve(kept.text);
       const generation = generations.get(companyId) ?? 0;
-      const text = await produce();
-      if ((generations.get(companyId) ?? 0) !== generation || text.length > MAX_CHARS) return text;
-      remove(fullKey);
-      while (chars + text.length > MAX_CHARS) {
-        const oldest = entries.keys().next().value;
-        if (oldest === undefined) break;
-        remove(oldest);
-      }
-      entries.set(fullKey, { companyId, key, text, until: now() + TTL_MS });
-      chars += text.length;
-      const keys = keysOf.get(companyId) ?? new Set<string>();
-      keys.add(key);
-      keysOf.set(companyId, keys);
+      const begun = making.get(fullKey);
+      if (begun?.generation === generation) return begun.text;
+      const text = produce().then((made) => {
+        if ((generations.get(companyId) ?? 0) === generation && made.length <= MAX_CHARS) keep(companyId, key, made);
+        return made;
+      });
+      making.set(fullKey, { generation, text });
+      const forget = () => {
+        if (making.get(fullKey)?.text === text) making.delete(fullKey);
+      };
+      text.then(forget, forget);
       return text;
     },
     drop,
