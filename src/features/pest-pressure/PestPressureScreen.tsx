@@ -12,10 +12,10 @@
  */
 import { Link } from '@tanstack/react-router';
 import { type CSSProperties, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ProblemAction } from '../../../common/messages/problems';
+import { OPEN_PROBLEM_STATUSES, type ProblemAction } from '../../../common/messages/problems';
 import { manageProblem, manageProblemsByType, updateUnresolvedProblems } from '../../api/problems';
 import { byCreation } from '../../api/records';
-import { type SignedInUser, useAction, useLocalDocument, useLocalQuery, useSignedInUser } from '../../app/hooks';
+import { localDocumentSelector, type SignedInUser, useAction, useLocalDocument, useLocalQuery, useSignedInUser } from '../../app/hooks';
 import { boxNumber } from '../../../common/grid-order';
 import type { GridOrder } from '../../../common/messages/settings';
 import { type BoxDoc, boxesByGrid, boxLabel, type CompanyDoc, type GridDoc, gridOrderOf, gridSize, roomQueries, type RoomDoc, when } from '../rooms/model';
@@ -32,6 +32,11 @@ const MAP_ACTIONS: ReadonlyArray<{ action: ProblemAction; label: string }> = [
   { action: 'treat', label: 'Treated' },
 ];
 
+/** A selector matching no document: the weeks' query before the slider is touched. */
+const NO_DOCUMENT = localDocumentSelector('plant_problems', undefined);
+/** The map of a moment whose problems are not read yet. */
+const NOTHING_SHOWN: PressureMap = { circles: new Map(), problems: new Map(), legend: [], grids: new Map(), total: 0 };
+
 /** Where a bulk action reaches: the whole room, or one grid. */
 type Scope = { kind: 'room' } | { kind: 'grid'; grid: GridDoc };
 
@@ -46,19 +51,27 @@ export function PestPressureScreen({ roomId: addressed }: { roomId: string }) {
   const gridIds = grids.map((grid) => grid.id);
   const gridKey = gridIds.join(',');
   const boxList = useLocalQuery<BoxDoc>('grid_boxes', roomQueries.boxes(gridIds), gridKey);
-  const problemList = useLocalQuery<ProblemDoc>('plant_problems', { roomId }, `pressure-${roomId}`);
+  // The map of now reads the room's open problems only; its twelve weeks (up to tens of thousands of
+  // problems, mostly closed) are read once the week slider is touched, so the first draw never waits for them.
+  const problemList = useLocalQuery<ProblemDoc>('plant_problems', { roomId, status: { $in: [...OPEN_PROBLEM_STATUSES] } }, `pressure-open-${roomId}`);
+  const [replaying, setReplaying] = useState(false);
+  const historyList = useLocalQuery<ProblemDoc>('plant_problems', replaying ? { roomId } : NO_DOCUMENT, replaying ? `pressure-${roomId}` : '');
   const company = useLocalDocument<CompanyDoc & { problem_color_mappings?: unknown }>('company', companyKey || undefined).document;
   const mappings = company?.problem_color_mappings;
   const order = gridOrderOf(company);
 
   const boxesOfGrid = useMemo(() => boxesByGrid(boxList.documents), [boxList.documents]);
-  const index = useMemo(() => indexProblems(problemList.documents, boxList.documents, colorMappingsOf({ problem_color_mappings: mappings })), [problemList.documents, boxList.documents, mappings]);
+  const colors = useMemo(() => colorMappingsOf({ problem_color_mappings: mappings }), [mappings]);
+  const index = useMemo(() => indexProblems(problemList.documents, boxList.documents, colors), [problemList.documents, boxList.documents, colors]);
+  const history = useMemo(() => (replaying && !historyList.loading ? indexProblems(historyList.documents, boxList.documents, colors) : null), [replaying, historyList, boxList.documents, colors]);
   const present = useMemo(() => pressureAt(index, Number.POSITIVE_INFINITY), [index]);
   const [now] = useState(() => Date.now());
   const steps = useMemo(() => weekSteps(now), [now]);
   const [weeksAgo, setWeeksAgo] = useState(0);
   const step = steps[weeksAgo] ?? steps[0]!;
-  const shown = useMemo(() => (step.weeksAgo === 0 ? present : pressureAt(index, step.at)), [index, present, step]);
+  // A week back whose problems are still being read shows nothing rather than now's state under its label.
+  const shown = useMemo(() => (step.weeksAgo === 0 ? present : history ? pressureAt(history, step.at) : NOTHING_SHOWN), [history, present, step]);
+  const readingWeeks = step.weeksAgo > 0 && !history;
   const circles = useStableCircles(shown);
 
   const [selectedBoxId, setSelectedBoxId] = useState<string | null>(null);
@@ -116,8 +129,12 @@ export function PestPressureScreen({ roomId: addressed }: { roomId: string }) {
               onKeep={() => setConfirming(null)}
             />
           )}
-          <WeekSlider steps={steps} weeksAgo={weeksAgo} onChange={setWeeksAgo} />
-          {shown.total === 0 ? (
+          <WeekSlider steps={steps} weeksAgo={weeksAgo} onChange={setWeeksAgo} onTouched={() => setReplaying(true)} />
+          {readingWeeks ? (
+            <p className="muted" role="status">
+              Reading the last {REPLAY_WEEKS} weeks of this room…
+            </p>
+          ) : shown.total === 0 ? (
             <p className="empty">{weeksAgo === 0 ? 'No open problems in this room' : `No open problems in this room ${step.label} (${step.day}).`}</p>
           ) : (
             <Legend map={shown} onPick={setSelectedType} />
@@ -178,7 +195,7 @@ function useStableCircles(map: PressureMap): ReadonlyMap<string, BoxCircle[]> {
 }
 
 /** The week slider: "Now" at the right, 12 weeks ago at the left, each step's week named as it is read out. */
-function WeekSlider({ steps, weeksAgo, onChange }: { steps: ReturnType<typeof weekSteps>; weeksAgo: number; onChange: (weeksAgo: number) => void }) {
+function WeekSlider({ steps, weeksAgo, onChange, onTouched }: { steps: ReturnType<typeof weekSteps>; weeksAgo: number; onChange: (weeksAgo: number) => void; onTouched: () => void }) {
   const step = steps[weeksAgo] ?? steps[0]!;
   const text = step.weeksAgo === 0 ? 'Now' : `${step.label} (${step.day})`;
   return (
@@ -195,7 +212,13 @@ function WeekSlider({ steps, weeksAgo, onChange }: { steps: ReturnType<typeof we
         // Left is the past: the value counts weeks from 12 weeks ago.
         value={REPLAY_WEEKS - weeksAgo}
         aria-valuetext={text}
-        onChange={(event) => onChange(REPLAY_WEEKS - Number(event.target.value))}
+        // Touching the slider (finger, pointer or keyboard focus) starts reading the weeks it replays.
+        onPointerDown={onTouched}
+        onFocus={onTouched}
+        onChange={(event) => {
+          onTouched();
+          onChange(REPLAY_WEEKS - Number(event.target.value));
+        }}
       />
       {/* The weeks under the track, for the eye; the slider itself says the week shown. */}
       <ol className="pp-ticks" aria-hidden="true">
