@@ -4,46 +4,18 @@
  * colour mapping's messages only; the others follow its batch-problem style ('Missing required fields: …').
  */
 import { catalogueProblem, catalogueProblemNamed } from '../plant-problems';
+import { PROBLEM_ACTION_NAMES, PROBLEM_ACTIONS, type ProblemAction } from '../problem-statuses';
 
-/**
- * A problem's statuses. Open problems are `unresolved` and `treated`: treated means sprayed (or
- * otherwise acted on) but not yet confirmed gone, so it still shows on the pest-pressure map.
- * `resolved` (gone) and `dismissed` (a false alarm) are closed.
- */
-export const PROBLEM_STATUSES = ['unresolved', 'treated', 'resolved', 'dismissed'] as const;
-export type ProblemStatus = (typeof PROBLEM_STATUSES)[number];
-
-/** The statuses the readers of unresolved problems list (and the partial index of migration 0008 covers). */
-export const OPEN_PROBLEM_STATUSES = ['unresolved', 'treated'] as const satisfies readonly ProblemStatus[];
-
-/**
- * The action values of the manage and update calls (the spec does not name them: "The action names
- * are not shown"), each with the status it sets. One set for every call, single or bulk.
- */
-export const PROBLEM_ACTIONS = {
-  resolve: 'resolved',
-  /** A false alarm: nothing was there. */
-  dismiss: 'dismissed',
-  /** Sprayed or otherwise treated, to be confirmed gone later (stays open). */
-  treat: 'treated',
-  reopen: 'unresolved',
-} as const satisfies Record<string, ProblemStatus>;
-export type ProblemAction = keyof typeof PROBLEM_ACTIONS;
-export const PROBLEM_ACTION_NAMES = Object.keys(PROBLEM_ACTIONS) as ProblemAction[];
-
-/**
- * The statuses each action applies to; a problem in any other status is left as it is (counted as
- * not changed, never an error: two tablets resolving the same problem offline both succeed).
- * Resolve and dismiss close open problems; treat marks unresolved ones (a treated one keeps the time
- * it was first treated); reopen applies to closed ones only (resolved or dismissed), in bulk too: all
- * of a room's or grid's closed problems of the call's reach.
- */
-export const ACTION_APPLIES_TO: Record<ProblemAction, readonly ProblemStatus[]> = {
-  resolve: OPEN_PROBLEM_STATUSES,
-  dismiss: OPEN_PROBLEM_STATUSES,
-  treat: ['unresolved'],
-  reopen: ['resolved', 'dismissed'],
-};
+export {
+  ACTION_APPLIES_TO,
+  applyProblemAction,
+  OPEN_PROBLEM_STATUSES,
+  PROBLEM_ACTION_NAMES,
+  PROBLEM_ACTIONS,
+  PROBLEM_STATUSES,
+  type ProblemAction,
+  type ProblemStatus,
+} from '../problem-statuses';
 
 /** Severity is a number from 1 (a few signs) to 5 (severe): the spec says only "a number". */
 export const SEVERITY_MIN = 1;

@@ -12,6 +12,7 @@ import axios from 'axios';
 import type { z } from 'zod';
 import { BUILT_IN_BATCH_STATUSES, DEFAULT_BATCH_STATUS, HARVESTED_BATCH_STATUS } from '../../common/batch-statuses';
 import { batchClientMessages, batchMessages } from '../../common/messages/batches';
+import { OPEN_PROBLEM_STATUSES } from '../../common/problem-statuses';
 import {
   assignStatusBody,
   assignStatusQuery,
@@ -61,6 +62,7 @@ import { type ClientId, newClientId } from '../../common/client-ids';
 import type { Effect } from '../../sync/types';
 import { ApiError, type ApiContext, check, json, multipart, now, online, onlineOrLocal, record, ValidationError, findLocal } from './context';
 import type { RoomRecord } from '../../common/schemas/rooms';
+import { problemActionEffects } from './problem-actions';
 import { signedIn } from './rooms';
 import { byCreation, type RecordId, sameId } from './records';
 
@@ -770,8 +772,8 @@ export type ResolvedBatchProblems = Omit<z.infer<typeof resolveBatchProblemsAnsw
 /**
  * grid/resolve_batch_problem: batch_id and user_id, optionally narrowed by room ids (sent joined with
  * commas, spec part 1 §9) and problem type. Queued: it answers what it resolved locally, in the
- * server's answer shape (grid-box and plant problems count 0, as on the server until the problems area
- * records them).
+ * server's answer shape; as on the server, the open problems recorded on the batch's boxes (the same
+ * narrowing) are resolved with it, those on a plant of a sub-gridbox counted as plant problems.
  */
 export async function resolveBatchProblem(context: ApiContext, input: { batchId: Id; userId: number; roomIds?: Id[] | null; problemType?: string | null }): Promise<ResolvedBatchProblems> {
   const values = check(resolveBatchProblemBody, { batch_id: input.batchId, user_id: input.userId, room_ids: input.roomIds?.length ? input.roomIds : undefined, problem_type: input.problemType ?? undefined });
@@ -783,6 +785,11 @@ export async function resolveBatchProblem(context: ApiContext, input: { batchId:
     !problem.resolved && (!roomIds?.length || roomIds.some((id) => sameId(id, problem.room_id))) && (type === undefined || problem.problem_type.toLowerCase() === type);
   const problems = batch?.problems ?? [];
   const resolved = problems.filter(matches);
+  const boxKeys = ids(batch?.GridBoxIDs).map(String);
+  const onBoxes = (boxKeys.length ? await findLocal(context, 'plant_problems', { gridBoxId: { $in: boxKeys }, status: { $in: [...OPEN_PROBLEM_STATUSES] } }) : []).filter(
+    (problem) => (!roomIds?.length || roomIds.some((id) => sameId(id, problem.room_id as Id))) && (type === undefined || String(problem.problem_type).toLowerCase() === type),
+  );
+  const plantProblems = onBoxes.filter((problem) => problem.sub_gridbox_id !== null && problem.sub_gridbox_id !== undefined).length;
   const effects: Effect[] = resolved.length
     ? [
         {
@@ -797,6 +804,7 @@ export async function resolveBatchProblem(context: ApiContext, input: { batchId:
         },
       ]
     : [];
+  effects.push(...problemActionEffects(onBoxes, 'resolve', values.user_id));
   await record(context, {
     method: 'POST',
     path: '/grid/resolve_batch_problem',
@@ -810,11 +818,13 @@ export async function resolveBatchProblem(context: ApiContext, input: { batchId:
     label: `Resolve problems of ${batch ? `batch ${batch.BatchNumber}` : 'a batch'}`,
   });
   const roomsAffected: Id[] = [];
-  for (const problem of resolved) if (problem.room_id !== null && !roomsAffected.some((id) => sameId(id, problem.room_id))) roomsAffected.push(problem.room_id);
+  for (const roomId of [...resolved.map((problem) => problem.room_id), ...onBoxes.map((problem) => problem.room_id as Id | null)]) {
+    if (roomId !== null && !roomsAffected.some((id) => sameId(id, roomId))) roomsAffected.push(roomId);
+  }
   return {
     problems_resolved: resolved.length,
-    gridbox_problems_resolved: 0,
-    plant_problems_resolved: 0,
+    gridbox_problems_resolved: onBoxes.length - plantProblems,
+    plant_problems_resolved: plantProblems,
     rooms_affected: roomsAffected,
     filters_applied: { room_ids: roomIds ?? null, problem_type: values.problem_type ?? null },
   };

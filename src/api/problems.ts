@@ -11,7 +11,7 @@
  */
 import type { z } from 'zod';
 import { httpMessages } from '../../common/messages/http';
-import { ACTION_APPLIES_TO, PROBLEM_ACTIONS, type ProblemAction, problemMessages as m } from '../../common/messages/problems';
+import { type ProblemAction, problemMessages as m } from '../../common/messages/problems';
 import { catalogueProblem, catalogueProblemNamed } from '../../common/plant-problems';
 import {
   addCustomSolutionBody,
@@ -30,9 +30,9 @@ import {
   updateRoomProblemsBody,
 } from '../../common/schemas/problems';
 import { isClientId, newClientId } from '../../common/client-ids';
-import type { Effect } from '../../sync/types';
 import type { CollectionName, LocalDocument } from '../db/schemas';
 import { ApiError, type ApiContext, check, findLocal, json, now, online, record, unanswered, ValidationError } from './context';
+import { problemActionEffects } from './problem-actions';
 import { filePart, multipartWithFile } from './rooms';
 import type { RecordId } from './records';
 
@@ -53,17 +53,6 @@ export const problemClientMessages = {
 
 /** Where a bulk action reaches: a room or a grid (its client id, or the spec's integer id). */
 export type ProblemPlace = { roomId: Id } | { gridId: Id };
-
-/**
- * What an action makes of a problem, as the server's setStatus does (ACTION_APPLIES_TO): resolve and
- * dismiss close open problems, treat marks unresolved ones, reopen reopens closed ones; the status's
- * time and author are the act's. A problem the action does not apply to is answered as it is (the same
- * object), so `applyProblemAction(p, …) !== p` tells whether it changed.
- */
-export function applyProblemAction<T extends Pick<PlantProblemRecord, 'status' | 'status_at' | 'status_by' | 'updated_at'>>(problem: T, action: ProblemAction, at: string, userId: number | null): T {
-  if (!ACTION_APPLIES_TO[action].includes(problem.status)) return problem;
-  return { ...problem, status: PROBLEM_ACTIONS[action], status_at: at, status_by: userId, updated_at: at };
-}
 
 /** The local key of a record a call names: its client id, or the document holding the spec's integer id (null when the tablet has none). */
 async function localKey(context: ApiContext, collection: CollectionName, id: Id): Promise<string | null> {
@@ -168,17 +157,6 @@ export async function recordProblem(
   return { problem_id: problemId, problem };
 }
 
-/** Patches of the problems an action changes, at the act's time. */
-function actionEffects(problems: readonly LocalDocument[], action: ProblemAction, userId: number): Effect[] {
-  const at = now();
-  return problems.flatMap((document) => {
-    const problem = document as unknown as PlantProblemDocument;
-    const after = applyProblemAction(problem, action, at, userId);
-    if (after === problem) return [];
-    return [{ op: 'patch' as const, collection: 'plant_problems', id: problem.id, data: { status: after.status, status_at: after.status_at, status_by: after.status_by, updated_at: after.updated_at } }];
-  });
-}
-
 /**
  * manage_problem: an action on one problem ('Missing required fields: problemID, action, userID',
  * 'Action must be one of: …'). Queued: the local problem changes at once when the action applies to
@@ -192,7 +170,7 @@ export async function manageProblem(context: ApiContext, input: { problemId: Id;
     method: 'POST',
     path: '/manage_problem',
     body: json({ problemID: problemId, action: values.action, userID: values.userID }),
-    effects: problem ? actionEffects([problem], values.action, values.userID) : [],
+    effects: problem ? problemActionEffects([problem], values.action, values.userID) : [],
     label: `${actionTitle(values.action)} ${typeof problem?.problem_type === 'string' ? problem.problem_type : 'problem'}`,
     fallbackMessage: m.manageFailed,
   });
@@ -234,7 +212,7 @@ export async function manageProblemsByType(context: ApiContext, place: ProblemPl
     method: 'POST',
     path: inGrid ? '/manage_problems_by_type_grid' : '/manage_problems_by_type_room',
     body: json({ [inGrid ? 'gridID' : 'roomID']: where.id, problemType: values.problemType, action: values.action, userID: values.userID }),
-    effects: actionEffects(problems, values.action, values.userID),
+    effects: problemActionEffects(problems, values.action, values.userID),
     label: `${actionTitle(values.action)} ${values.problemType} ${where.label}`,
     fallbackMessage: m.manageFailed,
   });
@@ -257,7 +235,7 @@ export async function updateUnresolvedProblems(context: ApiContext, place: Probl
     method: 'POST',
     path: inGrid ? '/update_unresolved_problems_for_grid' : '/update_unresolved_problems_for_room',
     body: json({ [inGrid ? 'gridID' : 'roomID']: where.id, action: values.action, userID: values.userID }),
-    effects: actionEffects(problems, values.action, values.userID),
+    effects: problemActionEffects(problems, values.action, values.userID),
     label: `${actionTitle(values.action)} all problems ${where.label}`,
     fallbackMessage: m.manageFailed,
   });

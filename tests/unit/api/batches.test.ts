@@ -610,4 +610,44 @@ describe('batch problems', () => {
     expect([open.total_batch_problems, open.problems.map((p) => p.problem_type)]).toEqual([1, ['Mould']]);
     expect((await getBatchProblems(context, { companyId: fleet.farm.companyId, batchId, includeResolved: true })).total_batch_problems).toBe(2);
   });
+
+  it('resolveBatchProblem also resolves the open problems on the batch’s boxes and plants at once, counts them as the server does, and the server resolves the same ones once', async () => {
+    const { farm } = fleet;
+    const batchId = await createBatchRow(fleet.server, farm.companyId);
+    const roomId = await createRoom(fleet.server, farm.companyId);
+    const grid = await createGrid(fleet.server, farm.companyId, roomId, 3, 1);
+    const [linkedBox, plantBox, otherBox] = grid.boxIds as [number, number, number];
+    const asGrower = async <T,>(method: string, path: string, options: { json?: Record<string, unknown>; query?: Record<string, number> }) => {
+      const response = await fleet.server.request<T>(method, path, { token: farm.regular.token, ...options });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      return response.body;
+    };
+    await asGrower('POST', '/link_gridbox_batch', { json: { batch_id: batchId, grid_box_ids: [linkedBox, plantBox] } });
+    const divided = await asGrower<{ sub_gridboxes: Array<{ Sub_gridboxID: number }> }>('POST', '/create_sub_gridboxes', { query: { parent_gridbox_id: plantBox, user_id: farm.regular.id, nx: 1, ny: 1 } });
+    const record = async (box: number, problemType: string, extra: Record<string, unknown> = {}) =>
+      (await asGrower<{ problem_id: number }>('POST', '/create_gridbox_problem', { json: { GridBoxID: box, problem_type: problemType, severity: 2, user_id: farm.regular.id, ...extra } })).problem_id;
+    const onBox = await record(linkedBox, 'Two-spotted spider mite');
+    const onPlant = await record(plantBox, 'Powdery mildew', { sub_gridbox_id: divided.sub_gridboxes[0]!.Sub_gridboxID });
+    const notTheBatchs = await record(otherBox, 'Fungus gnats');
+    const [key, room, problemKeys] = [await batchKey(batchId), await roomKey(roomId), await clientIdsOf(fleet.server, 'plant_problems', [onBox, onPlant, notTheBatchs])];
+    const { device, context } = await tablet();
+    const statusOf = async () => Promise.all(problemKeys.map(async (problemKey) => (await device.database.plant_problems.findOne(problemKey).exec())?.get('status') as string));
+    expect(await statusOf()).toEqual(['unresolved', 'unresolved', 'unresolved']);
+
+    fleet.proxy.setOnline(false);
+    const resolved = await resolveBatchProblem(context, { batchId: key, userId: farm.regular.id });
+    expect(resolved).toEqual({ problems_resolved: 0, gridbox_problems_resolved: 1, plant_problems_resolved: 1, rooms_affected: [room], filters_applied: { room_ids: null, problem_type: null } });
+    expect(await statusOf()).toEqual(['resolved', 'resolved', 'unresolved']);
+
+    await reconnect(device);
+    expect(await device.outbox.count()).toBe(0);
+    const rows = await fleet.server.database.db.selectFrom('plant_problems').select(['id', 'status', 'status_by']).where('id', 'in', [onBox, onPlant, notTheBatchs]).orderBy('id').execute();
+    expect(rows).toEqual([
+      { id: onBox, status: 'resolved', status_by: farm.regular.id },
+      { id: onPlant, status: 'resolved', status_by: farm.regular.id },
+      { id: notTheBatchs, status: 'unresolved', status_by: null },
+    ]);
+    expect(await statusOf()).toEqual(['resolved', 'resolved', 'unresolved']);
+    expect(await notFromServer(device)).toEqual([]);
+  });
 });

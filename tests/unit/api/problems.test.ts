@@ -5,12 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isClientId, newClientId } from '../../../common/client-ids';
-import { PROBLEM_ACTION_NAMES, PROBLEM_STATUSES, type ProblemAction, type ProblemStatus, problemMessages as m } from '../../../common/messages/problems';
+import { applyProblemAction, PROBLEM_ACTION_NAMES, PROBLEM_STATUSES, type ProblemAction, type ProblemStatus, problemMessages as m } from '../../../common/messages/problems';
 import { catalogueProblemNamed } from '../../../common/plant-problems';
 import { ApiError } from '../../../src/api/context';
 import {
   addCustomSolution,
-  applyProblemAction,
   deleteProblemColorMapping,
   loadPlantProblem,
   manageProblem,
