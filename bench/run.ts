@@ -12,8 +12,9 @@
  *   pushing and pulling through it, every write checked on the database after (bench/fleet.ts; its
  *   settings are there). Not part of the default run (server, then sync): it installs a Debian package
  *   when HAProxy is missing, needs a PostgreSQL server, and takes over two minutes.
- * The load_room_grids_boxes targets always use LOAD_CONNECTIONS: a company's tablets opening the floor
- * plan at once, not a flood of small calls.
+ * The load_room_grids_boxes and get_unresolved_problems_for_room targets always use LOAD_CONNECTIONS: a
+ * company's tablets opening the floor plan at once, not a flood of small calls; they accept compressed
+ * answers, as every browser does.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -159,6 +160,8 @@ async function withServer<T>(databaseUrl: string | undefined, run: (base: string
 function measureServer(database: string, databaseUrl: string | undefined): Promise<Row[]> {
   return withServer(databaseUrl, async (base, session, form) => {
     const authorization = { authorization: `Bearer ${session.access_token}` };
+    // The floor plan and a room's problems as a tablet's browser asks for them: compressed answers accepted.
+    const asBrowser = { ...authorization, 'accept-encoding': 'gzip, deflate, br, zstd' };
     const roomIds = await seedFloor(base, session);
     const floor = `${FLOOR.gridsPerRoom} grids × ${FLOOR.nx * FLOOR.ny} boxes`;
     const pressureRoom = await seedPressureRoom((method, path, query, body) => call(base, session, method, path, query, body), session);
@@ -166,7 +169,7 @@ function measureServer(database: string, databaseUrl: string | undefined): Promi
     return [
       await load(`GET /api/get_unresolved_problems_for_room, ${pressureBoxes.toLocaleString('en')} boxes, ${PRESSURE_ROOM.problems.toLocaleString('en')} problems`, database, {
         url: `${base}/get_unresolved_problems_for_room?room_id=${pressureRoom}`,
-        headers: authorization,
+        headers: asBrowser,
         connections: LOAD_CONNECTIONS,
       }),
       await load('GET /api/get_company_grid_order', database, {
@@ -175,12 +178,12 @@ function measureServer(database: string, databaseUrl: string | undefined): Promi
       }),
       await load(`GET /api/load_room_grids_boxes, all ${FLOOR.rooms} rooms × ${floor}`, database, {
         url: `${base}/load_room_grids_boxes?company_id=${session.company_id}`,
-        headers: authorization,
+        headers: asBrowser,
         connections: LOAD_CONNECTIONS,
       }),
       await load(`GET /api/load_room_grids_boxes, one room (room_id) × ${floor}`, database, {
         url: `${base}/load_room_grids_boxes?company_id=${session.company_id}&room_id=${roomIds[0]}`,
-        headers: authorization,
+        headers: asBrowser,
         connections: LOAD_CONNECTIONS,
       }),
       await load('POST /api/login (argon2id)', database, {

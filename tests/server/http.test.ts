@@ -3,7 +3,7 @@ import { httpMessages } from '../../common/messages/http';
 import { sessionMessages as m } from '../../common/messages/session';
 import { VERSION } from '../../server/app';
 import { addUser } from '../../server/companies';
-import { createTenant, createUser, type Tenant } from '../support/factories';
+import { createGrid, createRoom, createTenant, createUser, type Tenant } from '../support/factories';
 import { databaseKind, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -306,5 +306,30 @@ describe('compression', () => {
     expect(plain.headers.get('content-encoding')).toBeNull();
     const small = await fetch(`${server.url}/api/health`, { headers: { 'accept-encoding': 'br' } });
     expect(small.headers.get('content-encoding')).toBeNull();
+  });
+
+  it('a kept answer (the floor plan) travels in the form the client prefers, the same answer in each, plain when it refuses them all', async () => {
+    const roomId = await createRoom(server, farm.companyId);
+    await createGrid(server, farm.companyId, roomId, 12, 10);
+    const url = `${server.url}/api/load_room_grids_boxes?company_id=${farm.companyId}`;
+    const read = async (acceptEncoding: string) => {
+      const response = await fetch(url, { headers: { authorization: `Bearer ${farm.admin.token}`, 'accept-encoding': acceptEncoding } });
+      expect(response.status).toBe(200);
+      return { encoding: response.headers.get('content-encoding'), vary: response.headers.get('vary'), body: await response.json() };
+    };
+    const plain = await read('identity');
+    expect(plain.encoding).toBeNull();
+    expect((plain.body as { rooms: Array<{ grids: Array<{ boxes: unknown[] }> }> }).rooms.flatMap((room) => room.grids).flatMap((grid) => grid.boxes)).toHaveLength(120);
+    for (const [accepted, expected] of [
+      ['gzip, deflate, br', 'br'],
+      ['br;q=0, gzip', 'gzip'],
+      ['*', 'br'],
+      ['br;q=0, gzip;q=0', null],
+    ] as const) {
+      const answer = await read(accepted);
+      expect([accepted, answer.encoding]).toEqual([accepted, expected]);
+      expect(answer.vary).toMatch(/accept-encoding/i);
+      expect(answer.body).toEqual(plain.body);
+    }
   });
 });

@@ -32,7 +32,8 @@ import {
 } from '../../../common/schemas/problems';
 import { writer } from '../../db/writes';
 import { badRequest, notFound } from '../../http/errors';
-import { assertCaller } from '../../http/guards';
+import { sendKeptAnswer } from '../../http/answer-cache';
+import { assertCaller, caller } from '../../http/guards';
 import { type App, fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { saveImage } from '../files/storage';
@@ -161,12 +162,14 @@ async function getGridProblems(request: RequestOf<typeof gridSchema>) {
  */
 async function getRoomProblems(request: RequestOf<typeof roomSchema>, reply: FastifyReply) {
   const roomId = request.query.room_id;
-  // The room's own company (a SuperAdmin may read another's): the one whose changes drop the answer.
-  const companyId = await problemQueries.companyOfRoom(request.db, roomId);
-  const text = await request.server.deps.floorAnswers.through(companyId, `get_unresolved_problems_for_room:${roomId}`, async () =>
+  // The room's own company, whose changes drop the answer: the caller's (the guard proved the room is
+  // theirs), but a SuperAdmin's may be another's.
+  const claims = caller(request);
+  const companyId = claims.user_role === 'SuperAdmin' ? await problemQueries.companyOfRoom(request.db, roomId) : claims.company_id;
+  const answer = await request.server.deps.floorAnswers.through(companyId, `get_unresolved_problems_for_room:${roomId}`, async () =>
     String(reply.serialize(await roomProblems(request.db, roomId))),
   );
-  return reply.type('application/json; charset=utf-8').send(text);
+  return sendKeptAnswer(request, reply, answer);
 }
 
 async function roomProblems(db: FastifyRequest['db'], roomId: number) {

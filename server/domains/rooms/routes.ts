@@ -20,6 +20,7 @@ import {
 } from '../../../common/schemas/rooms';
 import type { DB } from '../../db/schema';
 import { writer } from '../../db/writes';
+import { sendKeptAnswer } from '../../http/answer-cache';
 import { badRequest } from '../../http/errors';
 import { type App, type RequestOf, success } from '../../http/route';
 import { batchQueries } from '../batches/queries';
@@ -59,10 +60,10 @@ async function createRoom(request: RequestOf<typeof createRoomSchema>) {
 async function loadRoomGridsBoxes(request: RequestOf<typeof loadSchema>, reply: FastifyReply) {
   const { company_id: companyId, room_id: roomId } = request.query;
   // The route's own serializer (its response schema) writes the text: a string, as every answer's.
-  const text = await request.server.deps.floorAnswers.through(companyId, `load_room_grids_boxes:${roomId ?? 'all'}`, async () =>
+  const answer = await request.server.deps.floorAnswers.through(companyId, `load_room_grids_boxes:${roomId ?? 'all'}`, async () =>
     String(reply.serialize(await floorPlan(request.db, companyId, roomId))),
   );
-  return reply.type('application/json; charset=utf-8').send(text);
+  return sendKeptAnswer(request, reply, answer);
 }
 
 async function floorPlan(db: Kysely<DB>, companyId: number, roomId: number | undefined) {
