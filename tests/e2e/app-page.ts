@@ -47,6 +47,11 @@ export class AppPage {
     return this.page.evaluate(() => Object.keys(localStorage).some((key) => key.startsWith('growroom.pulled.') && localStorage.getItem(key) === '1'));
   }
 
+  /** What the sync indicator says ("Offline · 1 pending", "All changes saved"). */
+  syncLabel() {
+    return this.page.locator('.sync-chip').textContent();
+  }
+
   /** The sync indicator's count of changes waiting for the server. */
   pending() {
     return this.page.locator('.sync-chip').getAttribute('data-pending');

@@ -3,6 +3,12 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { AppPage } from './app-page';
 
+/** A hex colour as the browser's computed style writes it (a circle's colour, compared with the company's). */
+export function rgb(hex: string) {
+  const [r, g, b] = [1, 3, 5].map((start) => Number.parseInt(hex.slice(start, start + 2), 16));
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
 export class PestPressurePage extends AppPage {
   constructor(page: Page) {
     super(page);
@@ -62,6 +68,16 @@ export class PestPressurePage extends AppPage {
   async openBox(grid: string, x: number, y: number) {
     await this.box(grid, x, y).click();
     await this.panel().waitFor();
+  }
+
+  /** Resolves one open problem of a box from its panel on the map, and closes the panel. */
+  async resolveOnBox(grid: string, x: number, y: number, problemType: string) {
+    await this.openBox(grid, x, y);
+    const item = this.panel().getByRole('listitem', { name: problemType });
+    await item.getByRole('button', { name: 'Resolve' }).click();
+    await item.waitFor({ state: 'detached' });
+    await this.panel().getByRole('button', { name: 'Close' }).click();
+    await this.panel().waitFor({ state: 'detached' });
   }
 
   /** The screen's check once the toasts have gone, so they hide nothing. */

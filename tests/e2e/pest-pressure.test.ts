@@ -10,18 +10,12 @@ import { DEFAULT_PROBLEM_COLOR } from '../../common/messages/problems';
 import type { PlantProblemRecord } from '../../common/schemas/problems';
 import { type E2E, skipBrowser, startE2E } from '../support/browser';
 import { createGrid, createRoom, createTenant } from '../support/factories';
-import { PestPressurePage } from './pest-pressure-page';
+import { PestPressurePage, rgb } from './pest-pressure-page';
 
 let e2e: E2E;
 
 const DAY = 86_400_000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString();
-
-/** A hex colour as the browser's computed style writes it. */
-function rgb(hex: string) {
-  const [r, g, b] = [1, 3, 5].map((start) => Number.parseInt(hex.slice(start, start + 2), 16));
-  return `rgb(${r}, ${g}, ${b})`;
-}
 
 describe.skipIf(skipBrowser)('the pest-pressure map in Chromium', { timeout: 180_000 }, () => {
   beforeAll(async () => {

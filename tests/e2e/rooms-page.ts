@@ -49,6 +49,32 @@ export class RoomsPage extends AppPage {
     await this.panel().waitFor();
   }
 
+  /**
+   * Records a problem from the open box panel: the type picked from the catalogue's matches for
+   * `search` (its name, `problem`), the severity on its button, then "Save problem".
+   */
+  async recordProblem(problem: string, severity: number, search = problem) {
+    const panel = this.panel();
+    await panel.getByRole('button', { name: 'Record a problem' }).click();
+    const form = panel.getByRole('form', { name: 'Record a problem' });
+    await form.getByLabel('Problem type').fill(search);
+    await form.getByRole('list', { name: 'Catalogue matches' }).getByRole('button', { name: new RegExp(`^${problem}`) }).click();
+    await form.getByText(`From the catalogue: ${problem} (`).waitFor();
+    await form.getByRole('button', { name: `Severity ${severity}` }).click();
+    await form.getByRole('button', { name: 'Save problem' }).click();
+    await form.waitFor({ state: 'detached' });
+  }
+
+  /** An open problem in the box panel's list, named by its type and severity. */
+  openProblem(problem: string, severity: number) {
+    return this.panel().getByRole('list', { name: 'Open problems' }).getByRole('listitem', { name: `${problem}, severity ${severity}` });
+  }
+
+  /** A box's re-entry marker ("REI" and when the interval ends). */
+  reentryMarker(grid: string, x: number, y: number) {
+    return this.box(grid, x, y).locator('.box-reentry');
+  }
+
   async closePanel() {
     await this.panel().getByRole('button', { name: 'Close' }).click();
     await this.panel().waitFor({ state: 'detached' });
