@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { answer, timestamp } from './answers';
-import { problemColorMappingRecord } from './problems';
+import { customSolutionRecord, problemColorMappingRecord } from './problems';
 import { companySettings } from './settings';
 import { userRecord } from './users';
 
@@ -25,11 +25,15 @@ export type CompanyRecord = z.infer<typeof companyRecord>;
 /** A custom batch status, as the company document lists it (made by the server only: its id is the server's). */
 export const companyBatchStatus = z.object({ id: z.number().int(), status_name: z.string() });
 
-/** The synced `company` document: the company with its users, custom batch statuses and problem colours inside (companies/collection.ts). */
+/**
+ * The synced `company` document: the company with its users, custom batch statuses, problem colours and
+ * its own solutions to catalogue problems inside (companies/collection.ts), so the tablet has them offline.
+ */
 export const companyDocument = companyRecord.extend({
   users: z.array(userRecord),
   custom_batch_statuses: z.array(companyBatchStatus),
   problem_color_mappings: z.array(problemColorMappingRecord),
+  custom_solutions: z.array(customSolutionRecord),
 });
 
 export type CompanyDocumentRecord = z.infer<typeof companyDocument>;

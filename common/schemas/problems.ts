@@ -176,9 +176,14 @@ export const catalogueProblemRecord = z.object({
   abbreviation: z.string(),
 });
 
-/** A company's own solution to a catalogue problem. */
+/**
+ * A company's own solution to a catalogue problem, as load_plant_problems answers it and the company
+ * document carries it (`custom_solutions`). `id` is the server's integer id; until the server has the
+ * solution, the tablet's optimistic copy holds its client id there too. `client_id` is its name for life.
+ */
 export const customSolutionRecord = z.object({
   id: recordRef,
+  client_id: z.string(),
   problem_slug: z.string(),
   solution: z.string(),
   user_id: z.number().int().nullable(),

@@ -1,8 +1,9 @@
 /**
  * Domain functions of plant problems (issue 14 "Problems on plants", "Offline"; spec part 2 §3, §5, §7):
  * problems recorded on grid boxes and on their plants, the actions on them (one problem, a type in a room
- * or grid, all of a room or grid), the company's problem colours, and the catalogue calls that need the
- * server (a problem's entry with the company's own solutions, adding one).
+ * or grid, all of a room or grid), the company's problem colours and its own solutions to catalogue
+ * problems (both in the company document), and the one catalogue call that needs the server (a problem's
+ * entry with the company's own solutions, read online; the tablet reads them from the company document).
  *
  * Every change is queued like every write: the local `plant_problems` documents (keyed by the problem's
  * client id) change at once, offline too, by the same rules as the server (applyProblemAction), and the
@@ -15,8 +16,8 @@ import { type ProblemAction, problemMessages as m } from '../../common/messages/
 import { catalogueProblem, catalogueProblemNamed } from '../../common/plant-problems';
 import {
   addCustomSolutionBody,
-  type addCustomSolutionAnswer,
   createGridboxProblemBody,
+  type CustomSolutionRecord,
   deleteProblemColorBody,
   type loadPlantProblemsAnswer,
   loadPlantProblemsQuery,
@@ -46,9 +47,8 @@ export type PlantProblemDocument = PlantProblem & { id: string; serverId?: numbe
 
 /** Messages of the tablet's own (the server's are common/messages/problems.ts). */
 export const problemClientMessages = {
-  /** The catalogue's text is in the app; only the company's own solutions need the server. */
+  /** loadPlantProblem offline (the screens read the company's own solutions from the company document instead). */
   catalogueEntryOffline: 'Offline: the company’s own solutions load when the tablet is back online.',
-  solutionOffline: 'Offline: custom solutions can be added only when the tablet is online.',
 } as const;
 
 /** Where a bulk action reaches: a room or a grid (its client id, or the spec's integer id). */
@@ -305,29 +305,44 @@ export async function deleteProblemColorMapping(context: ApiContext, input: { co
   return { Problem: existing?.Problem ?? values.problem };
 }
 
-// ——— The catalogue calls that need the server ———
-
-type CustomSolution = z.infer<typeof addCustomSolutionAnswer>['custom_solution'];
+// ——— The company's own solutions (they travel in the company document, as the colours do) ———
 
 /**
- * plant_problems/add_custom_solution: the company's own solution to a catalogue problem (its slug or id;
- * 'Problem ID is required', 'Custom solution is required'). Online (the grower sees it saved or not);
- * answers the saved solution. Offline it fails with a clear message.
+ * plant_problems/add_custom_solution: the company's own solution to a catalogue problem (its slug or
+ * id; 'Company ID is required', 'Problem ID is required', 'Custom solution is required', and a problem
+ * the catalogue does not hold is refused here as the server would). Queued, offline too: the solution
+ * joins the company document's `custom_solutions` at once under its client id, and the server's record
+ * (its integer `id`) replaces it when the entry has been sent. Any member adds them.
  */
-export async function addCustomSolution(context: ApiContext, input: { companyId: number; problemId: string | number; solution: string }): Promise<CustomSolution> {
+export async function addCustomSolution(context: ApiContext, input: { companyId: number; problemId: string | number; solution: string }): Promise<{ custom_solution: CustomSolutionRecord }> {
   const values = check(addCustomSolutionBody, { company_id: input.companyId, problem_id: input.problemId, custom_solution: input.solution });
-  try {
-    const answer = await online<z.infer<typeof addCustomSolutionAnswer>>(
-      context,
-      { method: 'POST', path: '/plant_problems/add_custom_solution', body: { company_id: values.company_id, problem_id: values.problem_id, custom_solution: values.custom_solution } },
-      m.addSolutionFailed,
-    );
-    return answer.custom_solution;
-  } catch (error) {
-    if (unanswered(error)) throw new ApiError(problemClientMessages.solutionOffline, null);
-    throw error;
-  }
+  const problem = catalogueProblem(values.problem_id);
+  if (!problem) throw new ValidationError(m.unknownSlug(values.problem_id));
+  const company = await context.store.get('company', String(values.company_id));
+  const solutions = Array.isArray(company?.custom_solutions) ? (company.custom_solutions as CustomSolutionRecord[]) : [];
+  const solutionId = newClientId();
+  const solution: CustomSolutionRecord = {
+    id: solutionId,
+    client_id: solutionId,
+    problem_slug: problem.slug,
+    solution: values.custom_solution,
+    user_id: (await context.client.session.get())?.user_id ?? null,
+    created_at: now(),
+  };
+  await record(context, {
+    method: 'POST',
+    path: '/plant_problems/add_custom_solution',
+    // The slug: both sides file the solution under the same catalogue entry.
+    body: json({ company_id: values.company_id, problem_id: problem.slug, custom_solution: values.custom_solution, client_id: solutionId }),
+    creates: [solutionId],
+    effects: company ? [{ op: 'patch', collection: 'company', id: company.id, data: { custom_solutions: [...solutions, solution] } }] : [],
+    label: `Add a solution to ${problem.name}`,
+    fallbackMessage: m.addSolutionFailed,
+  });
+  return { custom_solution: solution };
 }
+
+// ——— The catalogue call that needs the server ———
 
 export type CatalogueProblemWithSolutions = NonNullable<z.infer<typeof loadPlantProblemsAnswer>['problem']>;
 

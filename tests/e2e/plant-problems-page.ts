@@ -73,6 +73,11 @@ export class PlantProblemsPage extends AppPage {
     return this.section('Your company’s solutions').getByRole('list', { name: 'Your company’s solutions' }).getByRole('listitem');
   }
 
+  /** Each of the company's solutions as one line of text (its chip included). */
+  async customSolutionTexts() {
+    return (await this.customSolutions().allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+  }
+
   async addSolution(text: string) {
     const form = this.page.getByRole('form', { name: 'Add a solution' });
     await form.getByLabel('Solution').fill(text);

@@ -1,9 +1,9 @@
 /**
  * The plant problem catalogue and a problem's page in a real Chromium against the real server: search
  * and filters narrow the catalogue; a problem's page shows where it is open now in the company's rooms
- * (from the tablet's store), follows a look-alike, adds the company's own solution (online) and, for an
- * Admin, sets its colour on the pest-pressure map; offline the catalogue still searches and a problem's
- * page still shows its content, saying its custom solutions need a connection.
+ * (from the tablet's store), follows a look-alike, adds the company's own solution and, for an Admin,
+ * sets its colour on the pest-pressure map; offline the catalogue still searches, a problem's page still
+ * shows its content, and a solution added offline shows at once and reaches the server once online.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../common/plant-problems';
@@ -89,11 +89,13 @@ describe.skipIf(skipBrowser)('the plant problem catalogue in Chromium', { timeou
     await app.section('Your company’s solutions').getByText('No solutions of your company’s yet.', { exact: false }).waitFor();
     await app.check('plant-problem');
 
-    // The company's own solution, online: saved on the server and listed.
+    // The company's own solution: listed at once, then on the server once synced.
     await app.addSolution('Hang yellow cards by the door and mist the aisles twice a day.');
     await expect.poll(() => app.customSolutions().allInnerTexts(), { timeout: 30_000 }).toEqual([expect.stringContaining('Hang yellow cards by the door')]);
-    const solutions = await db().selectFrom('custom_solutions').select(['problem_slug', 'solution', 'user_id']).where('company_id', '=', farm.companyId).execute();
-    expect(solutions).toEqual([{ problem_slug: 'two-spotted-spider-mite', solution: 'Hang yellow cards by the door and mist the aisles twice a day.', user_id: farm.admin.id }]);
+    await app.synced();
+    const solutions = () => db().selectFrom('custom_solutions').select(['problem_slug', 'solution', 'user_id']).where('company_id', '=', farm.companyId).orderBy('id').execute();
+    await expect.poll(solutions, { timeout: 30_000 }).toEqual([{ problem_slug: 'two-spotted-spider-mite', solution: 'Hang yellow cards by the door and mist the aisles twice a day.', user_id: farm.admin.id }]);
+    await expect.poll(() => app.customSolutions().getByText('Waiting to sync').count(), { timeout: 30_000 }).toBe(0);
 
     // An Admin sets the company's colour: shown at once, on the server once synced.
     await app.mapColour().getByText('The default colour', { exact: false }).waitFor();
@@ -119,10 +121,19 @@ describe.skipIf(skipBrowser)('the plant problem catalogue in Chromium', { timeou
     await app.check('plant-problems-offline');
     await app.openProblem('Powdery mildew');
     await app.section('Symptoms').getByText('White powdery patches on leaves').waitFor();
-    await app.section('Your company’s solutions').getByText('need a connection', { exact: false }).waitFor();
-    expect(await page.getByRole('form', { name: 'Add a solution' }).count()).toBe(0);
+    // The company's solutions are in the local store: one added offline shows at once, waiting to sync.
+    await app.addSolution('Open the vents for an hour after lights on.');
+    await expect.poll(() => app.customSolutionTexts(), { timeout: 30_000 }).toEqual([expect.stringMatching(/^Open the vents for an hour after lights on\.[\s\S]*Waiting to sync$/)]);
     await app.check('plant-problem-offline');
+    // Back online it reaches the server once and stops waiting.
     await context.setOffline(false);
+    await app.synced();
+    await expect.poll(solutions, { timeout: 30_000 }).toEqual([
+      { problem_slug: 'two-spotted-spider-mite', solution: 'Hang yellow cards by the door and mist the aisles twice a day.', user_id: farm.admin.id },
+      { problem_slug: 'powdery-mildew', solution: 'Open the vents for an hour after lights on.', user_id: farm.admin.id },
+    ]);
+    await expect.poll(() => app.customSolutions().getByText('Waiting to sync').count(), { timeout: 30_000 }).toBe(0);
+    expect(await app.customSolutionTexts()).toEqual([expect.stringContaining('Open the vents for an hour after lights on.')]);
 
     expect(errors).toEqual([]);
   });

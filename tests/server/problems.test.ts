@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PROBLEM_COLOR, PROBLEM_ACTION_NAMES, defaultProblemAbbreviation, problemMessages as m } from '../../common/messages/problems';
 import { CATALOGUE, COLOR_SYMPTOMS, SYMPTOM_GROUPS, SYMPTOMS } from '../../common/plant-problems';
-import type { PlantProblemRecord, ProblemColorMappingRecord } from '../../common/schemas/problems';
+import type { CustomSolutionRecord, PlantProblemRecord, ProblemColorMappingRecord } from '../../common/schemas/problems';
 import { systemActor, writer } from '../../server/db/writes';
 import { clientIdOf, createBatch, createGrid, createRoom, createSuperAdmin, createTenant, type SignedInUser, type Tenant } from '../support/factories';
 import { type RequestOptions, startServer, type TestServer } from '../support/server';
@@ -632,6 +632,33 @@ describe('the catalogue', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual(error(m.unknownSlug('no-such-problem')));
     expect((await add({ company_id: other.companyId })).status).toBe(403);
+  });
+
+  it('add_custom_solution: the solution travels in the company document, as load_plant_problems answers it, with the tablet’s client id', async () => {
+    const tenant = await createTenant(server);
+    const id = String(tenant.companyId);
+    const solutionsIn = (documents: Map<string, PulledDocument>) => (documents.get(id)?.custom_solutions ?? []) as CustomSolutionRecord[];
+    const pull = async (checkpoint: string) => {
+      const response = await server.request<{ documents: PulledDocument[]; checkpoint: string; has_more: boolean }>('GET', '/sync/pull', { token: tenant.regular.token, query: { collection: 'company', checkpoint } });
+      expect(response.status).toBe(200);
+      expect(response.body.has_more).toBe(false);
+      return { documents: new Map(response.body.documents.map((document) => [document.id, document])), checkpoint: response.body.checkpoint };
+    };
+    // The first pull has the company without solutions; a solution added after it brings the document again (it touches the company).
+    const first = await pull('');
+    expect(solutionsIn(first.documents)).toEqual([]);
+    const clientId = randomUUID();
+    const added = await send('POST', '/plant_problems/add_custom_solution', tenant.regular.token, { company_id: tenant.companyId, problem_id: catalogued.id, custom_solution: 'Sticky cards at the door', client_id: clientId });
+    expect(added.status).toBe(200);
+    const pulled = (await pull(first.checkpoint)).documents;
+    const loaded = await get('/plant_problems/load_plant_problems', tenant.regular.token, { company_id: tenant.companyId, slug: catalogued.slug });
+    const answered = (loaded.body.problem as { custom_solutions: CustomSolutionRecord[] }).custom_solutions;
+    expect(solutionsIn(pulled)).toEqual(answered);
+    expect(answered).toEqual([{ id: expect.any(Number), client_id: clientId, problem_slug: catalogued.slug, solution: 'Sticky cards at the door', user_id: tenant.regular.id, created_at: expect.any(String) }]);
+    // Another company's solutions stay out of this one's document.
+    await send('POST', '/plant_problems/add_custom_solution', other.regular.token, { company_id: other.companyId, problem_id: catalogued.slug, custom_solution: 'Not theirs to see' });
+    const again = await pullUntil(server, tenant.regular.token, 'company', (documents) => documents.has(id));
+    expect(solutionsIn(again).map((solution) => solution.solution)).toEqual(['Sticky cards at the door']);
   });
 
   it('a SuperAdmin reads any company’s solutions', async () => {

@@ -3,8 +3,9 @@
  * its own solutions and its problem colours. The catalogue is global content shipped with the server and
  * the app (common/plant-problems), not tables; custom solutions and colour mappings are the company's
  * records. Any member reads the catalogue and adds solutions (floor knowledge); colours are company
- * settings: Admins map and delete them (README "Roles"). A colour change touches the company, whose
- * synced document carries the mappings (companies/collection.ts).
+ * settings: Admins map and delete them (README "Roles"). A colour change and a new solution touch the
+ * company, whose synced document carries the mappings and the solutions (companies/collection.ts), so
+ * the tablet has both offline.
  */
 import { CATALOGUE, COLOR_SYMPTOMS, SYMPTOM_GROUPS, SYMPTOMS, catalogueProblem, filterCatalogue } from '../../../common/plant-problems';
 import { problemMessages as m } from '../../../common/messages/problems';
@@ -73,13 +74,16 @@ async function addCustomSolution(request: RequestOf<typeof addSolutionSchema>) {
   const { company_id, problem_id, custom_solution, client_id } = request.body;
   const problem = catalogued(problem_id);
   const actor = actorOfRequest(request, company_id);
-  const { id, client_id: solutionClientId } = await writer(request.db, actor).insert('custom_solutions', {
+  const write = writer(request.db, actor);
+  const { id, client_id: solutionClientId } = await write.insert('custom_solutions', {
     client_id,
     company_id,
     problem_slug: problem.slug,
     solution: custom_solution,
     user_id: actor.userId,
   });
+  // The solutions travel inside the company's synced document, as the colours do.
+  await write.touch('companies', company_id);
   await recordAudit(request.db, actor, { title: `Added a custom solution to ${problem.name}`, details: { custom_solution_id: id, problem_slug: problem.slug } });
   return success({ custom_solution: customSolutionJson(await problemQueries.customSolutionById(request.db, id)), client_id: solutionClientId }, m.solutionAdded);
 }

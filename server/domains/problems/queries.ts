@@ -46,6 +46,7 @@ export const colorMappingJson = (mapping: Selectable<ProblemColorMappingsTable>)
 
 export const customSolutionJson = (solution: Selectable<CustomSolutionsTable>): CustomSolutionRecord => ({
   id: solution.id,
+  client_id: solution.client_id,
   problem_slug: solution.problem_slug,
   solution: solution.solution,
   user_id: solution.user_id,
@@ -189,6 +190,10 @@ export const problemQueries = {
       .executeTakeFirst(),
 
   colorMappingById: (db: Kysely<DB>, id: number) => db.selectFrom('problem_color_mappings').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+
+  /** The companies' live solutions, oldest first (the company document carries them: companies/collection.ts). */
+  customSolutionsOf: (db: Kysely<DB>, companyIds: number[]) =>
+    db.selectFrom('custom_solutions').selectAll().where('company_id', 'in', companyIds.concat(-1)).where('deleted_at', 'is', null).orderBy('created_at').orderBy('id').execute(),
 
   customSolutions: (db: Kysely<DB>, companyId: number, problemSlug: string) =>
     db.selectFrom('custom_solutions').selectAll().where('company_id', '=', companyId).where('problem_slug', '=', problemSlug).where('deleted_at', 'is', null).orderBy('created_at').orderBy('id').execute(),

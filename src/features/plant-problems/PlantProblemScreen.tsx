@@ -1,10 +1,10 @@
 /**
  * One plant problem (issue 14, screen `plantsProblems/{problemID}`, by the catalogue's id or slug): its
  * description, symptoms by group, colour symptoms, look-alikes with how to tell them apart, and solutions
- * by kind, all from the catalogue in the app (offline too); the company's own solutions, read and added
- * online (useCustomSolutions); where it is open now in the company's rooms, from the local
- * `plant_problems` collection; and the company's colour and abbreviation for it on the pest-pressure
- * map, from the company's document, which Admins set here.
+ * by kind, all from the catalogue in the app (offline too); the company's own solutions, from the
+ * company's local document, added offline too (useCustomSolutions); where it is open now in the
+ * company's rooms, from the local `plant_problems` collection; and the company's colour and
+ * abbreviation for it on the pest-pressure map, from the company's document, which Admins set here.
  *
  * Where the spec is silent:
  * - A colour mapping names the problem by its catalogue name, the type a problem recorded from the
@@ -279,7 +279,10 @@ function ColourForm(props: { problem: CatalogueProblem; user: SignedInUser; colo
   );
 }
 
-/** The company's own solutions (online) and the form to add one (any member). */
+/**
+ * The company's own solutions, from the company's local document (offline too), and the form to add
+ * one (any member): it shows at once, "Waiting to sync" until the server has it.
+ */
 function CompanySolutions({ problem, user }: { problem: CatalogueProblem; user: SignedInUser }) {
   const custom = useCustomSolutions(user.companyId, problem.slug);
   const [text, setText] = useState('');
@@ -287,43 +290,43 @@ function CompanySolutions({ problem, user }: { problem: CatalogueProblem; user: 
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (await add.run({ companyId: user.companyId, problemId: problem.slug, solution: text })) {
-      setText('');
-      custom.reload();
-    }
+    if (await add.run({ companyId: user.companyId, problemId: problem.slug, solution: text })) setText('');
   }
 
   return (
     <section className="problem-section" aria-labelledby="company-solutions-heading">
       <h2 id="company-solutions-heading">Your company’s solutions</h2>
-      {custom.state === 'offline' ? (
-        <p className="empty">Your company’s own solutions need a connection: they show, and can be added, when the tablet is back online.</p>
-      ) : custom.state === 'loading' ? (
+      {custom.loading ? (
         <p className="muted">Loading your company’s solutions…</p>
-      ) : custom.state === 'failed' ? (
-        <FormError error={custom.error} banner />
       ) : custom.solutions.length === 0 ? (
         <p className="empty">No solutions of your company’s yet. Add what works in your rooms.</p>
       ) : (
         <ul className="custom-solutions" aria-label="Your company’s solutions">
           {custom.solutions.map((solution) => (
-            <li key={String(solution.id)} className="card">
+            <li key={solution.client_id} className="card">
               <p>{solution.solution}</p>
-              <p className="muted">Added {new Date(solution.created_at).toLocaleDateString()}</p>
+              <p className="muted">
+                Added {new Date(solution.created_at).toLocaleDateString()}{' '}
+                {solution.refused ? (
+                  <span className="chip refused" title={solution.refused}>
+                    Not accepted: {solution.refused}
+                  </span>
+                ) : (
+                  solution.waiting && <span className="chip waiting">Waiting to sync</span>
+                )}
+              </p>
             </li>
           ))}
         </ul>
       )}
-      {custom.state !== 'offline' && (
-        <form className="form card" aria-label="Add a solution" onSubmit={(event) => void submit(event)} noValidate>
-          <h3>Add a solution</h3>
-          <Field label="Solution">
-            <textarea rows={3} value={text} onChange={(event) => setText(event.target.value)} />
-          </Field>
-          <FormError error={add.error} />
-          <FormButtons submitLabel="Add solution" busy={add.busy} busyLabel="Adding…" />
-        </form>
-      )}
+      <form className="form card" aria-label="Add a solution" onSubmit={(event) => void submit(event)} noValidate>
+        <h3>Add a solution</h3>
+        <Field label="Solution">
+          <textarea rows={3} value={text} onChange={(event) => setText(event.target.value)} />
+        </Field>
+        <FormError error={add.error} />
+        <FormButtons submitLabel="Add solution" busy={add.busy} busyLabel="Adding…" />
+      </form>
     </section>
   );
 }

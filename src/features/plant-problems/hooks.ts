@@ -1,51 +1,42 @@
 /**
- * The plant problem screens' one server read: the company's own solutions to a catalogue problem
- * (load_plant_problems by slug), with the offline case inside, so the screen never asks whether there
- * is a connection. The catalogue's own content is in the app (useCatalogue.ts); custom solutions are
- * the company's records, kept on the server only (the local store's twelve collections hold what the
- * floor needs offline), so offline the screen says they need a connection.
+ * The company's own solutions to a catalogue problem, read from the company's local document (its
+ * `custom_solutions`, kept current by the sync worker), so they show offline and one added here shows at
+ * once. The catalogue's own content is in the app (useCatalogue.ts).
  */
-import { useEffect, useState } from 'react';
+import { useMemo } from 'react';
 import type { CustomSolutionRecord } from '../../../common/schemas/problems';
-import { unanswered } from '../../api/errors';
-import { loadPlantProblem } from '../../api/problems';
-import { useApiContext } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
+import { useCompany } from '../company/useCompany';
 
-export interface CustomSolutions {
-  solutions: CustomSolutionRecord[];
-  /** `offline`: no connection (or no answer), so they cannot be read now. */
-  state: 'loading' | 'loaded' | 'offline' | 'failed';
-  error: string | null;
-  /** Reads them again (after one was added). */
-  reload: () => void;
+/** A solution with its way to the server, shown as other queued changes are. */
+export interface ShownSolution extends CustomSolutionRecord {
+  /** Added on this tablet and not on the server yet. */
+  waiting: boolean;
+  /** The server's message when it refused it (the entry waits in the failed list to be retried or discarded). */
+  refused: string | null;
 }
 
-/** The company's own solutions to the catalogue problem `slug` (see the header). */
-export function useCustomSolutions(companyId: number, slug: string): CustomSolutions {
-  const context = useApiContext();
-  const online = useSyncStatus((status) => status.online);
-  const [version, setVersion] = useState(0);
-  const key = `${companyId}:${slug}:${version}`;
-  const [answer, setAnswer] = useState<{ key: string; solutions: CustomSolutionRecord[]; error: string | null; unanswered: boolean } | null>(null);
+/**
+ * Whether the server holds the solution: its record carries the server's integer id, the tablet's
+ * optimistic copy its client id until the server's copy replaces it (src/api/problems.ts addCustomSolution).
+ */
+export const solutionReachedServer = (solution: Pick<CustomSolutionRecord, 'id'>) => typeof solution.id === 'number';
 
-  useEffect(() => {
-    if (!context || !online) return undefined;
-    let alive = true;
-    loadPlantProblem(context, { companyId, slug }).then(
-      (problem) => alive && setAnswer({ key, solutions: problem.custom_solutions, error: null, unanswered: false }),
-      (error: unknown) => alive && setAnswer({ key, solutions: [], error: error instanceof Error ? error.message : String(error), unanswered: unanswered(error) }),
-    );
-    return () => {
-      alive = false;
-    };
-  }, [context, online, key, companyId, slug]);
-
-  const reload = () => setVersion((current) => current + 1);
-  // The last answer stays shown while a newer one is on its way (no flicker after adding one).
-  const shown = answer && answer.key.startsWith(`${companyId}:${slug}:`) ? answer : null;
-  if (!online || shown?.unanswered) return { solutions: [], state: 'offline', error: null, reload };
-  if (!shown) return { solutions: [], state: 'loading', error: null, reload };
-  if (shown.error) return { solutions: [], state: 'failed', error: shown.error, reload };
-  return { solutions: shown.solutions, state: 'loaded', error: null, reload };
+/** The company's own solutions to the catalogue problem `slug`, oldest first; `loading` until the company's document is read. */
+export function useCustomSolutions(companyId: number, slug: string): { solutions: ShownSolution[]; loading: boolean } {
+  const { document: company, loading } = useCompany(companyId);
+  const failed = useSyncStatus((status) => status.failed);
+  const all = company?.custom_solutions;
+  const solutions = useMemo(
+    () =>
+      (all ?? [])
+        .filter((solution) => solution.problem_slug === slug)
+        .map((solution) => ({
+          ...solution,
+          waiting: !solutionReachedServer(solution),
+          refused: failed.find((entry) => entry.creates.includes(solution.client_id))?.error ?? null,
+        })),
+    [all, failed, slug],
+  );
+  return { solutions, loading };
 }

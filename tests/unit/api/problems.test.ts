@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { isClientId, newClientId } from '../../../common/client-ids';
 import { applyProblemAction, PROBLEM_ACTION_NAMES, PROBLEM_STATUSES, type ProblemAction, type ProblemStatus, problemMessages as m } from '../../../common/messages/problems';
 import { catalogueProblemNamed } from '../../../common/plant-problems';
+import type { CustomSolutionRecord } from '../../../common/schemas/problems';
 import { ApiError } from '../../../src/api/context';
 import {
   addCustomSolution,
@@ -246,20 +247,59 @@ describe('problem colours', () => {
   });
 });
 
-describe('the catalogue calls that need the server', () => {
-  it('adds a custom solution and loads the entry with it; offline both fail with a clear message', async () => {
+describe('the company’s own solutions (addCustomSolution, in the company document)', () => {
+  it('checks the fields as the server does, before anything is queued', async () => {
     const device = await tablet();
     const { companyId } = fleet.farm;
     await rejects(addCustomSolution(device.context, { companyId, problemId: SPIDER_MITES.slug, solution: '  ' }), m.customSolutionRequired);
-    const saved = await addCustomSolution(device.context, { companyId, problemId: SPIDER_MITES.slug, solution: 'Raise the humidity at night' });
-    expect(saved).toMatchObject({ problem_slug: SPIDER_MITES.slug, solution: 'Raise the humidity at night', user_id: fleet.farm.regular.id });
+    await rejects(addCustomSolution(device.context, { companyId, problemId: '', solution: 'Anything' }), m.catalogueProblemRequired);
+    await rejects(addCustomSolution(device.context, { companyId, problemId: 'no-such-problem', solution: 'Anything' }), m.unknownSlug('no-such-problem'));
+    expect(await device.outbox.count()).toBe(0);
+  });
+
+  it('added offline, shows in the local company document at once; once online it reaches the server once, even when its answer is lost', async () => {
+    const device = await tablet();
+    const { companyId } = fleet.farm;
+    const solutions = async (on: Tablet = device) => ((await on.database.company.findOne(String(companyId)).exec())?.toMutableJSON().custom_solutions ?? []) as CustomSolutionRecord[];
+
+    fleet.proxy.setOnline(false);
+    const text = `Raise the humidity at night ${newClientId()}`;
+    // By the catalogue's id: filed under its slug on both sides.
+    const { custom_solution: added } = await addCustomSolution(device.context, { companyId, problemId: SPIDER_MITES.id, solution: ` ${text} ` });
+    expect(added).toEqual({ id: added.client_id, client_id: expect.any(String), problem_slug: SPIDER_MITES.slug, solution: text, user_id: fleet.farm.regular.id, created_at: expect.any(String) });
+    expect(isClientId(added.client_id)).toBe(true);
+    expect((await solutions()).filter((solution) => solution.client_id === added.client_id)).toEqual([added]);
+    expect(await device.outbox.count()).toBe(1);
+
+    const lost = fleet.proxy.loseAnswerOnce((call) => call.url.split('?')[0] === '/api/plant_problems/add_custom_solution');
+    fleet.proxy.setOnline(true);
+    void device.engine.syncNow();
+    await lost;
+    await reconnect(device);
+    const rows = await db().selectFrom('custom_solutions').select(['id', 'client_id', 'problem_slug', 'solution', 'user_id']).where('company_id', '=', companyId).where('solution', '=', text).execute();
+    expect(rows).toEqual([{ id: expect.any(Number), client_id: added.client_id, problem_slug: SPIDER_MITES.slug, solution: text, user_id: fleet.farm.regular.id }]);
+    // The server's record has replaced the optimistic one: one copy, under the server's integer id.
+    expect((await solutions()).filter((solution) => solution.client_id === added.client_id)).toEqual([{ ...added, id: rows[0]!.id, created_at: expect.any(String) }]);
+
+    // Another tablet of the company pulls it, and has it offline (only the company collection: RxDB's per-process limit).
+    const other = await tablet(fleet.farm.admin, { collections: ['company'] });
+    fleet.proxy.setOnline(false);
+    expect((await solutions(other)).map((solution) => solution.solution)).toContain(text);
+  });
+});
+
+describe('the catalogue call that needs the server', () => {
+  it('loads a catalogue entry with the company’s own solutions; offline it fails with a clear message', async () => {
+    const device = await tablet();
+    const { companyId } = fleet.farm;
+    await addCustomSolution(device.context, { companyId, problemId: SPIDER_MITES.slug, solution: 'Mist the aisles' });
+    await device.engine.settle();
     const entry = await loadPlantProblem(device.context, { companyId, slug: SPIDER_MITES.slug });
     expect(entry).toMatchObject({ slug: SPIDER_MITES.slug, name: SPIDER_MITES.name });
-    expect(entry.custom_solutions.map((solution) => solution.solution)).toContain('Raise the humidity at night');
+    expect(entry.custom_solutions.map((solution) => solution.solution)).toContain('Mist the aisles');
     await rejects(loadPlantProblem(device.context, { companyId, slug: 'no-such-problem' }), m.unknownSlug('no-such-problem'), ApiError);
 
     fleet.proxy.setOnline(false);
     await rejects(loadPlantProblem(device.context, { companyId, slug: SPIDER_MITES.slug }), problemClientMessages.catalogueEntryOffline, ApiError);
-    await rejects(addCustomSolution(device.context, { companyId, problemId: SPIDER_MITES.slug, solution: 'Anything' }), problemClientMessages.solutionOffline, ApiError);
   });
 });
