@@ -5,9 +5,9 @@
  * server stores it (unique per company) and accepts it wherever a parameter names a record.
  *
  * Records made together with another (a grid's boxes, a template's fields, the sub-gridboxes of a
- * division, the responses of one submit) take ids derived from their parent's and a name of their
- * place in it (a v5 uuid): the tablet and the server compute the same ids, so the request need not
- * carry one per child, and a repeat computes them again alike.
+ * division, the responses of one submit, the problems a response's answers name) take ids derived from
+ * their parent's and a name of their place in it (a v5 uuid): the tablet and the server compute the same
+ * ids, so the request need not carry one per child, and a repeat computes them again alike.
  */
 import { v5 as uuidV5, v7 as uuidV7, validate } from 'uuid';
 
@@ -30,6 +30,13 @@ export const subGridboxClientId = (divisionClientId: ClientId, subx: number, sub
 
 /** The client id of the response for the `index`-th box (in the order sent, repeats left out) of a call that makes one per box. */
 export const responseClientId = (submissionClientId: ClientId, index: number): ClientId => childClientId(submissionClientId, `box:${index}`);
+
+/**
+ * The client id of the plant problem a form response records for the `index`-th problem its Problem
+ * answers name (common/problem-answers.ts `problemsOfAnswers` numbers them): derived from the response's
+ * own client id, so the tablet's optimistic problems and the server's records are the same ones.
+ */
+export const formProblemClientId = (responseId: ClientId, index: number): ClientId => childClientId(responseId, `problem:${index}`);
 
 const CLIENT_ID_PATTERN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 

@@ -14,6 +14,11 @@ export const formResponseMessages = {
   fieldNotFound: (fieldId: number) => `Form field ${fieldId} was not found.`,
   oneTemplate: 'All answers of one submission must belong to one form template.',
   fieldRequired: (fieldName: string) => `${fieldName} is required.`,
+  // A Problem field's answer (common/problem-answers.ts); ours, the spec has no such field.
+  problemAnswerInvalid: (fieldName: string) => `Field ${fieldName}: name each problem with its severity from 1 to 5, as "Powdery mildew (2)".`,
+  problemNameTooLong: (fieldName: string, max: number) => `Field ${fieldName}: a problem's name is at most ${max} characters.`,
+  problemNamedTwice: (fieldName: string, problem: string) => `Field ${fieldName}: ${problem} is named twice; name each problem once.`,
+  problemsTooMany: (fieldName: string, max: number) => `Field ${fieldName}: name at most ${max} problems.`,
   submitted: 'Form submitted successfully',
   imageResponseRequired: 'Form image needs response_id',
   imageFieldNotInForm: (fieldId: number) => `Form field ${fieldId} is not a field of this response's form.`,

@@ -13,9 +13,15 @@ export const TREATMENT_CATEGORY: FormCategory = 'Treatment';
 /** Responses are on the tablets for this many days back (the sync window); older ones are read online. */
 export const FORM_RESPONSES_WINDOW_DAYS = 90;
 
-/** Field types a form may hold (get_field_types). `Coordinates` is the multi-select form's position field. */
-export const FIELD_TYPES = ['Text', 'Textarea', 'Number', 'Dropdown', 'Radio', 'Checkbox', 'Date', 'Image', 'Coordinates'] as const;
+/**
+ * Field types a form may hold (get_field_types). `Coordinates` is the multi-select form's position field.
+ * `Problem` (ours, issue 14) names the plant problems seen, each with a severity (common/problem-answers.ts
+ * is its answer's format): a response for a box records each one as a plant problem on the box.
+ */
+export const FIELD_TYPES = ['Text', 'Textarea', 'Number', 'Dropdown', 'Radio', 'Checkbox', 'Date', 'Image', 'Coordinates', 'Problem'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
+/** The type whose answers name plant problems (see FIELD_TYPES). */
+export const PROBLEM_FIELD_TYPE: FieldType = 'Problem';
 /** Types answered by picking among `fieldOptions`: they need at least one option. */
 export const CHOICE_FIELD_TYPES: readonly FieldType[] = ['Dropdown', 'Radio', 'Checkbox'];
 

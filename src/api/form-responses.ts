@@ -10,8 +10,15 @@
  * Decisions (README "Forms"): a photo taken while filling a form for several boxes is sent once, with
  * the first box's response; an Image field's answer is the photo's file name, so a required photo
  * counts as answered.
+ *
+ * A Problem field's answer names plant problems (common/problem-answers.ts): the server records each on
+ * every box of the submission. The same entry puts them in the local `plant_problems` collection at once,
+ * under the client ids the server gives them (formProblemClientId of the box's response), so the box
+ * shows them offline and the server's copies replace them (README "Plant problems").
  */
 import { firstMissingRequired, isBlank } from '../../common/form-rules';
+import { type NamedProblem, problemsOfAnswers } from '../../common/problem-answers';
+import type { PlantProblemRecord } from '../../common/schemas/problems';
 import { formResponseMessages as rm } from '../../common/messages/form-responses';
 import { formClientMessages as cm, formMessages as fm, STICKY_TRAP_CATEGORY, TREATMENT_CATEGORY } from '../../common/messages/forms';
 import {
@@ -32,7 +39,7 @@ import {
 } from '../../common/schemas/form-responses';
 import type { z } from 'zod';
 import type { EntryDraft } from '../../sync/outbox';
-import { newClientId, responseClientId } from '../../common/client-ids';
+import { formProblemClientId, newClientId, responseClientId } from '../../common/client-ids';
 import type { Effect } from '../../sync/types';
 import { type ApiContext, check, findLocal, json, now, onlineOrLocal, record, recordAll, ValidationError } from './context';
 import type { FormTemplateRecord } from '../../common/schemas/forms';
@@ -89,10 +96,12 @@ function answersOf(submission: Submission) {
 
 /**
  * The template the answers belong to, from the local store, checked as the server checks it: one
- * template; every required field that shows is answered ('{field} is required.'). A form is filled from
- * the tablet's copy of its template, so a template the tablet does not hold is refused.
+ * template; every required field that shows is answered ('{field} is required.'); each Problem answer
+ * is in its format ('Field {field}: name each problem…'). Answered with the problems those answers name,
+ * in the server's order. A form is filled from the tablet's copy of its template, so a template the
+ * tablet does not hold is refused.
  */
-async function checkedTemplate(context: ApiContext, answers: Array<{ fieldID: Id; inputData: string | null }>): Promise<FormTemplateRecord> {
+async function checkedTemplate(context: ApiContext, answers: Array<{ fieldID: Id; inputData: string | null }>): Promise<{ template: FormTemplateRecord; problems: NamedProblem[] }> {
   const templates = await companyTemplates(context);
   const ofField = (fieldId: Id) => templateHolding(templates, fieldId);
   const template = ofField(answers[0]!.fieldID);
@@ -100,7 +109,57 @@ async function checkedTemplate(context: ApiContext, answers: Array<{ fieldID: Id
   if (answers.some((answer) => ofField(answer.fieldID) !== template)) throw new ValidationError(rm.oneTemplate);
   const missing = firstMissingRequired(template.fields, template.hide_rules, new Map(answers.map((answer) => [String(answer.fieldID), answer.inputData])));
   if (missing) throw new ValidationError(rm.fieldRequired(missing.FieldName));
-  return template;
+  const { problems, error } = problemsOfAnswers(
+    answers.map((answer) => {
+      const field = template.fields.find((each) => String(each.FieldID) === String(answer.fieldID))!;
+      return { fieldName: field.FieldName, fieldType: field.FieldType, inputData: answer.inputData };
+    }),
+  );
+  if (error) throw new ValidationError(error);
+  return { template, problems };
+}
+
+/**
+ * The optimistic plant problems a box's response records (the server's rules: server/domains/forms/
+ * responses.ts): unresolved, seen when the form was filled, by its submitter, filed under the response,
+ * each under formProblemClientId(response, place). A box the tablet does not hold gets none here: its
+ * problems arrive with the server's answer.
+ */
+async function formProblemEffects(context: ApiContext, problems: readonly NamedProblem[], response: { id: Id; gridBoxId: Id | null; submittedBy: number; at: string }): Promise<Effect[]> {
+  if (problems.length === 0 || response.gridBoxId === null) return [];
+  const box = await context.store.get('grid_boxes', String(response.gridBoxId));
+  if (!box) return [];
+  const grid = await context.store.get('grids', String(box.GridID));
+  // The catalogue is a chunk of its own (src/features/plant-problems/useCatalogue.ts): loaded only when
+  // a form names problems. The server finds the entry a name names the same way (problemSlugOf).
+  const { catalogueProblemNamed } = await import('../../common/plant-problems');
+  const companyId = typeof box.CompanyID === 'number' ? box.CompanyID : ((await context.client.session.get())?.company_id ?? 0);
+  return problems.map((named, index): Effect => {
+    const problemId = formProblemClientId(String(response.id), index);
+    const problem: PlantProblemRecord = {
+      problem_id: problemId,
+      company_id: companyId,
+      room_id: (grid?.RoomID as Id | undefined) ?? '',
+      grid_id: box.GridID as Id,
+      grid_box_id: box.id,
+      sub_gridbox_id: null,
+      problem_type: named.name,
+      problem_slug: catalogueProblemNamed(named.name)?.slug ?? null,
+      severity: named.severity,
+      notes: null,
+      image: null,
+      source: 'form',
+      form_response_id: response.id,
+      user_id: response.submittedBy,
+      observed_at: response.at,
+      status: 'unresolved',
+      status_at: null,
+      status_by: null,
+      created_at: response.at,
+      updated_at: response.at,
+    };
+    return { op: 'upsert', collection: 'plant_problems', id: problemId, data: { ...problem } };
+  });
 }
 
 /** The room and batch a box's response is filed under, as far as the tablet knows them. */
@@ -127,7 +186,7 @@ interface Target {
 
 /** Records the submission and its photos; answers the responses' client ids in the order of the places. */
 async function submit(context: ApiContext, submission: Submission, answers: Array<{ fieldID: Id; inputData: string | null }>, target: Target) {
-  const template = await checkedTemplate(context, answers);
+  const { template, problems } = await checkedTemplate(context, answers);
   const submissionId = newClientId();
   const responseIds = target.perBox ? target.places.map((_, index) => responseClientId(submissionId, index)) : [submissionId];
   const at = now();
@@ -156,14 +215,18 @@ async function submit(context: ApiContext, submission: Submission, answers: Arra
     };
     return { op: 'upsert', collection: 'form_responses', id: responseId, data: { ...response } };
   });
+  // A room's response records no plant problem (README "Plant problems"): its place has no box.
+  const problemEffects = (
+    await Promise.all(target.places.map((place, index) => formProblemEffects(context, problems, { id: responseIds[index]!, gridBoxId: place.gridBoxId, submittedBy: submission.submittedBy, at })))
+  ).flat();
   const formName = template.TemplateName;
   const submitEntry: EntryDraft = {
     method: 'POST',
     path: target.path,
     // The time of filling goes along: sent later, the response keeps its day and the batch of then.
     body: json({ submittedBy: submission.submittedBy, ...target.fields, fieldResponses: answers, submittedAt: at, client_id: submissionId }),
-    creates: responseIds,
-    effects,
+    creates: [...responseIds, ...problemEffects.map((effect) => effect.id)],
+    effects: [...effects, ...problemEffects],
     label: `Submit ${formName} ${target.label}`,
     fallbackMessage: cm.submitFailed,
   };

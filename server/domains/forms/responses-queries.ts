@@ -36,14 +36,15 @@ export const responseQueries = {
    * `answered_form_field`): `fieldNotFound` is left for a SuperAdmin's field of a company other than
    * the one it submits for. A field or template deleted since is accepted: a form filled offline on a
    * tablet whose copy was older is still a grower's observation, and is kept (README "Forms
-   * offline"). Answered with its name (for the audit trail), in one statement.
+   * offline"). Answered with its name (for the audit trail) and the answered fields' names and types
+   * (a Problem field's answer is read), in one statement.
    */
-  async templateOfAnswers(db: Kysely<DB>, companyId: number, answers: Answer[]): Promise<{ id: number; name: string }> {
+  async templateOfAnswers(db: Kysely<DB>, companyId: number, answers: Answer[]): Promise<{ id: number; name: string; fields: Map<number, { name: string; type: string }> }> {
     const ids = [...new Set(answers.map((answer) => answer.fieldID))];
     const fields = await db
       .selectFrom('form_fields')
       .innerJoin('form_templates', 'form_templates.id', 'form_fields.template_id')
-      .select(['form_fields.id', 'form_fields.template_id', 'form_templates.template_name'])
+      .select(['form_fields.id', 'form_fields.template_id', 'form_fields.field_name', 'form_fields.field_type', 'form_templates.template_name'])
       .where('form_fields.id', 'in', ids)
       .where('form_fields.company_id', '=', companyId)
       .execute();
@@ -52,7 +53,7 @@ export const responseQueries = {
     if (missing !== undefined) throw badRequest(m.fieldNotFound(missing));
     const templates = new Set(fields.map((field) => field.template_id));
     if (templates.size !== 1) throw badRequest(m.oneTemplate);
-    return { id: fields[0]!.template_id, name: fields[0]!.template_name };
+    return { id: fields[0]!.template_id, name: fields[0]!.template_name, fields: new Map(fields.map((field) => [field.id, { name: field.field_name, type: field.field_type }])) };
   },
 
   /**
@@ -87,13 +88,22 @@ export const responseQueries = {
     if (missing) throw badRequest(m.fieldRequired(missing.FieldName));
   },
 
-  /** The room of each box, and the batch the box held when the form was filled (its latest link by then), which the response is filed under. */
+  /**
+   * The room of each box, and the batch the box held when the form was filled (its latest link by then),
+   * which the response is filed under; with the box's company, grid, position and name, which a problem
+   * its answers name is recorded with (problems/record.ts ProblemBox).
+   */
   async placesOfBoxes(db: Kysely<DB>, gridBoxIds: number[], filledAt: Date) {
     const rows = await db
       .selectFrom('grid_boxes')
       .innerJoin('grids', 'grids.id', 'grid_boxes.grid_id')
       .select((eb) => [
         'grid_boxes.id',
+        'grid_boxes.company_id',
+        'grid_boxes.grid_id',
+        'grid_boxes.x',
+        'grid_boxes.y',
+        'grid_boxes.custom_name',
         'grids.room_id',
         eb
           .selectFrom('batch_grid_boxes')
@@ -106,7 +116,7 @@ export const responseQueries = {
       ])
       .where('grid_boxes.id', 'in', gridBoxIds)
       .execute();
-    return new Map(rows.map((row) => [row.id, { roomId: row.room_id, batchId: row.batch_id }]));
+    return new Map(rows.map(({ batch_id, ...box }) => [box.id, { roomId: box.room_id, batchId: batch_id, box }]));
   },
 
   async roomName(db: Kysely<DB>, roomId: number) {

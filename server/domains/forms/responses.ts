@@ -1,11 +1,13 @@
 /**
  * Routes of form submissions and the reading of their answers (spec part 2 §5, §7, §8). Any member
  * submits forms (floor work, README "Roles"), only as themselves; every submission is audited and
- * written in the request's one transaction, so a repeated Idempotency-Key makes one response.
+ * written in the request's one transaction (with the plant problems its Problem answers name), so a
+ * repeated Idempotency-Key makes one response.
  */
-import { responseClientId } from '../../../common/client-ids';
+import { formProblemClientId, responseClientId } from '../../../common/client-ids';
 import { formResponseMessages as m } from '../../../common/messages/form-responses';
 import { STICKY_TRAP_CATEGORY, TREATMENT_CATEGORY } from '../../../common/messages/forms';
+import { problemsOfAnswers } from '../../../common/problem-answers';
 import {
   batchQuery,
   fieldResponsesAnswer,
@@ -31,6 +33,7 @@ import { assertCaller } from '../../http/guards';
 import { saveImage } from '../files/storage';
 import { type App, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
+import { problemSlugOf, recordBoxProblems } from '../problems/record';
 import { type Answer, responseQueries } from './responses-queries';
 
 const submitSchema = { body: submitFormBody, response: { 200: submitFormAnswer } };
@@ -60,16 +63,30 @@ function filledAt(submittedAt: string | undefined, actedAt: Date): Date {
   return new Date(Math.min(now, Math.max(now - YEAR_MS, Date.parse(submittedAt))));
 }
 
-/** The form of the answers, checked for its required fields as it was when filled. */
+/**
+ * The form of the answers, checked for its required fields as it was when filled, and the problems its
+ * Problem answers name (common/problem-answers.ts; an answer not in the format refuses the submission).
+ */
 async function checkedTemplate(request: AnyRequest, companyId: number, answers: Answer[], at: Date) {
   const template = await responseQueries.templateOfAnswers(request.db, companyId, answers);
   await responseQueries.checkRequired(request.db, template.id, answers, at);
-  return template;
+  const { problems, error } = problemsOfAnswers(
+    answers.map((answer) => {
+      // templateOfAnswers found every answered field.
+      const field = template.fields.get(answer.fieldID)!;
+      return { fieldName: field.name, fieldType: field.type, inputData: answer.inputData };
+    }),
+  );
+  if (error) throw badRequest(error);
+  return { id: template.id, name: template.name, problems };
 }
 
 /**
  * One response per box, each audited under its box; answers the responses' ids and client ids in the
  * boxes' order. `clientIdOf(i)`: the client id of the i-th box's response, when the tablet named them.
+ * The problems the answers name are recorded on each box, with the response that named them, seen when
+ * the form was filled, by its submitter; each is named by the response's client id and its place among
+ * them (formProblemClientId), as the tablet named its optimistic copy.
  */
 async function submitForBoxes(
   request: AnyRequest,
@@ -83,7 +100,8 @@ async function submitForBoxes(
   const claims = assertCaller(request, submittedBy);
   const actor = actorOfRequest(request, claims.company_id);
   const at = filledAt(submission.submittedAt, request.actedAt);
-  const { id: templateId, name: formName } = await checkedTemplate(request, actor.companyId, answers, at);
+  const { id: templateId, name: formName, problems } = await checkedTemplate(request, actor.companyId, answers, at);
+  const seen = problems.map((problem) => ({ problemType: problem.name, problemSlug: problemSlugOf(problem.name), severity: problem.severity }));
   const places = await responseQueries.placesOfBoxes(request.db, gridBoxIds, at);
   const roomName = roomId === undefined ? '' : await responseQueries.roomName(request.db, roomId);
   for (const gridBoxId of gridBoxIds) if (roomId !== undefined && places.get(gridBoxId)?.roomId !== roomId) throw badRequest(m.boxNotInRoom(gridBoxId, roomName));
@@ -99,6 +117,13 @@ async function submitForBoxes(
     );
     responseIds.push(responseId);
     clientIds.push(client_id);
+    await recordBoxProblems(
+      request.db,
+      actor,
+      place.box,
+      seen.map((problem, problemIndex) => ({ ...problem, clientId: formProblemClientId(client_id, problemIndex) })),
+      { userId: submittedBy, observedAt: at, source: 'form', formResponseId: responseId, via: `from form ${formName}` },
+    );
     if (roomId === undefined) {
       await recordAudit(request.db, actor, { title: `Submitted ${formName} for grid box ${gridBoxId}`, gridBoxId, roomId: place.roomId, batchId: place.batchId, responseId, details: { template_id: templateId } });
     }
@@ -130,6 +155,11 @@ async function submitFormMultiselect(request: RequestOf<typeof submitMultiSelect
   return success({ response_ids: responseIds, client_ids: clientIds }, m.submitted);
 }
 
+/**
+ * A response for the room as a whole. Decision (README "Plant problems"): the problems its Problem
+ * answers name are not recorded as plant problems, since a plant problem is on a box (the pest-pressure
+ * map draws it there) and a room answer names none; the answer is still checked and kept as text.
+ */
 async function submitFormRoom(request: RequestOf<typeof submitRoomSchema>) {
   const { submittedBy, submittedAt, roomID, fieldResponses, client_id } = request.body;
   const claims = assertCaller(request, submittedBy);

@@ -9,7 +9,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { httpMessages } from '../../../common/messages/http';
 import { PROBLEM_ACTIONS, type ProblemAction, problemCircleStyle, problemMessages as m } from '../../../common/messages/problems';
-import { catalogueProblem, catalogueProblemNamed } from '../../../common/plant-problems';
 import {
   createGridboxProblemAnswer,
   createGridboxProblemBody,
@@ -30,7 +29,6 @@ import {
   updateGridProblemsBody,
   updateRoomProblemsBody,
 } from '../../../common/schemas/problems';
-import { writer } from '../../db/writes';
 import { badRequest, notFound } from '../../http/errors';
 import { sendKeptAnswer } from '../../http/answer-cache';
 import { assertCaller, caller } from '../../http/guards';
@@ -39,6 +37,7 @@ import { actorOfRequest, recordAudit } from '../audit/record';
 import { saveImage } from '../files/storage';
 import { catalogueRoutes } from './catalogue-routes';
 import { type OpenProblemOnBox, plantProblemJson, problemQueries, type ProblemReach } from './queries';
+import { problemSlugOf, recordBoxProblems } from './record';
 
 const createSchema = { body: createGridboxProblemBody, response: { 200: createGridboxProblemAnswer } };
 const gridboxSchema = { querystring: gridboxProblemsQuery, response: { 200: gridboxProblemsAnswer } };
@@ -71,55 +70,24 @@ async function gridOf(request: FastifyRequest, id: number) {
   return grid;
 }
 
-/** A box label for the audit trail: its name, else its position. */
-const boxLabel = (box: { x: number; y: number; custom_name: string | null }) => box.custom_name ?? `${box.x},${box.y}`;
-
-/**
- * The problem's catalogue entry: the slug sent (must exist), else the entry the type names, else none
- * (a company's own problem type).
- */
-function slugOf(problemType: string, problemSlug: string | undefined): string | null {
-  if (problemSlug === undefined) return catalogueProblemNamed(problemType)?.slug ?? null;
-  const entry = catalogueProblem(problemSlug);
-  if (!entry) throw badRequest(m.unknownSlug(problemSlug));
-  return entry.slug;
-}
-
 async function createGridboxProblem(request: RequestOf<typeof createSchema>) {
   const { GridBoxID, sub_gridbox_id, problem_type, problem_slug, severity, notes, user_id, client_id, image } = request.body;
   const claims = assertCaller(request, user_id);
   const box = await problemQueries.liveBox(request.db, GridBoxID);
   if (!box) throw recordNotFound('grid_box', GridBoxID);
   if (sub_gridbox_id !== undefined && !(await problemQueries.subGridboxIsInBox(request.db, sub_gridbox_id, box.id))) throw badRequest(m.subGridboxNotInBox);
-  const slug = slugOf(problem_type, problem_slug);
+  const slug = problemSlugOf(problem_type, problem_slug);
   const actor = actorOfRequest(request, box.company_id);
   // A JSON body has no file; a form's empty file field counts as none.
   const photo = image === undefined || image === null || image === '' ? null : await saveImage(request, image, box.company_id);
-  const { id, client_id: problemClientId } = await writer(request.db, actor).insert('plant_problems', {
-    client_id,
-    company_id: box.company_id,
-    room_id: box.room_id,
-    grid_id: box.grid_id,
-    grid_box_id: box.id,
-    sub_gridbox_id: sub_gridbox_id ?? null,
-    problem_type,
-    problem_slug: slug,
-    severity,
-    notes: notes ?? null,
-    image_name: photo?.path ?? null,
-    form_response_id: null,
-    user_id: claims.user_id,
-    observed_at: request.actedAt,
-    status_at: null,
-    status_by: null,
-  });
-  await recordAudit(request.db, actor, {
-    title: `Recorded ${problem_type} (severity ${severity}) on ${sub_gridbox_id === undefined ? 'box' : 'a plant of box'} ${boxLabel(box)}`,
-    roomId: box.room_id,
-    gridBoxId: box.id,
-    details: { problem_id: id, ...(photo ? { file: photo.path } : {}) },
-  });
-  return success({ problem_id: id, client_id: problemClientId, problem: plantProblemJson(await problemQueries.byId(request.db, id)) }, m.problemRecorded);
+  const [problem] = await recordBoxProblems(
+    request.db,
+    actor,
+    box,
+    [{ problemType: problem_type, problemSlug: slug, severity, subGridboxId: sub_gridbox_id ?? null, notes: notes ?? null, imageName: photo?.path ?? null, ...(client_id ? { clientId: client_id } : {}) }],
+    { userId: claims.user_id, observedAt: request.actedAt, source: 'manual' },
+  );
+  return success({ problem_id: problem!.id, client_id: problem!.client_id, problem: plantProblemJson(problem!) }, m.problemRecorded);
 }
 
 async function getGridboxProblems(request: RequestOf<typeof gridboxSchema>) {

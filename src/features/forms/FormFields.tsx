@@ -12,6 +12,8 @@
  *   submission (src/api/form-responses.ts names the answer after the photo);
  * - a Coordinates field shows the boxes being filled (read-only) when the caller says which
  *   (`coordinates`), otherwise the grower types the position;
+ * - a Problem field picks problems from the catalogue or types the company's own, each with its
+ *   severity (ProblemAnswer.tsx);
  * - a template's PageCSS is not injected (style from a form could restyle the whole app); a field's
  *   CSSClass is kept as a class of its row.
  */
@@ -20,6 +22,7 @@ import { CHOICE_SEPARATOR, choicesOf, visibleFieldIds } from '../../../common/fo
 import { photoFileName } from '../../api/form-responses';
 import type { FormFieldRecord, FormTemplateRecord } from '../../../common/schemas/forms';
 import { preparePhoto } from '../../app/photos';
+import { ProblemAnswer } from './ProblemAnswer';
 import './forms.css';
 
 export interface FormFieldsProps {
@@ -215,6 +218,13 @@ function FieldInput(props: FormFieldsProps & { field: FormFieldRecord; controlId
           ) : (
             <input {...common} type="text" placeholder="e.g. row 2, column 5" value={value} onChange={(event) => answer(event.target.value)} />
           )}
+        </>
+      );
+    case 'Problem':
+      return (
+        <>
+          <FieldName field={field} htmlFor={controlId} />
+          <ProblemAnswer fieldName={field.FieldName} controlId={controlId} value={value} disabled={disabled} required={required} missing={missing} onAnswer={answer} />
         </>
       );
     case 'Text':

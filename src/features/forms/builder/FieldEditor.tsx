@@ -1,12 +1,12 @@
 /**
- * One field of the form being built, edited in place: name, type (FIELD_TYPES), options for the choice
- * types (one per line), required, an optional CSS class, and its hide-until-link rule ("Show only
- * when…": another field of the form and the answer it waits for; a choice field's answer is picked
- * from its options, any other typed; blank means any answer). The field joins the draft on "Keep
- * field"; nothing reaches the server before the form's Save.
+ * One field of the form being built, edited in place: name, type (FIELD_TYPES; what a Problem field
+ * records is said beside it), options for the choice types (one per line), required, an optional CSS
+ * class, and its hide-until-link rule ("Show only when…": another field of the form and the answer it
+ * waits for; a choice field's answer is picked from its options, any other typed; blank means any
+ * answer). The field joins the draft on "Keep field"; nothing reaches the server before the form's Save.
  */
 import { type FormEvent, useState } from 'react';
-import { FIELD_TYPES, type FieldType } from '../../../../common/messages/forms';
+import { FIELD_TYPES, type FieldType, PROBLEM_FIELD_TYPE } from '../../../../common/messages/forms';
 import { Field, FormButtons, FormError } from '../../shell/forms';
 import { type Draft, type DraftField, fieldLabel, fieldProblem, isChoice, linkCandidates, optionsOf } from './draft';
 
@@ -63,6 +63,12 @@ export function FieldEditor(props: { field: DraftField; draft: Draft; isNew: boo
           </select>
         </Field>
       </div>
+      {type === PROBLEM_FIELD_TYPE && (
+        <p className="muted">
+          Growers name the problems they see, from the plant problem catalogue or their own, each with a severity from 1 to 5. Filled for boxes, the form records each one as a
+          plant problem on its box.
+        </p>
+      )}
       {isChoice(type) && (
         <Field label="Options (one per line)">
           <textarea rows={Math.max(3, optionsOf(optionsText).length + 1)} value={optionsText} onChange={(event) => setOptionsText(event.target.value)} />

@@ -1,0 +1,106 @@
+/**
+ * Recording plant problems on a grid box (issue 14 "Problems on plants"): the one insert and audit trail
+ * of a problem seen, whether recorded from the box panel (routes.ts create_gridbox_problem) or named by
+ * a scouting form's answer (forms/responses.ts). The caller has found the box live and the company's.
+ */
+import type { Kysely } from 'kysely';
+import { problemMessages as m } from '../../../common/messages/problems';
+import { catalogueProblem, catalogueProblemNamed } from '../../../common/plant-problems';
+import type { DB } from '../../db/schema';
+import { type Actor, writer } from '../../db/writes';
+import { badRequest } from '../../http/errors';
+import { recordAudit } from '../audit/record';
+import type { PlantProblem } from './queries';
+
+/**
+ * The problem's catalogue entry: the slug sent (must exist), else the entry the type names, else none
+ * (a company's own problem type).
+ */
+export function problemSlugOf(problemType: string, problemSlug?: string): string | null {
+  if (problemSlug === undefined) return catalogueProblemNamed(problemType)?.slug ?? null;
+  const entry = catalogueProblem(problemSlug);
+  if (!entry) throw badRequest(m.unknownSlug(problemSlug));
+  return entry.slug;
+}
+
+/** The box a problem is seen on: its place (company, grid, room) and what the audit trail calls it. */
+export interface ProblemBox {
+  id: number;
+  company_id: number;
+  grid_id: number;
+  room_id: number;
+  x: number;
+  y: number;
+  custom_name: string | null;
+}
+
+/** One problem seen. */
+export interface SeenProblem {
+  problemType: string;
+  /** The catalogue entry (problemSlugOf), null for the company's own type. */
+  problemSlug: string | null;
+  severity: number;
+  /** A plant of the box (one of its sub-gridboxes); null: the box as a whole. */
+  subGridboxId?: number | null;
+  notes?: string | null;
+  imageName?: string | null;
+  /** The tablet's client id of the record, else the server makes one. */
+  clientId?: string;
+}
+
+/** Who saw the problems, when, and how they were recorded. */
+export interface Sighting {
+  userId: number;
+  /** When they were seen: the act's time, or a form's filled-in time. */
+  observedAt: Date;
+  source: 'manual' | 'form';
+  /** The form response whose answer named them (source 'form'). */
+  formResponseId?: number | null;
+  /** How the audit trail says where they came from, e.g. "from Weekly scouting" (none for the box panel). */
+  via?: string;
+}
+
+/** A box label for the audit trail: its name, else its position. */
+const boxLabel = (box: ProblemBox) => box.custom_name ?? `${box.x},${box.y}`;
+
+/**
+ * Records problems seen on a box, unresolved, in one statement, and audits each under the box (and the
+ * form response that named it); answers the rows, in the order given.
+ */
+export async function recordBoxProblems(db: Kysely<DB>, actor: Actor, box: ProblemBox, problems: readonly SeenProblem[], sighting: Sighting): Promise<PlantProblem[]> {
+  if (problems.length === 0) return [];
+  const rows = await writer(db, actor).insertMany(
+    'plant_problems',
+    problems.map((problem) => ({
+      client_id: problem.clientId,
+      company_id: box.company_id,
+      room_id: box.room_id,
+      grid_id: box.grid_id,
+      grid_box_id: box.id,
+      sub_gridbox_id: problem.subGridboxId ?? null,
+      problem_type: problem.problemType,
+      problem_slug: problem.problemSlug,
+      severity: problem.severity,
+      notes: problem.notes ?? null,
+      image_name: problem.imageName ?? null,
+      source: sighting.source,
+      form_response_id: sighting.formResponseId ?? null,
+      user_id: sighting.userId,
+      observed_at: sighting.observedAt,
+      status_at: null,
+      status_by: null,
+    })),
+  );
+  for (const [index, row] of rows.entries()) {
+    const problem = problems[index]!;
+    const where = problem.subGridboxId == null ? 'box' : 'a plant of box';
+    await recordAudit(db, actor, {
+      title: `Recorded ${problem.problemType} (severity ${problem.severity}) on ${where} ${boxLabel(box)}${sighting.via ? ` ${sighting.via}` : ''}`,
+      roomId: box.room_id,
+      gridBoxId: box.id,
+      responseId: sighting.formResponseId ?? null,
+      details: { problem_id: row.id, ...(problem.imageName ? { file: problem.imageName } : {}) },
+    });
+  }
+  return rows;
+}
