@@ -1,8 +1,8 @@
 /**
  * First start on an empty database: a living demo company, so a new user signs in to a greenhouse
- * with rooms, benches, batches at every stage and eight weeks of scouting rather than to zeros. Its
- * Admin's and grower's passwords are random, printed once to the console, and kept in
- * DATA_DIR/demo-sign-in.txt (readable by the owner only) for later.
+ * with rooms, benches, batches at every stage, eight weeks of scouting and the plant problems, colours
+ * and sprays that came of it, rather than to zeros. Its Admin's and grower's passwords are random,
+ * printed once to the console, and kept in DATA_DIR/demo-sign-in.txt (readable by the owner only).
  *
  * The whole demo is one transaction: a start that fails half way leaves no half demo behind, and
  * several instances starting at once on one empty database make exactly one (the others' demo Admin
@@ -21,6 +21,7 @@ import { recordAudit } from '../domains/audit/record';
 import { calendar, dice } from './dice';
 import { seedObservations } from './observations';
 import { seedOperation } from './operation';
+import { seedProblems } from './problems';
 
 export const DEMO_COMPANY = 'Demo Greenhouse';
 export const DEMO_ADMIN_EMAIL = 'admin@demo.growroom.local';
@@ -29,6 +30,7 @@ export const DEMO_GROWER_EMAIL = 'grower@demo.growroom.local';
 /** Seeds of the demo's dice: fixed, so every first start tells the same story (only its dates move). */
 const OPERATION_SEED = 13;
 const OBSERVATIONS_SEED = 1313;
+const PROBLEMS_SEED = 131313;
 
 interface Account {
   email: string;
@@ -88,7 +90,13 @@ async function seedDemo(trx: Kysely<DB>, admin: Account, grower: Account, now: D
 
   const operation = await seedOperation(trx, { companyId, adminId, growerId }, cal, dice(OPERATION_SEED));
   const forms = await seedObservations(trx, operation, cal, dice(OBSERVATIONS_SEED));
+  const problems = await seedProblems(trx, operation, cal, dice(PROBLEMS_SEED), now);
   await insertRows(trx, audit);
   const boxes = operation.grids.reduce((sum, grid) => sum + grid.boxes.length, 0);
-  return `${Object.keys(operation.rooms).length} rooms, ${operation.grids.length} benches of ${boxes} boxes, ${operation.batchCount} batches, ${forms.toLocaleString('en')} forms filled over 8 weeks`;
+  return [
+    `${Object.keys(operation.rooms).length} rooms, ${operation.grids.length} benches of ${boxes} boxes, ${operation.batchCount} batches`,
+    `${forms.toLocaleString('en')} forms filled over 8 weeks`,
+    `${problems.problems} plant problems (${problems.open} open)`,
+    `${problems.products} spray products, ${problems.sprays} sprays`,
+  ].join(', ');
 }

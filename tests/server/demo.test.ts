@@ -1,15 +1,18 @@
 /**
  * The demo company of the first start (server/demo/), on a real database: what it holds (rooms,
- * named boxes, batches at every stage, culled plants, divided mother boxes, the built-in forms and
- * eight weeks of scouting and sticky-trap reads with their story), that its users sign in and read it
- * over HTTP and pull it as tablets do, that it is made once, and the same every time but for its dates.
+ * named boxes, batches at every stage, culled plants, divided mother boxes, the built-in forms,
+ * eight weeks of scouting and sticky-trap reads with their story, the plant problems, colours, spray
+ * products and sprays that came of it), that its users sign in and read it over HTTP and pull it as
+ * tablets do, that it is made once, and the same every time but for its dates.
  */
 import { readFileSync, rmSync, statSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxNumber } from '../../common/grid-order';
+import { OPEN_PROBLEM_STATUSES } from '../../common/messages/problems';
+import { catalogueProblem } from '../../common/plant-problems';
 import type { GridOrder } from '../../common/messages/settings';
 import { openDatabase, type Database } from '../../server/db/database';
 import { migrate } from '../../server/db/migrations';
@@ -21,6 +24,8 @@ import { databaseKind, freshPostgres, startServer, type TestServer } from '../su
 import { serverDocuments } from '../support/sync';
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const isOpen = (status: string) => (OPEN_PROBLEM_STATUSES as readonly string[]).includes(status);
 
 let server: TestServer;
 let db: Kysely<DB>;
@@ -57,6 +62,13 @@ async function boxesOf(database: Kysely<DB>) {
     .orderBy('grid_boxes.x')
     .execute();
   return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** Every plant problem with its box (grid, room, position, culling), oldest seen first. */
+async function problemsOf(database: Kysely<DB>) {
+  const boxes = await boxesOf(database);
+  const rows = await database.selectFrom('plant_problems').selectAll().where('deleted_at', 'is', null).orderBy('observed_at').orderBy('id').execute();
+  return rows.map((row) => ({ ...row, box: boxes.get(row.grid_box_id)! }));
 }
 
 /** Every form response with its answers by field name, and where it was filled. */
@@ -288,6 +300,177 @@ describe('the demo company of the first start', () => {
     expect(meanGnats((grid) => grid === 'Clone table')).toBeGreaterThan(3 * meanGnats((grid) => grid.startsWith('Bench')));
   });
 
+  it('has plant problems from the catalogue on the boxes of every room over the weeks, the older ones mostly closed and the recent mostly open', async () => {
+    const problems = await problemsOf(db);
+    expect(problems.length).toBeGreaterThanOrEqual(36);
+    expect(problems.length).toBeLessThanOrEqual(250);
+    for (const problem of problems) {
+      // As the tablet's picker records a catalogue problem: its name as the type, its slug beside it.
+      expect(catalogueProblem(problem.problem_slug ?? '')?.name).toBe(problem.problem_type);
+      expect(Number.isInteger(problem.severity) && problem.severity >= 1 && problem.severity <= 5).toBe(true);
+      expect(problem.source).toBe('manual');
+      expect([users.admin, users.grower]).toContain(problem.user_id);
+      expect(problem.created_by).toBe(problem.user_id);
+      expect(new Date(problem.created_at).getTime()).toBe(new Date(problem.observed_at).getTime());
+      expect(daysAgo(problem.observed_at)).toBeGreaterThan(1);
+      expect(new Date(problem.observed_at).getHours()).toBeGreaterThanOrEqual(7);
+      expect(new Date(problem.observed_at).getHours()).toBeLessThan(18);
+      expect(problem.room_id).toBe(problem.box.room_id);
+      // Never on a plant already culled.
+      if (problem.box.culled_at) expect(new Date(problem.observed_at).getTime()).toBeLessThan(new Date(problem.box.culled_at).getTime());
+      if (problem.status === 'unresolved') expect([problem.status_at, problem.status_by]).toEqual([null, null]);
+      else {
+        expect(new Date(problem.status_at!).getTime()).toBeGreaterThan(new Date(problem.observed_at).getTime());
+        expect(new Date(problem.status_at!).getTime()).toBeLessThan(Date.now());
+        expect([users.admin, users.grower]).toContain(problem.status_by);
+      }
+    }
+    expect(new Set(problems.map((problem) => problem.status))).toEqual(new Set(['unresolved', 'treated', 'resolved', 'dismissed']));
+    expect(new Set(problems.map((problem) => weekAgo(problem.observed_at))).size).toBeGreaterThanOrEqual(6);
+    expect(new Set(problems.map((problem) => problem.problem_slug)).size).toBeGreaterThanOrEqual(4);
+    expect(problems.filter((problem) => problem.sub_gridbox_id !== null).length).toBeGreaterThan(0);
+    const rooms = (open: boolean) => new Set(problems.filter((problem) => isOpen(problem.status) === open).map((problem) => problem.box.room));
+    expect(rooms(true)).toEqual(new Set(['Propagation / Mother room', 'Veg room', 'Flower room 1']));
+    expect(rooms(false)).toEqual(new Set(['Propagation / Mother room', 'Veg room', 'Flower room 1']));
+    const older = problems.filter((problem) => daysAgo(problem.observed_at) > 14);
+    const recent = problems.filter((problem) => daysAgo(problem.observed_at) <= 14);
+    expect(older.filter((problem) => !isOpen(problem.status)).length / older.length).toBeGreaterThan(0.9);
+    expect(recent.filter((problem) => isOpen(problem.status)).length / recent.length).toBeGreaterThan(0.5);
+    expect(problems.filter((problem) => problem.status === 'dismissed').length).toBeLessThanOrEqual(5);
+  });
+
+  it('has hot spots that spread over neighbouring boxes week by week, so the pest-pressure map moves', async () => {
+    const problems = await problemsOf(db);
+    const mites = problems.filter((problem) => problem.problem_slug === 'two-spotted-spider-mite');
+    for (const problem of mites) {
+      expect(problem.box.grid).toBe('Bench A');
+      expect(Math.max(Math.abs(problem.box.x - 1), Math.abs(problem.box.y - 12))).toBeLessThanOrEqual(3);
+    }
+    // The map at a moment (src/features/pest-pressure/model.ts): seen by then, and still open then.
+    const boxesUnderPressure = (at: number, room: string) =>
+      new Set(
+        problems
+          .filter((problem) => problem.box.room === room && new Date(problem.observed_at).getTime() <= at)
+          .filter((problem) => isOpen(problem.status) || new Date(problem.status_at!).getTime() > at)
+          .map((problem) => problem.grid_box_id),
+      );
+    const weeks = Array.from({ length: 8 }, (_, week) => Date.now() - week * 7 * DAY_MS);
+    const flower = weeks.map((at) => [...boxesUnderPressure(at, 'Flower room 1')].sort().join());
+    expect(new Set(flower.filter(Boolean)).size).toBeGreaterThanOrEqual(5);
+    expect(flower[7]).toBe('');
+    // The mites' corner fills up, then empties: the week slider shows the spread and the clean-up.
+    const miteBoxes = weeks.map((at) => new Set(mites.filter((problem) => new Date(problem.observed_at).getTime() <= at && (isOpen(problem.status) || new Date(problem.status_at!).getTime() > at)).map((problem) => problem.grid_box_id)).size);
+    expect(Math.max(...miteBoxes.slice(2, 5))).toBeGreaterThan(miteBoxes[4]!);
+    expect(Math.max(...miteBoxes.slice(2, 5))).toBeGreaterThan(miteBoxes[1]!);
+    expect(miteBoxes[5]).toBe(0);
+  });
+
+  it('records every problem and every act on problems in the audit trail, as the API words them', async () => {
+    const problems = await problemsOf(db);
+    const events = await db.selectFrom('audit_events').selectAll().where('company_id', '=', companyId).orderBy('id').execute();
+    const recorded = new Map(events.filter((event) => event.event_title.startsWith('Recorded ')).map((event) => [(event.details as { problem_id: number }).problem_id, event]));
+    expect(recorded.size).toBe(problems.length);
+    for (const problem of problems) {
+      const event = recorded.get(problem.id)!;
+      const where = problem.sub_gridbox_id === null ? 'box' : 'a plant of box';
+      expect(event.event_title).toBe(`Recorded ${problem.problem_type} (severity ${problem.severity}) on ${where} ${problem.box.custom_name}`);
+      expect([event.user_id, event.grid_box_id, event.room_id]).toEqual([problem.user_id, problem.grid_box_id, problem.room_id]);
+      expect(new Date(event.created_at).getTime()).toBe(new Date(problem.observed_at).getTime());
+    }
+    const acts = events.filter((event) => /^(Resolved|Dismissed as a false alarm|Marked treated) \d+ problem\(s\)/.test(event.event_title));
+    const actedOn = new Map<number, Array<(typeof acts)[number]>>();
+    for (const event of acts) for (const id of (event.details as { problem_ids: number[] }).problem_ids) actedOn.set(id, [...(actedOn.get(id) ?? []), event]);
+    const verbs = { resolved: 'Resolved', dismissed: 'Dismissed as a false alarm', treated: 'Marked treated' } as Record<string, string>;
+    for (const problem of problems.filter((candidate) => candidate.status !== 'unresolved')) {
+      const last = actedOn.get(problem.id)!.at(-1)!;
+      expect(last.event_title.startsWith(verbs[problem.status]!)).toBe(true);
+      expect([last.user_id, new Date(last.created_at).getTime()]).toEqual([problem.status_by, new Date(problem.status_at!).getTime()]);
+    }
+    expect(acts.some((event) => / of type \S.* in grid /.test(event.event_title))).toBe(true);
+    expect(acts.some((event) => / of type \S.* in room /.test(event.event_title))).toBe(true);
+    expect(acts.some((event) => /^Resolved \d+ problem\(s\) in grid /.test(event.event_title))).toBe(true);
+    expect(acts.some((event) => / on box \d+$/.test(event.event_title))).toBe(true);
+  });
+
+  it('has colours for its common problems, spray products with their intervals, and treatments of several types', async () => {
+    const problems = await problemsOf(db);
+    const mappings = await db.selectFrom('problem_color_mappings').selectAll().where('company_id', '=', companyId).where('deleted_at', 'is', null).execute();
+    expect(mappings.length).toBeGreaterThanOrEqual(4);
+    expect(mappings.length).toBeLessThanOrEqual(6);
+    const types = new Set(problems.map((problem) => problem.problem_type));
+    for (const mapping of mappings) {
+      expect(types.has(mapping.problem), mapping.problem).toBe(true);
+      expect(mapping.color).toMatch(/^#[0-9a-f]{6}$/);
+      expect(mapping.abbreviation).toMatch(/^[A-Z]{2,3}$/);
+    }
+    expect(new Set(mappings.map((mapping) => mapping.color)).size).toBe(mappings.length);
+    expect(new Set(mappings.map((mapping) => mapping.abbreviation)).size).toBe(mappings.length);
+
+    const products = await db.selectFrom('spray_products').selectAll().where('company_id', '=', companyId).where('deleted_at', 'is', null).execute();
+    expect(products.length).toBeGreaterThanOrEqual(2);
+    expect(products.length).toBeLessThanOrEqual(4);
+    for (const product of products) {
+      expect(product.active_ingredient).toBeTruthy();
+      expect(product.rate).toBeGreaterThan(0);
+      expect(product.rate_unit).toMatch(/^(g|mL)\/L$/);
+      expect(product.reentry_hours).toBeGreaterThan(0);
+      expect(product.preharvest_days).not.toBeNull();
+    }
+    expect(products.some((product) => /Beauveria bassiana/.test(product.active_ingredient!))).toBe(true);
+    const treatments = await db.selectFrom('treatments').selectAll().where('company_id', '=', companyId).where('deleted_at', 'is', null).execute();
+    expect(new Set(treatments.map((treatment) => treatment.treatment_type))).toEqual(new Set(['biological', 'chemical', 'cultural']));
+    for (const product of products) expect(treatments.some((treatment) => treatment.product_id === product.id)).toBe(true);
+    for (const treatment of treatments) {
+      expect(treatment.removed_at).toBeNull();
+      expect((treatment.data as { notes?: string }).notes).toBeTruthy();
+    }
+  });
+
+  it('has sprays on the boxes where problems were, one with its re-entry interval still running and a flowering batch inside a pre-harvest interval', async () => {
+    const problems = await problemsOf(db);
+    const boxes = await boxesOf(db);
+    const products = new Map((await db.selectFrom('spray_products').selectAll().where('company_id', '=', companyId).execute()).map((product) => [product.id, product]));
+    const sprays = await db.selectFrom('spray_applications').selectAll().where('company_id', '=', companyId).orderBy('application_date').execute();
+    expect(sprays.length).toBeGreaterThanOrEqual(4);
+    for (const spray of sprays) {
+      const product = products.get(spray.product_id!)!;
+      expect(spray.product_name).toBe(product.name);
+      expect(spray.quantity_used).toBeGreaterThan(0);
+      expect(spray.grid_box_ids.length).toBeGreaterThan(0);
+      const applied = new Date(spray.application_date).getTime();
+      expect(applied).toBeLessThan(Date.now());
+      expect(new Date(spray.created_at).getTime()).toBe(applied);
+      expect(new Date(spray.reentry_until!).getTime()).toBe(applied + product.reentry_hours! * HOUR_MS);
+      expect(new Date(spray.preharvest_until!).getTime()).toBe(applied + product.preharvest_days! * DAY_MS);
+      // Each box sprayed had a problem seen on it before, still open then.
+      for (const boxId of spray.grid_box_ids) {
+        const openThen = problems.filter(
+          (problem) => problem.grid_box_id === boxId && new Date(problem.observed_at).getTime() < applied && (isOpen(problem.status) || new Date(problem.status_at!).getTime() > applied),
+        );
+        expect(openThen.length, `box ${boxId}`).toBeGreaterThan(0);
+      }
+      const audited = await db.selectFrom('audit_events').select(['grid_box_id', 'event_title', 'created_at']).where('company_id', '=', companyId).where(sql`details->>'application_id'`, '=', String(spray.id)).execute();
+      expect(audited.map((event) => event.grid_box_id).sort()).toEqual([...spray.grid_box_ids].sort());
+      for (const event of audited) expect(event.event_title).toBe(`Sprayed ${spray.product_name} (${spray.quantity_used} ${spray.quantity_unit})`);
+    }
+    expect(new Set(sprays.map((spray) => boxes.get(spray.grid_box_ids[0]!)!.room)).size).toBeGreaterThanOrEqual(2);
+
+    const running = sprays.filter((spray) => new Date(spray.reentry_until!).getTime() > Date.now());
+    expect(running.length).toBe(1);
+    // The tablet marks a box from its sprays' ends: hours of re-entry left for whoever opens the demo now.
+    expect(new Date(running[0]!.reentry_until!).getTime() - Date.now()).toBeGreaterThan(HOUR_MS);
+    const flowering = await db
+      .selectFrom('batches')
+      .innerJoin('batch_grid_boxes', 'batch_grid_boxes.batch_id', 'batches.id')
+      .select(['batches.batch_number', 'batch_grid_boxes.grid_box_id'])
+      .where('batches.company_id', '=', companyId)
+      .where('batches.batch_status', '=', 'Flowering')
+      .execute();
+    const held = sprays.filter((spray) => new Date(spray.preharvest_until!).getTime() > Date.now());
+    const heldBatches = new Set(flowering.filter((link) => held.some((spray) => spray.grid_box_ids.includes(link.grid_box_id))).map((link) => link.batch_number));
+    expect([...heldBatches]).toEqual(['NL-035']);
+  });
+
   it('signs its Admin and grower in over HTTP, who read the rooms and pull the demo as tablets do', async () => {
     const admin = await signIn(server, DEMO_ADMIN_EMAIL, passwordOf(printed ?? '', DEMO_ADMIN_EMAIL));
     expect(admin.user_role).toBe('Admin');
@@ -309,6 +492,23 @@ describe('the demo company of the first start', () => {
     expect(responses.size).toBe(stored.length);
     const batches = await serverDocuments(server, grower.access_token, 'batches');
     expect(batches.size).toBe(9);
+
+    const problems = await serverDocuments(server, grower.access_token, 'plant_problems');
+    const storedProblems = await problemsOf(db);
+    expect(problems.size).toBe(storedProblems.length);
+    expect([...problems.values()].filter((problem) => isOpen(problem.status as string)).length).toBe(storedProblems.filter((problem) => isOpen(problem.status)).length);
+    const operations = [...(await serverDocuments(server, grower.access_token, 'operations')).values()];
+    const kinds = (kind: string) => operations.filter((document) => document.kind === kind).length;
+    const count = async (table: 'spray_products' | 'treatments' | 'spray_applications') =>
+      (await db.selectFrom(table).select('id').where('company_id', '=', companyId).where('deleted_at', 'is', null).execute()).length;
+    expect([kinds('spray_product'), kinds('treatment'), kinds('spray_application')]).toEqual([await count('spray_products'), await count('treatments'), await count('spray_applications')]);
+    const colors = await server.request<{ mappings: Array<{ Problem: string }> }>('GET', '/get_problem_color_mappings', { token: grower.access_token, query: { company_id: companyId } });
+    expect(colors.body.mappings.length).toBeGreaterThanOrEqual(4);
+    const room = await db.selectFrom('rooms').select('id').where('company_id', '=', companyId).where('name', '=', 'Flower room 1').executeTakeFirstOrThrow();
+    const map = await server.request<{ total: number; counts: Array<{ problem_type: string }> }>('GET', '/get_unresolved_problems_for_room', { token: admin.access_token, query: { room_id: room.id } });
+    expect(map.status).toBe(200);
+    expect(map.body.total).toBe(storedProblems.filter((problem) => problem.box.room === 'Flower room 1' && isOpen(problem.status)).length);
+    expect(map.body.counts.length).toBeGreaterThanOrEqual(3);
   });
 
   it('does nothing on a database that has a company', async () => {
@@ -336,8 +536,12 @@ async function storyOf(database: Kysely<DB>) {
     by: emails.get(response.submitted_by!),
     answers: response.answerRows.map((row) => [row.field_name, row.input_data]),
   }));
+  const problems = (await problemsOf(database)).map((problem) => [problem.box.custom_name, problem.problem_type, problem.severity, problem.status, emails.get(problem.user_id!), problem.notes]);
+  const sprays = await database.selectFrom('spray_applications').select(['product_name', 'quantity_used', 'grid_box_ids']).orderBy('application_date').execute();
   const audit = await database.selectFrom('audit_events').select('event_title').orderBy('id').execute();
   return {
+    problems,
+    sprays: sprays.map((spray) => [spray.product_name, spray.quantity_used, spray.grid_box_ids.map((id) => boxes.get(id)?.custom_name)]),
     boxes: [...boxes.values()].map((box) => [box.room, box.grid, box.x, box.y, box.custom_name, box.culled]),
     batches,
     plants,

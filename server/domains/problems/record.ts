@@ -10,7 +10,8 @@ import type { DB } from '../../db/schema';
 import { type Actor, writer } from '../../db/writes';
 import { badRequest } from '../../http/errors';
 import { recordAudit } from '../audit/record';
-import type { PlantProblem } from './queries';
+import type { ProblemAction } from '../../../common/problem-statuses';
+import { type PlantProblem, problemQueries, type ProblemReach } from './queries';
 
 /**
  * The problem's catalogue entry: the slug sent (must exist), else the entry the type names, else none
@@ -103,4 +104,24 @@ export async function recordBoxProblems(db: Kysely<DB>, actor: Actor, box: Probl
     });
   }
   return rows;
+}
+
+/** How the audit trail words each action. */
+const ACTION_TITLES: Record<ProblemAction, string> = { resolve: 'Resolved', dismiss: 'Dismissed as a false alarm', treat: 'Marked treated', reopen: 'Reopened' };
+
+/**
+ * Applies an action to the problems in reach (ACTION_APPLIES_TO says which) and, when something
+ * changed, audits it under the place acted on (`label`: "in room Flower 1"); answers the problems changed.
+ */
+export async function actOnProblems(db: Kysely<DB>, actor: Actor, action: ProblemAction, reach: ProblemReach, place: { roomId: number | null; gridBoxId?: number; label: string }) {
+  const changed = await problemQueries.setStatus(db, actor, action, reach);
+  if (changed.length > 0) {
+    await recordAudit(db, actor, {
+      title: `${ACTION_TITLES[action]} ${changed.length} problem(s)${reach.problemType === undefined ? '' : ` of type ${reach.problemType}`} ${place.label}`,
+      roomId: place.roomId,
+      gridBoxId: place.gridBoxId ?? null,
+      details: { action, problem_ids: changed.map((problem) => problem.id) },
+    });
+  }
+  return changed;
 }

@@ -33,11 +33,11 @@ import { badRequest, notFound } from '../../http/errors';
 import { sendKeptAnswer } from '../../http/answer-cache';
 import { assertCaller, caller } from '../../http/guards';
 import { type App, fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
-import { actorOfRequest, recordAudit } from '../audit/record';
+import { actorOfRequest } from '../audit/record';
 import { saveImage } from '../files/storage';
 import { catalogueRoutes } from './catalogue-routes';
 import { type OpenProblemOnBox, plantProblemJson, problemQueries, type ProblemReach } from './queries';
-import { problemSlugOf, recordBoxProblems } from './record';
+import { actOnProblems, problemSlugOf, recordBoxProblems } from './record';
 
 const createSchema = { body: createGridboxProblemBody, response: { 200: createGridboxProblemAnswer } };
 const gridboxSchema = { querystring: gridboxProblemsQuery, response: { 200: gridboxProblemsAnswer } };
@@ -50,9 +50,6 @@ const byTypeRoomSchema = { body: manageProblemsByTypeRoomBody, response: { 200: 
 const byTypeGridSchema = { body: manageProblemsByTypeGridBody, response: { 200: manageProblemsAnswer } };
 const gridActionSchema = { body: updateGridProblemsBody, response: { 200: manageProblemsAnswer } };
 const roomActionSchema = { body: updateRoomProblemsBody, response: { 200: manageProblemsAnswer } };
-
-/** How the audit trail words each action. */
-const ACTION_TITLES: Record<ProblemAction, string> = { resolve: 'Resolved', dismiss: 'Dismissed as a false alarm', treat: 'Marked treated', reopen: 'Reopened' };
 
 const recordNotFound = (kind: string, id: number) => notFound(httpMessages.recordNotFound(`${kind} ${id}`));
 
@@ -187,16 +184,7 @@ async function getGridCircles(request: RequestOf<typeof circlesSchema>) {
  * place acted on, and records it when something changed.
  */
 async function act(request: FastifyRequest, action: ProblemAction, reach: ProblemReach, place: { companyId: number; roomId: number | null; gridBoxId?: number; label: string }) {
-  const actor = actorOfRequest(request, place.companyId);
-  const changed = await problemQueries.setStatus(request.db, actor, action, reach);
-  if (changed.length > 0) {
-    await recordAudit(request.db, actor, {
-      title: `${ACTION_TITLES[action]} ${changed.length} problem(s)${reach.problemType === undefined ? '' : ` of type ${reach.problemType}`} ${place.label}`,
-      roomId: place.roomId,
-      gridBoxId: place.gridBoxId ?? null,
-      details: { action, problem_ids: changed.map((problem) => problem.id) },
-    });
-  }
+  const changed = await actOnProblems(request.db, actorOfRequest(request, place.companyId), action, reach, place);
   return success(
     { action, problem_status: PROBLEM_ACTIONS[action], changed_count: changed.length, problems: changed.map(plantProblemJson) },
     m.problemsChanged(changed.length, action),
