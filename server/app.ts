@@ -38,6 +38,7 @@ import { treatmentRoutes } from './domains/treatments/routes';
 import { type FileStore, localFileStore } from './domains/files/storage';
 import { settingsRoutes } from './domains/settings/routes';
 import { createCompanyCache, type CompanyCache } from './domains/companies/cache';
+import { createOwnershipProofs } from './http/ownership-proofs';
 import { type AnswerCache, createAnswerCache } from './http/answer-cache';
 import { createChangeHub, type ChangeHub } from './domains/replication/changes';
 import { syncRoutes } from './domains/replication/routes';
@@ -109,6 +110,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   const files = localFileStore(join(config.dataDir, 'uploads'));
   const companies = createCompanyCache(changes);
   const floorAnswers = createAnswerCache(changes, ['rooms', 'grids', 'grid_boxes', 'plant_problems']);
+  const ownershipProofs = createOwnershipProofs(changes);
   app.decorate('deps', { config, database, tokens, mailer, changes, companies, floorAnswers, files, version: VERSION });
   const routeCatalog: CatalogRoute[] = [];
   app.decorate('routeCatalog', routeCatalog);
@@ -151,7 +153,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   // Before the routes: it describes each as it is registered.
   await registerOpenApi(app, VERSION);
 
-  registerGuards(app, { db: database.db, tokens });
+  registerGuards(app, { db: database.db, tokens, proofs: ownershipProofs });
   registerClientIds(app);
   registerActedAt(app);
   registerInputChecks(app);
@@ -160,7 +162,10 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   // password reset) change no floor plan.
   registerTransactions(app, database.db, (request) => {
     const claims = request.auth;
-    if (claims) floorAnswers.drop(claims.user_role === 'SuperAdmin' ? undefined : claims.company_id);
+    if (!claims) return;
+    const company = claims.user_role === 'SuperAdmin' ? undefined : claims.company_id;
+    floorAnswers.drop(company);
+    ownershipProofs.drop(company);
   });
 
   await app.register(
@@ -228,6 +233,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   app.addHook('onClose', async () => {
     companies.close();
     floorAnswers.close();
+    ownershipProofs.close();
     await changes.close();
     mailer.close();
   });

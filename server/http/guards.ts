@@ -23,6 +23,7 @@ import type { Role } from '../../common/roles';
 import type { DB } from '../db/schema';
 import type { AccessClaims, TokenService } from '../domains/auth/tokens';
 import { forbidden, notFound, unauthorized } from './errors';
+import type { OwnershipProofs } from './ownership-proofs';
 import { forEachNamedField, OWNED_KINDS, OWNED_PARAMETERS, type OwnedKindName } from './ownership';
 import { answeredRepeatOf, isAnsweredRepeat, provenOwnership } from './transactions';
 
@@ -80,7 +81,7 @@ export function bearerToken(request: FastifyRequest): string | null {
   return header.slice('Bearer '.length).trim() || null;
 }
 
-export function registerGuards(app: FastifyInstance, deps: { db: Kysely<DB>; tokens: TokenService }) {
+export function registerGuards(app: FastifyInstance, deps: { db: Kysely<DB>; tokens: TokenService; proofs?: OwnershipProofs }) {
   app.decorateRequest('auth', null);
 
   app.addHook('onRequest', async (request) => {
@@ -103,8 +104,10 @@ export function registerGuards(app: FastifyInstance, deps: { db: Kysely<DB>; tok
     const { owns, carriesRequests } = request.routeOptions.config;
     const wanted = namedRecords({ ...OWNED_PARAMETERS, ...owns }, carriesRequests ? [request.params, request.query] : [request.params, request.query, request.body]);
     const proven = provenOwnership(request);
+    // A read outside a push may use what this instance proved lately (ownership-proofs.ts).
+    const proofs = !proven && (request.method === 'GET' || request.method === 'HEAD') ? deps.proofs : undefined;
     // Through the request's database: a pushed entry's is its push's transaction (transactions.ts).
-    for (const [kind, ids] of wanted) await assertOwned(request.db, request.auth, kind, [...ids], proven);
+    for (const [kind, ids] of wanted) await assertOwned(request.db, request.auth, kind, [...ids], proven, proofs);
   });
 }
 
@@ -203,8 +206,11 @@ async function liveRows(db: Kysely<DB>, kindName: OwnedKindName, ids: number[]) 
   return rows;
 }
 
-/** `proven`: within a push, records already found live and the caller's (`ownedAhead`); those found now are added. */
-async function assertOwned(db: Kysely<DB>, claims: AccessClaims, kindName: OwnedKindName, named: number[], proven?: Set<string>) {
+/**
+ * `proven`: within a push, records already found live and the caller's (`ownedAhead`); those found now
+ * are added. `proofs`: for a read, what this instance proved lately for the caller's company.
+ */
+async function assertOwned(db: Kysely<DB>, claims: AccessClaims, kindName: OwnedKindName, named: number[], proven?: Set<string>, proofs?: OwnershipProofs) {
   const ids = proven ? named.filter((id) => !proven.has(provenKey(kindName, id))) : named;
   if (ids.length === 0) return;
   // A company needs no lookup, unless SuperAdmin names one (it must exist).
@@ -214,10 +220,14 @@ async function assertOwned(db: Kysely<DB>, claims: AccessClaims, kindName: Owned
   }
   // The caller naming themselves (most writes carry their own user_id): the token says whose they are.
   if (kindName === 'user' && ids.every((id) => id === claims.user_id)) return;
+  const ownCompany = claims.user_role === 'SuperAdmin' ? undefined : claims.company_id;
+  if (proofs && ownCompany !== undefined && proofs.proven(ownCompany, kindName, ids)) return;
+  const generation = proofs && ownCompany !== undefined ? proofs.generation(ownCompany) : 0;
   const rows = await liveRows(db, kindName, ids);
   if (rows.some((row) => !mayActFor(claims, row.company))) throw forbidden(httpMessages.otherCompany);
   const found = new Set(rows.map((row) => row.id));
   const missing = ids.find((id) => !found.has(id));
   if (missing !== undefined) throw notFound(httpMessages.recordNotFound(`${kindName} ${missing}`));
   for (const id of ids) proven?.add(provenKey(kindName, id));
+  if (proofs && ownCompany !== undefined) proofs.remember(ownCompany, generation, kindName, ids);
 }
