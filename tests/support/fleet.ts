@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import type { ServerConfig } from '../../server/config';
 import { type ApiError, ValidationError } from '../../src/api/context';
 import { startTablet, type Tablet } from './client';
-import { createBatch, createRoom, createTenant, type SignedInUser, type Tenant } from './factories';
+import { clientIdOf, clientIdsOf, createBatch, createGrid, createRoom, createTenant, type SignedInUser, type Tenant } from './factories';
 import { startProxy, type NetworkProxy } from './proxy';
 import { startServer, type TestServer } from './server';
 
@@ -56,6 +56,8 @@ export interface Fleet {
   tabletAndContext(user?: SignedInUser, options?: FleetTabletOptions): Promise<{ device: Tablet; context: Tablet['context'] }>;
   /** Back online: the outbox reaches the server and the pull brings its documents. */
   reconnect(device: Tablet): Promise<void>;
+  /** A room of the farm with a grid of `count` boxes in a row, made on the server and pulled by `device`: their ids and client ids. */
+  pulledGrid(device: Tablet, count: number): Promise<PulledGrid>;
   /** Every document of every local collection of the tablet, as plain data. */
   localDocuments(device: Tablet): Promise<Array<Record<string, unknown>>>;
   /**
@@ -63,6 +65,15 @@ export interface Fleet {
    * an optimistic copy never replaced), as `collection/id`. Once a tablet has reconnected: none.
    */
   notFromServer(device: Tablet): Promise<string[]>;
+}
+
+export interface PulledGrid {
+  roomId: number;
+  roomKey: string;
+  gridId: number;
+  gridKey: string;
+  boxIds: number[];
+  boxKeys: string[];
 }
 
 /** Registers the file's hooks (beforeAll, afterEach, afterAll) and answers the fleet; read its values inside tests and hooks. */
@@ -133,6 +144,20 @@ export function useFleet(options: FleetOptions = {}): Fleet {
       fleet.proxy.setOnline(true);
       await device.engine.syncNow();
       await device.engine.settle();
+    },
+    async pulledGrid(device, count) {
+      const roomId = await createRoom(fleet.server, fleet.farm.companyId);
+      const grid = await createGrid(fleet.server, fleet.farm.companyId, roomId, count, 1);
+      await device.engine.syncNow();
+      await device.engine.settle();
+      return {
+        roomId,
+        roomKey: await clientIdOf(fleet.server, 'rooms', roomId),
+        gridId: grid.id,
+        gridKey: await clientIdOf(fleet.server, 'grids', grid.id),
+        boxIds: grid.boxIds,
+        boxKeys: await clientIdsOf(fleet.server, 'grid_boxes', grid.boxIds),
+      };
     },
     async localDocuments(device) {
       const all: Array<Record<string, unknown>> = [];

@@ -12,7 +12,7 @@ import { catalogueProblemNamed } from '../../../common/plant-problems';
 import type { FormTemplateRecord } from '../../../common/schemas/forms';
 import { submitForm, submitFormBoxes, submitFormMultiselect, submitFormRoom } from '../../../src/api/form-responses';
 import type { Tablet } from '../../support/client';
-import { clientIdOf, clientIdsOf, createGrid, createRoom } from '../../support/factories';
+import { clientIdsOf } from '../../support/factories';
 import { rejects, useFleet } from '../../support/fleet';
 
 const fleet = useFleet();
@@ -47,21 +47,6 @@ const answers = (pests: string | null, notes = 'weekly walk') => [
   { fieldId: form.fieldKeys[1]!, inputData: notes },
 ];
 
-/** A room of its own with a grid of `count` boxes, made on the server and pulled by the tablet. */
-async function place(device: Tablet, count: number) {
-  const roomId = await createRoom(fleet.server, fleet.farm.companyId);
-  const grid = await createGrid(fleet.server, fleet.farm.companyId, roomId, count, 1);
-  await device.engine.syncNow();
-  await device.engine.settle();
-  return {
-    roomId,
-    roomKey: await clientIdOf(fleet.server, 'rooms', roomId),
-    gridKey: await clientIdOf(fleet.server, 'grids', grid.id),
-    boxIds: grid.boxIds,
-    boxKeys: await clientIdsOf(fleet.server, 'grid_boxes', grid.boxIds),
-  };
-}
-
 const localProblems = async (device: Tablet, selector: Record<string, unknown>) =>
   (await device.database.plant_problems.find({ selector }).exec()).map((document) => document.toMutableJSON() as Record<string, unknown>).sort((a, b) => String(a.id).localeCompare(String(b.id)));
 const problemRows = (boxIds: number[]) => db().selectFrom('plant_problems').selectAll().where('grid_box_id', 'in', boxIds).orderBy('id').execute();
@@ -69,7 +54,7 @@ const problemRows = (boxIds: number[]) => db().selectFrom('plant_problems').sele
 describe('a Problem answer', () => {
   it('not in its format is refused with the server’s message before anything is queued', async () => {
     const device = await tablet();
-    const { boxKeys, roomKey } = await place(device, 1);
+    const { boxKeys, roomKey } = await fleet.pulledGrid(device, 1);
     const who = fleet.farm.regular.id;
     await rejects(submitForm(device.context, { submittedBy: who, gridBoxId: boxKeys[0]!, fieldResponses: answers('Thrips') }), m.problemAnswerInvalid('Pests'));
     await rejects(submitFormBoxes(device.context, { submittedBy: who, gridBoxIds: boxKeys, fieldResponses: answers('Thrips (2), thrips (4)') }), m.problemNamedTwice('Pests', 'thrips'));
@@ -80,7 +65,7 @@ describe('a Problem answer', () => {
 
   it('submitted offline shows its problems on each box at once, then the server holds each once and the local documents converge', async () => {
     const device = await tablet();
-    const { roomId, roomKey, gridKey, boxIds, boxKeys } = await place(device, 3);
+    const { roomId, roomKey, gridKey, boxIds, boxKeys } = await fleet.pulledGrid(device, 3);
     const [a, b, c] = boxKeys as [ClientId, ClientId, ClientId];
     const who = fleet.farm.regular.id;
     fleet.proxy.setOnline(false);
@@ -168,7 +153,7 @@ describe('a Problem answer', () => {
 
   it('whose answer is lost after the server committed is replayed into one set of problems', async () => {
     const device = await tablet();
-    const { boxIds, boxKeys } = await place(device, 1);
+    const { boxIds, boxKeys } = await fleet.pulledGrid(device, 1);
     const lost = fleet.proxy.loseAnswerOnce((request) => request.url?.split('?')[0] === '/api/submit_form');
     const { response_id } = await submitForm(device.context, { submittedBy: fleet.farm.regular.id, gridBoxId: boxKeys[0]!, fieldResponses: answers('Powdery mildew (3), Two-spotted spider mite (2)') });
     await lost;

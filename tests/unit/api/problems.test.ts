@@ -21,7 +21,6 @@ import {
   updateUnresolvedProblems,
 } from '../../../src/api/problems';
 import type { Tablet } from '../../support/client';
-import { clientIdOf, clientIdsOf, createGrid, createRoom } from '../../support/factories';
 import { rejects, useFleet } from '../../support/fleet';
 
 const fleet = useFleet();
@@ -42,22 +41,6 @@ async function reconnect(device: Tablet) {
 const local = async (device: Tablet, id: string) => (await device.database.plant_problems.findOne(id).exec())?.toMutableJSON() ?? null;
 const rowsOf = (clientIds: string[]) => db().selectFrom('plant_problems').selectAll().where('client_id', 'in', clientIds).execute();
 
-/** A room with a grid of `count` boxes, pulled by `device`: their ids and client ids. */
-async function place(device: Tablet, count = 3) {
-  const roomId = await createRoom(fleet.server, fleet.farm.companyId);
-  const grid = await createGrid(fleet.server, fleet.farm.companyId, roomId, count, 1);
-  await device.engine.syncNow();
-  await device.engine.settle();
-  return {
-    roomId,
-    roomKey: await clientIdOf(fleet.server, 'rooms', roomId),
-    gridId: grid.id,
-    gridKey: await clientIdOf(fleet.server, 'grids', grid.id),
-    boxIds: grid.boxIds,
-    boxKeys: await clientIdsOf(fleet.server, 'grid_boxes', grid.boxIds),
-  };
-}
-
 /** A problem recorded on the server (as another tablet would), by the farm's Admin: its integer id. */
 async function serverProblem(gridBoxId: number, problemType: string, status: ProblemStatus = 'unresolved') {
   const { admin } = fleet.farm;
@@ -75,7 +58,7 @@ async function serverProblem(gridBoxId: number, problemType: string, status: Pro
 describe('recordProblem (create_gridbox_problem)', () => {
   it('checks the fields with the server’s messages, before anything is queued', async () => {
     const device = await tablet();
-    const { boxKeys } = await place(device, 1);
+    const { boxKeys } = await fleet.pulledGrid(device, 1);
     const input = { gridBoxId: boxKeys[0]!, problemType: 'Spider mites', severity: 3, userId: fleet.farm.regular.id };
     await rejects(recordProblem(device.context, { ...input, gridBoxId: undefined as never }), m.createFieldsMissing);
     await rejects(recordProblem(device.context, { ...input, problemType: '  ' }), m.createFieldsMissing);
@@ -90,7 +73,7 @@ describe('recordProblem (create_gridbox_problem)', () => {
 
   it('shows at once offline, reaches the server once online with the act’s time, and the server’s copy replaces it under the same client id', async () => {
     const device = await tablet();
-    const { roomKey, gridKey, boxIds, boxKeys } = await place(device, 1);
+    const { roomKey, gridKey, boxIds, boxKeys } = await fleet.pulledGrid(device, 1);
     fleet.proxy.setOnline(false);
     const { problem_id } = await recordProblem(device.context, { gridBoxId: boxKeys[0]!, problemType: ' two-spotted SPIDER mite ', severity: '3', notes: 'Under the leaves', userId: fleet.farm.regular.id });
     expect(isClientId(problem_id)).toBe(true);
@@ -118,7 +101,7 @@ describe('recordProblem (create_gridbox_problem)', () => {
 
   it('sends a photo recorded offline with the problem, which shows as pending until the server names the file', async () => {
     const device = await tablet();
-    const { boxKeys } = await place(device, 1);
+    const { boxKeys } = await fleet.pulledGrid(device, 1);
     fleet.proxy.setOnline(false);
     const { problem_id } = await recordProblem(device.context, { gridBoxId: boxKeys[0]!, problemType: 'Our own leaf curl', severity: 1, photo: png(), userId: fleet.farm.regular.id });
     const [entry] = await device.outbox.all();
@@ -153,7 +136,7 @@ describe('the actions', () => {
 
   it('change each status offline exactly as the server then does (every action from every status)', async () => {
     const device = await tablet();
-    const { boxIds } = await place(device, 1);
+    const { boxIds } = await fleet.pulledGrid(device, 1);
     const cases = PROBLEM_ACTION_NAMES.flatMap((action) => PROBLEM_STATUSES.map((status) => ({ action, status })));
     const problems = [];
     for (const { action, status } of cases) problems.push({ action, status, id: await serverProblem(boxIds[0]!, `Case ${action} ${status}`, status) });
@@ -189,7 +172,7 @@ describe('the actions', () => {
 
   it('act by type in a room (without case) and on all of a grid, offline then once on the server', async () => {
     const device = await tablet();
-    const first = await place(device, 2);
+    const first = await fleet.pulledGrid(device, 2);
     const thrips = await serverProblem(first.boxIds[0]!, 'Thrips');
     const thripsToo = await serverProblem(first.boxIds[1]!, 'THRIPS');
     const mites = await serverProblem(first.boxIds[1]!, 'Spider mites');
