@@ -18,7 +18,6 @@
  */
 import { firstMissingRequired, isBlank } from '../../common/form-rules';
 import { type NamedProblem, problemsOfAnswers } from '../../common/problem-answers';
-import type { PlantProblemRecord } from '../../common/schemas/problems';
 import { formResponseMessages as rm } from '../../common/messages/form-responses';
 import { formClientMessages as cm, formMessages as fm, STICKY_TRAP_CATEGORY, TREATMENT_CATEGORY } from '../../common/messages/forms';
 import {
@@ -42,6 +41,7 @@ import type { EntryDraft } from '../../sync/outbox';
 import { formProblemClientId, newClientId, responseClientId } from '../../common/client-ids';
 import type { Effect } from '../../sync/types';
 import { type ApiContext, check, findLocal, json, now, onlineOrLocal, record, recordAll, ValidationError } from './context';
+import { localProblemOnBox, placeOfBox } from './problem-actions';
 import type { FormTemplateRecord } from '../../common/schemas/forms';
 import { companyTemplates, templateHolding } from './forms';
 import { filePart, multipartWithFile } from './rooms';
@@ -129,35 +129,24 @@ async function formProblemEffects(context: ApiContext, problems: readonly NamedP
   if (problems.length === 0 || response.gridBoxId === null) return [];
   const box = await context.store.get('grid_boxes', String(response.gridBoxId));
   if (!box) return [];
-  const grid = await context.store.get('grids', String(box.GridID));
   // The catalogue is a chunk of its own (src/features/plant-problems/useCatalogue.ts): loaded only when
   // a form names problems. The server finds the entry a name names the same way (problemSlugOf).
   const { catalogueProblemNamed } = await import('../../common/plant-problems');
-  const companyId = typeof box.CompanyID === 'number' ? box.CompanyID : ((await context.client.session.get())?.company_id ?? 0);
+  const place = await placeOfBox(context, box);
   return problems.map((named, index): Effect => {
     const problemId = formProblemClientId(String(response.id), index);
-    const problem: PlantProblemRecord = {
-      problem_id: problemId,
-      company_id: companyId,
-      room_id: (grid?.RoomID as Id | undefined) ?? '',
-      grid_id: box.GridID as Id,
-      grid_box_id: box.id,
-      sub_gridbox_id: null,
-      problem_type: named.name,
-      problem_slug: catalogueProblemNamed(named.name)?.slug ?? null,
+    const problem = localProblemOnBox(place, {
+      problemId,
+      subGridboxId: null,
+      problemType: named.name,
+      problemSlug: catalogueProblemNamed(named.name)?.slug ?? null,
       severity: named.severity,
       notes: null,
-      image: null,
       source: 'form',
-      form_response_id: response.id,
-      user_id: response.submittedBy,
-      observed_at: response.at,
-      status: 'unresolved',
-      status_at: null,
-      status_by: null,
-      created_at: response.at,
-      updated_at: response.at,
-    };
+      formResponseId: response.id,
+      userId: response.submittedBy,
+      at: response.at,
+    });
     return { op: 'upsert', collection: 'plant_problems', id: problemId, data: { ...problem } };
   });
 }

@@ -33,7 +33,7 @@ import {
 import { isClientId, newClientId } from '../../common/client-ids';
 import type { CollectionName, LocalDocument } from '../db/schemas';
 import { ApiError, type ApiContext, check, findLocal, json, now, online, record, unanswered, ValidationError } from './context';
-import { problemActionEffects } from './problem-actions';
+import { localProblemOnBox, placeOfBox, problemActionEffects } from './problem-actions';
 import { filePart, multipartWithFile } from './rooms';
 import type { RecordId } from './records';
 
@@ -103,7 +103,6 @@ export async function recordProblem(
   const slug = slugOf(values.problem_type, values.problem_slug);
   const box = await localDocument(context, 'grid_boxes', values.GridBoxID as Id);
   if (!box) throw new ValidationError(httpMessages.recordNotFound(`grid_box ${String(values.GridBoxID)}`));
-  const grid = await context.store.get('grids', String(box.GridID));
   const subGridboxId = (values.sub_gridbox_id as Id | undefined) ?? null;
   const plants = Array.isArray(box.sub_gridboxes) ? (box.sub_gridboxes as Array<{ Sub_gridboxID: unknown; IsDeleted?: boolean }>) : [];
   // A plant named by its client id is checked here; one named by the spec's integer id, by the server.
@@ -112,26 +111,18 @@ export async function recordProblem(
   const at = now();
   const photo = input.photo ?? null;
   const problem: PlantProblem = {
-    problem_id: problemId,
-    company_id: typeof box.CompanyID === 'number' ? box.CompanyID : ((await context.client.session.get())?.company_id ?? 0),
-    room_id: (grid?.RoomID as Id | undefined) ?? '',
-    grid_id: box.GridID as Id,
-    grid_box_id: box.id,
-    sub_gridbox_id: subGridboxId,
-    problem_type: values.problem_type,
-    problem_slug: slug,
-    severity: values.severity,
-    notes: values.notes ?? null,
-    image: null,
-    source: 'manual',
-    form_response_id: null,
-    user_id: values.user_id,
-    observed_at: at,
-    status: 'unresolved',
-    status_at: null,
-    status_by: null,
-    created_at: at,
-    updated_at: at,
+    ...localProblemOnBox(await placeOfBox(context, box), {
+      problemId,
+      subGridboxId,
+      problemType: values.problem_type,
+      problemSlug: slug,
+      severity: values.severity,
+      notes: values.notes ?? null,
+      source: 'manual',
+      formResponseId: null,
+      userId: values.user_id,
+      at,
+    }),
     ...(photo ? { photo_pending: true } : {}),
   };
   const fields = {
