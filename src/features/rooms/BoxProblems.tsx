@@ -9,10 +9,10 @@ import { type FormEvent, useId, useMemo, useState } from 'react';
 import { OPEN_PROBLEM_STATUSES, type ProblemAction, SEVERITY_MAX, SEVERITY_MIN, problemMessages as m } from '../../../common/messages/problems';
 import { CATALOGUE, catalogueProblemNamed } from '../../../common/plant-problems';
 import { manageProblem, type PlantProblemDocument, recordProblem } from '../../api/problems';
-import { reachedServer } from '../../api/records';
 import { subGridboxesOf } from '../../api/subgrids';
 import { type SignedInUser, useAction, useLocalQuery } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
+import { RecordStatus } from '../shell/RecordStatus';
 import { FormButtons, FormError } from '../shell/forms';
 import { type BoxDoc, type CompanyDoc, userName, when } from './model';
 
@@ -88,19 +88,6 @@ export function BoxProblems({ box, user, company }: { box: BoxDoc; user: SignedI
   );
 }
 
-/** "Waiting to sync" until the server has the problem (and its photo), "Not accepted: …" when it refused it. */
-function ProblemSyncState({ problem }: { problem: PlantProblemDocument }) {
-  const refused = useSyncStatus((status) => status.failed.find((entry) => entry.creates.includes(problem.id))?.error ?? null);
-  if (refused)
-    return (
-      <span className="chip refused" title={refused}>
-        Not accepted: {refused}
-      </span>
-    );
-  if (!reachedServer(problem)) return <span className="chip waiting">{problem.photo_pending ? 'Waiting to sync (with photo)' : 'Waiting to sync'}</span>;
-  return null;
-}
-
 function ProblemItem({ problem, user, company, where }: { problem: PlantProblemDocument; user: SignedInUser; company: CompanyDoc | null; where: string | null }) {
   const manage = useAction(manageProblem, 'Problem updated.');
   const by = userName(company, problem.user_id);
@@ -112,7 +99,7 @@ function ProblemItem({ problem, user, company, where }: { problem: PlantProblemD
         <strong>{name}</strong>
         <span className={`severity-badge severity-${problem.severity}`}>Severity {problem.severity}</span>
         <span className={`chip problem-status status-${problem.status}`}>{STATUS_WORDS[problem.status]}</span>
-        <ProblemSyncState problem={problem} />
+        <RecordStatus document={problem} waitingLabel={problem.photo_pending ? 'Waiting to sync (with photo)' : 'Waiting to sync'} />
       </div>
       <p className="muted problem-meta">
         {[where ? `On ${where}` : 'On the box', `seen ${when(problem.observed_at)}`, by ? `by ${by}` : ''].filter(Boolean).join(' · ')}

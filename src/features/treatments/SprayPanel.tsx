@@ -23,7 +23,7 @@ import { gridSize, when } from '../rooms/model';
 import { Field, FormError } from '../shell/forms';
 import { reentryByBox, type Reentry, reentryEndText } from './intervals';
 import { boxList, byNewestSpray, isoFromLocalInput, localInputValue, preharvestText, reentryText } from './model';
-import { RecordStatus } from './RecordStatus';
+import { RecordStatus } from '../shell/RecordStatus';
 
 const RECENT_SPRAYS = 20;
 

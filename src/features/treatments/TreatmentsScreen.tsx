@@ -22,7 +22,7 @@ import { SignedIn } from '../session/SignedIn';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { byProductName, productFacts } from './model';
-import { RecordStatus } from './RecordStatus';
+import { RecordStatus } from '../shell/RecordStatus';
 import { SprayPanel } from './SprayPanel';
 import { TreatmentsSection } from './TreatmentsSection';
 import './treatments.css';

@@ -9,7 +9,7 @@ import { createTreatment, type SprayProductDocument, toggleTreatment, type Treat
 import { useAction, type SignedInUser } from '../../app/hooks';
 import { Field, FormButtons, FormError } from '../shell/forms';
 import { notesOf, TYPE_LABELS, treatmentOf } from './model';
-import { RecordStatus } from './RecordStatus';
+import { RecordStatus } from '../shell/RecordStatus';
 
 export function TreatmentsSection({ user, products, treatments }: { user: SignedInUser; products: SprayProductDocument[]; treatments: TreatmentDocument[] }) {
   const [type, setType] = useState<TreatmentType>(INITIAL_TREATMENT_TYPE);
