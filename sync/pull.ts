@@ -171,9 +171,17 @@ export class PullReplications {
       if (!this.targets.some((candidate) => candidate.name === name)) continue;
       const list = [...ids];
       for (let start = 0; start < list.length; start += REFRESH_BATCH) {
-        const answer = await this.transport.send({ method: 'GET', path: '/sync/documents', query: { collection: name, ids: list.slice(start, start + REFRESH_BATCH).join(','), naming: 'client' } });
+        const asked = list.slice(start, start + REFRESH_BATCH);
+        const answer = await this.transport.send({ method: 'GET', path: '/sync/documents', query: { collection: name, ids: asked.join(','), naming: 'client' } });
         if (answer.status !== 200) throw new Error(`Reading back ${name} answered ${answer.status}`);
-        await this.store({ [name]: (answer.data as { documents: PulledPage['documents'] }).documents }, store);
+        const documents = (answer.data as { documents: PulledPage['documents'] }).documents;
+        await this.store({ [name]: documents }, store);
+        // The server leaves out a record it never made (its create was refused and discarded; a deleted
+        // one comes as its tombstone). Unless a waiting entry is still to create it, the tablet's copy
+        // is a leftover: a refused change restored by discarding another one that had deleted it.
+        const answered = new Set(documents.map((document) => document.id));
+        const pending = await this.outbox.pending();
+        for (const id of asked) if (!answered.has(id) && !pending.awaitsCreate([id])) await store.remove(name, id);
       }
     }
   }

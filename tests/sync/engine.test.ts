@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { clientIdOf, createBatch, createGrid as createServerGrid, createRoom as createServerRoom, createTenant, createUser } from '../support/factories';
 import { useFleet } from '../support/fleet';
 import { createGrid, deleteGrid, updateCullingStatus } from '../../src/api/grids';
-import { createRoom } from '../../src/api/rooms';
+import { createRoom, deleteRoom } from '../../src/api/rooms';
 import { linkGridboxBatch } from '../../src/api/batches';
 import { OVERLAID, PULL_BATCH_SIZE } from '../../sync/pull';
 
@@ -321,6 +321,34 @@ describe('entries the server refuses', () => {
     expect(await device.database.grids.findOne(doomed.GridID).exec()).toBeNull();
     expect(await device.database.grid_boxes.find({ selector: { gridId: doomed.GridID } }).exec()).toHaveLength(0);
     expect(device.engine.current()).toMatchObject({ pending: 0, failed: [] });
+  });
+
+  it('discarded one after another, leave nothing of a record the server never made (a later refused delete does not bring it back)', async () => {
+    const roomId = await createServerRoom(fleet.server, fleet.farm.companyId);
+    const device = await tablet(fleet.farm.admin);
+    await device.engine.settle();
+    fleet.proxy.setOnline(false);
+    // Offline: a grid made in a room, then the room deleted (which takes the new grid with it locally).
+    const roomKey = await clientIdOf(fleet.server, 'rooms', roomId);
+    const grid = await createGrid(device.context, { companyId: fleet.farm.companyId, roomId: roomKey, name: 'Never made', nx: 1, ny: 2 });
+    await deleteRoom(device.context, { roomId: roomKey });
+    // Meanwhile another tablet deletes the room: both changes are refused.
+    expect((await fleet.server.request('DELETE', '/delete_room', { token: fleet.farm.admin.token, query: { room_id: roomId } })).status).toBe(200);
+    fleet.proxy.setOnline(true);
+    await device.engine.settle();
+    const entries = await device.outbox.all();
+    expect(entries.map((entry) => [entry.path, entry.state])).toEqual([
+      ['/Create_grid', 'failed'],
+      ['/delete_room', 'failed'],
+    ]);
+
+    // The grid's create first, then the room's delete, whose undo holds the grid as it was before.
+    await device.engine.discard(entries[0]?.id as string);
+    await device.engine.discard(entries[1]?.id as string);
+    await device.engine.settle();
+    expect(await device.database.grids.findOne(grid.GridID).exec()).toBeNull();
+    expect(await device.database.grid_boxes.find({ selector: { gridId: grid.GridID } }).exec()).toHaveLength(0);
+    expect(await device.database.rooms.findOne(roomKey).exec()).toBeNull();
   });
 });
 
