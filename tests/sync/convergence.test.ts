@@ -91,7 +91,8 @@ interface World {
   companyId: number;
   devices: Record<DeviceName, Device>;
   users: SignedInUser[];
-  template: { noteFieldId: number; photoFieldId: number };
+  /** The form's fields as the kiosk names them (by client id): what its fill screen answers. */
+  template: { noteFieldId: ClientId; photoFieldId: ClientId };
   changes: RecordedChange[];
   /** What happened, step by step, for the failure message. */
   log: string[];
@@ -391,12 +392,11 @@ async function setUp(server: TestServer, run: number): Promise<World> {
   // Two rooms of one grid each, a batch and a form: something to act on from the start.
   for (let index = 0; index < 2; index += 1) await seedGrid(server, farm.companyId, await seedRoom(server, farm.companyId), 3, 2);
   await seedBatch(server, farm.companyId);
-  const saved = await server.request<{ template: { fields: Array<{ FieldID: number; FieldName: string }> } }>('POST', '/save_form_template', {
+  const saved = await server.request('POST', '/save_form_template', {
     token: farm.admin.token,
     json: { templateName: 'Scouting note', companyID: farm.companyId, formCategory: 'Scouting', fields: [{ fieldName: 'Note', fieldType: 'Text', isRequired: 1 }, { fieldName: 'Photo', fieldType: 'Image' }] },
   });
   expect(saved.status).toBe(200);
-  const fieldId = (name: string) => saved.body.template.fields.find((field) => field.FieldName === name)?.FieldID as number;
 
   const owners: Record<DeviceName, SignedInUser[]> = { kiosk: [farm.regular, farm.admin], manager: [manager], grower: [grower] };
   const devices: Partial<Record<DeviceName, Device>> = {};
@@ -415,6 +415,13 @@ async function setUp(server: TestServer, run: number): Promise<World> {
     // The manager signs in on the kiosk too: the grower is parked (PIN set) and keeps syncing.
     await opened.kiosk.tablet.signInAlso(farm.admin);
     for (const device of Object.values(opened)) await device.tablet.engine.settle();
+    const [form] = await opened.kiosk.tablet.database.collections.form_templates.find().exec();
+    const fields = (form?.toJSON() as { fields?: Array<{ FieldID: ClientId; FieldName: string }> } | undefined)?.fields ?? [];
+    const fieldId = (name: string) => {
+      const field = fields.find((each) => each.FieldName === name);
+      if (!field) throw new Error(`The kiosk did not pull the form's ${name} field.`);
+      return field.FieldID;
+    };
     return {
       server,
       companyId: farm.companyId,
