@@ -67,8 +67,10 @@ export class SyncEngine implements Recorder {
   private ignoreBackoff = false;
   /** Documents to read back from the server (see readBackStale), by collection and id. */
   private readonly stale = new Map<string, TouchedDocument>();
-  /** The read-back the pull last asked for (a document it stored overlaid after its entry was applied). */
-  private readingBack: Promise<void> = Promise.resolve();
+  /** The running read-back, if any (see readBackStale). */
+  private readingBack: Promise<void> | null = null;
+  /** Documents became stale while a read-back ran: it goes round once more. */
+  private readBackAgain = false;
   /** Collections the server said changed during a replay, pulled when it ends (see pullChanged). */
   private readonly changedDuringReplay = new Set<string>();
   private pullTimer: ReturnType<typeof setTimeout> | null = null;
@@ -99,7 +101,7 @@ export class SyncEngine implements Recorder {
     this.pulls.errors.subscribe((message) => this.setStatus({ lastError: message }));
     this.pulls.overlaidLate.subscribe((document) => {
       this.stale.set(`${document.collection}\u0000${document.id}`, document);
-      this.readingBack = this.readBackStale();
+      void this.readBackStale();
     });
   }
 
@@ -215,16 +217,41 @@ export class SyncEngine implements Recorder {
    * Reads back documents whose local state may be older than the server's and that the pull will not
    * bring again (its checkpoint went past them): a discarded change's documents, and those an applied
    * entry changed when reading them back failed. Kept until a read-back succeeds.
+   *
+   * One read-back at a time: asked while one runs, it goes round once more when that one ends, for
+   * what became stale meanwhile. (The pull reports each overlaid document that lands late on its own:
+   * a replay of thousands of changes to a hundred boxes made as many concurrent read-backs of the
+   * same hundred, which held the server's one embedded connection for half a minute.)
    */
-  private async readBackStale(): Promise<void> {
-    if (this.stale.size === 0) return;
-    const documents = [...this.stale.values()];
-    try {
-      await this.pulls.refresh(documents, this.options.store);
-      for (const document of documents) this.stale.delete(`${document.collection}\u0000${document.id}`);
-    } catch (error) {
-      this.setStatus({ lastError: error instanceof Error ? error.message : String(error) });
+  private readBackStale(): Promise<void> {
+    if (this.readingBack) {
+      this.readBackAgain = true;
+      return this.readingBack;
     }
+    if (this.stale.size === 0) return Promise.resolve();
+    this.readingBack = this.readBackRounds().finally(() => {
+      this.readingBack = null;
+    });
+    return this.readingBack;
+  }
+
+  private async readBackRounds(): Promise<void> {
+    do {
+      this.readBackAgain = false;
+      const documents = [...this.stale.values()];
+      if (documents.length === 0) continue;
+      try {
+        await this.pulls.refresh(documents, this.options.store);
+      } catch (error) {
+        this.setStatus({ lastError: error instanceof Error ? error.message : String(error) });
+        return;
+      }
+      // Not one marked stale again meanwhile (that mark may be newer than what was read).
+      for (const document of documents) {
+        const key = `${document.collection}\u0000${document.id}`;
+        if (this.stale.get(key) === document) this.stale.delete(key);
+      }
+    } while (this.readBackAgain && !this.stopped);
   }
 
   /** Resolves once the outbox has sent what it can and every collection has pulled what the server shows. */
