@@ -36,5 +36,8 @@ describe('a report period', () => {
     expect(periodOf({ date_option: 'date_range', start_date: '2026-02-30', end_date: '2026-03-01' }, { today })).toEqual({ error: m.startDateInvalid });
     expect(periodOf({ date_option: 'date_range', start_date: '2026-03-02', end_date: '2026-03-01' }, { today })).toEqual({ error: m.endBeforeStart });
     expect(periodOf({ date_option: 'date_range', start_date: '2000-01-01', end_date: '2026-03-01' }, { today })).toEqual({ error: m.periodTooLong });
+    // Dates a report cannot mean, where the week arithmetic would not end.
+    expect(periodOf({ date_option: 'date_range', start_date: '0000-01-01', end_date: '0000-01-31' }, { today })).toEqual({ error: m.startDateInvalid });
+    expect(periodOf({ date_option: 'date_range', start_date: '2026-01-01', end_date: '9999-12-31' }, { today })).toEqual({ error: m.endDateInvalid });
   });
 });

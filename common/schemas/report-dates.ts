@@ -56,7 +56,19 @@ export const reportDateFields = {
 
 type DateFields = { date_option?: string | undefined; weeks_ago?: unknown; start_date?: unknown; end_date?: unknown };
 
-const dateText = (value: unknown) => (typeof value === 'string' && isCalendarDate(value.trim()) ? value.trim() : null);
+/**
+ * Years a report can mean. Beyond them the week arithmetic, which compares dates as text, stops
+ * holding (year 0 steps back to `-000001-…`, 9999 on to `+010000-…`, and a loop over the weeks never
+ * ends): such a date is refused as not a date.
+ */
+const YEARS = { first: '1900-01-01', last: '2999-12-31' };
+
+const dateText = (value: unknown) => {
+  const text = typeof value === 'string' ? value.trim() : null;
+  return text !== null && isCalendarDate(text) && text >= YEARS.first && text <= YEARS.last ? text : null;
+};
+
+const weeksBetween = (start: string, end: string) => Math.floor((Date.parse(`${mondayOf(end)}T00:00:00Z`) - Date.parse(`${mondayOf(start)}T00:00:00Z`)) / (7 * DAY_MS)) + 1;
 
 /**
  * The period the fields ask for, or the message that refuses them. `allowBatchRelated`: the reports
@@ -76,7 +88,7 @@ export function periodOf(fields: DateFields, options: { today: string; allowBatc
   const end = dateText(fields.end_date);
   if (!end) return { error: m.endDateInvalid };
   if (end < start) return { error: m.endBeforeStart };
-  if (weeksOf({ start, end }).length > REPORT_WEEKS_MAX) return { error: m.periodTooLong };
+  if (weeksBetween(start, end) > REPORT_WEEKS_MAX) return { error: m.periodTooLong };
   return { period: { start, end } };
 }
 
