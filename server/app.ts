@@ -35,6 +35,8 @@ import { subgridRoutes } from './domains/subgrids/routes';
 import { trayRoutes } from './domains/trays/routes';
 import { problemRoutes } from './domains/problems/routes';
 import { treatmentRoutes } from './domains/treatments/routes';
+import { savedReportRoutes } from './domains/reports/saved-routes';
+import { reportRoutes } from './domains/reports/routes';
 import { type FileStore, localFileStore } from './domains/files/storage';
 import { settingsRoutes } from './domains/settings/routes';
 import { createCompanyCache, type CompanyCache } from './domains/companies/cache';
@@ -202,6 +204,8 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
       await api.register(area('Forms', formRoutes));
       await api.register(area('Plant problems', problemRoutes));
       await api.register(area('Treatments', treatmentRoutes));
+      await api.register(area('Reports', reportRoutes));
+      await api.register(area('Saved reports', savedReportRoutes));
       await api.register(area('Sync', syncRoutes), { prefix: '/sync' });
     },
     { prefix: '/api' },

@@ -52,7 +52,7 @@ export const CLIENT_ID_TABLES = [
 ] as const;
 
 /** Synced tables made after migration 0006, each with its own client id column and unique index. */
-export const LATER_CLIENT_ID_TABLES = ['plant_problems', 'problem_color_mappings', 'custom_solutions', 'spray_products', 'treatments', 'spray_applications'] as const;
+export const LATER_CLIENT_ID_TABLES = ['plant_problems', 'problem_color_mappings', 'custom_solutions', 'spray_products', 'treatments', 'spray_applications', 'saved_reports'] as const;
 
 const migrations: Record<string, string> = {
   '0001_foundation': `
@@ -676,6 +676,56 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
     ${trackChanges('spray_applications')}
     CREATE UNIQUE INDEX spray_applications_client_id ON spray_applications (client_id, company_id);
     CREATE INDEX spray_applications_boxes ON spray_applications USING gin (grid_box_ids);
+  `,
+  '0010_saved_reports': `
+    -- Saved reports (issue 15; spec part 2 §3): what a report screen showed, kept to be shown again, on
+    -- the dashboard and offline. report_data is the chart's data as the screen sent it; filters the date
+    -- option with its dates or weeks (and the screen's other choices); the author is created_by.
+    CREATE TABLE saved_reports (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      report_name text NOT NULL,
+      chart_type text NOT NULL CHECK (chart_type IN ('line', 'bar', 'stacked_bar', 'area', 'heatmap')),
+      report_type text,
+      report_data jsonb NOT NULL DEFAULT '[]',
+      filters jsonb,
+      room_ids integer[] NOT NULL DEFAULT '{}',
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('saved_reports')}
+    CREATE UNIQUE INDEX saved_reports_client_id ON saved_reports (client_id, company_id);
+    CREATE INDEX saved_reports_company ON saved_reports (company_id) WHERE deleted_at IS NULL;
+
+    -- The company's dashboard (spec §3: report_id1 to report_id4), on the company's row, so that it can
+    -- travel in the company document (ARCHITECTURE.md). A deleted report is taken off it in the same
+    -- transaction.
+    ALTER TABLE companies
+      ADD COLUMN dashboard_report_id1 integer REFERENCES saved_reports(id),
+      ADD COLUMN dashboard_report_id2 integer REFERENCES saved_reports(id),
+      ADD COLUMN dashboard_report_id3 integer REFERENCES saved_reports(id),
+      ADD COLUMN dashboard_report_id4 integer REFERENCES saved_reports(id);
+
+    -- Read-only links to a saved report (the public /reporting page): only a SHA-256 of the token is
+    -- kept (as refresh tokens and invitations keep theirs); a revoked link stays listed for its Admins.
+    CREATE TABLE report_shares (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      report_id integer NOT NULL REFERENCES saved_reports(id),
+      token_hash text NOT NULL UNIQUE,
+      created_by integer NOT NULL REFERENCES users(id),
+      created_at timestamptz NOT NULL DEFAULT now(),
+      revoked_at timestamptz,
+      revoked_by integer REFERENCES users(id)
+    );
+    CREATE INDEX report_shares_report ON report_shares (report_id);
+  `,
+  '0011_report_indexes': `
+    -- Trends read a form's responses by week, a field's answers, and a company's sprays by date
+    -- (server/domains/reports): without these each reads every response or spray of the company.
+    CREATE INDEX form_responses_template ON form_responses (template_id, submitted_at) WHERE deleted_at IS NULL;
+    CREATE INDEX form_field_responses_field ON form_field_responses (field_id) WHERE deleted_at IS NULL;
+    CREATE INDEX spray_applications_company_date ON spray_applications (company_id, application_date) WHERE deleted_at IS NULL;
   `,
 };
 

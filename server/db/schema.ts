@@ -36,6 +36,11 @@ export interface CompaniesTable extends SyncColumns {
   stickytrap_render: Generated<number>;
   language: Generated<string>;
   max_sub_gridboxes: Generated<number>;
+  /** The dashboard's slots (migration 0010): saved reports, or null for an empty slot. */
+  dashboard_report_id1: number | null;
+  dashboard_report_id2: number | null;
+  dashboard_report_id3: number | null;
+  dashboard_report_id4: number | null;
 }
 
 export interface UsersTable extends SyncColumns {
@@ -414,6 +419,8 @@ export interface DB {
   spray_products: SprayProductsTable;
   treatments: TreatmentsTable;
   spray_applications: SprayApplicationsTable;
+  saved_reports: SavedReportsTable;
+  report_shares: ReportSharesTable;
 }
 
 /** A problem seen on a plant (migration 0008). */
@@ -497,6 +504,32 @@ export interface SprayApplicationsTable extends SyncColumns {
   reentry_until: Timestamp | null;
   preharvest_until: Timestamp | null;
   user_id: number | null;
+}
+
+/** A saved report (migration 0010); its author is `created_by`. */
+export interface SavedReportsTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  report_name: string;
+  chart_type: string;
+  report_type: string | null;
+  /** Written as JSON text. */
+  report_data: ColumnType<unknown, string, string>;
+  /** Written as JSON text. */
+  filters: ColumnType<unknown, string | null, string | null>;
+  room_ids: number[];
+}
+
+/** A read-only link to a saved report (migration 0010): only its token's hash is kept. */
+export interface ReportSharesTable {
+  id: Generated<number>;
+  company_id: number;
+  report_id: number;
+  token_hash: string;
+  created_by: number;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+  revoked_by: number | null;
 }
 
 export type Company = Selectable<CompaniesTable>;

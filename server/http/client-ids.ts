@@ -22,8 +22,8 @@ import type { AccessClaims } from '../domains/auth/tokens';
 import { CLIENT_ID_HOLDERS, type NamedKind } from '../domains/replication/client-naming';
 import { answeredRepeatOf, clientIdsResolvedAhead } from './transactions';
 
-/** Kinds whose records are made by the server only: nobody names them by client id. */
-const SERVER_MADE: ReadonlySet<OwnedKindName> = new Set(['company', 'user', 'invitation']);
+/** Kinds whose records are made by the server only: nobody names them by client id (a report's link is made online, by an Admin). */
+const SERVER_MADE: ReadonlySet<OwnedKindName> = new Set(['company', 'user', 'invitation', 'report_share']);
 
 /** A place in the request holding a value that names records of one kind. */
 interface Slot {
@@ -142,7 +142,8 @@ async function resolve(request: FastifyRequest, kindName: OwnedKindName, clientI
 
 /** The records of one kind with these client ids, of any company. */
 async function rowsOf(db: Kysely<DB>, kindName: OwnedKindName, clientIds: string[]) {
-  // Only kinds a tablet can make have holders; the others (company, user, invitation) never get here.
+  // Only kinds a tablet can make get here (not SERVER_MADE's); a kind without a holder keeps its client id
+  // in its own table's `client_id` column.
   const kind = CLIENT_ID_HOLDERS[kindName as NamedKind] ?? OWNED_KINDS[kindName];
   const { rows } = await sql<{ id: number; client_id: string; company: number }>`
     SELECT ${sql.ref(kind.idColumn)} AS id, client_id, ${sql.ref(kind.companyColumn)} AS company

@@ -46,6 +46,12 @@ export const OWNED_KINDS = {
   form_response: { table: 'form_responses', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
   plant_problem: { table: 'plant_problems', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
   spray_product: { table: 'spray_products', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
+  saved_report: { table: 'saved_reports', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
+  /**
+   * A read-only link to a saved report. Revoking one keeps its row (`revoked_at`; its Admins still see
+   * it listed, and revoking it again answers that it already is), so a revoked link is not missing.
+   */
+  report_share: { table: 'report_shares', idColumn: 'id', companyColumn: 'company_id', softDeleted: false },
 } satisfies Record<string, OwnedKind>;
 
 export type OwnedKindName = keyof typeof OWNED_KINDS;
@@ -103,6 +109,8 @@ export const OWNED_PARAMETERS: Record<string, OwnedKindName> = {
   problemID: 'plant_problem',
   product_id: 'spray_product',
   // `template_id` names a grid, tray or form template depending on the route: routes declare it (`config.owns`).
+  // `report_id` too: a saved report in the saved reports' calls (reports/saved-routes.ts declares it and
+  // the dashboard's report_id1..report_id4), but a chart group number in a form template's fields.
 };
 
 /**

@@ -213,6 +213,12 @@ async function recordsOf(tenant: Tenant): Promise<Records> {
   const sub = await server.database.db.selectFrom('sub_gridboxes').select('id').where('company_id', '=', tenant.companyId).orderBy('id', 'desc').executeTakeFirstOrThrow();
   const scan = { id: await createScan(server, tenant.companyId, room) };
   const event = (await admin('POST', '/add_audit_event', { json: { EventTitle: 'Scouted' } })).body as { event: { EventID: number } };
+  const report = await idFrom(
+    call('POST', '/save_report', tenant.regular.token, { json: { company_id: tenant.companyId, report_name: `Mildew ${randomUUID()}`, chart_type: 'line', report_data: [], room_ids: [room] } }),
+    'report_id',
+  );
+  const shared = await admin('POST', '/share_report', { json: { report_id: report } });
+  expect(shared.status, JSON.stringify(shared.body)).toBe(200);
   return {
     roomId: room,
     boxId: box,
@@ -242,6 +248,8 @@ async function recordsOf(tenant: Tenant): Promise<Records> {
       'problem_id',
     ),
     spray_product: await idFrom(admin('POST', '/add_spray_product', { query: { company_id: tenant.companyId }, json: { ProductName: `Spray ${randomUUID()}` } }), 'product_id'),
+    saved_report: report,
+    report_share: (shared.body as { share: { share_id: number } }).share.share_id,
   };
 }
 
@@ -275,6 +283,8 @@ describe('every kind of owned record: another company’s answers 403, a missing
     form_response: (id) => call('GET', '/get_field_responses', farm.regular.token, { query: { response_id: id } }),
     plant_problem: (id) => call('POST', '/manage_problem', farm.regular.token, { json: { problemID: id, action: 'resolve', userID: farm.regular.id } }),
     spray_product: (id) => call('GET', '/get_treatment', farm.regular.token, { query: { treatment_type: 'biological', company_id: farm.companyId, product_id: id } }),
+    saved_report: (id) => call('GET', '/get_saved_reports', farm.regular.token, { query: { company_id: farm.companyId, report_id: id } }),
+    report_share: (id) => call('POST', '/revoke_report_share', farm.admin.token, { json: { share_id: id } }),
   };
 
   const idOf = (records: Records, tenant: Tenant, kind: OwnedKindName) => (kind === 'company' ? tenant.companyId : kind === 'user' ? tenant.admin.id : records[kind]);

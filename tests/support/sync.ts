@@ -24,6 +24,8 @@ export async function pullUntil<Document extends PulledDocument = PulledDocument
   token: string,
   collection: string,
   done: (documents: Map<string, Document>) => boolean,
+  /** `client`: documents named as tablets name them (by client ids). */
+  naming: 'server' | 'client' = 'server',
 ): Promise<Map<string, Document>> {
   const documents = new Map<string, Document>();
   let checkpoint = '';
@@ -31,7 +33,7 @@ export async function pullUntil<Document extends PulledDocument = PulledDocument
   for (;;) {
     const response = await server.request<{ documents: Document[]; checkpoint: string; has_more: boolean }>('GET', '/sync/pull', {
       token,
-      query: { collection, checkpoint },
+      query: { collection, checkpoint, naming },
     });
     expect(response.status).toBe(200);
     for (const document of response.body.documents) documents.set(document.id, document);

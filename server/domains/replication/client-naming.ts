@@ -33,6 +33,7 @@ export const NAMED_KINDS = {
   spray_product: 'spray_products',
   treatment: 'treatments',
   spray_application: 'spray_applications',
+  saved_report: 'saved_reports',
 } as const;
 
 export type NamedKind = keyof typeof NAMED_KINDS;

@@ -14,6 +14,7 @@ import { formResponsesCollection, formTemplatesCollection } from '../forms/colle
 import { gridBoxesCollection, gridsCollection } from '../grids/collection';
 import { operationsCollection } from '../operations/collection';
 import { plantProblemsCollection } from '../problems/collection';
+import { reportsCollection } from '../reports/collection';
 import { roomsCollection } from '../rooms/collection';
 import type { SyncCollection } from './sync-collection';
 
@@ -28,6 +29,7 @@ export const COLLECTIONS: readonly SyncCollection[] = [
   formTemplatesCollection,
   formResponsesCollection,
   plantProblemsCollection,
+  reportsCollection,
 ];
 
 const byName = new Map(COLLECTIONS.map((collection) => [collection.name, collection]));
