@@ -12,8 +12,8 @@
  *
  * Documents are the server's (GET /api/sync/pull, `naming=client`: every record the tablet can make is
  * named by its client id, in its `id` and in every field that refers to it, its integer id kept as
- * `serverId`) plus string link keys (`roomId`, `gridId`, …) that the screens query by. Reports and automations are added with
- * their areas; their names are reserved below.
+ * `serverId`) plus string link keys (`roomId`, `gridId`, …) that the screens query by. Automations are added with
+ * their area; the name is reserved below.
  */
 import type { RxJsonSchema } from 'rxdb';
 
@@ -131,6 +131,8 @@ export const SCHEMAS = {
   }),
   /** Several small kinds (trays, tray templates, grid templates, plant moves; treatments later): `kind` tells which. */
   operations: schema('operations', { company_id: 'number', created_at: 'string', updated_at: 'string' }, ['kind'], [['kind']]),
+  /** Saved reports with the data their charts were drawn from (common/schemas/saved-reports.ts), for viewing offline. */
+  reports: schema('reports', { report_id: 'any', report_name: 'string', chart_type: 'string', report_data: 'array', filters: 'object', report_type: 'string', room_ids: 'array', company_id: 'number', user_id: 'number', created_at: 'string', updated_at: 'string' }),
   audit_events: schema('audit_events', {
     EventID: 'any',
     CompanyID: 'number',
@@ -224,8 +226,8 @@ export const SCHEMAS = {
 export type CollectionName = keyof typeof SCHEMAS;
 export const COLLECTION_NAMES = Object.keys(SCHEMAS) as CollectionName[];
 
-/** Collections the later areas add, counted now so the limit holds: 10 above + these 2 = 12. */
-export const RESERVED_COLLECTIONS = ['reports', 'automations'] as const;
+/** Collections the later areas add, counted now so the limit holds: 11 above + this one = 12. */
+export const RESERVED_COLLECTIONS = ['automations'] as const;
 
 /**
  * The string link keys of a document, from its references. Applied to every

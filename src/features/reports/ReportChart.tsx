@@ -10,25 +10,23 @@ import { AriaComponent, GridComponent, LegendComponent, TooltipComponent, Visual
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
+import type { ChartType } from '../../../common/messages/reports';
 import { type ChartModel, csvOf, fileNameOf, tableOf } from './chart-model';
 import './reports.css';
 
 echarts.use([LineChart, BarChart, HeatmapChart, GridComponent, TooltipComponent, LegendComponent, VisualMapComponent, AriaComponent, CanvasRenderer]);
 
-export const CHART_KINDS = ['line', 'bar', 'stacked_bar', 'area', 'heat_map'] as const;
-export type ChartKind = (typeof CHART_KINDS)[number];
-
-export const CHART_KIND_LABELS: Record<ChartKind, string> = { line: 'Line', bar: 'Bars', stacked_bar: 'Stacked bars', area: 'Area', heat_map: 'Heat map' };
+export const CHART_TYPE_LABELS: Record<ChartType, string> = { line: 'Line', bar: 'Bars', stacked_bar: 'Stacked bars', area: 'Area', heatmap: 'Heat map' };
 
 /** The echarts option for a model drawn as `kind`. */
-export function chartOption(model: ChartModel, kind: ChartKind): echarts.EChartsCoreOption {
+export function chartOption(model: ChartModel, kind: ChartType): echarts.EChartsCoreOption {
   const common = {
     aria: { enabled: true },
     animation: false,
-    tooltip: { trigger: kind === 'heat_map' ? 'item' : 'axis' },
+    tooltip: { trigger: kind === 'heatmap' ? 'item' : 'axis' },
     textStyle: { fontSize: 14 },
   };
-  if (kind === 'heat_map') {
+  if (kind === 'heatmap') {
     const data = model.series.flatMap((series, row) => model.categories.map((_, column) => [column, row, series.values[column] ?? 0]));
     const max = Math.max(1, ...data.map((cell) => cell[2] ?? 0));
     return {
@@ -65,7 +63,7 @@ function download(href: string, fileName: string) {
   link.remove();
 }
 
-export function ReportChart({ model, kind, title }: { model: ChartModel; kind: ChartKind; title: string }) {
+export function ReportChart({ model, kind, title }: { model: ChartModel; kind: ChartType; title: string }) {
   const holder = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
 

@@ -52,3 +52,37 @@ export function fileNameOf(name: string, extension: 'csv' | 'png'): string {
   const base = name.normalize('NFKD').replace(/[^\w\s-]/g, '').trim().replace(/\s+/g, '-').toLowerCase() || 'report';
   return `${base.slice(0, 80)}.${extension}`;
 }
+
+/**
+ * A saved report's data (save_report's "report data array"): one point per category and series, in
+ * the table's order. Long rather than a row object per category: the database keeps an object's keys
+ * in its own order, so columns would come back reordered.
+ */
+export interface ReportPoint {
+  category: string;
+  series: string;
+  value: number;
+}
+
+export function reportDataOf(model: ChartModel): ReportPoint[] {
+  return model.categories.flatMap((category, index) => model.series.map((series) => ({ category, series: series.name, value: series.values[index] ?? 0 })));
+}
+
+const isPoint = (value: unknown): value is ReportPoint =>
+  typeof value === 'object' && value !== null && typeof (value as ReportPoint).category === 'string' && typeof (value as ReportPoint).series === 'string' && typeof (value as ReportPoint).value === 'number';
+
+/** A saved report's data drawn again; anything that is not a point (an older or another client's shape) is left out. */
+export function modelOfReportData(data: readonly unknown[], labels: { categoryLabel: string; unit: string }): ChartModel {
+  const categories: string[] = [];
+  const series = new Map<string, Map<string, number>>();
+  for (const point of data.filter(isPoint)) {
+    if (!categories.includes(point.category)) categories.push(point.category);
+    if (!series.has(point.series)) series.set(point.series, new Map());
+    series.get(point.series)!.set(point.category, point.value);
+  }
+  return {
+    ...labels,
+    categories,
+    series: [...series].map(([name, values]) => ({ name, values: categories.map((category) => values.get(category) ?? 0) })),
+  };
+}

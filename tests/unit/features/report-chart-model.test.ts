@@ -1,7 +1,7 @@
 /** The table and CSV under every report chart (issue 15). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvOf, fileNameOf, tableOf, type ChartModel } from '../../../src/features/reports/chart-model';
+import { csvCell, csvOf, fileNameOf, modelOfReportData, reportDataOf, tableOf, type ChartModel } from '../../../src/features/reports/chart-model';
 
 const model: ChartModel = {
   categoryLabel: 'Week',
@@ -75,5 +75,19 @@ describe('a report’s table and CSV', () => {
     expect(csvCell('=SUM(A1)')).toBe("'=SUM(A1)");
     expect(fileNameOf('Thrips in Flower 1 — last 8 weeks', 'csv')).toBe('thrips-in-flower-1-last-8-weeks.csv');
     expect(fileNameOf('***', 'png')).toBe('report.png');
+  });
+});
+
+describe('a saved report’s data', () => {
+  it('is one point per week and series, and draws the same chart again', () => {
+    const full: ChartModel = { ...model, series: model.series.map((series) => ({ ...series, values: model.categories.map((_, index) => series.values[index] ?? 0) })) };
+    expect(reportDataOf(full)).toEqual([
+      { category: '2026-11-02', series: 'Two-spotted spider mite', value: 3 },
+      { category: '2026-11-02', series: 'Powdery mildew, early', value: 1 },
+      { category: '2026-11-09', series: 'Two-spotted spider mite', value: 5 },
+      { category: '2026-11-09', series: 'Powdery mildew, early', value: 0 },
+    ]);
+    expect(modelOfReportData(reportDataOf(full), { categoryLabel: 'Week', unit: 'problems' })).toEqual(full);
+    expect(modelOfReportData([{ category: 'x' }, 'junk', { category: 'w', series: 's', value: 2 }], { categoryLabel: 'Week', unit: 'problems' }).series).toEqual([{ name: 's', values: [2] }]);
   });
 });
