@@ -1,6 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../features/shell/Upcoming';
+import { SharedReportPage } from '../features/reports/SharedReportPage';
 
 export const Route = createFileRoute('/reporting')({
-  component: () => <Upcoming standalone title="Reporting" what="Problem trends and saved reports, for managers." />,
+  validateSearch: (search: Record<string, unknown>): { token?: string } => (typeof search.token === 'string' ? { token: search.token } : {}),
+  component: function ReportingRoute() {
+    const { token } = Route.useSearch();
+    return <SharedReportPage token={token} />;
+  },
 });

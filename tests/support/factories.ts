@@ -109,7 +109,7 @@ export async function createGrid(server: Server, companyId: number, roomId: numb
 }
 
 /** Tables whose rows hold their client id (a grid box's is kept in grid_box_client_ids). */
-type ClientNamedTable = 'rooms' | 'grids' | 'grid_boxes' | 'sub_gridboxes' | 'batches' | 'batch_problems' | 'trays' | 'tray_templates' | 'grid_templates' | 'form_templates' | 'form_fields' | 'form_responses' | 'audit_events' | 'plant_moves' | 'plant_problems' | 'spray_products' | 'treatments' | 'spray_applications';
+type ClientNamedTable = 'rooms' | 'grids' | 'grid_boxes' | 'sub_gridboxes' | 'batches' | 'batch_problems' | 'trays' | 'tray_templates' | 'grid_templates' | 'form_templates' | 'form_fields' | 'form_responses' | 'audit_events' | 'plant_moves' | 'plant_problems' | 'spray_products' | 'treatments' | 'spray_applications' | 'saved_reports';
 
 /**
  * The client ids of server rows, in the order of `ids`: how a tablet names records the server made

@@ -41,7 +41,7 @@ export function chartOption(model: ChartModel, kind: ChartType): echarts.ECharts
   return {
     ...common,
     legend: { type: 'scroll', bottom: 0 },
-    grid: { left: 48, right: 24, top: 16, bottom: 64 },
+    grid: { left: 48, right: 24, top: 40, bottom: 64 },
     xAxis: { type: 'category', data: model.categories, boundaryGap: kind !== 'line' && kind !== 'area' },
     yAxis: { type: 'value', name: model.unit, minInterval: 1 },
     series: model.series.map((series) => ({

@@ -1,6 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../../features/shell/Upcoming';
+import { SavedReportScreen } from '../../../features/reports/SavedReportsScreen';
 
 export const Route = createFileRoute('/dashboard/reports/$reportID')({
-  component: () => <Upcoming title="Report" what="One saved report." />,
+  component: function SavedReportRoute() {
+    const { reportID } = Route.useParams();
+    return <SavedReportScreen reportId={reportID} />;
+  },
 });

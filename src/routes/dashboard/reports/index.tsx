@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../../features/shell/Upcoming';
+import { SavedReportsScreen } from '../../../features/reports/SavedReportsScreen';
 
 export const Route = createFileRoute('/dashboard/reports/')({
-  component: () => <Upcoming title="Reports" what="Saved trend reports." />,
+  component: SavedReportsScreen,
 });
