@@ -21,6 +21,8 @@ export const reportMessages = {
   endBeforeStart: 'end_date must not be before start_date.',
   periodTooLong: `A report covers at most ${REPORT_WEEKS_MAX} weeks.`,
   roomIdsArray: 'room_ids must be an array of room ids.',
+  // The client's default when a trend call fails without a message.
+  fetchFailed: 'Failed to fetch the report.',
   // Trends (spec §5 rules, in its field names).
   roomIdRequired: 'room_id is required.',
   roomIdInvalid: 'room_id must be a room id.',

@@ -1,13 +1,112 @@
 /**
- * Reports (issue 15; spec part 2 §7). Saved reports travel to the tablet in the `reports` collection,
- * which the screens read (offline too); a link's report is read from the server without a session.
+ * Reports (issue 15; spec part 2 §7). Trends are computed by the server from every tablet's
+ * observations, so they are read online (`trend`). Saved reports travel to the tablet in the `reports`
+ * collection, which the screens read (offline too); saving and deleting one are queued writes with
+ * their optimistic document, so a report can be saved with no signal. A link's report is read from the
+ * server without a session.
  */
 import type { z } from 'zod';
-import { savedReportMessages as m } from '../../common/messages/reports';
-import { sharedReportQuery, type sharedReportAnswer } from '../../common/schemas/saved-reports';
-import { type ApiContext, check, online } from './context';
+import { newClientId } from '../../common/client-ids';
+import { type ChartType, savedReportMessages as m, reportMessages as rm } from '../../common/messages/reports';
+import { deleteReportBody, saveReportBody, sharedReportQuery, type sharedReportAnswer, type shareReportAnswer } from '../../common/schemas/saved-reports';
+import { type ApiContext, check, json, now, online, record } from './context';
+import type { RecordId } from './records';
 
 export type SharedReport = z.infer<typeof sharedReportAnswer>['report'];
+
+/** The period a report asks for: the last weeks, or a date range. */
+export type ReportPeriodChoice = { weeks: number } | { start: string; end: string };
+
+const periodQuery = (period: ReportPeriodChoice) =>
+  'weeks' in period ? { date_option: 'weeks_ago', weeks_ago: period.weeks } : { date_option: 'date_range', start_date: period.start, end_date: period.end };
+
+/**
+ * One trend call (GET, online): `path` is the call, `query` its other parameters (rooms as a JSON
+ * array of ids or client ids). The server's message (such as 'Invalid date_option provided.'), or
+ * 'Failed to fetch the report.' when it gives none.
+ */
+export async function trend<T>(context: Pick<ApiContext, 'client'>, input: { path: string; companyId: number; period: ReportPeriodChoice; query?: Record<string, unknown> }): Promise<T> {
+  return online<T>(context, { path: input.path, query: { company_id: input.companyId, ...periodQuery(input.period), ...input.query } }, rm.fetchFailed);
+}
+
+/** The filters a saved report keeps: its period as save_report takes it, and the screen's labels and choices. */
+export function savedFilters(period: ReportPeriodChoice, others: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...others,
+    ...('weeks' in period ? { date_type: 'weeks_ago', weeks_ago: period.weeks } : { date_type: 'date_range', date_range: { start_date: period.start, end_date: period.end } }),
+  };
+}
+
+/**
+ * POST /save_report, queued: a new report (or, with `reportId`, that report saved again), with its data
+ * as the chart showed it. It is in the `reports` collection at once (offline too). Returns its id.
+ * §5's messages ('report_name is required…', 'report_data must be an array.', …).
+ */
+export async function saveReport(
+  context: ApiContext,
+  input: { companyId: number; reportId?: RecordId; name: string; chartType: ChartType; reportType: string; data: unknown[]; filters: Record<string, unknown>; roomIds: RecordId[] },
+): Promise<string> {
+  const reportId = input.reportId === undefined ? newClientId() : String(input.reportId);
+  const fields = {
+    company_id: input.companyId,
+    report_name: input.name,
+    chart_type: input.chartType,
+    report_type: input.reportType,
+    report_data: input.data,
+    filters: input.filters,
+    room_ids: input.roomIds,
+    ...(input.reportId === undefined ? {} : { report_id: input.reportId }),
+  };
+  const checked = check(saveReportBody, fields);
+  const session = await context.client.session.get();
+  const at = now();
+  const before = input.reportId === undefined ? null : await context.store.get('reports', reportId);
+  await record(context, {
+    method: 'POST',
+    path: '/save_report',
+    body: json(input.reportId === undefined ? { ...fields, client_id: reportId } : fields),
+    creates: input.reportId === undefined ? [reportId] : [],
+    effects: [
+      {
+        op: 'upsert',
+        collection: 'reports',
+        id: reportId,
+        data: {
+          report_id: reportId,
+          report_name: checked.report_name,
+          chart_type: checked.chart_type,
+          report_type: checked.report_type ?? null,
+          report_data: input.data,
+          filters: checked.filters ?? null,
+          room_ids: input.roomIds.map(String),
+          company_id: input.companyId,
+          user_id: (before?.user_id as number | null | undefined) ?? session?.user_id ?? null,
+          created_at: (before?.created_at as string | undefined) ?? at,
+          updated_at: at,
+        },
+      },
+    ],
+    label: `Save report ${checked.report_name}`,
+  });
+  return reportId;
+}
+
+/** DELETE /delete_report, queued: the report leaves the list at once. Its author or an Admin (the server answers 403 to others). */
+export async function deleteReport(context: ApiContext, input: { reportId: RecordId; name: string }) {
+  const { report_id } = check(deleteReportBody, { report_id: input.reportId });
+  await record(context, {
+    method: 'DELETE',
+    path: '/delete_report',
+    body: json({ report_id }),
+    effects: [{ op: 'remove', collection: 'reports', id: String(input.reportId) }],
+    label: `Delete report ${input.name}`,
+  });
+}
+
+/** POST /share_report (Admins, online): a link to the report; its token is shown once. */
+export async function shareReport(context: Pick<ApiContext, 'client'>, input: { reportId: RecordId }): Promise<z.infer<typeof shareReportAnswer>> {
+  return online(context, { method: 'POST', path: '/share_report', body: { report_id: input.reportId } }, m.saveReportFailed);
+}
 
 /**
  * GET /reporting/report?token= (public): the one report a link shows, for someone without an account.

@@ -8,10 +8,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SavedReportRecord } from '../../common/schemas/saved-reports';
 import { reportDataOf } from '../../src/features/reports/chart-model';
 import { type E2E, skipBrowser, startE2E } from '../support/browser';
-import { clientIdOf, createTenant } from '../support/factories';
+import { clientIdOf, createGrid, createRoom, createTenant } from '../support/factories';
 import { AppPage } from './app-page';
 
 let e2e: E2E;
+
+const DAY_MS = 86_400_000;
+/** Noon UTC on the Thursday of the week `weeksAgo` weeks before this one (weeks run Monday to Sunday). */
+function thursdayNoon(weeksAgo: number): Date {
+  const today = new Date();
+  const monday = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - ((today.getUTCDay() + 6) % 7) * DAY_MS;
+  return new Date(monday - weeksAgo * 7 * DAY_MS + 3 * DAY_MS + 12 * 3_600_000);
+}
+const mondayOf = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()) - ((date.getUTCDay() + 6) % 7) * DAY_MS).toISOString().slice(0, 10);
 
 const chart = {
   categoryLabel: 'Week',
@@ -58,7 +67,8 @@ describe.skipIf(skipBrowser)('saved reports', { timeout: 180_000 }, () => {
     await expect.poll(() => page.locator('.report-canvas canvas').count()).toBe(1);
     await app.checkScreen('report-saved');
 
-    // Offline: the tablet's copy.
+    // Offline, once the tablet says it is ready to be: the tablet's copy.
+    await page.locator('.offline-ready.ready').waitFor({ timeout: 60_000 });
     await context.setOffline(true);
     await app.reload();
     await expect.poll(() => table.getByRole('row').count(), { timeout: 30_000 }).toBe(4);
@@ -80,5 +90,40 @@ describe.skipIf(skipBrowser)('saved reports', { timeout: 180_000 }, () => {
     await expect.poll(() => visitor.page.getByRole('alert').innerText()).toBe('This report link does not exist or has been revoked.');
     expect(await sharedTable.count()).toBe(0);
     expect([...errors, ...visitor.errors]).toEqual([]);
+  });
+
+  it('are built from the server’s trends, drawn with their table, and saved for every tablet', async () => {
+    const farm = await createTenant(e2e.server);
+    const roomId = await createRoom(e2e.server, farm.companyId, 'Flower 2');
+    const grid = await createGrid(e2e.server, farm.companyId, roomId, 2, 1);
+    const lastWeek = thursdayNoon(1);
+    const justNow = new Date(Date.now() - 60_000);
+    for (const [box, at] of [[grid.boxIds[0]!, lastWeek], [grid.boxIds[0]!, justNow], [grid.boxIds[1]!, justNow]] as const) {
+      const seen = await e2e.server.request('POST', '/create_gridbox_problem', {
+        token: farm.regular.token,
+        json: { GridBoxID: box, problem_type: 'Night weevil', severity: 2, user_id: farm.regular.id },
+        headers: { 'X-Acted-At': at.toISOString() },
+      });
+      expect(seen.status, JSON.stringify(seen.body)).toBe(200);
+    }
+
+    const { page, errors } = await e2e.newPage();
+    const app = new AppPage(page);
+    await app.signIn(farm.admin);
+    await app.open('/dashboard/reports');
+    await page.getByLabel('Number of weeks').fill('2');
+    await page.getByRole('button', { name: 'Show report' }).click();
+    const table = page.getByRole('table', { name: 'Problems by type' });
+    await expect.poll(() => table.getByRole('row').allInnerTexts()).toEqual(['Week\tNight weevil', `${mondayOf(lastWeek)}\t1`, `${mondayOf(justNow)}\t2`]);
+    await app.checkScreen('report-builder');
+
+    await page.getByLabel('Report name').fill('Weevils in Flower 2');
+    await page.getByRole('button', { name: 'Save report' }).click();
+    await page.getByRole('link', { name: /Weevils in Flower 2/ }).click();
+    await expect.poll(() => page.getByRole('table', { name: 'Weevils in Flower 2' }).getByRole('row').count()).toBe(3);
+    await app.synced();
+    const saved = await e2e.server.database.db.selectFrom('saved_reports').select(['report_name', 'report_type', 'created_by']).where('company_id', '=', farm.companyId).execute();
+    expect(saved).toEqual([{ report_name: 'Weevils in Flower 2', report_type: 'problem_trends', created_by: farm.admin.id }]);
+    expect(errors).toEqual([]);
   });
 });

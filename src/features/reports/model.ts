@@ -10,6 +10,7 @@ export type LocalReport = LocalDocument & {
   report_type: string | null;
   report_data: unknown[];
   filters: (SavedReportFilters & { category_label?: unknown; unit?: unknown }) | null;
+  user_id: number | null;
   updated_at: string;
 };
 
