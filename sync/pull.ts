@@ -172,16 +172,22 @@ export class PullReplications {
       const list = [...ids];
       for (let start = 0; start < list.length; start += REFRESH_BATCH) {
         const asked = list.slice(start, start + REFRESH_BATCH);
+        // Which of them an entry was still to create when the question left: read before asking, since
+        // an entry in flight may be applied (and leave the outbox) while the question is on its way.
+        const pendingWhenAsked = await this.outbox.pending();
         const answer = await this.transport.send({ method: 'GET', path: '/sync/documents', query: { collection: name, ids: asked.join(','), naming: 'client' } });
         if (answer.status !== 200) throw new Error(`Reading back ${name} answered ${answer.status}`);
         const documents = (answer.data as { documents: PulledPage['documents'] }).documents;
         await this.store({ [name]: documents }, store);
         // The server leaves out a record it never made (its create was refused and discarded; a deleted
-        // one comes as its tombstone). Unless a waiting entry is still to create it, the tablet's copy
-        // is a leftover: a refused change restored by discarding another one that had deleted it.
+        // one comes as its tombstone). Unless an entry was still to create it, the tablet's copy is a
+        // leftover: a refused change restored by discarding another one that had deleted it.
         const answered = new Set(documents.map((document) => document.id));
-        const pending = await this.outbox.pending();
-        for (const id of asked) if (!answered.has(id) && !pending.awaitsCreate([id])) await store.remove(name, id);
+        const pendingNow = await this.outbox.pending();
+        for (const id of asked) {
+          if (answered.has(id) || pendingWhenAsked.awaitsCreate([id]) || pendingNow.awaitsCreate([id])) continue;
+          await store.remove(name, id);
+        }
       }
     }
   }
