@@ -5,7 +5,6 @@
  * the screen says so offline) and drawn with its table; saving keeps it, with its data, on every
  * tablet, and works offline once drawn.
  */
-import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { CHART_TYPES, type ChartType, DEFAULT_CHART_TYPE } from '../../../common/messages/reports';
 import { saveReport, savedFilters, trend, type ReportPeriodChoice } from '../../api/reports';
@@ -53,7 +52,6 @@ export function ReportBuilder() {
   const user = useSignedInUser();
   const context = useApiContext();
   const online = useSyncStatus((status) => status.online);
-  const navigate = useNavigate();
   const rooms = useLocalQuery<Room>('rooms', {}, 'all', [{ Name: 'asc' }]).documents;
   const templates = useLocalQuery<Template>('form_templates', {}, 'all').documents;
   const fields = templates.flatMap((template) => (template.fields ?? []).filter((field) => REPORTED_FIELD_TYPES.has(field.FieldType)).map((field) => ({ id: String(field.FieldID), label: `${template.TemplateName ?? 'Form'}: ${field.FieldName}` })));
@@ -95,8 +93,8 @@ export function ReportBuilder() {
     event.preventDefault();
     if (!built || !user) return;
     const filters = savedFilters(built.period, { ...built.choices, category_label: built.model.categoryLabel, unit: built.model.unit });
-    const saved = await saving.run({ companyId: user.companyId, name, chartType: built.chart, reportType: built.type, data: reportDataOf(built.model), filters, roomIds: built.roomIds });
-    if (saved) void navigate({ to: '/dashboard/reports' });
+    // The builder is on the list's screen: the saved report appears in the list below at once.
+    await saving.run({ companyId: user.companyId, name, chartType: built.chart, reportType: built.type, data: reportDataOf(built.model), filters, roomIds: built.roomIds });
   }
 
   const toggleRoom = (id: string) => setRoomIds((chosen) => (chosen.includes(id) ? chosen.filter((each) => each !== id) : [...chosen, id]));
