@@ -63,8 +63,8 @@ describe.skipIf(skipBrowser)('saved reports', { timeout: 180_000 }, () => {
     await page.getByRole('link', { name: /Mites in Flower 1/ }).click();
     await page.waitForURL((url) => url.pathname === `/dashboard/reports/${reportKey}`);
     const table = page.getByRole('table', { name: 'Mites in Flower 1' });
-    await expect.poll(() => table.getByRole('row').allInnerTexts()).toEqual(['Week\tTwo-spotted spider mite\tPowdery mildew', '2026-11-02\t3\t1', '2026-11-09\t7\t0', '2026-11-16\t12\t2']);
-    await expect.poll(() => page.locator('.report-canvas canvas').count()).toBe(1);
+    await expect.poll(() => table.getByRole('row').allInnerTexts(), { timeout: 15_000 }).toEqual(['Week\tTwo-spotted spider mite\tPowdery mildew', '2026-11-02\t3\t1', '2026-11-09\t7\t0', '2026-11-16\t12\t2']);
+    await expect.poll(() => page.locator('.report-canvas canvas').count(), { timeout: 15_000 }).toBe(1);
     await app.checkScreen('report-saved');
 
     // Offline, once the tablet says it is ready to be: the tablet's copy.
@@ -81,13 +81,13 @@ describe.skipIf(skipBrowser)('saved reports', { timeout: 180_000 }, () => {
     const visitorApp = new AppPage(visitor.page);
     await visitorApp.open(shared.body.path);
     const sharedTable = visitor.page.getByRole('table', { name: 'Mites in Flower 1' });
-    await expect.poll(() => sharedTable.getByRole('row').count()).toBe(4);
-    await expect.poll(() => visitor.page.getByText('shared read-only').count()).toBe(1);
+    await expect.poll(() => sharedTable.getByRole('row').count(), { timeout: 15_000 }).toBe(4);
+    await expect.poll(() => visitor.page.getByText('shared read-only').count(), { timeout: 15_000 }).toBe(1);
     await visitorApp.checkScreen('report-shared');
 
     expect((await e2e.server.request('POST', '/revoke_report_share', { token: farm.admin.token, json: { share_id: shared.body.share.share_id } })).status).toBe(200);
     await visitorApp.reload();
-    await expect.poll(() => visitor.page.getByRole('alert').innerText()).toBe('This report link does not exist or has been revoked.');
+    await expect.poll(() => visitor.page.getByRole('alert').innerText(), { timeout: 15_000 }).toBe('This report link does not exist or has been revoked.');
     expect(await sharedTable.count()).toBe(0);
     expect([...errors, ...visitor.errors]).toEqual([]);
   });
@@ -114,13 +114,13 @@ describe.skipIf(skipBrowser)('saved reports', { timeout: 180_000 }, () => {
     await page.getByLabel('Number of weeks').fill('2');
     await page.getByRole('button', { name: 'Show report' }).click();
     const table = page.getByRole('table', { name: 'Problems by type' });
-    await expect.poll(() => table.getByRole('row').allInnerTexts()).toEqual(['Week\tNight weevil', `${mondayOf(lastWeek)}\t1`, `${mondayOf(justNow)}\t2`]);
+    await expect.poll(() => table.getByRole('row').allInnerTexts(), { timeout: 15_000 }).toEqual(['Week\tNight weevil', `${mondayOf(lastWeek)}\t1`, `${mondayOf(justNow)}\t2`]);
     await app.checkScreen('report-builder');
 
     await page.getByLabel('Report name').fill('Weevils in Flower 2');
     await page.getByRole('button', { name: 'Save report' }).click();
     await page.getByRole('link', { name: /Weevils in Flower 2/ }).click();
-    await expect.poll(() => page.getByRole('table', { name: 'Weevils in Flower 2' }).getByRole('row').count()).toBe(3);
+    await expect.poll(() => page.getByRole('table', { name: 'Weevils in Flower 2' }).getByRole('row').count(), { timeout: 15_000 }).toBe(3);
     await app.synced();
     const saved = await e2e.server.database.db.selectFrom('saved_reports').select(['report_name', 'report_type', 'created_by']).where('company_id', '=', farm.companyId).execute();
     expect(saved).toEqual([{ report_name: 'Weevils in Flower 2', report_type: 'problem_trends', created_by: farm.admin.id }]);
