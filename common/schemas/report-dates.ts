@@ -23,25 +23,26 @@ export interface ReportPeriod {
 }
 
 const dayOf = (moment: Date) => moment.toISOString().slice(0, 10);
-const addDays = (date: string, days: number) => dayOf(new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS));
+/** A date `days` days later (earlier when negative). */
+export const addDaysTo = (date: string, days: number) => dayOf(new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS));
 
 /** The Monday of the week a date falls in. */
 export function mondayOf(date: string): string {
   const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
-  return addDays(date, -((weekday + 6) % 7));
+  return addDaysTo(date, -((weekday + 6) % 7));
 }
 
 /** The Mondays of the weeks a period touches, in order: a weekly chart's points. */
 export function weeksOf(period: ReportPeriod): string[] {
   const weeks: string[] = [];
-  for (let monday = mondayOf(period.start); monday <= period.end; monday = addDays(monday, 7)) weeks.push(monday);
+  for (let monday = mondayOf(period.start); monday <= period.end; monday = addDaysTo(monday, 7)) weeks.push(monday);
   return weeks;
 }
 
 /** `weeks_ago: N` as of `today`: from the Monday N − 1 weeks before this week's to this week's Sunday. */
 export function lastWeeks(weeks: number, today: string): ReportPeriod {
   const monday = mondayOf(today);
-  return { start: addDays(monday, -7 * (weeks - 1)), end: addDays(monday, 6) };
+  return { start: addDaysTo(monday, -7 * (weeks - 1)), end: addDaysTo(monday, 6) };
 }
 
 const blankToUndefined = (value: unknown) => (value === null || value === 'null' || (typeof value === 'string' && value.trim() === '') ? undefined : value);

@@ -7,14 +7,15 @@
  */
 import { type FormEvent, useState } from 'react';
 import { CHART_TYPES, type ChartType, DEFAULT_CHART_TYPE } from '../../../common/messages/reports';
-import { saveReport, savedFilters, trend, type ReportPeriodChoice } from '../../api/reports';
+import { saveReport, savedFilters, type ReportPeriodChoice } from '../../api/reports';
 import { useAction, useApiContext, useLocalQuery, useSignedInUser } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
 import { useSyncStatus } from '../../sync/sync-store';
 import { Field, FormError } from '../shell/forms';
 import { type ChartModel, reportDataOf } from './chart-model';
 import { CHART_TYPE_LABELS, ReportChart } from './ReportChart';
-import { fieldModel, gutterModel, problemTrendsModel, REPORT_TYPE_NAMES, REPORT_TYPES, type ReportType, roomTrendsModel, severityModel } from './trend-models';
+import { readReport, type ReportChoices } from './read-report';
+import { REPORT_TYPE_NAMES, REPORT_TYPES, type ReportType } from './trend-models';
 
 type Room = LocalDocument & { Name?: string };
 type Template = LocalDocument & { TemplateName?: string; fields?: Array<{ FieldID: string | number; FieldName: string; FieldType: string }> };
@@ -28,24 +29,7 @@ interface Built {
   chart: ChartType;
   period: ReportPeriodChoice;
   roomIds: string[];
-  choices: Record<string, unknown>;
-}
-
-async function read(context: Parameters<typeof trend>[0], companyId: number, type: ReportType, period: ReportPeriodChoice, roomIds: string[], problems: string[], fieldId: string): Promise<ChartModel> {
-  const path = REPORT_TYPES[type].call;
-  const rooms = { room_ids: JSON.stringify(roomIds) };
-  switch (type) {
-    case 'problem_trends':
-      return problemTrendsModel(await trend(context, { path, companyId, period, query: rooms }));
-    case 'trends_report_graph':
-      return roomTrendsModel(await trend(context, { path, companyId, period, query: rooms }));
-    case 'trends_with_severity':
-      return severityModel(await trend(context, { path, companyId, period, query: rooms }));
-    case 'gutter_trends':
-      return gutterModel(await trend(context, { path, companyId, period, query: { ...rooms, batch_id: 'NULL', plant_problems: JSON.stringify(problems) } }));
-    case 'field_responses_report':
-      return fieldModel(await trend(context, { path, companyId, period, query: { FieldID: fieldId } }));
-  }
+  choices: ReportChoices;
 }
 
 export function ReportBuilder() {
@@ -79,8 +63,9 @@ export function ReportBuilder() {
     setBusy(true);
     setError(null);
     try {
-      const model = await read(context, user.companyId, type, period, roomIds, named, fieldId);
-      setBuilt({ model, type, chart, period, roomIds, choices: { plant_problems: named, FieldID: fieldId || null } });
+      const choices: ReportChoices = { plant_problems: named, FieldID: fieldId || null };
+      const model = await readReport(context, user.companyId, { type, period, roomIds, choices });
+      setBuilt({ model, type, chart, period, roomIds, choices });
     } catch (caught) {
       setBuilt(null);
       setError(caught instanceof Error ? caught.message : String(caught));
