@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SavedReportRecord } from '../../common/schemas/saved-reports';
-import { reportDataOf } from '../../src/features/reports/chart-model';
+import { reportDataOf } from '../../common/charts/chart-model';
 import { type E2E, skipBrowser, startE2E } from '../support/browser';
 import { clientIdOf, createGrid, createRoom, createTenant } from '../support/factories';
 import { AppPage } from './app-page';

@@ -12,10 +12,10 @@ import { useAction, useApiContext, useLocalQuery, useSignedInUser } from '../../
 import type { LocalDocument } from '../../db/schemas';
 import { useSyncStatus } from '../../sync/sync-store';
 import { Field, FormError } from '../shell/forms';
-import { type ChartModel, reportDataOf } from './chart-model';
+import { type ChartModel, reportDataOf } from '../../../common/charts/chart-model';
 import { CHART_TYPE_LABELS, ReportChart } from './ReportChart';
 import { readReport, type ReportChoices } from './read-report';
-import { REPORT_TYPE_NAMES, REPORT_TYPES, type ReportType } from './trend-models';
+import { REPORT_TYPE_NAMES, REPORT_TYPES, type ReportType } from '../../../common/charts/trend-models';
 
 type Room = LocalDocument & { Name?: string };
 type Template = LocalDocument & { TemplateName?: string; fields?: Array<{ FieldID: string | number; FieldName: string; FieldType: string }> };

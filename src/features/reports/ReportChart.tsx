@@ -11,7 +11,7 @@ import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
 import type { ChartType } from '../../../common/messages/reports';
-import { type ChartModel, csvOf, fileNameOf, tableOf } from './chart-model';
+import { type ChartModel, csvOf, fileNameOf, tableOf } from '../../../common/charts/chart-model';
 import './reports.css';
 
 echarts.use([LineChart, BarChart, HeatmapChart, GridComponent, TooltipComponent, LegendComponent, VisualMapComponent, AriaComponent, CanvasRenderer]);

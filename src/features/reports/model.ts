@@ -2,7 +2,7 @@
 import type { ChartType } from '../../../common/messages/reports';
 import type { SavedReportFilters } from '../../../common/schemas/saved-reports';
 import type { LocalDocument } from '../../db/schemas';
-import { type ChartModel, modelOfReportData } from './chart-model';
+import { type ChartModel, modelOfReportData } from '../../../common/charts/chart-model';
 
 export type LocalReport = LocalDocument & {
   report_name: string;

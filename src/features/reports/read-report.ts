@@ -6,9 +6,9 @@
  */
 import { addDaysTo, lastWeeks, mondayOf, todayUtc } from '../../../common/schemas/report-dates';
 import { type ReportPeriodChoice, trend } from '../../api/reports';
-import type { ChartModel } from './chart-model';
+import type { ChartModel } from '../../../common/charts/chart-model';
 import type { LocalReport } from './model';
-import { fieldModel, gutterModel, problemTrendsModel, REPORT_TYPES, type ReportType, roomTrendsModel, severityModel } from './trend-models';
+import { fieldModel, gutterModel, problemTrendsModel, REPORT_TYPES, type ReportType, roomTrendsModel, severityModel } from '../../../common/charts/trend-models';
 
 /** What a report asks for: its type, its period, its rooms (none: every room) and its type's own choices. */
 export interface ReportQuery {

@@ -3,7 +3,7 @@
  * weeks along the x axis (their Mondays), a series per problem, room or severity, or, for gutters, a
  * row of the heat map per room, grid and row.
  */
-import type { FieldResponsesReportAnswer, GutterTrendsAnswer, ProblemTrendsAnswer, TrendsReportGraphAnswer, TrendsWithSeverityAnswer } from '../../../common/schemas/reports';
+import type { FieldResponsesReportAnswer, GutterTrendsAnswer, ProblemTrendsAnswer, TrendsReportGraphAnswer, TrendsWithSeverityAnswer } from '../schemas/reports';
 import type { ChartModel } from './chart-model';
 
 /** The report types the builder offers, each read from one trend call. */

@@ -1,6 +1,6 @@
 /** The trend calls' answers drawn as charts (issue 15): every week a point, a series per problem, room, severity or row. */
 import { describe, expect, it } from 'vitest';
-import { fieldModel, gutterModel, problemTrendsModel, roomTrendsModel, severityModel } from '../../../src/features/reports/trend-models';
+import { fieldModel, gutterModel, problemTrendsModel, roomTrendsModel, severityModel } from './trend-models';
 
 const weeks = ['2026-11-02', '2026-11-09', '2026-11-16'];
 const severities = (counts: [number, number, number, number, number]) => ({ '1': counts[0], '2': counts[1], '3': counts[2], '4': counts[3], '5': counts[4] });

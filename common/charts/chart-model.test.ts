@@ -1,7 +1,7 @@
 /** The table and CSV under every report chart (issue 15). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvOf, fileNameOf, modelOfReportData, reportDataOf, tableOf, type ChartModel } from '../../../src/features/reports/chart-model';
+import { csvCell, csvOf, fileNameOf, modelOfReportData, reportDataOf, tableOf, type ChartModel } from './chart-model';
 
 const model: ChartModel = {
   categoryLabel: 'Week',
