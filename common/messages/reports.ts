@@ -96,4 +96,7 @@ export const savedReportMessages = {
   // The client's defaults when a call fails without a message (spec §8).
   saveReportFailed: 'Failed to Save Report',
   fetchSavedReportsFailed: 'Failed to Fetch Saved Reports',
+  // Ours (the spec names no message for the links).
+  fetchSharesFailed: 'Failed to fetch the report’s links.',
+  revokeShareFailed: 'Failed to revoke the report link.',
 } as const;

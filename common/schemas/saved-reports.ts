@@ -209,8 +209,12 @@ export const savedReportRecord = z.object({
   /** The author: who may change or delete it besides an Admin. */
   user_id: z.number().int().nullable(),
   created_at: timestamp,
-  /** When it was last saved: the time its data was computed, shown beside it offline. */
+  /** When it last changed (saved again, renamed, put on or taken off the dashboard). */
   updated_at: timestamp,
+  /** When its data was computed (when it was last saved), shown beside it, offline too. */
+  computed_at: timestamp,
+  /** Its place on the company's dashboard (1 to 4), or null. */
+  dashboard_slot: z.number().int().min(1).max(DASHBOARD_SLOTS).nullable(),
 });
 
 export type SavedReportRecord = z.infer<typeof savedReportRecord>;
@@ -221,13 +225,13 @@ export const deleteReportAnswer = answer({ report_id: recordRef });
 
 const dashboardSlot = recordRef.nullable();
 
-/** The dashboard: which report each slot holds (null: empty), and those reports in slot order, each with its slot. */
+/** The dashboard: which report each slot holds (null: empty), and those reports in slot order (each with its `dashboard_slot`). */
 export const dashboardReportsAnswer = answer({
   report_id1: dashboardSlot,
   report_id2: dashboardSlot,
   report_id3: dashboardSlot,
   report_id4: dashboardSlot,
-  reports: z.array(savedReportRecord.extend({ slot: z.number().int().min(1).max(DASHBOARD_SLOTS) })),
+  reports: z.array(savedReportRecord),
 });
 
 /** A link to a saved report, as its Admins see it: never its token or the token's hash. */
@@ -254,7 +258,7 @@ export const sharedReport = z.object({
   report_type: z.string().nullable(),
   filters: savedReportFilters.nullable(),
   report_data: z.array(z.unknown()),
-  updated_at: timestamp,
+  computed_at: timestamp,
 });
 
 export const sharedReportAnswer = answer({ report: sharedReport });

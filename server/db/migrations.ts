@@ -690,6 +690,9 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
       report_data jsonb NOT NULL DEFAULT '[]',
       filters jsonb,
       room_ids integer[] NOT NULL DEFAULT '{}',
+      -- When report_data was computed: the save's act time. updated_at moves with any change (its
+      -- dashboard slot too), so it cannot say how old the data is.
+      computed_at timestamptz NOT NULL DEFAULT now(),
       client_id uuid NOT NULL DEFAULT gen_random_uuid(),
       ${syncColumns}
     );

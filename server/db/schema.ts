@@ -518,6 +518,8 @@ export interface SavedReportsTable extends SyncColumns {
   /** Written as JSON text. */
   filters: ColumnType<unknown, string | null, string | null>;
   room_ids: number[];
+  /** When report_data was computed (the save's act time); updated_at moves with any change. */
+  computed_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 /** A read-only link to a saved report (migration 0010): only its token's hash is kept. */

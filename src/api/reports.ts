@@ -8,11 +8,22 @@
 import type { z } from 'zod';
 import { newClientId } from '../../common/client-ids';
 import { type ChartType, savedReportMessages as m, reportMessages as rm } from '../../common/messages/reports';
-import { deleteReportBody, saveReportBody, sharedReportQuery, type sharedReportAnswer, type shareReportAnswer } from '../../common/schemas/saved-reports';
+import {
+  deleteReportBody,
+  type ReportShareRecord,
+  type reportSharesAnswer,
+  type revokeReportShareAnswer,
+  saveReportBody,
+  setDashboardReportsBody,
+  sharedReportQuery,
+  type sharedReportAnswer,
+  type shareReportAnswer,
+} from '../../common/schemas/saved-reports';
 import { type ApiContext, check, json, now, online, record } from './context';
 import type { RecordId } from './records';
 
 export type SharedReport = z.infer<typeof sharedReportAnswer>['report'];
+export type ReportShare = ReportShareRecord;
 
 /** The period a report asks for: the last weeks, or a date range. */
 export type ReportPeriodChoice = { weeks: number } | { start: string; end: string };
@@ -83,6 +94,8 @@ export async function saveReport(
           user_id: (before?.user_id as number | null | undefined) ?? session?.user_id ?? null,
           created_at: (before?.created_at as string | undefined) ?? at,
           updated_at: at,
+          computed_at: at,
+          dashboard_slot: (before?.dashboard_slot as number | null | undefined) ?? null,
         },
       },
     ],
@@ -103,9 +116,44 @@ export async function deleteReport(context: ApiContext, input: { reportId: Recor
   });
 }
 
+/**
+ * POST /set_dashboard_reports (Admins), queued: the whole dashboard, a report (or null) per slot in
+ * order, as the server takes it. Each report whose slot changes shows its new slot at once (the reports
+ * collection carries the dashboard), offline too. 'Only 4 reports fit on the dashboard.' and the
+ * other messages of the schema.
+ */
+export async function setDashboardReports(context: ApiContext, input: { companyId: number; slots: ReadonlyArray<RecordId | null>; current: ReadonlyArray<RecordId | null> }) {
+  const fields = { company_id: input.companyId, ...Object.fromEntries(input.slots.map((id, index) => [`report_id${index + 1}`, id])) };
+  check(setDashboardReportsBody, fields);
+  const slotOf = (slots: ReadonlyArray<RecordId | null>, id: RecordId) => slots.findIndex((each) => each !== null && String(each) === String(id));
+  const moved = [...new Set([...input.current, ...input.slots].filter((id): id is RecordId => id !== null).map(String))].filter((id) => slotOf(input.current, id) !== slotOf(input.slots, id));
+  await record(context, {
+    method: 'POST',
+    path: '/set_dashboard_reports',
+    body: json(fields),
+    effects: moved.map((id) => {
+      const slot = slotOf(input.slots, id);
+      return { op: 'patch', collection: 'reports', id, data: { dashboard_slot: slot === -1 ? null : slot + 1 } };
+    }),
+    label: 'Set the dashboard’s reports',
+  });
+}
+
 /** POST /share_report (Admins, online): a link to the report; its token is shown once. */
 export async function shareReport(context: Pick<ApiContext, 'client'>, input: { reportId: RecordId }): Promise<z.infer<typeof shareReportAnswer>> {
   return online(context, { method: 'POST', path: '/share_report', body: { report_id: input.reportId } }, m.saveReportFailed);
+}
+
+/** GET /get_report_shares (Admins, online): the report's links, newest first, revoked ones with when. */
+export async function reportShares(context: Pick<ApiContext, 'client'>, input: { reportId: RecordId }): Promise<ReportShare[]> {
+  const answer = await online<z.infer<typeof reportSharesAnswer>>(context, { path: '/get_report_shares', query: { report_id: input.reportId } }, m.fetchSharesFailed);
+  return answer.shares;
+}
+
+/** POST /revoke_report_share (Admins, online): the link stops opening the report at once. */
+export async function revokeReportShare(context: Pick<ApiContext, 'client'>, input: { shareId: number }): Promise<ReportShare> {
+  const answer = await online<z.infer<typeof revokeReportShareAnswer>>(context, { method: 'POST', path: '/revoke_report_share', body: { share_id: input.shareId } }, m.revokeShareFailed);
+  return answer.share;
 }
 
 /**

@@ -132,7 +132,7 @@ export const SCHEMAS = {
   /** Several small kinds (trays, tray templates, grid templates, plant moves; treatments later): `kind` tells which. */
   operations: schema('operations', { company_id: 'number', created_at: 'string', updated_at: 'string' }, ['kind'], [['kind']]),
   /** Saved reports with the data their charts were drawn from (common/schemas/saved-reports.ts), for viewing offline. */
-  reports: schema('reports', { report_id: 'any', report_name: 'string', chart_type: 'string', report_data: 'array', filters: 'object', report_type: 'string', room_ids: 'array', company_id: 'number', user_id: 'number', created_at: 'string', updated_at: 'string' }),
+  reports: schema('reports', { report_id: 'any', report_name: 'string', chart_type: 'string', report_data: 'array', filters: 'object', report_type: 'string', room_ids: 'array', company_id: 'number', user_id: 'number', created_at: 'string', updated_at: 'string', computed_at: 'string', dashboard_slot: 'number' }),
   audit_events: schema('audit_events', {
     EventID: 'any',
     CompanyID: 'number',

@@ -4,6 +4,7 @@
  * its chart and table, offline too; an Admin's link opens it without an account, and nothing once
  * revoked. Nothing is mocked.
  */
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SavedReportRecord } from '../../common/schemas/saved-reports';
 import { reportDataOf } from '../../common/charts/chart-model';
@@ -48,7 +49,9 @@ describe.skipIf(skipBrowser)('saved reports', { timeout: 180_000 }, () => {
         company_id: farm.companyId,
         report_name: 'Mites in Flower 1',
         chart_type: 'stacked_bar',
-        report_type: 'trends_report_graph',
+        // A type of its own (saved through the API, not by the builder): it shows the data it was saved
+        // with, never read again, so what the tablet, offline and the link show is that data.
+        report_type: 'weekly_mite_counts',
         report_data: reportDataOf(chart),
         filters: { date_type: 'date_range', date_range: { start_date: '2026-11-02', end_date: '2026-11-22' }, category_label: 'Week', unit: 'problems' },
       },
@@ -85,45 +88,107 @@ describe.skipIf(skipBrowser)('saved reports', { timeout: 180_000 }, () => {
     await expect.poll(() => visitor.page.getByText('shared read-only').count(), { timeout: 15_000 }).toBe(1);
     await visitorApp.checkScreen('report-shared');
 
-    expect((await e2e.server.request('POST', '/revoke_report_share', { token: farm.admin.token, json: { share_id: shared.body.share.share_id } })).status).toBe(200);
+    // The Admin revokes it from the report's screen; the link opens nothing at once.
+    await page.getByRole('button', { name: 'Show its links' }).click();
+    const links = page.getByRole('list', { name: 'Links to this report' });
+    await expect.poll(() => links.getByRole('listitem').count(), { timeout: 15_000 }).toBe(1);
+    await links.getByRole('button', { name: 'Revoke' }).click();
+    await expect.poll(() => links.getByText('No link opens this report.').count(), { timeout: 15_000 }).toBe(1);
     await visitorApp.reload();
     await expect.poll(() => visitor.page.getByRole('alert').innerText(), { timeout: 15_000 }).toBe('This report link does not exist or has been revoked.');
     expect(await sharedTable.count()).toBe(0);
     expect([...errors, ...visitor.errors]).toEqual([]);
   });
 
-  it('are built from the server’s trends, drawn with their table, and saved for every tablet', async () => {
+  it('a manager builds a trend of two rooms over 8 weeks, exports it, saves it, renames it, puts it on the dashboard and reads it there offline, dated', async () => {
     const farm = await createTenant(e2e.server);
-    const roomId = await createRoom(e2e.server, farm.companyId, 'Flower 2');
-    const grid = await createGrid(e2e.server, farm.companyId, roomId, 2, 1);
+    const flower = await createRoom(e2e.server, farm.companyId, 'Flower 2');
+    const veg = await createRoom(e2e.server, farm.companyId, 'Veg 1');
+    const dry = await createRoom(e2e.server, farm.companyId, 'Dry room');
+    const flowerGrid = await createGrid(e2e.server, farm.companyId, flower, 2, 1);
+    const vegGrid = await createGrid(e2e.server, farm.companyId, veg, 1, 1);
+    const dryGrid = await createGrid(e2e.server, farm.companyId, dry, 1, 1);
     const lastWeek = thursdayNoon(1);
     const justNow = new Date(Date.now() - 60_000);
-    for (const [box, at] of [[grid.boxIds[0]!, lastWeek], [grid.boxIds[0]!, justNow], [grid.boxIds[1]!, justNow]] as const) {
-      const seen = await e2e.server.request('POST', '/create_gridbox_problem', {
+    const seen: Array<[number, Date]> = [
+      [flowerGrid.boxIds[0]!, lastWeek],
+      [flowerGrid.boxIds[1]!, justNow],
+      [vegGrid.boxIds[0]!, justNow],
+      // In a room not chosen: counted nowhere in this report.
+      [dryGrid.boxIds[0]!, justNow],
+    ];
+    for (const [box, at] of seen) {
+      const recorded = await e2e.server.request('POST', '/create_gridbox_problem', {
         token: farm.regular.token,
         json: { GridBoxID: box, problem_type: 'Night weevil', severity: 2, user_id: farm.regular.id },
         headers: { 'X-Acted-At': at.toISOString() },
       });
-      expect(seen.status, JSON.stringify(seen.body)).toBe(200);
+      expect(recorded.status, JSON.stringify(recorded.body)).toBe(200);
     }
+    const weeks = Array.from({ length: 8 }, (_, index) => mondayOf(thursdayNoon(7 - index)));
+    const expectedRows = ['Week\tFlower 2\tVeg 1', ...weeks.map((week) => `${week}\t${week === mondayOf(justNow) ? '1\t1' : week === mondayOf(lastWeek) ? '1\t0' : '0\t0'}`)];
 
-    const { page, errors } = await e2e.newPage();
+    const { page, context, errors } = await e2e.newPage();
     const app = new AppPage(page);
     await app.signIn(farm.admin);
     await app.open('/dashboard/reports');
-    await page.getByLabel('Number of weeks').fill('2');
+    await page.getByRole('combobox', { name: /^Report/ }).selectOption('trends_report_graph');
+    await expect.poll(() => page.getByLabel('Number of weeks').inputValue(), { timeout: 15_000 }).toBe('8');
+    await page.getByLabel('Flower 2').check();
+    await page.getByLabel('Veg 1').check();
     await page.getByRole('button', { name: 'Show report' }).click();
-    const table = page.getByRole('table', { name: 'Problems by type' });
-    await expect.poll(() => table.getByRole('row').allInnerTexts(), { timeout: 15_000 }).toEqual(['Week\tNight weevil', `${mondayOf(lastWeek)}\t1`, `${mondayOf(justNow)}\t2`]);
+    const built = page.getByRole('table', { name: 'Problems by room' });
+    await expect.poll(() => built.getByRole('row').allInnerTexts(), { timeout: 15_000 }).toEqual(expectedRows);
     await app.checkScreen('report-builder');
 
-    await page.getByLabel('Report name').fill('Weevils in Flower 2');
+    // Exports: the table's numbers as CSV, the drawn chart as PNG.
+    const csvDownload = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download CSV' }).click();
+    const csv = await csvDownload;
+    expect(csv.suggestedFilename()).toMatch(/\.csv$/);
+    expect((await readFile(await csv.path())).toString('utf8').trim().split(/\r?\n/)).toEqual(expectedRows.map((row) => row.replaceAll('\t', ',')));
+    const pngDownload = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download PNG' }).click();
+    const png = await pngDownload;
+    expect(png.suggestedFilename()).toMatch(/\.png$/);
+    expect((await readFile(await png.path())).subarray(1, 4).toString('latin1')).toBe('PNG');
+
+    await page.getByLabel('Report name').fill('Weevils');
     await page.getByRole('button', { name: 'Save report' }).click();
-    await page.getByRole('link', { name: /Weevils in Flower 2/ }).click();
-    await expect.poll(() => page.getByRole('table', { name: 'Weevils in Flower 2' }).getByRole('row').count(), { timeout: 15_000 }).toBe(3);
+    await page.getByRole('link', { name: /Weevils/ }).click();
+    await expect.poll(() => page.getByRole('table', { name: 'Weevils' }).getByRole('row').allInnerTexts(), { timeout: 15_000 }).toEqual(expectedRows);
+
+    // Renamed, and put on the dashboard, from its screen.
+    await page.getByLabel('Report name').fill('Weevils in Flower 2 and Veg 1');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText(), { timeout: 15_000 }).toBe('Weevils in Flower 2 and Veg 1');
+    await page.getByLabel('On the dashboard').selectOption('1');
     await app.synced();
-    const saved = await e2e.server.database.db.selectFrom('saved_reports').select(['report_name', 'report_type', 'created_by']).where('company_id', '=', farm.companyId).execute();
-    expect(saved).toEqual([{ report_name: 'Weevils in Flower 2', report_type: 'problem_trends', created_by: farm.admin.id }]);
+    const saved = await e2e.server.database.db.selectFrom('saved_reports').select(['id', 'report_name', 'report_type', 'room_ids', 'created_by']).where('company_id', '=', farm.companyId).execute();
+    expect(saved.map((report) => ({ ...report, room_ids: [...report.room_ids].sort((one, other) => one - other) }))).toEqual([
+      { id: expect.any(Number), report_name: 'Weevils in Flower 2 and Veg 1', report_type: 'trends_report_graph', room_ids: [flower, veg].sort((one, other) => one - other), created_by: farm.admin.id },
+    ]);
+    const dashboard = await e2e.server.request<{ report_id1: number | null }>('GET', '/get_dashboard_reports', { token: farm.regular.token, query: { company_id: farm.companyId } });
+    expect(dashboard.body.report_id1).toBe(saved[0]!.id);
+
+    // The overview shows it under the counts, read again online.
+    await app.open('/dashboard/overview');
+    const onDashboard = page.getByRole('table', { name: 'Weevils in Flower 2 and Veg 1' });
+    await expect.poll(() => onDashboard.getByRole('row').allInnerTexts(), { timeout: 30_000 }).toEqual(expectedRows);
+    await expect.poll(() => page.getByText('Up to date.').count(), { timeout: 15_000 }).toBe(1);
+    await app.checkScreen('dashboard-reports');
+    // A week back: the same report, its eight weeks ending last week.
+    await page.getByRole('button', { name: 'Previous week' }).click();
+    await expect.poll(() => onDashboard.getByRole('row').allInnerTexts(), { timeout: 15_000 }).toEqual(['Week\tFlower 2\tVeg 1', ...[mondayOf(thursdayNoon(8)), ...weeks.slice(0, 7)].map((week) => `${week}\t${week === mondayOf(lastWeek) ? '1\t0' : '0\t0'}`)]);
+
+    // Offline, once the tablet says it is ready to be: the data it last showed, with when it was computed.
+    await page.locator('.offline-ready.ready').waitFor({ timeout: 60_000 });
+    await context.setOffline(true);
+    await app.reload();
+    await expect.poll(() => onDashboard.getByRole('row').allInnerTexts(), { timeout: 30_000 }).toEqual(expectedRows);
+    await expect.poll(() => page.getByText(/Offline: this is the data this tablet last had/).count(), { timeout: 15_000 }).toBe(1);
+    expect(await page.getByText(/data of /).first().innerText()).toContain(new Date().getFullYear().toString());
+    await context.setOffline(false);
     expect(errors).toEqual([]);
   });
 });

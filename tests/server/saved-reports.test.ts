@@ -97,6 +97,9 @@ describe('save_report', () => {
     expect(response.body.report_id).toBe(report.report_id);
     expect(response.body.client_id).toEqual(expect.any(String));
     expect(Date.parse(report.updated_at)).toBeGreaterThan(Date.now() - 60_000);
+    // Its data was computed when it was saved (the act's time); it is on no dashboard yet.
+    expect(Date.parse(report.computed_at)).toBeGreaterThan(Date.now() - 60_000);
+    expect(report.dashboard_slot).toBeNull();
     const events = await auditEvents(farm.companyId, `Saved report ${fields.report_name as string}`);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ user_id: farm.regular.id });
@@ -276,7 +279,7 @@ describe('the dashboard: set_dashboard_reports and get_dashboard_reports', () =>
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body).toMatchObject({ message: m.dashboardSaved, report_id1: three.report_id, report_id2: one.report_id, report_id3: four.report_id, report_id4: two.report_id });
     const read = await dashboard(tenant.regular.token);
-    expect((read.body.reports as Array<Report & { slot: number }>).map((report) => [report.slot, report.report_name, report.report_data])).toEqual([
+    expect((read.body.reports as Report[]).map((report) => [report.dashboard_slot, report.report_name, report.report_data])).toEqual([
       [1, 'Three', [{ week: '2026-01-05', count: 5 }]],
       [2, 'One', [{ week: '2026-01-05', count: 3 }]],
       [3, 'Four', [{ week: '2026-01-05', count: 4 }]],
@@ -290,7 +293,7 @@ describe('the dashboard: set_dashboard_reports and get_dashboard_reports', () =>
     const clientId = (await server.database.db.selectFrom('saved_reports').select('client_id').where('id', '=', two.report_id).executeTakeFirstOrThrow()).client_id;
     const set = await call('POST', '/set_dashboard_reports', tenant.admin.token, { query: { company_id: tenant.companyId, report_id1: '', report_id2: one.report_id, report_id3: 'null', report_id4: clientId } });
     expect(set.body).toMatchObject({ report_id1: null, report_id2: one.report_id, report_id3: null, report_id4: two.report_id });
-    expect((set.body.reports as Array<{ slot: number }>).map((report) => report.slot)).toEqual([2, 4]);
+    expect((set.body.reports as Report[]).map((report) => report.dashboard_slot)).toEqual([2, 4]);
     expect((await setDashboard({ report_id2: two.report_id })).body).toMatchObject({ report_id1: null, report_id2: two.report_id, report_id3: null, report_id4: null });
   });
 
@@ -372,6 +375,19 @@ describe('the reports collection: saved reports on the tablets, for offline view
       user_id: farm.regular.id,
     });
     expect([...pulled.values()].map((document) => document.report_name)).not.toContain('Another farm’s');
+    expect(pulled.get(clientId)).toMatchObject({ dashboard_slot: null, computed_at: saved.computed_at });
+
+    // The dashboard travels in the reports: a report put on it, moved, or taken off reaches the tablets with its place.
+    const second = await saveReport(farm.regular, farm, { report_name: 'Also pulled' });
+    const secondClientId = await clientIdOf(server, 'saved_reports', second.report_id);
+    expect((await call('POST', '/set_dashboard_reports', farm.admin.token, { json: { company_id: farm.companyId, report_id1: saved.report_id, report_id3: second.report_id } })).status).toBe(200);
+    const placed = await pullUntil<PulledReport>(server, grower.token, 'reports', (documents) => documents.get(clientId)?.dashboard_slot === 1 && documents.get(secondClientId)?.dashboard_slot === 3, 'client');
+    // A place on the dashboard is not a new computation of the data.
+    expect(placed.get(clientId)).toMatchObject({ computed_at: saved.computed_at, report_data: saved.report_data });
+    expect((await call('POST', '/set_dashboard_reports', farm.admin.token, { json: { company_id: farm.companyId, report_id2: saved.report_id } })).status).toBe(200);
+    await pullUntil<PulledReport>(server, grower.token, 'reports', (documents) => documents.get(clientId)?.dashboard_slot === 2 && documents.get(secondClientId)?.dashboard_slot === null, 'client');
+    const answered = await get('/get_saved_reports', farm.regular.token, { company_id: farm.companyId });
+    expect((answered.body.reports as Report[]).filter((report) => report.dashboard_slot !== null).map((report) => [report.report_name, report.dashboard_slot])).toEqual([['Pulled to tablets', 2]]);
 
     expect((await call('DELETE', '/delete_report', farm.regular.token, { query: { report_id: saved.report_id } })).status).toBe(200);
     const after = await pullUntil<PulledReport>(server, grower.token, 'reports', (documents) => documents.get(clientId)?._deleted === true, 'client');
@@ -477,13 +493,13 @@ describe('links to a report: share_report, get_report_shares, revoke_report_shar
         report_type: 'trends_report_graph',
         filters: { date_type: 'weeks_ago', weeks_ago: 8, date_range: null },
         report_data: trendData([roomA]),
-        updated_at: report.updated_at,
+        computed_at: report.computed_at,
       },
     });
     // A later save shows in the link, with its time.
     const saved = await post('/save_report', farm.regular.token, reportFields(farm, { report_id: report.report_id, report_name: 'For the owner', chart_type: 'heatmap', filters: { date_type: 'weeks_ago', weeks_ago: 8 }, report_data: [{ week: '2026-02-02', count: 9 }] }));
     const reopened = await open(made.token);
-    expect(reopened.body).toMatchObject({ report: { report_data: [{ week: '2026-02-02', count: 9 }], updated_at: (saved.body.report as Report).updated_at } });
+    expect(reopened.body).toMatchObject({ report: { report_data: [{ week: '2026-02-02', count: 9 }], computed_at: (saved.body.report as Report).computed_at } });
   });
 
   it('a wrong token, another report’s token and a missing token open nothing of this report', async () => {

@@ -22,7 +22,8 @@ const dataOf = (value: unknown): unknown[] => {
   return Array.isArray(data) ? data : [];
 };
 
-export const savedReportJson = (report: SavedReport): SavedReportRecord => ({
+/** A report as answers and the reports collection show it; `slot`: its place on the dashboard (`dashboardSlots`), or null. */
+export const savedReportJson = (report: SavedReport, slot: number | null): SavedReportRecord => ({
   report_id: report.id,
   report_name: report.report_name,
   chart_type: chartTypeOf(report.chart_type),
@@ -34,6 +35,8 @@ export const savedReportJson = (report: SavedReport): SavedReportRecord => ({
   user_id: report.created_by,
   created_at: isoTime(report.created_at),
   updated_at: isoTime(report.updated_at),
+  computed_at: isoTime(report.computed_at),
+  dashboard_slot: slot,
 });
 
 /** What a shared link shows of its report: nothing that names the company's records or people. */
@@ -43,7 +46,7 @@ export const sharedReportJson = (report: SavedReport) => ({
   report_type: report.report_type,
   filters: filtersOf(report.filters),
   report_data: dataOf(report.report_data),
-  updated_at: isoTime(report.updated_at),
+  computed_at: isoTime(report.computed_at),
 });
 
 export const reportShareJson = (share: ReportShare): ReportShareRecord => ({
@@ -70,6 +73,13 @@ export const savedReportQueries = {
   async dashboardOf(db: Kysely<DB>, companyId: number): Promise<Array<number | null>> {
     const row = await db.selectFrom('companies').select(DASHBOARD_COLUMNS).where('id', '=', companyId).executeTakeFirstOrThrow();
     return DASHBOARD_COLUMNS.map((column) => row[column]);
+  },
+
+  /** The dashboard slot (1 to 4) of each report on these companies' dashboards, by report id. */
+  async dashboardSlots(db: Kysely<DB>, companyIds: readonly number[]): Promise<Map<number, number>> {
+    if (companyIds.length === 0) return new Map();
+    const rows = await db.selectFrom('companies').select(DASHBOARD_COLUMNS).where('id', 'in', [...new Set(companyIds)]).execute();
+    return new Map(rows.flatMap((row) => DASHBOARD_COLUMNS.flatMap((column, index) => (row[column] === null ? [] : [[row[column], index + 1] as const]))));
   },
 
   /** Of these reports, the company's live ones. */

@@ -43,7 +43,6 @@ import {
   sharedReportQuery,
   shareReportAnswer,
 } from '../../../common/schemas/saved-reports';
-import type { CompaniesTable } from '../../db/schema';
 import { actedAtOf, writer } from '../../db/writes';
 import { forbidden, notFound } from '../../http/errors';
 import { actingCompany, caller } from '../../http/guards';
@@ -104,6 +103,7 @@ async function saveReport(request: RequestOf<typeof saveSchema>) {
     report_data,
     filters: filters === undefined ? null : JSON.stringify(filters),
     room_ids,
+    computed_at: actedAtOf(actor),
   };
   if (report_id !== undefined) {
     const report = await liveReport(request, report_id, companyId);
@@ -112,11 +112,12 @@ async function saveReport(request: RequestOf<typeof saveSchema>) {
     if (!updated) throw reportNotFound(report_id);
     const title = updated.report_name === report.report_name ? `Updated report ${updated.report_name}` : `Renamed report ${report.report_name} to ${updated.report_name}`;
     await recordAudit(request.db, actor, { title, details: { report_id: report.id } });
-    return success({ report: savedReportJson(updated), report_id: updated.id, client_id: updated.client_id }, m.reportUpdated);
+    const slot = (await q.dashboardSlots(request.db, [companyId])).get(report.id) ?? null;
+    return success({ report: savedReportJson(updated, slot), report_id: updated.id, client_id: updated.client_id }, m.reportUpdated);
   }
   const created = await writer(request.db, actor).insert('saved_reports', { client_id, company_id: companyId, ...values });
   await recordAudit(request.db, actor, { title: `Saved report ${report_name}`, details: { report_id: created.id } });
-  const report = savedReportJson(await q.byId(request.db, created.id));
+  const report = savedReportJson(await q.byId(request.db, created.id), null);
   return success({ report, report_id: created.id, client_id: created.client_id }, m.reportSaved);
 }
 
@@ -124,13 +125,25 @@ async function saveReport(request: RequestOf<typeof saveSchema>) {
 async function getSavedReports(request: RequestOf<typeof listSchema>) {
   const { company_id, report_id } = request.query;
   const reports = report_id === undefined ? await q.byCompany(request.db, company_id) : [await liveReport(request, report_id, company_id)];
-  return success({ reports: reports.map(savedReportJson) });
+  const slots = await q.dashboardSlots(request.db, [company_id]);
+  return success({ reports: reports.map((report) => savedReportJson(report, slots.get(report.id) ?? null)) });
 }
 
-/** Writes the dashboard's slots that change and drops this instance's copy of the company row. */
-async function writeDashboard(request: FastifyRequest, companyId: number, values: Partial<Pick<CompaniesTable, (typeof DASHBOARD_COLUMNS)[number]>>) {
-  if (Object.keys(values).length === 0) return;
-  await writer(request.db, actorOfRequest(request, companyId)).update('companies', companyId, values);
+/**
+ * Writes the dashboard (a report id or null per slot, in order): the slots that change, and each report
+ * whose slot changed is touched, so that it reaches the tablets with its new `dashboard_slot` (the
+ * reports collection carries the dashboard: server/domains/reports/collection.ts). Drops this
+ * instance's copy of the company row.
+ */
+async function writeDashboard(request: FastifyRequest, companyId: number, next: ReadonlyArray<number | null>) {
+  const current = await q.dashboardOf(request.db, companyId);
+  const changed = DASHBOARD_COLUMNS.flatMap((column, index) => (current[index] === (next[index] ?? null) ? [] : [column]));
+  if (changed.length === 0) return;
+  const write = writer(request.db, actorOfRequest(request, companyId));
+  await write.update('companies', companyId, Object.fromEntries(changed.map((column) => [column, next[DASHBOARD_COLUMNS.indexOf(column)] ?? null])));
+  const slotOf = (slots: ReadonlyArray<number | null>, id: number) => slots.indexOf(id);
+  const moved = [...new Set([...current, ...next])].filter((id): id is number => id !== null && slotOf(current, id) !== slotOf(next, id));
+  await write.touch('saved_reports', moved);
   request.afterCommit(async () => request.server.deps.companies.drop(companyId));
 }
 
@@ -144,7 +157,7 @@ async function deleteReport(request: RequestOf<typeof deleteSchema>) {
   const actor = actorOfRequest(request, report.company_id);
   await writer(request.db, actor).softDelete('saved_reports', report.id);
   const slots = await q.dashboardOf(request.db, report.company_id);
-  await writeDashboard(request, report.company_id, Object.fromEntries(DASHBOARD_COLUMNS.filter((_column, index) => slots[index] === report.id).map((column) => [column, null])));
+  await writeDashboard(request, report.company_id, slots.map((id) => (id === report.id ? null : id)));
   const revoked = await q.revokeShares(request.db, { reportId: report.id }, actor.userId, actedAtOf(actor));
   await recordAudit(request.db, actor, { title: `Deleted report ${report.report_name}`, details: { report_id: report.id, revoked_share_ids: revoked.map((share) => share.id) } });
   return success({ report_id: report.id }, m.reportDeleted);
@@ -155,7 +168,7 @@ async function dashboardAnswer(request: FastifyRequest, companyId: number, messa
   const slots = await q.dashboardOf(request.db, companyId);
   const live = new Map((await q.liveOfCompany(request.db, companyId, slots.filter((id): id is number => id !== null))).map((report) => [report.id, report]));
   const shown = slots.map((id) => (id === null ? undefined : live.get(id)));
-  const reports = shown.flatMap((report, index) => (report ? [{ ...savedReportJson(report), slot: index + 1 }] : []));
+  const reports = shown.flatMap((report, index) => (report ? [savedReportJson(report, index + 1)] : []));
   const [report_id1, report_id2, report_id3, report_id4] = shown.map((report) => report?.id ?? null);
   return success({ report_id1: report_id1 ?? null, report_id2: report_id2 ?? null, report_id3: report_id3 ?? null, report_id4: report_id4 ?? null, reports }, message);
 }
@@ -165,7 +178,7 @@ async function setDashboardReports(request: RequestOf<typeof setDashboardSchema>
   const { company_id } = request.body;
   const ids = dashboardSlotsOf(request.body);
   await liveReports(request, ids.filter((id) => id !== null), company_id);
-  await writeDashboard(request, company_id, Object.fromEntries(DASHBOARD_COLUMNS.map((column, index) => [column, ids[index] ?? null])));
+  await writeDashboard(request, company_id, ids);
   await recordAudit(request.db, actorOfRequest(request, company_id), { title: 'Set dashboard reports', details: { report_ids: ids } });
   return dashboardAnswer(request, company_id, m.dashboardSaved);
 }

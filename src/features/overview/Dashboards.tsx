@@ -3,13 +3,13 @@
  * local store so they answer at once, offline too:
  * - Dashboard: the counts, what needs attention (rooms not scanned, batches with open problems) and
  *   shortcuts;
- * - Overview: the counts and every room's figures;
- * - Quick view (where growers land): the counts and the rooms still to scan.
+ * - Overview: the counts, the dashboard's reports and every room's figures;
+ * - Quick view (where growers land): the counts, the dashboard's reports and the rooms still to scan.
  * While a new tablet's first pull runs, each says so with its progress instead of counting a
  * company that has not arrived yet (zeros and "No rooms yet" would be wrong).
  */
 import { Link } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useLocalDocument, useSignedInUser } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
 import { type CompanyDoc, userName, when } from '../rooms/model';
@@ -36,6 +36,18 @@ function Counted({ children }: { children: ReactNode }) {
     </>
   ) : (
     children
+  );
+}
+
+/** echarts and the reports' code load once the counts have drawn, and not at all on the other screens. */
+const DashboardReports = lazy(() => import('../reports/DashboardReports'));
+
+/** The four reports an Admin chose for the dashboard (spec part 2 §3), under the counts. */
+function ChosenReports() {
+  return (
+    <Suspense fallback={<p role="status">Loading the dashboard’s reports…</p>}>
+      <DashboardReports />
+    </Suspense>
   );
 }
 
@@ -139,6 +151,7 @@ export function OverviewScreen() {
         <Counted>
           <FailedChanges />
           <CountCards counts={counts} />
+          <ChosenReports />
           <section className="card dashboard-section" aria-labelledby="rooms-table">
             <h2 id="rooms-table">Rooms</h2>
             {counts.byRoom.length === 0 ? (
@@ -196,6 +209,7 @@ export function QuickviewScreen() {
         <Counted>
           <FailedChanges />
           <CountCards counts={counts} />
+          <ChosenReports />
           <RoomsToScan counts={counts} />
         </Counted>
       )}

@@ -1,17 +1,20 @@
 /**
  * Reports (spec part 1 §2 `reports`, `reports/{reportID}`): the company's saved reports from the
- * tablet's copy (offline too), each opened with its chart and table as they were saved.
+ * tablet's copy (offline too), each opened with its chart and table, read again when online
+ * (SavedReportView); renamed, put on the dashboard, shared by link and deleted from its screen.
  */
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
-import { deleteReport, shareReport } from '../../api/reports';
+import { type FormEvent, useState } from 'react';
+import { DASHBOARD_SLOTS } from '../../../common/messages/reports';
+import { deleteReport, type ReportShare, reportShares, revokeReportShare, saveReport, setDashboardReports, shareReport } from '../../api/reports';
 import { useAction, useLocalDocument, useLocalQuery, useSignedInUser } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
-import { ConfirmPanel, FormError } from '../shell/forms';
+import { ConfirmPanel, Field, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
-import { type LocalReport, periodText, savedAt, savedModel } from './model';
+import { computedAt, type LocalReport, periodText } from './model';
 import { ReportBuilder } from './ReportBuilder';
-import { ReportChart } from './ReportChart';
+import { SavedReportView } from './SavedReportView';
+import { useCompanyAutoRefresh } from './useReportData';
 
 export function SavedReportsScreen() {
   const { documents, loading } = useLocalQuery<LocalReport>('reports', {}, 'all', [{ report_name: 'asc' }]);
@@ -27,7 +30,8 @@ export function SavedReportsScreen() {
               <strong>{report.report_name}</strong>
               <span className="muted">
                 {' '}
-                · {periodText(report.filters)} · saved {savedAt(report)}
+                · {periodText(report.filters)} · data of {computedAt(report.computed_at)}
+                {report.dashboard_slot !== null && ` · on the dashboard (place ${report.dashboard_slot})`}
               </span>
             </Link>
           </li>
@@ -39,14 +43,12 @@ export function SavedReportsScreen() {
 
 export function SavedReportScreen({ reportId }: { reportId: string }) {
   const { document: report, loading } = useLocalDocument<LocalReport>('reports', reportId);
+  const autoRefresh = useCompanyAutoRefresh();
   return (
     <Screen title={report?.report_name ?? 'Report'} loading={loading} empty={!loading && !report ? 'This report is not on this tablet: it was deleted, or has not arrived yet.' : null}>
       {report ? (
         <>
-          <p className="muted">
-            {periodText(report.filters)} · saved {savedAt(report)}
-          </p>
-          <ReportChart model={savedModel(report)} kind={report.chart_type} title={report.report_name} />
+          <SavedReportView report={report} autoRefresh={autoRefresh} />
           <ManageReport report={report} />
         </>
       ) : null}
@@ -54,40 +56,27 @@ export function SavedReportScreen({ reportId }: { reportId: string }) {
   );
 }
 
-/** Delete (its author or an Admin; the server refuses others) and, for Admins online, a read-only link. */
+/** Rename (its author or an Admin), the dashboard slot and links (Admins), delete (its author or an Admin); the server refuses others. */
 function ManageReport({ report }: { report: LocalReport }) {
   const user = useSignedInUser();
-  const online = useSyncStatus((status) => status.online);
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
-  const [link, setLink] = useState<string | null>(null);
   const removing = useAction(deleteReport, 'Report deleted.');
-  const sharing = useAction(async (context, reportId: string) => {
-    const shared = await shareReport(context, { reportId });
-    setLink(new URL(shared.path, window.location.origin).toString());
-  });
-  const mayDelete = user !== null && (user.isAdmin || user.userId === report.user_id);
+  const mayChange = user !== null && (user.isAdmin || user.userId === report.user_id);
   return (
     <section className="report-manage no-print" aria-label="Manage this report">
-      {mayDelete && !confirming && (
+      {mayChange && <RenameReport report={report} />}
+      {user?.isAdmin && <DashboardSlot report={report} />}
+      {user?.isAdmin && <ReportLinks report={report} />}
+      {mayChange && !confirming && (
         <button type="button" className="button danger" onClick={() => setConfirming(true)}>
           Delete report
         </button>
       )}
-      {user?.isAdmin && (
-        <button type="button" className="button" disabled={!online || sharing.busy} onClick={() => void sharing.run(report.id)}>
-          {online ? 'Share a read-only link' : 'Sharing needs the connection'}
-        </button>
-      )}
-      {link && (
-        <p className="report-link" role="status">
-          Link for someone without an account (shown once; an Admin can revoke it): <a href={link}>{link}</a>
-        </p>
-      )}
-      <FormError error={sharing.error} />
       {confirming && (
         <ConfirmPanel
           question={`Delete the report ${report.report_name}?`}
+          message="It leaves the dashboard, and its links stop working."
           confirmLabel="Delete report"
           busy={removing.busy}
           onKeep={() => setConfirming(false)}
@@ -99,3 +88,115 @@ function ManageReport({ report }: { report: LocalReport }) {
     </section>
   );
 }
+
+/** A new name: the report saved again with everything else as it is (queued, offline too). */
+function RenameReport({ report }: { report: LocalReport }) {
+  const user = useSignedInUser();
+  const [name, setName] = useState(report.report_name);
+  const renaming = useAction(saveReport, 'Report renamed.', { inlineErrors: true });
+  function rename(event: FormEvent) {
+    event.preventDefault();
+    if (!user) return;
+    void renaming.run({
+      companyId: user.companyId,
+      reportId: report.id,
+      name,
+      chartType: report.chart_type,
+      reportType: report.report_type ?? '',
+      data: report.report_data,
+      filters: report.filters ?? {},
+      roomIds: report.room_ids.map(String),
+    });
+  }
+  return (
+    <form className="form report-rename" onSubmit={rename}>
+      <Field label="Report name">
+        <input value={name} onChange={(event) => setName(event.target.value)} maxLength={200} />
+      </Field>
+      <FormError error={renaming.error} />
+      <button type="submit" className="button" disabled={renaming.busy || name.trim() === report.report_name}>
+        Rename
+      </button>
+    </form>
+  );
+}
+
+/** Its place on the dashboard (overview and quick view show the four), queued; a report already in the slot chosen leaves it. */
+function DashboardSlot({ report }: { report: LocalReport }) {
+  const user = useSignedInUser();
+  const onDashboard = useLocalQuery<LocalReport>('reports', { dashboard_slot: { $ne: null } }, 'on-dashboard').documents;
+  const setting = useAction(setDashboardReports, 'Dashboard saved.');
+  const current: Array<string | null> = Array.from({ length: DASHBOARD_SLOTS }, (_, index) => onDashboard.find((each) => each.dashboard_slot === index + 1)?.id ?? null);
+  function choose(value: string) {
+    if (!user) return;
+    const slots = current.map((id) => (id === report.id ? null : id));
+    if (value !== '') slots[Number(value) - 1] = report.id;
+    void setting.run({ companyId: user.companyId, slots, current });
+  }
+  const nameIn = (slot: number) => onDashboard.find((each) => each.dashboard_slot === slot && each.id !== report.id)?.report_name;
+  return (
+    <Field label="On the dashboard">
+      <select value={report.dashboard_slot ?? ''} disabled={setting.busy} onChange={(event) => choose(event.target.value)}>
+        <option value="">Not on the dashboard</option>
+        {Array.from({ length: DASHBOARD_SLOTS }, (_, index) => index + 1).map((slot) => (
+          <option key={slot} value={slot}>
+            Place {slot}
+            {nameIn(slot) ? ` (instead of ${nameIn(slot)})` : ''}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+/** Read-only links (Admins, online): a new one is shown once; each can be revoked, and stops opening the report at once. */
+function ReportLinks({ report }: { report: LocalReport }) {
+  const online = useSyncStatus((status) => status.online);
+  const [link, setLink] = useState<string | null>(null);
+  const [shares, setShares] = useState<ReportShare[] | null>(null);
+  const listing = useAction(async (context, reportId: string) => setShares(await reportShares(context, { reportId })));
+  const sharing = useAction(async (context, reportId: string) => {
+    const shared = await shareReport(context, { reportId });
+    setLink(new URL(shared.path, window.location.origin).toString());
+    setShares(await reportShares(context, { reportId }));
+  });
+  const revoking = useAction(async (context, shareId: number) => {
+    await revokeReportShare(context, { shareId });
+    setShares(await reportShares(context, { reportId: report.id }));
+  }, 'Link revoked.');
+  const live = shares?.filter((share) => share.revoked_at === null) ?? [];
+  return (
+    <div className="report-links">
+      <div className="report-actions">
+        <button type="button" className="button" disabled={!online || sharing.busy} onClick={() => void sharing.run(report.id)}>
+          {online ? 'Share a read-only link' : 'Links need the connection'}
+        </button>
+        {online && shares === null && (
+          <button type="button" className="button" disabled={listing.busy} onClick={() => void listing.run(report.id)}>
+            Show its links
+          </button>
+        )}
+      </div>
+      {link && (
+        <p className="report-link" role="status">
+          Link for someone without an account (shown once; it can be revoked below): <a href={link}>{link}</a>
+        </p>
+      )}
+      <FormError error={sharing.error ?? listing.error ?? revoking.error} />
+      {shares && (
+        <ul className="link-list" aria-label="Links to this report">
+          {live.length === 0 && <li className="muted">No link opens this report.</li>}
+          {live.map((share) => (
+            <li key={share.share_id} className="report-share">
+              <span>Link made {new Date(share.created_at).toLocaleString()}</span>
+              <button type="button" className="button danger" disabled={!online || revoking.busy} onClick={() => void revoking.run(share.share_id)}>
+                Revoke
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { openSharedReport, type SharedReport } from '../../api/reports';
 import { client } from '../../app/services';
-import { periodText, savedAt, savedModel } from './model';
+import { computedAt, periodText, savedModel } from './model';
 import { ReportChart } from './ReportChart';
 
 export function SharedReportPage({ token }: { token: string | undefined }) {
@@ -30,7 +30,7 @@ export function SharedReportPage({ token }: { token: string | undefined }) {
       ) : (
         <>
           <p className="muted">
-            {periodText(report.filters)} · saved {savedAt({ updated_at: report.updated_at })} · shared read-only
+            {periodText(report.filters)} · data of {computedAt(report.computed_at)} · shared read-only
           </p>
           <ReportChart model={savedModel(report)} kind={report.chart_type} title={report.report_name} />
         </>

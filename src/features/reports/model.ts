@@ -10,8 +10,11 @@ export type LocalReport = LocalDocument & {
   report_type: string | null;
   report_data: unknown[];
   filters: (SavedReportFilters & { category_label?: unknown; unit?: unknown }) | null;
+  room_ids: unknown[];
   user_id: number | null;
   updated_at: string;
+  computed_at: string;
+  dashboard_slot: number | null;
 };
 
 /** What a saved report's chart shows: its points, with the labels the screen saved in its filters. */
@@ -28,4 +31,5 @@ export function periodText(filters: LocalReport['filters']): string {
   return filters.date_range ? `${filters.date_range.start_date} to ${filters.date_range.end_date}` : 'Any dates';
 }
 
-export const savedAt = (report: Pick<LocalReport, 'updated_at'>) => new Date(report.updated_at).toLocaleString();
+/** When a report's data was computed, as the reader's clock shows it. */
+export const computedAt = (computed: string) => new Date(computed).toLocaleString();

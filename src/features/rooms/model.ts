@@ -20,7 +20,7 @@ export type BatchDoc = LocalDocument & Partial<Omit<BatchDocument, 'problems'>> 
 export type CompanyUserJson = Pick<UserRecord, 'user_id' | 'first_name' | 'last_name' | 'email'>;
 
 export type CompanyDoc = LocalDocument & {
-  settings?: { grid_order?: string | null; grid_opacity?: number | null } | null;
+  settings?: { grid_order?: string | null; grid_opacity?: number | null; auto_refresh?: number | null } | null;
   users?: CompanyUserJson[] | null;
 };
 
