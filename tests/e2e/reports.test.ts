@@ -191,4 +191,36 @@ describe.skipIf(skipBrowser)('saved reports', { timeout: 180_000 }, () => {
     await context.setOffline(false);
     expect(errors).toEqual([]);
   });
+  it('on the dashboard refresh themselves while the page is visible when the company has auto refresh on', async () => {
+    const farm = await createTenant(e2e.server);
+    const roomId = await createRoom(e2e.server, farm.companyId, 'Flower 3');
+    const grid = await createGrid(e2e.server, farm.companyId, roomId, 2, 1);
+    const record = async (box: number) => {
+      const recorded = await e2e.server.request('POST', '/create_gridbox_problem', { token: farm.regular.token, json: { GridBoxID: box, problem_type: 'Fungus gnat', severity: 1, user_id: farm.regular.id } });
+      expect(recorded.status, JSON.stringify(recorded.body)).toBe(200);
+    };
+    await record(grid.boxIds[0]!);
+    const saved = await e2e.server.request<{ report_id: number }>('POST', '/save_report', {
+      token: farm.admin.token,
+      json: { company_id: farm.companyId, report_name: 'Gnats', chart_type: 'bar', report_type: 'problem_trends', report_data: [], filters: { date_type: 'weeks_ago', weeks_ago: 1, category_label: 'Week', unit: 'problems' } },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect((await e2e.server.request('POST', '/set_dashboard_reports', { token: farm.admin.token, json: { company_id: farm.companyId, report_id1: saved.body.report_id } })).status).toBe(200);
+    expect((await e2e.server.request('POST', '/set_company_auto_refresh', { token: farm.admin.token, query: { company_id: farm.companyId, auto_refresh: 1 } })).status).toBe(200);
+
+    const { page, context, errors } = await e2e.newPage();
+    // The page's clock runs as time does, and is moved on past the refresh period below.
+    await context.clock.install();
+    const app = new AppPage(page);
+    await app.signIn(farm.regular);
+    await app.open('/dashboard/quickview');
+    const table = page.getByRole('table', { name: 'Gnats' });
+    const thisWeek = mondayOf(new Date());
+    await expect.poll(() => table.getByRole('row').allInnerTexts(), { timeout: 30_000 }).toEqual(['Week\tFungus gnat', `${thisWeek}\t1`]);
+
+    await record(grid.boxIds[1]!);
+    await context.clock.fastForward('05:01');
+    await expect.poll(() => table.getByRole('row').allInnerTexts(), { timeout: 15_000 }).toEqual(['Week\tFungus gnat', `${thisWeek}\t2`]);
+    expect(errors).toEqual([]);
+  });
 });
