@@ -9,17 +9,20 @@
  *
  * The story follows the scouting of observations.ts: fungus gnats come and go on the clone table and
  * the mother plants with each batch of cuttings; spider mites build up in Bench A's door corner from
- * five weeks ago (a neem spray, two releases of predatory mites, the problems marked treated, then
- * resolved when they faded) and show again in the last week, sprayed with a miticide a little before
- * the first start (its re-entry interval still running, the flowering batch there inside its
- * pre-harvest interval: sprayTimeOf); thrips ride in on Sour Diesel in veg and follow it into flower,
- * sprayed with Beauveria; powdery mildew on Lemon Haze until its harvest; botrytis on Bench B in the
- * last ten days, still open; and a false alarm or two, dismissed.
+ * five weeks ago (a neem spray that does not hold them, two releases of predatory mites, the problems
+ * marked treated, then resolved when they faded) and show again in the last week, sprayed with a
+ * miticide a little before the first start (its re-entry interval still running, the flowering batch
+ * there inside its pre-harvest interval: sprayTimeOf); thrips ride in on Sour Diesel in veg and follow
+ * it into flower, sprayed with Beauveria, which works slowly (thrips still found on sprayed plants a
+ * few days on); powdery mildew on Lemon Haze until its harvest, slowed by bicarbonate; botrytis on
+ * Bench B in the last ten days, still open; and a false alarm or two, dismissed.
  *
  * Where the spec is silent, the demo decides:
  * - Problems are seen on the scouting walks' days (observations.ts: 7w + 5 and 7w + 2 days ago), in
  *   the morning, by that walk's scout, on boxes where a batch grows; a box already holding an open
- *   problem of a type is not given a second one of it.
+ *   problem of a type is not given a second one of it, unless the box was sprayed since that one was
+ *   seen: pests found again after a spray are recorded again, as a scout checking the spray records
+ *   them, and they are what the treatment effectiveness report counts after the spray.
  * - A hot spot spreads from its origin to neighbouring boxes (chessboard distance), fewer and milder
  *   further out; severity 1–5 as the tablet records it.
  * - Acts (status changes, sprays) are done in the afternoon, the way the screens do them: a type in a
@@ -341,13 +344,18 @@ export async function seedProblems(db: Kysely<DB>, op: Operation, cal: Calendar,
     ...OUTBREAKS.flatMap((outbreak) => outbreak.steps.map((step) => ({ at: at(step), run: () => ('spray' in step ? spray(outbreak, step, at(step)) : act(outbreak, step, at(step))) }))),
   ].sort((a, b) => a.at.getTime() - b.at.getTime());
   let sprays = 0;
+  /** When each box was last sprayed. */
+  const sprayedAt = new Map<number, Date>();
   for (const event of timeline) await event.run();
   const open = [...recorded.values()].filter(isOpen).length;
   return { problems: recorded.size, open, products: PRODUCTS.length, sprays };
 
-  /** A box holds an open problem of the type: the scout does not record it twice. */
+  /** A box holds an open problem of the type, seen since the box was last sprayed: the scout does not record it twice. */
   function holdsOpen(boxId: number, slug: Slug) {
-    for (const problem of recorded.values()) if (problem.boxId === boxId && problem.slug === slug && isOpen(problem)) return true;
+    const sprayed = sprayedAt.get(boxId);
+    for (const problem of recorded.values()) {
+      if (problem.boxId === boxId && problem.slug === slug && isOpen(problem) && !(sprayed && sprayed > problem.observedAt)) return true;
+    }
     return false;
   }
 
@@ -470,7 +478,10 @@ export async function seedProblems(db: Kysely<DB>, op: Operation, cal: Calendar,
       user_id: actor.userId,
     });
     const roomId = op.rooms[op.grid(outbreak.grid).room].id;
-    for (const boxId of boxIds) await recordAudit(db, actor, { title: `Sprayed ${product.name} (${quantity} ${unit})`, roomId, gridBoxId: boxId, details: { application_id: id, product_id: product.id } });
+    for (const boxId of boxIds) {
+      await recordAudit(db, actor, { title: `Sprayed ${product.name} (${quantity} ${unit})`, roomId, gridBoxId: boxId, details: { application_id: id, product_id: product.id } });
+      sprayedAt.set(boxId, when);
+    }
     sprays += 1;
   }
 }

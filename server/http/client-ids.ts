@@ -2,7 +2,7 @@
  * Client ids in parameters (common/client-ids.ts): any parameter that names a record (ownership.ts,
  * and a route's `config.owns`) accepts the record's client id in place of the spec's integer id, in the
  * path, the query or the body, at any depth of the body (`fieldResponses[].fieldID`), alone, in an
- * array or in a comma-joined list. So a tablet names a record it made offline by the id it gave it,
+ * array (or a JSON array's text) or in a comma-joined list. So a tablet names a record it made offline by the id it gave it,
  * in every later change, without waiting for the create's answer: a push can carry a create and the
  * changes that use it together.
  *
@@ -95,10 +95,23 @@ function collectSlots(value: unknown, names: Record<string, OwnedKindName>, slot
   });
 }
 
-/** The client ids in a parameter's value: the value itself, an array's items, a comma-joined list's parts. */
+/** A JSON array's text (a query's `room_ids=["…"]`, as the tablet's report calls send a list): its items; else null. */
+function jsonListIn(value: string): unknown[] | null {
+  if (!value.trimStart().startsWith('[')) return null;
+  try {
+    const list: unknown = JSON.parse(value);
+    return Array.isArray(list) ? list : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The client ids in a parameter's value: the value itself, an array's items (or a JSON array's text's), a comma-joined list's parts. */
 function clientIdsIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.filter(isClientId);
   if (typeof value !== 'string') return [];
+  const list = jsonListIn(value);
+  if (list) return list.filter(isClientId);
   return value.includes(',') ? value.split(',').map((part) => part.trim()).filter(isClientId) : isClientId(value) ? [value] : [];
 }
 
@@ -106,6 +119,8 @@ function clientIdsIn(value: unknown): string[] {
 function replaced(value: unknown, ids: ReadonlyMap<string, number>): unknown {
   if (Array.isArray(value)) return value.map((item) => (isClientId(item) ? (ids.get(item) ?? item) : item));
   if (typeof value !== 'string') return value;
+  const list = jsonListIn(value);
+  if (list) return JSON.stringify(replaced(list, ids));
   if (!value.includes(',')) return ids.get(value) ?? value;
   return value
     .split(',')
