@@ -221,6 +221,21 @@ describe('a parameter that names a record takes its client id', () => {
     expect(deleted.status).toBe(200);
   });
 
+  it('in a JSON array’s text in the query (a report’s room_ids), mixed with integer ids; another company’s answers 403', async () => {
+    const flower = await createRoom(server, farm.companyId, 'Flower');
+    const veg = await createRoom(server, farm.companyId, 'Veg');
+    const ask = (roomIds: unknown[]) =>
+      server.request<{ rooms: Array<{ RoomID: number }> }>('GET', '/get_trends_report_graph', {
+        token: farm.regular.token,
+        query: { company_id: farm.companyId, date_option: 'weeks_ago', weeks_ago: 2, room_ids: JSON.stringify(roomIds) },
+      });
+    const answered = await ask([await clientIdOf('rooms', flower), veg]);
+    expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+    expect(answered.body.rooms.map((room) => room.RoomID).sort((one, other) => one - other)).toEqual([flower, veg].sort((one, other) => one - other));
+    const theirs = await createRoom(server, other.companyId);
+    expect((await ask([await clientIdOf('rooms', theirs)])).status).toBe(403);
+  });
+
   it("answers 403 for another company's record and 404 for a client id that names nothing", async () => {
     const theirs = await createRoomCall(other.regular.token, other.companyId, { name: 'Theirs', client_id: newClientId() });
     const intoTheirs = await server.request('POST', '/Create_grid', {
