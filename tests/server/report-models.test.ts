@@ -23,7 +23,7 @@ import type { SavedReportRecord } from '../../common/schemas/saved-reports';
 import { createApiClient, type Session } from '../../src/api/client';
 import { savedModel } from '../../src/features/reports/model';
 import { queryOfSaved, readReport, readReportAnswer, type ReportQuery, ROOM_NEEDED, savedFiltersOf } from '../../src/features/reports/read-report';
-import { clientIdsOf, createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
+import { clientIdsOf, createFormTemplate, createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
 import { startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -98,21 +98,16 @@ beforeAll(async () => {
   [local.batch] = (await clientIdsOf(server, 'batches', [batchId])) as [string];
   await post('/link_gridbox_batch', { batch_id: batchId, grid_box_ids: [a0, a1] }, new Date(Date.parse(`${w1}T00:00:00Z`) - 2 * 86_400_000));
 
-  const template = await server.request('POST', '/save_form_template', {
-    token: farm.admin.token,
-    json: {
-      templateName: `Trap ${suffix}`,
-      companyID: farm.companyId,
-      formCategory: 'Sticky Trap',
-      fields: [
-        { fieldName: 'Thrips count', fieldType: 'Number', fieldOptions: [], isRequired: 0 },
-        { fieldName: 'Trap replaced', fieldType: 'Radio', fieldOptions: ['Yes', 'No'], isRequired: 0 },
-      ],
-    },
+  const trapForm = await createFormTemplate(server, farm.admin, farm.companyId, {
+    name: `Trap ${suffix}`,
+    category: 'Sticky Trap',
+    fields: [
+      { name: 'Thrips count', type: 'Number' },
+      { name: 'Trap replaced', type: 'Radio', options: ['Yes', 'No'] },
+    ],
   });
-  const saved = template.body as { template_id: number; template: { fields: Array<{ FieldID: number }> } };
-  const [thrips, replaced] = saved.template.fields.map((field) => field.FieldID) as [number, number];
-  [local.trap] = (await clientIdsOf(server, 'form_templates', [saved.template_id])) as [string];
+  const [thrips, replaced] = trapForm.fieldIds as [number, number];
+  [local.trap] = (await clientIdsOf(server, 'form_templates', [trapForm.templateId])) as [string];
   [local.thrips, local.replaced] = (await clientIdsOf(server, 'form_fields', [thrips, replaced])) as [string, string];
   const filled = async (box: number, at: Date, count: string, trapReplaced: string) => {
     const body = await post('/submit_form', { GridBoxID: box, submittedBy: farm.regular.id, submittedAt: at.toISOString(), fieldResponses: [{ fieldID: thrips, inputData: count }, { fieldID: replaced, inputData: trapReplaced }] });

@@ -25,7 +25,7 @@ import type {
   TrendsReportGraphAnswer,
   TrendsWithSeverityAnswer,
 } from '../../common/schemas/reports';
-import { createGrid, createRoom, createTenant, type SignedInUser, type Tenant } from '../support/factories';
+import { createFormTemplate, createGrid, createRoom, createTenant, type SignedInUser, type Tenant } from '../support/factories';
 import { startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -124,22 +124,17 @@ beforeAll(async () => {
   await post('/link_gridbox_batch', farm.regular, { batch_id: batchId, grid_box_ids: [a[0], a[1]] }, new Date(Date.now() - 29 * DAY_MS));
 
   // A sticky-trap form, filled on a0, a1 (the batch's), a2 and b0.
-  const template = await server.request('POST', '/save_form_template', {
-    token: farm.admin.token,
-    json: {
-      templateName: `Trap ${suffix}`,
-      companyID: farm.companyId,
-      formCategory: 'Sticky Trap',
-      fields: [
-        { fieldName: 'Thrips count', fieldType: 'Number', fieldOptions: [], isRequired: 0 },
-        { fieldName: 'Trap replaced', fieldType: 'Radio', fieldOptions: ['Yes', 'No'], isRequired: 0 },
-        { fieldName: 'Pests seen', fieldType: 'Checkbox', fieldOptions: ['Aphids', 'Mites'], isRequired: 0 },
-      ],
-    },
+  const trapForm = await createFormTemplate(server, farm.admin, farm.companyId, {
+    name: `Trap ${suffix}`,
+    category: 'Sticky Trap',
+    fields: [
+      { name: 'Thrips count', type: 'Number' },
+      { name: 'Trap replaced', type: 'Radio', options: ['Yes', 'No'] },
+      { name: 'Pests seen', type: 'Checkbox', options: ['Aphids', 'Mites'] },
+    ],
   });
-  const saved = template.body as { template_id: number; template: { fields: Array<{ FieldID: number }> } };
-  const [count, replaced, pests] = saved.template.fields.map((field) => field.FieldID);
-  trap = { id: saved.template_id, count: count!, replaced: replaced!, pests: pests! };
+  const [count, replaced, pests] = trapForm.fieldIds;
+  trap = { id: trapForm.templateId, count: count!, replaced: replaced!, pests: pests! };
   await filled(a[0]!, thursdayNoon(3), { count: '5', replaced: 'Yes', pests: 'Aphids, Mites' });
   await filled(a[1]!, thursdayNoon(3), { count: '7', replaced: 'No', pests: 'Aphids' });
   responseWithPhoto = await filled(a[0]!, thursdayNoon(2), { count: '3', replaced: 'Yes', pests: undefined });

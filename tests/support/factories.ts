@@ -108,6 +108,29 @@ export async function createGrid(server: Server, companyId: number, roomId: numb
   return { id, boxIds: boxes.map((box) => box.id) };
 }
 
+/**
+ * A form template made through save_form_template by an Admin (as the form builder makes one); returns
+ * its id and its fields' ids, in the order given.
+ */
+export async function createFormTemplate(
+  server: Server,
+  admin: Pick<SignedInUser, 'token'>,
+  companyId: number,
+  template: { name: string; category: string; fields: Array<{ name: string; type: string; options?: string[] }> },
+): Promise<{ templateId: number; fieldIds: number[] }> {
+  const saved = await server.request<{ template_id: number; template: { fields: Array<{ FieldID: number }> } }>('POST', '/save_form_template', {
+    token: admin.token,
+    json: {
+      templateName: template.name,
+      companyID: companyId,
+      formCategory: template.category,
+      fields: template.fields.map((field) => ({ fieldName: field.name, fieldType: field.type, fieldOptions: field.options ?? [], isRequired: 0 })),
+    },
+  });
+  if (saved.status !== 200) throw new Error(`save_form_template answered ${saved.status}: ${JSON.stringify(saved.body)}`);
+  return { templateId: saved.body.template_id, fieldIds: saved.body.template.fields.map((field) => field.FieldID) };
+}
+
 /** Tables whose rows hold their client id (a grid box's is kept in grid_box_client_ids). */
 type ClientNamedTable = 'rooms' | 'grids' | 'grid_boxes' | 'sub_gridboxes' | 'batches' | 'batch_problems' | 'trays' | 'tray_templates' | 'grid_templates' | 'form_templates' | 'form_fields' | 'form_responses' | 'audit_events' | 'plant_moves' | 'plant_problems' | 'spray_products' | 'treatments' | 'spray_applications' | 'saved_reports';
 
