@@ -11,6 +11,7 @@ import { recordChanges } from './record';
 import { type ApiTransport, Replayer, type TouchedDocument } from './replay';
 import { applyEffects, type LocalStore } from './store';
 import type { ClientId, OutboxEntry, SyncStatus } from './types';
+import { Rounds } from './rounds';
 
 /**
  * How the page records changes: through the engine, the outbox's one owner (in the browser, over
@@ -60,17 +61,15 @@ export class SyncEngine implements Recorder {
   private readonly stream: ChangeStream;
   private readonly listeners = new Set<Listener>();
   private status: SyncStatus = { online: true, pending: 0, otherUsers: 0, users: [], failed: [], initialPull: null, lastSyncedAt: null, lastError: null };
-  private replaying: Promise<void> | null = null;
-  private replayAgain = false;
-  private counting: Promise<void> | null = null;
-  private countAgain = false;
+  /** Replay runs, one at a time (see kick). */
+  private readonly replays = new Rounds(() => this.replayRound(), () => !this.stopped);
+  /** Counts of the outbox, one at a time (see refreshCounts). */
+  private readonly counts = new Rounds(() => this.countOnce());
   private ignoreBackoff = false;
   /** Documents to read back from the server (see readBackStale), by collection and id. */
   private readonly stale = new Map<string, TouchedDocument>();
-  /** The running read-back, if any (see readBackStale). */
-  private readingBack: Promise<void> | null = null;
-  /** Documents became stale while a read-back ran: it goes round once more. */
-  private readBackAgain = false;
+  /** Read-backs, one at a time: documents made stale while one runs are read in one more round (see readBackStale). */
+  private readonly readBacks = new Rounds(() => this.readBackOnce(), () => !this.stopped);
   /** Collections the server said changed during a replay, pulled when it ends (see pullChanged). */
   private readonly changedDuringReplay = new Set<string>();
   private pullTimer: ReturnType<typeof setTimeout> | null = null;
@@ -224,41 +223,31 @@ export class SyncEngine implements Recorder {
    * same hundred, which held the server's one embedded connection for half a minute.)
    */
   private readBackStale(): Promise<void> {
-    if (this.readingBack) {
-      this.readBackAgain = true;
-      return this.readingBack;
-    }
-    if (this.stale.size === 0) return Promise.resolve();
-    this.readingBack = this.readBackRounds().finally(() => {
-      this.readingBack = null;
-    });
-    return this.readingBack;
+    if (!this.readBacks.current && this.stale.size === 0) return Promise.resolve();
+    return this.readBacks.run();
   }
 
-  private async readBackRounds(): Promise<void> {
-    do {
-      this.readBackAgain = false;
-      const documents = [...this.stale.values()];
-      if (documents.length === 0) continue;
-      try {
-        await this.pulls.refresh(documents, this.options.store);
-      } catch (error) {
-        this.setStatus({ lastError: error instanceof Error ? error.message : String(error) });
-        return;
-      }
-      // Not one marked stale again meanwhile (that mark may be newer than what was read).
-      for (const document of documents) {
-        const key = `${document.collection}\u0000${document.id}`;
-        if (this.stale.get(key) === document) this.stale.delete(key);
-      }
-    } while (this.readBackAgain && !this.stopped);
+  private async readBackOnce(): Promise<'stop' | void> {
+    const documents = [...this.stale.values()];
+    if (documents.length === 0) return;
+    try {
+      await this.pulls.refresh(documents, this.options.store);
+    } catch (error) {
+      this.setStatus({ lastError: error instanceof Error ? error.message : String(error) });
+      return 'stop';
+    }
+    // Not one marked stale again meanwhile (that mark may be newer than what was read).
+    for (const document of documents) {
+      const key = `${document.collection}\u0000${document.id}`;
+      if (this.stale.get(key) === document) this.stale.delete(key);
+    }
   }
 
   /** Resolves once the outbox has sent what it can and every collection has pulled what the server shows. */
   async settle(): Promise<void> {
     await this.kick({ now: true });
     await this.pulls.caughtUp();
-    await this.readingBack;
+    await this.readBacks.current;
   }
 
   async stop(): Promise<void> {
@@ -266,7 +255,7 @@ export class SyncEngine implements Recorder {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.pullTimer) clearTimeout(this.pullTimer);
     this.stream.stop();
-    await this.replaying;
+    await this.replays.current;
     await this.pulls.stop();
   }
 
@@ -279,14 +268,7 @@ export class SyncEngine implements Recorder {
       if (this.retryTimer) clearTimeout(this.retryTimer);
       this.retryTimer = null;
     }
-    if (this.replaying) {
-      this.replayAgain = true;
-      return this.replaying;
-    }
-    this.replaying = this.replayRuns().finally(() => {
-      this.replaying = null;
-    });
-    return this.replaying;
+    return this.replays.run();
   }
 
   /**
@@ -314,12 +296,10 @@ export class SyncEngine implements Recorder {
     this.changedDuringReplay.clear();
   }
 
-  private async replayRuns(): Promise<void> {
+  /** One replay, under the lock that lets one tab of the tablet replay at a time. */
+  private async replayRound(): Promise<void> {
     const lock = this.options.withReplayLock ?? ((task: () => Promise<void>) => task());
-    do {
-      this.replayAgain = false;
-      await lock(() => this.replayOnce());
-    } while (this.replayAgain && !this.stopped);
+    await lock(() => this.replayOnce());
   }
 
   private async replayOnce(): Promise<void> {
@@ -349,7 +329,7 @@ export class SyncEngine implements Recorder {
     // Aborted by syncNow, which asked for another run at once.
     if (controller.signal.aborted && outcome.state === 'waiting') {
       this.ignoreBackoff = true;
-      this.replayAgain = true;
+      this.replays.roundAgain();
       return;
     }
     await this.refreshCounts();
@@ -389,34 +369,24 @@ export class SyncEngine implements Recorder {
    * thousand changes in a row must not count a thousand times).
    */
   private refreshCounts(): Promise<void> {
-    if (this.counting) {
-      this.countAgain = true;
-      return this.counting;
+    return this.counts.run();
+  }
+
+  private async countOnce(): Promise<void> {
+    const current = (await this.options.currentUserId?.()) ?? null;
+    const { pending, byUser, failed } = await this.options.outbox.counts();
+    const users = [];
+    for (const [userId, count] of byUser) {
+      users.push({ userId, pending: count, failed: failed.filter((entry) => entry.userId === userId).length, signedIn: await this.options.transport.hasSession(userId) });
     }
-    this.counting = (async () => {
-      try {
-        do {
-          this.countAgain = false;
-          const current = (await this.options.currentUserId?.()) ?? null;
-          const { pending, byUser, failed } = await this.options.outbox.counts();
-          const users = [];
-          for (const [userId, count] of byUser) {
-            users.push({ userId, pending: count, failed: failed.filter((entry) => entry.userId === userId).length, signedIn: await this.options.transport.hasSession(userId) });
-          }
-          // Entries of nobody in particular (made before entries named their author) go with anyone's session.
-          const otherUsers = users.filter((user) => user.userId !== null && current !== null && user.userId !== current).reduce((sum, user) => sum + user.pending, 0);
-          this.setStatus({
-            pending,
-            otherUsers,
-            users,
-            failed: failed.map((entry) => ({ id: entry.id, label: entry.label, userId: entry.userId, error: entry.error ?? '', createdAt: entry.createdAt, creates: entry.creates })),
-          });
-        } while (this.countAgain);
-      } finally {
-        this.counting = null;
-      }
-    })();
-    return this.counting;
+    // Entries of nobody in particular (made before entries named their author) go with anyone's session.
+    const otherUsers = users.filter((user) => user.userId !== null && current !== null && user.userId !== current).reduce((sum, user) => sum + user.pending, 0);
+    this.setStatus({
+      pending,
+      otherUsers,
+      users,
+      failed: failed.map((entry) => ({ id: entry.id, label: entry.label, userId: entry.userId, error: entry.error ?? '', createdAt: entry.createdAt, creates: entry.creates })),
+    });
   }
 
   private setStatus(change: Partial<SyncStatus>) {
