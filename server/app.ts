@@ -36,6 +36,7 @@ import { trayRoutes } from './domains/trays/routes';
 import { problemRoutes } from './domains/problems/routes';
 import { treatmentRoutes } from './domains/treatments/routes';
 import { savedReportRoutes } from './domains/reports/saved-routes';
+import { taskRoutes } from './domains/tasks/routes';
 import { reportRoutes } from './domains/reports/routes';
 import { type FileStore, localFileStore } from './domains/files/storage';
 import { settingsRoutes } from './domains/settings/routes';
@@ -54,7 +55,9 @@ import { answerSerializerCompiler } from './http/serializer';
 import { registerOpenApi } from './http/openapi';
 import type { App } from './http/route';
 import { registerTransactions } from './http/transactions';
+import { type JobQueue, startJobQueue } from './jobs/queue';
 import { createMailer, type Mailer } from './mail/mailer';
+import { startDeliveries } from './notifications/delivery-worker';
 import { loadJwtSecret } from './secrets';
 
 export interface AppDeps {
@@ -62,6 +65,8 @@ export interface AppDeps {
   database: Database;
   tokens: TokenService;
   mailer: Mailer;
+  /** The job queue (pg-boss on the server's database): notification deliveries, schedules. */
+  jobs: JobQueue;
   changes: ChangeHub;
   companies: CompanyCache;
   /** The floor plan's answers (rooms with their grids and boxes), as sent. */
@@ -113,7 +118,13 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   const companies = createCompanyCache(changes);
   const floorAnswers = createAnswerCache(changes, ['rooms', 'grids', 'grid_boxes', 'plant_problems']);
   const ownershipProofs = createOwnershipProofs(changes);
-  app.decorate('deps', { config, database, tokens, mailer, changes, companies, floorAnswers, files, version: VERSION });
+  // Stopped first in onClose (below), while the database is still open.
+  const jobs = await startJobQueue({ db: database.db, connectionString: database.kind === 'postgres' ? config.databaseUrl : undefined, log: app.log });
+  await startDeliveries(jobs, { db: database.db, databaseKind: database.kind, mailer, config, log: app.log }).catch(async (error: unknown) => {
+    await jobs.stop();
+    throw error;
+  });
+  app.decorate('deps', { config, database, tokens, mailer, jobs, changes, companies, floorAnswers, files, version: VERSION });
   const routeCatalog: CatalogRoute[] = [];
   app.decorate('routeCatalog', routeCatalog);
   app.addHook('onRoute', (route) => {
@@ -206,6 +217,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
       await api.register(area('Treatments', treatmentRoutes));
       await api.register(area('Reports', reportRoutes));
       await api.register(area('Saved reports', savedReportRoutes));
+      await api.register(area('Tasks and comments', taskRoutes));
       await api.register(area('Sync', syncRoutes), { prefix: '/sync' });
     },
     { prefix: '/api' },
@@ -235,6 +247,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   });
 
   app.addHook('onClose', async () => {
+    await jobs.stop();
     companies.close();
     floorAnswers.close();
     ownershipProofs.close();

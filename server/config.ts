@@ -11,8 +11,18 @@ export interface ServerConfig {
   /** postgres://… for a PostgreSQL server; undefined for the embedded PGlite database under dataDir. */
   databaseUrl: string | undefined;
   jwtSecret: string | undefined;
+  /** smtp://… or smtps://… (SMTP_URL): mail goes out through it; without it, mail is written to DATA_DIR/mail/. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /**
+   * ALLOW_PRIVATE_WEBHOOKS=1: notification webhooks may call private, loopback and link-local addresses and
+   * plain http (a receiver on the operator's own network; tests). Off: public https addresses only.
+   */
+  allowPrivateWebhooks: boolean;
+  /** WEBHOOK_CA_FILE: PEM certificates trusted for webhook calls beside the system's (an internal CA; tests). */
+  webhookCaFile: string | undefined;
+  /** DELIVERY_RETRY_SECONDS: the waits before each new try of a failed notification delivery; their count is the number of retries. */
+  deliveryRetrySeconds: number[];
   publicUrl: string;
   corsOrigins: string[];
   uploadLimitBytes: number;
@@ -28,6 +38,14 @@ export interface ServerConfig {
   logLevel: string;
   /** Prove every answer against its response schema before it leaves (tests; `CHECK_ANSWERS=1`), not only write it by it. */
   checkAnswers: boolean;
+}
+
+function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const values = raw.split(',').map((part) => Number(part.trim()));
+  if (values.some((value) => !Number.isFinite(value) || value <= 0)) throw new Error(`${name} must be positive numbers of seconds separated by commas, got "${raw}"`);
+  return values;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -49,6 +67,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     jwtSecret: env.JWT_SECRET || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Grow Room <no-reply@localhost>',
+    allowPrivateWebhooks: env.ALLOW_PRIVATE_WEBHOOKS === '1',
+    webhookCaFile: env.WEBHOOK_CA_FILE || undefined,
+    // 30 s, 2 min, 10 min, 1 h, 6 h: a receiver down for an afternoon still gets the message.
+    deliveryRetrySeconds: seconds(env, 'DELIVERY_RETRY_SECONDS', [30, 120, 600, 3600, 21_600]),
     publicUrl,
     corsOrigins: (env.CORS_ORIGINS ?? publicUrl).split(',').map((origin) => origin.trim()).filter(Boolean),
     uploadLimitBytes: integer(env, 'UPLOAD_LIMIT_BYTES', 10 * 1024 * 1024),

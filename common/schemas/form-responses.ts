@@ -3,6 +3,7 @@ import { formResponseMessages as m } from '../messages/form-responses';
 import { FIELD_TYPES, FORM_CATEGORIES } from '../messages/forms';
 import { answer, recordRef, timestamp } from './answers';
 import { formBody, idList, isCalendarDate, optionalClientId, optionalId, requiredId } from './fields';
+import { responseCommentRecord, taskPageFields, taskRecord } from './tasks';
 
 /** One answer: the field and what was entered (numbers and flags arrive as text or as JSON values). */
 const fieldResponse = z.object({
@@ -132,6 +133,12 @@ export const formResponseRecord = z.object({
   SubmittedAt: timestamp,
   fieldResponses: z.array(fieldAnswerRecord),
   images: z.array(responseImageRecord),
+  /**
+   * Its task and its comments, oldest first (issue 16; common/schemas/tasks.ts). The server always sends
+   * both; a response made on a tablet and not yet on the server has neither (no task, no comments).
+   */
+  task: taskRecord.nullable().optional(),
+  comments: z.array(responseCommentRecord).optional(),
 });
 
 export type FormResponseRecord = z.infer<typeof formResponseRecord>;
@@ -147,3 +154,5 @@ export const formResponsesAnswer = answer({ responses: z.array(formResponseRecor
 /** get_responses_for_grid2: a grid's responses, and those of treatment forms apart. */
 export const gridResponsesAnswer = answer({ all_responses: z.array(formResponseRecord), treatment_responses: z.array(formResponseRecord) });
 export const stickyTrapCheckAnswer = answer({ has_submission: z.boolean() });
+/** get_task_form_responses (spec §7 lists it under forms): a page of the responses that have a task, each with it. */
+export const taskFormResponsesAnswer = answer({ responses: z.array(formResponseRecord), ...taskPageFields });

@@ -52,7 +52,21 @@ export const CLIENT_ID_TABLES = [
 ] as const;
 
 /** Synced tables made after migration 0006, each with its own client id column and unique index. */
-export const LATER_CLIENT_ID_TABLES = ['plant_problems', 'problem_color_mappings', 'custom_solutions', 'spray_products', 'treatments', 'spray_applications', 'saved_reports'] as const;
+export const LATER_CLIENT_ID_TABLES = [
+  'plant_problems',
+  'problem_color_mappings',
+  'custom_solutions',
+  'spray_products',
+  'treatments',
+  'spray_applications',
+  'saved_reports',
+  // Migration 0013.
+  'task_automations',
+  'tasks',
+  'response_comments',
+  // Migration 0015.
+  'notifications',
+] as const;
 
 const migrations: Record<string, string> = {
   '0001_foundation': `
@@ -729,6 +743,109 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
     CREATE INDEX form_responses_template ON form_responses (template_id, submitted_at) WHERE deleted_at IS NULL;
     CREATE INDEX form_field_responses_field ON form_field_responses (field_id) WHERE deleted_at IS NULL;
     CREATE INDEX spray_applications_company_date ON spray_applications (company_id, application_date) WHERE deleted_at IS NULL;
+  `,
+  '0013_tasks': `
+    -- Task automations (issue 16): "when field form_field_id of form template_id answers keyword
+    -- (case-insensitive, anywhere in the answer), make a task from the Task form task_template_id,
+    -- assigned to assignee_user_id". Applied by the submission that makes the response, in its
+    -- transaction (server/domains/tasks/automations.ts).
+    CREATE TABLE task_automations (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      template_id integer NOT NULL REFERENCES form_templates(id),
+      form_field_id integer NOT NULL REFERENCES form_fields(id),
+      keyword text NOT NULL,
+      task_template_id integer NOT NULL REFERENCES form_templates(id),
+      assignee_user_id integer REFERENCES users(id),
+      title text,
+      description text,
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('task_automations')}
+    CREATE UNIQUE INDEX task_automations_client_id ON task_automations (client_id, company_id);
+    CREATE INDEX task_automations_template ON task_automations (template_id) WHERE deleted_at IS NULL;
+
+    -- A task made from a form response (spec part 2 §3 "Task"): at most one live task per response,
+    -- since the spec's calls name a task by its response (update_task_fields, update_task_description_title).
+    -- template_id is the response's form (get_task_form_responses filters by it); task_template_id the
+    -- Task form the work follows, when one was chosen (an automation's). The task travels inside its
+    -- response's form_responses document, so every write of it touches the response.
+    CREATE TABLE tasks (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      response_id integer NOT NULL REFERENCES form_responses(id),
+      template_id integer NOT NULL REFERENCES form_templates(id),
+      task_template_id integer REFERENCES form_templates(id),
+      title text NOT NULL,
+      description text NOT NULL DEFAULT '',
+      assignee_user_id integer REFERENCES users(id),
+      status text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'in_progress', 'done')),
+      due_at timestamptz,
+      closed_at timestamptz,
+      closed_by integer REFERENCES users(id),
+      automation_id integer REFERENCES task_automations(id),
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('tasks')}
+    CREATE UNIQUE INDEX tasks_client_id ON tasks (client_id, company_id);
+    CREATE UNIQUE INDEX tasks_response ON tasks (response_id) WHERE deleted_at IS NULL;
+    -- The company's tasks by status (get_task_form_responses; the pull keeps responses with an open
+    -- task beyond its window), and a user's (get_tasks).
+    CREATE INDEX tasks_company_status ON tasks (company_id, status) WHERE deleted_at IS NULL;
+    CREATE INDEX tasks_assignee ON tasks (assignee_user_id, status) WHERE deleted_at IS NULL;
+
+    -- Comments on a form response (spec part 2 §3 "Comment"); the author is user_id. They travel inside
+    -- the response's form_responses document. edited_at: when the text was last changed (the act's time).
+    CREATE TABLE response_comments (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      response_id integer NOT NULL REFERENCES form_responses(id),
+      user_id integer REFERENCES users(id),
+      comment_text text NOT NULL,
+      edited_at timestamptz,
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('response_comments')}
+    CREATE UNIQUE INDEX response_comments_client_id ON response_comments (client_id, company_id);
+    CREATE INDEX response_comments_response ON response_comments (response_id) WHERE deleted_at IS NULL;
+  `,
+  '0014_deliveries': `
+    -- Notification deliveries (issue 16): the outbox and the log Admins read. A row is written in the
+    -- transaction of the change that triggers it, with its pg-boss job (server/notifications/delivery.ts),
+    -- so a delivery exists if and only if that change committed; the worker then updates it on each try.
+    -- notification_id names the rule (no foreign key: rules may be deleted, their log stays); a
+    -- triggering change delivers once per rule: (company, rule, trigger_key) is unique, a test send
+    -- has no rule and a trigger key of its own. recipient: e-mail addresses joined by ';', or the
+    -- webhook URL. attachment: {filename, content, contentType}; link: {url, label}. job_id: the
+    -- pg-boss job that will make the next try (a start-up sweep gives a new one to a row whose job is gone).
+    CREATE TABLE notification_deliveries (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      notification_id integer,
+      trigger_key text NOT NULL,
+      method text NOT NULL CHECK (method IN ('email', 'Slack', 'Microsoft Teams')),
+      recipient text NOT NULL,
+      subject text NOT NULL,
+      body text NOT NULL,
+      html text,
+      attachment jsonb,
+      link jsonb,
+      status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sent', 'failed', 'retrying')),
+      attempts integer NOT NULL DEFAULT 0,
+      last_error text,
+      next_try_at timestamptz,
+      sent_at timestamptz,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      acted_at timestamptz NOT NULL,
+      job_id uuid
+    );
+    CREATE UNIQUE INDEX notification_deliveries_trigger ON notification_deliveries (company_id, COALESCE(notification_id, 0), trigger_key);
+    CREATE INDEX notification_deliveries_log ON notification_deliveries (company_id, id DESC);
+    CREATE INDEX notification_deliveries_rule ON notification_deliveries (notification_id, id DESC) WHERE notification_id IS NOT NULL;
+    CREATE INDEX notification_deliveries_pending ON notification_deliveries (id) WHERE status IN ('queued', 'retrying');
   `,
 };
 

@@ -421,6 +421,10 @@ export interface DB {
   spray_applications: SprayApplicationsTable;
   saved_reports: SavedReportsTable;
   report_shares: ReportSharesTable;
+  task_automations: TaskAutomationsTable;
+  tasks: TasksTable;
+  response_comments: ResponseCommentsTable;
+  notification_deliveries: NotificationDeliveriesTable;
 }
 
 /** A problem seen on a plant (migration 0008). */
@@ -533,6 +537,81 @@ export interface ReportSharesTable {
   revoked_at: Timestamp | null;
   revoked_by: number | null;
 }
+
+/** A rule that makes a task when a form field's answer holds a keyword (migration 0013). */
+export interface TaskAutomationsTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  template_id: number;
+  form_field_id: number;
+  keyword: string;
+  task_template_id: number;
+  assignee_user_id: number | null;
+  title: string | null;
+  description: string | null;
+}
+
+export type TaskStatusColumn = 'open' | 'in_progress' | 'done';
+
+/** A task made from a form response (migration 0013): at most one live task per response. */
+export interface TasksTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  response_id: number;
+  /** The response's form. */
+  template_id: number;
+  /** The Task form the work follows, when one was chosen. */
+  task_template_id: number | null;
+  title: string;
+  description: Generated<string>;
+  assignee_user_id: number | null;
+  status: Generated<TaskStatusColumn>;
+  due_at: Timestamp | null;
+  closed_at: Timestamp | null;
+  closed_by: number | null;
+  /** The automation that made it, if one did. */
+  automation_id: number | null;
+}
+
+/** A comment on a form response (migration 0013); its author is user_id. */
+export interface ResponseCommentsTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  response_id: number;
+  user_id: number | null;
+  comment_text: string;
+  edited_at: Timestamp | null;
+}
+
+export type DeliveryMethod = 'email' | 'Slack' | 'Microsoft Teams';
+export type DeliveryStatus = 'queued' | 'sent' | 'failed' | 'retrying';
+
+/** A notification's delivery (migration 0014): the outbox row and its log entry (server/notifications/delivery.ts). */
+export interface NotificationDeliveriesTable {
+  id: Generated<number>;
+  company_id: number;
+  notification_id: number | null;
+  trigger_key: string;
+  method: DeliveryMethod;
+  /** E-mail addresses joined by ';', or the webhook URL. */
+  recipient: string;
+  subject: string;
+  body: string;
+  html: string | null;
+  /** Written as JSON text. */
+  attachment: ColumnType<{ filename: string; content: string; contentType: string } | null, string | null, string | null>;
+  /** Written as JSON text. */
+  link: ColumnType<{ url: string; label: string } | null, string | null, string | null>;
+  status: Generated<DeliveryStatus>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  next_try_at: Timestamp | null;
+  sent_at: Timestamp | null;
+  created_at: Generated<Date>;
+  acted_at: Timestamp;
+  job_id: string | null;
+}
+
 
 export type Company = Selectable<CompaniesTable>;
 export type User = Selectable<UsersTable>;

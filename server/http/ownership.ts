@@ -52,6 +52,8 @@ export const OWNED_KINDS = {
    * it listed, and revoking it again answers that it already is), so a revoked link is not missing.
    */
   report_share: { table: 'report_shares', idColumn: 'id', companyColumn: 'company_id', softDeleted: false },
+  task: { table: 'tasks', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
+  response_comment: { table: 'response_comments', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
 } satisfies Record<string, OwnedKind>;
 
 export type OwnedKindName = keyof typeof OWNED_KINDS;
@@ -108,6 +110,12 @@ export const OWNED_PARAMETERS: Record<string, OwnedKindName> = {
   // content, not a company's record: add_custom_solution declares it (`config.owns` exempts it).
   problemID: 'plant_problem',
   product_id: 'spray_product',
+  // Tasks and comments (issue 16). `submission_id` (update_task_description_title) and the forms a task
+  // automation names (`template_id`, `form_field_id`, `task_template_id`) are declared by their routes.
+  task_id: 'task',
+  assignee_user_id: 'user',
+  ResponseID: 'form_response',
+  CommentID: 'response_comment',
   // `template_id` names a grid, tray or form template depending on the route: routes declare it (`config.owns`).
   // `report_id` too: a saved report in the saved reports' calls (reports/saved-routes.ts declares it and
   // the dashboard's report_id1..report_id4), but a chart group number in a form template's fields.

@@ -219,6 +219,12 @@ async function recordsOf(tenant: Tenant): Promise<Records> {
   );
   const shared = await admin('POST', '/share_report', { json: { report_id: report } });
   expect(shared.status, JSON.stringify(shared.body)).toBe(200);
+  const observed = await idFrom(
+    call('POST', '/submit_form', tenant.regular.token, { json: { submittedBy: tenant.regular.id, GridBoxID: box, fieldResponses: [{ fieldID: field, inputData: 'High' }] } }),
+    'response_id',
+  );
+  const task = await idFrom(call('POST', '/update_task_fields', tenant.regular.token, { json: { response_id: observed, title: 'Check thrips' } }), 'task_id');
+  const comment = await idFrom(call('POST', '/add_comment', tenant.regular.token, { json: { ResponseID: observed, UserID: tenant.regular.id, CommentText: 'Seen' } }), 'CommentID');
   return {
     roomId: room,
     boxId: box,
@@ -250,6 +256,8 @@ async function recordsOf(tenant: Tenant): Promise<Records> {
     spray_product: await idFrom(admin('POST', '/add_spray_product', { query: { company_id: tenant.companyId }, json: { ProductName: `Spray ${randomUUID()}` } }), 'product_id'),
     saved_report: report,
     report_share: (shared.body as { share: { share_id: number } }).share.share_id,
+    task,
+    response_comment: comment,
   };
 }
 
@@ -285,6 +293,8 @@ describe('every kind of owned record: another company’s answers 403, a missing
     spray_product: (id) => call('GET', '/get_treatment', farm.regular.token, { query: { treatment_type: 'biological', company_id: farm.companyId, product_id: id } }),
     saved_report: (id) => call('GET', '/get_saved_reports', farm.regular.token, { query: { company_id: farm.companyId, report_id: id } }),
     report_share: (id) => call('POST', '/revoke_report_share', farm.admin.token, { json: { share_id: id } }),
+    task: (id) => call('DELETE', '/delete_task', farm.admin.token, { query: { task_id: id } }),
+    response_comment: (id) => call('PUT', '/edit_comment', farm.regular.token, { json: { CommentID: id, UserID: farm.regular.id, CommentText: 'Edited' } }),
   };
 
   const idOf = (records: Records, tenant: Tenant, kind: OwnedKindName) => (kind === 'company' ? tenant.companyId : kind === 'user' ? tenant.admin.id : records[kind]);

@@ -5,6 +5,7 @@ import { formResponseRecord } from '../../../common/schemas/form-responses';
 import { formTemplateRecord } from '../../../common/schemas/forms';
 import type { FormResponsesTable, FormTemplatesTable } from '../../db/schema';
 import type { SyncCollection } from '../replication/sync-collection';
+import { withOpenTask } from '../tasks/queries';
 import { formQueries } from './queries';
 import { responseQueries } from './responses-queries';
 
@@ -30,17 +31,41 @@ export const formTemplatesCollection: SyncCollection = {
   ],
 };
 
-/** The `form_responses` collection: one document per response, with its answers and photos inside. */
+/**
+ * The `form_responses` collection: one document per response, with its answers, photos, task and
+ * comments inside (a write of any of them touches the response). Responses are pulled for a recent
+ * window; decision (issue 16): a response whose task is not done is pulled however old, so the open
+ * work reaches every tablet (and a task set done on an old response reaches them too, since the write
+ * touched it). The tasks screen reads older done tasks online.
+ */
 export const formResponsesCollection: SyncCollection = {
   name: 'form_responses',
-  tables: ['form_responses', 'form_field_responses', 'form_response_images'],
+  tables: ['form_responses', 'form_field_responses', 'form_response_images', 'tasks', 'response_comments'],
   sources: [
     {
       table: 'form_responses',
       companyColumn: 'company_id',
-      // Inside: answers and photos name their response and field (their own ids stay integers: no tablet names them).
-      named: { kind: 'form_response', references: { ResponseID: 'form_response', TemplateID: 'form_template', GridBoxID: 'grid_box', RoomID: 'room', BatchID: 'batch', FieldID: 'form_field' } },
+      // Inside: answers and photos name their response and field (their own ids stay integers: no tablet
+      // names them); the task (`task_id`, its `response_id`, its forms) and comments (`CommentID`) are
+      // named as tablets name them: a tablet makes both.
+      named: {
+        kind: 'form_response',
+        references: {
+          ResponseID: 'form_response',
+          TemplateID: 'form_template',
+          GridBoxID: 'grid_box',
+          RoomID: 'room',
+          BatchID: 'batch',
+          FieldID: 'form_field',
+          task_id: 'task',
+          response_id: 'form_response',
+          template_id: 'form_template',
+          task_template_id: 'form_template',
+          CommentID: 'response_comment',
+        },
+      },
       windowDays: FORM_RESPONSES_WINDOW_DAYS,
+      keepBeyondWindow: withOpenTask,
       document: formResponseRecord,
       async toDocuments(db, rows) {
         const responses = rows as unknown as Array<Selectable<FormResponsesTable>>;

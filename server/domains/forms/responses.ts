@@ -1,8 +1,9 @@
 /**
  * Routes of form submissions and the reading of their answers (spec part 2 §5, §7, §8). Any member
  * submits forms (floor work, README "Roles"), only as themselves; every submission is audited and
- * written in the request's one transaction (with the plant problems its Problem answers name), so a
- * repeated Idempotency-Key makes one response.
+ * written in the request's one transaction (with the plant problems its Problem answers name, and the
+ * task a task automation makes of it: tasks/automations.ts), so a repeated Idempotency-Key makes one
+ * response.
  */
 import { formProblemClientId, responseClientId } from '../../../common/client-ids';
 import { formResponseMessages as m } from '../../../common/messages/form-responses';
@@ -34,6 +35,7 @@ import { saveImage } from '../files/storage';
 import { type App, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { problemSlugOf, recordBoxProblems } from '../problems/record';
+import { applyTaskAutomations, taskAutomationQueries } from '../tasks/automations';
 import { type Answer, responseQueries } from './responses-queries';
 
 const submitSchema = { body: submitFormBody, response: { 200: submitFormAnswer } };
@@ -101,6 +103,8 @@ async function submitForBoxes(
   const actor = actorOfRequest(request, claims.company_id);
   const at = filledAt(submission.submittedAt, request.actedAt);
   const { id: templateId, name: formName, problems } = await checkedTemplate(request, actor.companyId, answers, at);
+  // Each response may make a task (tasks/automations.ts), in this transaction.
+  const automations = await taskAutomationQueries.ofTemplate(request.db, templateId);
   const seen = problems.map((problem) => ({ problemType: problem.name, problemSlug: problemSlugOf(problem.name), severity: problem.severity }));
   const places = await responseQueries.placesOfBoxes(request.db, gridBoxIds, at);
   const roomName = roomId === undefined ? '' : await responseQueries.roomName(request.db, roomId);
@@ -124,6 +128,7 @@ async function submitForBoxes(
       seen.map((problem, problemIndex) => ({ ...problem, clientId: formProblemClientId(client_id, problemIndex) })),
       { userId: submittedBy, observedAt: at, source: 'form', formResponseId: responseId, via: `from form ${formName}` },
     );
+    await applyTaskAutomations(request.db, actor, automations, { id: responseId, templateId, formName, gridBoxId, roomId: place.roomId, batchId: place.batchId }, answers);
     if (roomId === undefined) {
       await recordAudit(request.db, actor, { title: `Submitted ${formName} for grid box ${gridBoxId}`, gridBoxId, roomId: place.roomId, batchId: place.batchId, responseId, details: { template_id: templateId } });
     }
@@ -167,6 +172,8 @@ async function submitFormRoom(request: RequestOf<typeof submitRoomSchema>) {
   const at = filledAt(submittedAt, request.actedAt);
   const { id: templateId, name: formName } = await checkedTemplate(request, actor.companyId, fieldResponses, at);
   const response = await responseQueries.create(request.db, actor, { templateId, gridBoxId: null, roomId: roomID, submittedBy, submittedAt: at, clientId: client_id }, fieldResponses);
+  const automations = await taskAutomationQueries.ofTemplate(request.db, templateId);
+  await applyTaskAutomations(request.db, actor, automations, { id: response.id, templateId, formName, gridBoxId: null, roomId: roomID, batchId: null }, fieldResponses);
   const roomName = await responseQueries.roomName(request.db, roomID);
   await recordAudit(request.db, actor, { title: `Submitted ${formName} in room ${roomName}`, roomId: roomID, responseId: response.id, details: { template_id: templateId } });
   return success({ response_id: response.id, client_id: response.client_id }, m.submitted);

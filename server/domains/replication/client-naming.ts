@@ -34,6 +34,8 @@ export const NAMED_KINDS = {
   treatment: 'treatments',
   spray_application: 'spray_applications',
   saved_report: 'saved_reports',
+  task: 'tasks',
+  response_comment: 'response_comments',
 } as const;
 
 export type NamedKind = keyof typeof NAMED_KINDS;

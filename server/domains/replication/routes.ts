@@ -45,7 +45,7 @@ function changedSince(source: SyncSource, companyId: number, after: { xid: strin
   return sql`row.${sql.ref(source.companyColumn)} = ${companyId}
         AND (row.change_xid, row.change_seq) > (${after.xid}::xid8, ${after.seq}::bigint)
         AND row.change_xid ${visible ? sql`<` : sql`>=`} pg_snapshot_xmin(pg_current_snapshot())
-        ${source.windowDays ? sql`AND row.updated_at > now() - make_interval(days => ${source.windowDays})` : sql``}`;
+        ${source.windowDays ? sql`AND (row.updated_at > now() - make_interval(days => ${source.windowDays})${source.keepBeyondWindow ? sql` OR ${source.keepBeyondWindow(companyId)}` : sql``})` : sql``}`;
 }
 
 /** One statement over every source: each row's source, id and position, in checkpoint order. */

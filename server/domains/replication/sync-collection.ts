@@ -3,7 +3,7 @@
  * documents a tablet stores, and how those documents name records. Apart from the list, so that each
  * domain's collection.ts declares its own without importing the list that imports it.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { z } from 'zod';
 import type { DB } from '../../db/schema';
 import type { NamedKind, ReferenceNames } from './client-naming';
@@ -23,6 +23,11 @@ export interface SyncSource {
   kind?: string;
   /** Pull only rows changed in the last N days; older ones are fetched online (large histories). */
   windowDays?: number;
+  /**
+   * With `windowDays`: an SQL condition on the pulled row (aliased `row`) of the company's that keeps a
+   * row in the pull however old (a response with an open task: forms/collection.ts).
+   */
+  keepBeyondWindow?: (companyId: number) => RawBuilder<unknown>;
   /**
    * What the rows are and which document fields name records, for the tablets' naming by client id.
    * Left out (the company): documents keep the server's ids, since only the server makes the record.
