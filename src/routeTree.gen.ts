@@ -39,7 +39,6 @@ import { Route as DashboardProfileRouteImport } from './routes/dashboard/profile
 import { Route as DashboardQuickviewRouteImport } from './routes/dashboard/quickview'
 import { Route as DashboardScanNowRouteImport } from './routes/dashboard/scanNow'
 import { Route as DashboardSettingsRouteImport } from './routes/dashboard/settings'
-import { Route as DashboardTasksRouteImport } from './routes/dashboard/tasks'
 import { Route as DashboardTraysRouteImport } from './routes/dashboard/trays'
 import { Route as DashboardTreatmentProductRouteImport } from './routes/dashboard/treatmentProduct'
 import { Route as DashboardVideoCaptureRouteImport } from './routes/dashboard/videoCapture'
@@ -54,6 +53,8 @@ import { Route as DashboardRoomsIndexRouteImport } from './routes/dashboard/room
 import { Route as DashboardRoomsRoomIDRouteImport } from './routes/dashboard/rooms/$roomID'
 import { Route as DashboardRoomsFormEditRouteImport } from './routes/dashboard/rooms/FormEdit'
 import { Route as DashboardScanHistoryIndexRouteImport } from './routes/dashboard/scanHistory/index'
+import { Route as DashboardTasksIndexRouteImport } from './routes/dashboard/tasks/index'
+import { Route as DashboardTasksTaskIDRouteImport } from './routes/dashboard/tasks/$taskID'
 import { Route as DashboardFormbuilderTemplateIDIndexRouteImport } from './routes/dashboard/formbuilder/$templateID/index'
 import { Route as DashboardFormbuilderTemplateIDTemplateNameRouteImport } from './routes/dashboard/formbuilder/$templateID/$templateName'
 import { Route as DashboardRoomsUnresolvedRoomRoomIDRouteImport } from './routes/dashboard/rooms/unresolvedRoom/$roomID'
@@ -211,11 +212,6 @@ const DashboardSettingsRoute = DashboardSettingsRouteImport.update({
   path: '/settings',
   getParentRoute: () => DashboardRoute,
 } as any)
-const DashboardTasksRoute = DashboardTasksRouteImport.update({
-  id: '/tasks',
-  path: '/tasks',
-  getParentRoute: () => DashboardRoute,
-} as any)
 const DashboardTraysRoute = DashboardTraysRouteImport.update({
   id: '/trays',
   path: '/trays',
@@ -294,6 +290,16 @@ const DashboardScanHistoryIndexRoute =
     path: '/scanHistory/',
     getParentRoute: () => DashboardRoute,
   } as any)
+const DashboardTasksIndexRoute = DashboardTasksIndexRouteImport.update({
+  id: '/tasks/',
+  path: '/tasks/',
+  getParentRoute: () => DashboardRoute,
+} as any)
+const DashboardTasksTaskIDRoute = DashboardTasksTaskIDRouteImport.update({
+  id: '/tasks/$taskID',
+  path: '/tasks/$taskID',
+  getParentRoute: () => DashboardRoute,
+} as any)
 const DashboardFormbuilderTemplateIDIndexRoute =
   DashboardFormbuilderTemplateIDIndexRouteImport.update({
     id: '/formbuilder/$templateID/',
@@ -355,7 +361,6 @@ export interface FileRoutesByFullPath {
   '/dashboard/quickview': typeof DashboardQuickviewRoute
   '/dashboard/scanNow': typeof DashboardScanNowRoute
   '/dashboard/settings': typeof DashboardSettingsRoute
-  '/dashboard/tasks': typeof DashboardTasksRoute
   '/dashboard/trays': typeof DashboardTraysRoute
   '/dashboard/treatmentProduct': typeof DashboardTreatmentProductRoute
   '/dashboard/videoCapture': typeof DashboardVideoCaptureRoute
@@ -366,11 +371,13 @@ export interface FileRoutesByFullPath {
   '/dashboard/reports/$reportID': typeof DashboardReportsReportIDRoute
   '/dashboard/rooms/$roomID': typeof DashboardRoomsRoomIDRoute
   '/dashboard/rooms/FormEdit': typeof DashboardRoomsFormEditRoute
+  '/dashboard/tasks/$taskID': typeof DashboardTasksTaskIDRoute
   '/dashboard/formbuilder/': typeof DashboardFormbuilderIndexRoute
   '/dashboard/plantsProblems/': typeof DashboardPlantsProblemsIndexRoute
   '/dashboard/reports/': typeof DashboardReportsIndexRoute
   '/dashboard/rooms/': typeof DashboardRoomsIndexRoute
   '/dashboard/scanHistory/': typeof DashboardScanHistoryIndexRoute
+  '/dashboard/tasks/': typeof DashboardTasksIndexRoute
   '/dashboard/formbuilder/$templateID/$templateName': typeof DashboardFormbuilderTemplateIDTemplateNameRoute
   '/dashboard/rooms/unresolvedRoom/$roomID': typeof DashboardRoomsUnresolvedRoomRoomIDRoute
   '/dashboard/scanHistory/$scanType/$scanHistoryID': typeof DashboardScanHistoryScanTypeScanHistoryIDRoute
@@ -406,7 +413,6 @@ export interface FileRoutesByTo {
   '/dashboard/quickview': typeof DashboardQuickviewRoute
   '/dashboard/scanNow': typeof DashboardScanNowRoute
   '/dashboard/settings': typeof DashboardSettingsRoute
-  '/dashboard/tasks': typeof DashboardTasksRoute
   '/dashboard/trays': typeof DashboardTraysRoute
   '/dashboard/treatmentProduct': typeof DashboardTreatmentProductRoute
   '/dashboard/videoCapture': typeof DashboardVideoCaptureRoute
@@ -417,11 +423,13 @@ export interface FileRoutesByTo {
   '/dashboard/reports/$reportID': typeof DashboardReportsReportIDRoute
   '/dashboard/rooms/$roomID': typeof DashboardRoomsRoomIDRoute
   '/dashboard/rooms/FormEdit': typeof DashboardRoomsFormEditRoute
+  '/dashboard/tasks/$taskID': typeof DashboardTasksTaskIDRoute
   '/dashboard/formbuilder': typeof DashboardFormbuilderIndexRoute
   '/dashboard/plantsProblems': typeof DashboardPlantsProblemsIndexRoute
   '/dashboard/reports': typeof DashboardReportsIndexRoute
   '/dashboard/rooms': typeof DashboardRoomsIndexRoute
   '/dashboard/scanHistory': typeof DashboardScanHistoryIndexRoute
+  '/dashboard/tasks': typeof DashboardTasksIndexRoute
   '/dashboard/formbuilder/$templateID/$templateName': typeof DashboardFormbuilderTemplateIDTemplateNameRoute
   '/dashboard/rooms/unresolvedRoom/$roomID': typeof DashboardRoomsUnresolvedRoomRoomIDRoute
   '/dashboard/scanHistory/$scanType/$scanHistoryID': typeof DashboardScanHistoryScanTypeScanHistoryIDRoute
@@ -459,7 +467,6 @@ export interface FileRoutesById {
   '/dashboard/quickview': typeof DashboardQuickviewRoute
   '/dashboard/scanNow': typeof DashboardScanNowRoute
   '/dashboard/settings': typeof DashboardSettingsRoute
-  '/dashboard/tasks': typeof DashboardTasksRoute
   '/dashboard/trays': typeof DashboardTraysRoute
   '/dashboard/treatmentProduct': typeof DashboardTreatmentProductRoute
   '/dashboard/videoCapture': typeof DashboardVideoCaptureRoute
@@ -470,11 +477,13 @@ export interface FileRoutesById {
   '/dashboard/reports/$reportID': typeof DashboardReportsReportIDRoute
   '/dashboard/rooms/$roomID': typeof DashboardRoomsRoomIDRoute
   '/dashboard/rooms/FormEdit': typeof DashboardRoomsFormEditRoute
+  '/dashboard/tasks/$taskID': typeof DashboardTasksTaskIDRoute
   '/dashboard/formbuilder/': typeof DashboardFormbuilderIndexRoute
   '/dashboard/plantsProblems/': typeof DashboardPlantsProblemsIndexRoute
   '/dashboard/reports/': typeof DashboardReportsIndexRoute
   '/dashboard/rooms/': typeof DashboardRoomsIndexRoute
   '/dashboard/scanHistory/': typeof DashboardScanHistoryIndexRoute
+  '/dashboard/tasks/': typeof DashboardTasksIndexRoute
   '/dashboard/formbuilder/$templateID/$templateName': typeof DashboardFormbuilderTemplateIDTemplateNameRoute
   '/dashboard/rooms/unresolvedRoom/$roomID': typeof DashboardRoomsUnresolvedRoomRoomIDRoute
   '/dashboard/scanHistory/$scanType/$scanHistoryID': typeof DashboardScanHistoryScanTypeScanHistoryIDRoute
@@ -513,7 +522,6 @@ export interface FileRouteTypes {
     | '/dashboard/quickview'
     | '/dashboard/scanNow'
     | '/dashboard/settings'
-    | '/dashboard/tasks'
     | '/dashboard/trays'
     | '/dashboard/treatmentProduct'
     | '/dashboard/videoCapture'
@@ -524,11 +532,13 @@ export interface FileRouteTypes {
     | '/dashboard/reports/$reportID'
     | '/dashboard/rooms/$roomID'
     | '/dashboard/rooms/FormEdit'
+    | '/dashboard/tasks/$taskID'
     | '/dashboard/formbuilder/'
     | '/dashboard/plantsProblems/'
     | '/dashboard/reports/'
     | '/dashboard/rooms/'
     | '/dashboard/scanHistory/'
+    | '/dashboard/tasks/'
     | '/dashboard/formbuilder/$templateID/$templateName'
     | '/dashboard/rooms/unresolvedRoom/$roomID'
     | '/dashboard/scanHistory/$scanType/$scanHistoryID'
@@ -564,7 +574,6 @@ export interface FileRouteTypes {
     | '/dashboard/quickview'
     | '/dashboard/scanNow'
     | '/dashboard/settings'
-    | '/dashboard/tasks'
     | '/dashboard/trays'
     | '/dashboard/treatmentProduct'
     | '/dashboard/videoCapture'
@@ -575,11 +584,13 @@ export interface FileRouteTypes {
     | '/dashboard/reports/$reportID'
     | '/dashboard/rooms/$roomID'
     | '/dashboard/rooms/FormEdit'
+    | '/dashboard/tasks/$taskID'
     | '/dashboard/formbuilder'
     | '/dashboard/plantsProblems'
     | '/dashboard/reports'
     | '/dashboard/rooms'
     | '/dashboard/scanHistory'
+    | '/dashboard/tasks'
     | '/dashboard/formbuilder/$templateID/$templateName'
     | '/dashboard/rooms/unresolvedRoom/$roomID'
     | '/dashboard/scanHistory/$scanType/$scanHistoryID'
@@ -616,7 +627,6 @@ export interface FileRouteTypes {
     | '/dashboard/quickview'
     | '/dashboard/scanNow'
     | '/dashboard/settings'
-    | '/dashboard/tasks'
     | '/dashboard/trays'
     | '/dashboard/treatmentProduct'
     | '/dashboard/videoCapture'
@@ -627,11 +637,13 @@ export interface FileRouteTypes {
     | '/dashboard/reports/$reportID'
     | '/dashboard/rooms/$roomID'
     | '/dashboard/rooms/FormEdit'
+    | '/dashboard/tasks/$taskID'
     | '/dashboard/formbuilder/'
     | '/dashboard/plantsProblems/'
     | '/dashboard/reports/'
     | '/dashboard/rooms/'
     | '/dashboard/scanHistory/'
+    | '/dashboard/tasks/'
     | '/dashboard/formbuilder/$templateID/$templateName'
     | '/dashboard/rooms/unresolvedRoom/$roomID'
     | '/dashboard/scanHistory/$scanType/$scanHistoryID'
@@ -869,13 +881,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardSettingsRouteImport
       parentRoute: typeof DashboardRoute
     }
-    '/dashboard/tasks': {
-      id: '/dashboard/tasks'
-      path: '/tasks'
-      fullPath: '/dashboard/tasks'
-      preLoaderRoute: typeof DashboardTasksRouteImport
-      parentRoute: typeof DashboardRoute
-    }
     '/dashboard/trays': {
       id: '/dashboard/trays'
       path: '/trays'
@@ -974,6 +979,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardScanHistoryIndexRouteImport
       parentRoute: typeof DashboardRoute
     }
+    '/dashboard/tasks/': {
+      id: '/dashboard/tasks/'
+      path: '/tasks'
+      fullPath: '/dashboard/tasks/'
+      preLoaderRoute: typeof DashboardTasksIndexRouteImport
+      parentRoute: typeof DashboardRoute
+    }
+    '/dashboard/tasks/$taskID': {
+      id: '/dashboard/tasks/$taskID'
+      path: '/tasks/$taskID'
+      fullPath: '/dashboard/tasks/$taskID'
+      preLoaderRoute: typeof DashboardTasksTaskIDRouteImport
+      parentRoute: typeof DashboardRoute
+    }
     '/dashboard/formbuilder/$templateID/': {
       id: '/dashboard/formbuilder/$templateID/'
       path: '/formbuilder/$templateID'
@@ -1027,7 +1046,6 @@ interface DashboardRouteChildren {
   DashboardQuickviewRoute: typeof DashboardQuickviewRoute
   DashboardScanNowRoute: typeof DashboardScanNowRoute
   DashboardSettingsRoute: typeof DashboardSettingsRoute
-  DashboardTasksRoute: typeof DashboardTasksRoute
   DashboardTraysRoute: typeof DashboardTraysRoute
   DashboardTreatmentProductRoute: typeof DashboardTreatmentProductRoute
   DashboardVideoCaptureRoute: typeof DashboardVideoCaptureRoute
@@ -1038,11 +1056,13 @@ interface DashboardRouteChildren {
   DashboardReportsReportIDRoute: typeof DashboardReportsReportIDRoute
   DashboardRoomsRoomIDRoute: typeof DashboardRoomsRoomIDRoute
   DashboardRoomsFormEditRoute: typeof DashboardRoomsFormEditRoute
+  DashboardTasksTaskIDRoute: typeof DashboardTasksTaskIDRoute
   DashboardFormbuilderIndexRoute: typeof DashboardFormbuilderIndexRoute
   DashboardPlantsProblemsIndexRoute: typeof DashboardPlantsProblemsIndexRoute
   DashboardReportsIndexRoute: typeof DashboardReportsIndexRoute
   DashboardRoomsIndexRoute: typeof DashboardRoomsIndexRoute
   DashboardScanHistoryIndexRoute: typeof DashboardScanHistoryIndexRoute
+  DashboardTasksIndexRoute: typeof DashboardTasksIndexRoute
   DashboardFormbuilderTemplateIDTemplateNameRoute: typeof DashboardFormbuilderTemplateIDTemplateNameRoute
   DashboardRoomsUnresolvedRoomRoomIDRoute: typeof DashboardRoomsUnresolvedRoomRoomIDRoute
   DashboardScanHistoryScanTypeScanHistoryIDRoute: typeof DashboardScanHistoryScanTypeScanHistoryIDRoute
@@ -1065,7 +1085,6 @@ const DashboardRouteChildren: DashboardRouteChildren = {
   DashboardQuickviewRoute: DashboardQuickviewRoute,
   DashboardScanNowRoute: DashboardScanNowRoute,
   DashboardSettingsRoute: DashboardSettingsRoute,
-  DashboardTasksRoute: DashboardTasksRoute,
   DashboardTraysRoute: DashboardTraysRoute,
   DashboardTreatmentProductRoute: DashboardTreatmentProductRoute,
   DashboardVideoCaptureRoute: DashboardVideoCaptureRoute,
@@ -1077,11 +1096,13 @@ const DashboardRouteChildren: DashboardRouteChildren = {
   DashboardReportsReportIDRoute: DashboardReportsReportIDRoute,
   DashboardRoomsRoomIDRoute: DashboardRoomsRoomIDRoute,
   DashboardRoomsFormEditRoute: DashboardRoomsFormEditRoute,
+  DashboardTasksTaskIDRoute: DashboardTasksTaskIDRoute,
   DashboardFormbuilderIndexRoute: DashboardFormbuilderIndexRoute,
   DashboardPlantsProblemsIndexRoute: DashboardPlantsProblemsIndexRoute,
   DashboardReportsIndexRoute: DashboardReportsIndexRoute,
   DashboardRoomsIndexRoute: DashboardRoomsIndexRoute,
   DashboardScanHistoryIndexRoute: DashboardScanHistoryIndexRoute,
+  DashboardTasksIndexRoute: DashboardTasksIndexRoute,
   DashboardFormbuilderTemplateIDTemplateNameRoute:
     DashboardFormbuilderTemplateIDTemplateNameRoute,
   DashboardRoomsUnresolvedRoomRoomIDRoute:

@@ -11,22 +11,23 @@
  *   each side and the screen keeps the asked days.
  * - Boxes without responses in the range are not listed; boxes go by their number.
  * - Sticky-trap responses carry a "Sticky trap" mark; a photo not yet sent says so instead of a picture.
+ * - Each response offers "Make a task", or opens the task made from it (tasks/TaskAction.tsx).
  * - Loaded responses stay until the grid or days change (they are not kept on the tablet).
  */
-import { type ReactNode, useId, useMemo, useState } from 'react';
-import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
-import { type FormResponse, getResponsesForGrid2, newestFirst, type ResponseImage } from '../../api/form-responses';
-import { byCreation, reachedServer } from '../../api/records';
+import { useId, useMemo, useState } from 'react';
+import { type FormResponse, getResponsesForGrid2, newestFirst } from '../../api/form-responses';
+import { byCreation } from '../../api/records';
 import { useApiContext, useLocalDocument, useLocalQuery, type SignedInUser } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
 import { useSyncStatus } from '../../sync/sync-store';
 import { placeBoxes } from '../forms/fill/model';
-import { useStoredImage } from '../rooms/hooks';
-import { type BoxDoc, byName, type CompanyDoc, type GridDoc, gridOrderOf, type RoomDoc, userName, when } from '../rooms/model';
+import { type BoxDoc, byName, type CompanyDoc, type GridDoc, gridOrderOf, type RoomDoc } from '../rooms/model';
 import { SignedIn } from '../session/SignedIn';
 import { InitialPull, useInitialPull } from '../shell/InitialPull';
 import { Screen } from '../shell/Screen';
+import { TaskAction } from '../tasks/TaskAction';
 import { addDays, byBox, defaultRange, firstLocalDay, isDay, LOCAL_WINDOW_DAYS, mergeResponses, withinDays } from './model';
+import { ResponseCard } from './ResponseCard';
 import './observations.css';
 
 type ResponseDoc = LocalDocument & FormResponse;
@@ -214,67 +215,10 @@ function ResponseList({ responses, company }: { responses: FormResponse[]; compa
   return (
     <ul className="responses">
       {responses.map((response) => (
-        <ResponseCard key={String(response.ResponseID)} response={response} company={company} />
+        <ResponseCard key={String(response.ResponseID)} response={response} company={company}>
+          <TaskAction response={response} />
+        </ResponseCard>
       ))}
     </ul>
   );
-}
-
-function ResponseCard({ response, company }: { response: FormResponse; company: CompanyDoc | null }) {
-  const sticky = response.FormCategory === STICKY_TRAP_CATEGORY;
-  const who = userName(company, response.SubmittedBy) ?? 'A user not on this tablet';
-  const answers = response.fieldResponses.filter((answer) => answer.FieldType !== 'Image');
-  const refused = useSyncStatus((status) => status.failed.find((entry) => entry.creates.some((clientId) => clientId === response.ResponseID))?.error ?? null);
-  return (
-    <li className={`response${sticky ? ' sticky-trap' : ''}`} aria-label={`${response.TemplateName}, ${when(response.SubmittedAt)}`}>
-      <div className="response-head">
-        <h3>{response.TemplateName}</h3>
-        <span className={`tag${sticky ? ' sticky-tag' : ''}`}>{sticky ? 'Sticky trap' : response.FormCategory || 'Scouting'}</span>
-        {/* Made on this tablet and not on the server yet; refused, it says so (the sync indicator offers retry and discard). */}
-        {refused ? (
-          <span className="chip refused" title={refused}>
-            Not accepted: {refused}
-          </span>
-        ) : (
-          !reachedServer(response) && <span className="chip waiting">Waiting to sync</span>
-        )}
-      </div>
-      <p className="muted">
-        {when(response.SubmittedAt)} · {who}
-      </p>
-      {answers.length > 0 && (
-        <dl className="answers">
-          {answers.map((answer) => (
-            <Answer key={String(answer.FieldID)} name={answer.FieldName}>
-              {answer.InputData?.trim() ? answer.InputData : <span className="muted">—</span>}
-            </Answer>
-          ))}
-        </dl>
-      )}
-      {response.images.length > 0 && (
-        <div className="response-images">
-          {response.images.map((image, index) => (
-            <ResponsePhoto key={`${String(image.ImageID ?? 'pending')}-${index}`} image={image} name={response.fieldResponses.find((answer) => String(answer.FieldID) === String(image.FieldID))?.FieldName ?? response.TemplateName} />
-          ))}
-        </div>
-      )}
-    </li>
-  );
-}
-
-function Answer({ name, children }: { name: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt>{name}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
-
-function ResponsePhoto({ image, name }: { image: ResponseImage; name: string }) {
-  const stored = useStoredImage(image.pending ? null : image.ImagePath);
-  if (image.pending || !image.ImagePath) return <p className="photo-pending">Photo waiting to upload</p>;
-  if (stored.error) return <p className="muted">Photo not available: {stored.error}</p>;
-  if (!stored.url) return <p className="muted">Loading photo…</p>;
-  return <img className="response-photo" src={stored.url} alt={`Photo: ${name}`} />;
 }

@@ -2,7 +2,8 @@
  * The panel of one grid box (a plant position), opened by tapping it: rename, cull or un-cull (as the
  * signed-in user), link to a batch from this tablet's batches, its batches, and its sub-gridboxes
  * (list, divide into nx × ny, edit, and for Admins delete), "Fill a form" for this box, its plant problems
- * (BoxProblems) and a batch problem for its batch; a box inside a
+ * (BoxProblems) and a batch problem for its batch, and last its latest observations (each with "Make a
+ * task": tasks/BoxObservations.tsx); a box inside a
  * re-entry interval says until when, first. Every change is queued and shows
  * at once.
  */
@@ -22,6 +23,7 @@ import { usePlaces } from '../batches/hooks';
 import type { LocalBatch } from '../batches/model';
 import { ReportProblem } from '../batches/ProblemsPanel';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
+import { BoxObservations } from '../tasks/BoxObservations';
 import type { Reentry } from '../treatments/intervals';
 
 /**
@@ -78,6 +80,7 @@ export function BoxPanel(props: {
         <RenameSection box={box} boxId={boxId} />
         <BatchSection box={box} boxId={boxId} batches={props.batches} />
         <SubGridboxSection box={box} boxId={boxId} user={user} />
+        <BoxObservations boxId={boxId} roomId={grid.roomId} gridId={grid.id} company={props.company} />
       </aside>
     </div>
   );

@@ -1,0 +1,74 @@
+/**
+ * One form response as growers read it: its form, when and by whom, its answers and photos, and
+ * whether it has reached the server. Shown in a list (`<ul className="responses">`): by the
+ * observations screen, and by a task's screen for the observation the task was made from.
+ */
+import type { ReactNode } from 'react';
+import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
+import type { FormResponse, ResponseImage } from '../../api/form-responses';
+import { reachedServer } from '../../api/records';
+import { useSyncStatus } from '../../sync/sync-store';
+import { useStoredImage } from '../rooms/hooks';
+import { type CompanyDoc, userName, when } from '../rooms/model';
+import './observations.css';
+
+/** `children`: what may be done with the response (e.g. make a task of it), under its answers. */
+export function ResponseCard({ response, company, children }: { response: FormResponse; company: CompanyDoc | null; children?: ReactNode }) {
+  const sticky = response.FormCategory === STICKY_TRAP_CATEGORY;
+  const who = userName(company, response.SubmittedBy) ?? 'A user not on this tablet';
+  const answers = response.fieldResponses.filter((answer) => answer.FieldType !== 'Image');
+  const refused = useSyncStatus((status) => status.failed.find((entry) => entry.creates.some((clientId) => clientId === response.ResponseID))?.error ?? null);
+  return (
+    <li className={`response${sticky ? ' sticky-trap' : ''}`} aria-label={`${response.TemplateName}, ${when(response.SubmittedAt)}`}>
+      <div className="response-head">
+        <h3>{response.TemplateName}</h3>
+        <span className={`tag${sticky ? ' sticky-tag' : ''}`}>{sticky ? 'Sticky trap' : response.FormCategory || 'Scouting'}</span>
+        {/* Made on this tablet and not on the server yet; refused, it says so (the sync indicator offers retry and discard). */}
+        {refused ? (
+          <span className="chip refused" title={refused}>
+            Not accepted: {refused}
+          </span>
+        ) : (
+          !reachedServer(response) && <span className="chip waiting">Waiting to sync</span>
+        )}
+      </div>
+      <p className="muted">
+        {when(response.SubmittedAt)} · {who}
+      </p>
+      {answers.length > 0 && (
+        <dl className="answers">
+          {answers.map((answer) => (
+            <Answer key={String(answer.FieldID)} name={answer.FieldName}>
+              {answer.InputData?.trim() ? answer.InputData : <span className="muted">—</span>}
+            </Answer>
+          ))}
+        </dl>
+      )}
+      {response.images.length > 0 && (
+        <div className="response-images">
+          {response.images.map((image, index) => (
+            <ResponsePhoto key={`${String(image.ImageID ?? 'pending')}-${index}`} image={image} name={response.fieldResponses.find((answer) => String(answer.FieldID) === String(image.FieldID))?.FieldName ?? response.TemplateName} />
+          ))}
+        </div>
+      )}
+      {children}
+    </li>
+  );
+}
+
+function Answer({ name, children }: { name: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{name}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function ResponsePhoto({ image, name }: { image: ResponseImage; name: string }) {
+  const stored = useStoredImage(image.pending ? null : image.ImagePath);
+  if (image.pending || !image.ImagePath) return <p className="photo-pending">Photo waiting to upload</p>;
+  if (stored.error) return <p className="muted">Photo not available: {stored.error}</p>;
+  if (!stored.url) return <p className="muted">Loading photo…</p>;
+  return <img className="response-photo" src={stored.url} alt={`Photo: ${name}`} />;
+}
