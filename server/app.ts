@@ -37,6 +37,8 @@ import { problemRoutes } from './domains/problems/routes';
 import { treatmentRoutes } from './domains/treatments/routes';
 import { savedReportRoutes } from './domains/reports/saved-routes';
 import { taskRoutes } from './domains/tasks/routes';
+import { automationRoutes } from './domains/automations/routes';
+import { startAutomationSchedules } from './domains/automations/schedules';
 import { reportRoutes } from './domains/reports/routes';
 import { type FileStore, localFileStore } from './domains/files/storage';
 import { settingsRoutes } from './domains/settings/routes';
@@ -124,6 +126,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
     await jobs.stop();
     throw error;
   });
+  await startAutomationSchedules(jobs, { db: database.db, config, log: app.log });
   app.decorate('deps', { config, database, tokens, mailer, jobs, changes, companies, floorAnswers, files, version: VERSION });
   const routeCatalog: CatalogRoute[] = [];
   app.decorate('routeCatalog', routeCatalog);
@@ -218,6 +221,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
       await api.register(area('Reports', reportRoutes));
       await api.register(area('Saved reports', savedReportRoutes));
       await api.register(area('Tasks and comments', taskRoutes));
+      await api.register(area('Automations and notifications', automationRoutes));
       await api.register(area('Sync', syncRoutes), { prefix: '/sync' });
     },
     { prefix: '/api' },

@@ -847,6 +847,45 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
     CREATE INDEX notification_deliveries_rule ON notification_deliveries (notification_id, id DESC) WHERE notification_id IS NOT NULL;
     CREATE INDEX notification_deliveries_pending ON notification_deliveries (id) WHERE status IN ('queued', 'retrying');
   `,
+  '0015_notifications': `
+    -- Notification rules (issue 16; spec part 2 §3 "Automation or notification", "Task notification",
+    -- "Template notification"): a company's rule, saved by an Admin (created_by), saying what notifies
+    -- whom. The method decides the recipient: only its own column is set (email_recipient: addresses
+    -- joined by ';'; slack_webhook_url; teams_webhook_url). The trigger decides which other columns it
+    -- uses (common/schemas/automations.ts): problem_recorded (problem_type, room_id: any room when null),
+    -- form_submitted (form_category), keyword (template_id, form_field_id, keyword), task_assigned,
+    -- task_done, template_due (template_id, room_id, frequency, weekday 1 = Monday … 7, day_of_month,
+    -- notification_time "HH:MM" in UTC) and weekly_report (weekday, notification_time,
+    -- report_duration_weeks). Deliveries name their rule in notification_deliveries.notification_id.
+    CREATE TABLE notifications (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      method text NOT NULL CHECK (method IN ('email', 'Slack', 'Microsoft Teams')),
+      email_recipient text,
+      slack_webhook_url text,
+      teams_webhook_url text,
+      trigger text NOT NULL CHECK (trigger IN ('problem_recorded', 'form_submitted', 'keyword', 'task_assigned', 'task_done', 'template_due', 'weekly_report')),
+      problem_type text,
+      room_id integer REFERENCES rooms(id),
+      form_category text,
+      template_id integer REFERENCES form_templates(id),
+      form_field_id integer REFERENCES form_fields(id),
+      keyword text,
+      frequency text CHECK (frequency IN ('daily', 'weekly', 'monthly')),
+      weekday smallint CHECK (weekday BETWEEN 1 AND 7),
+      day_of_month smallint CHECK (day_of_month BETWEEN 1 AND 31),
+      notification_time text CHECK (notification_time ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'),
+      report_duration_weeks smallint CHECK (report_duration_weeks BETWEEN 1 AND 52),
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('notifications')}
+    CREATE UNIQUE INDEX notifications_client_id ON notifications (client_id, company_id);
+    -- The rules a change may fire (triggers.ts reads a company's live rules once per transaction), and
+    -- the clock's rules of every company (schedules.ts, each minute).
+    CREATE INDEX notifications_company ON notifications (company_id) WHERE deleted_at IS NULL;
+    CREATE INDEX notifications_scheduled ON notifications (id) WHERE deleted_at IS NULL AND trigger IN ('template_due', 'weekly_report');
+  `,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -425,6 +425,7 @@ export interface DB {
   tasks: TasksTable;
   response_comments: ResponseCommentsTable;
   notification_deliveries: NotificationDeliveriesTable;
+  notifications: NotificationsTable;
 }
 
 /** A problem seen on a plant (migration 0008). */
@@ -612,6 +613,36 @@ export interface NotificationDeliveriesTable {
   job_id: string | null;
 }
 
+export type NotificationTriggerColumn = 'problem_recorded' | 'form_submitted' | 'keyword' | 'task_assigned' | 'task_done' | 'template_due' | 'weekly_report';
+export type FrequencyColumn = 'daily' | 'weekly' | 'monthly';
+
+/**
+ * A notification rule (migration 0015): the method's own recipient column is set, and the columns its
+ * trigger uses (common/schemas/automations.ts `NotificationRule`); the rest are null.
+ */
+export interface NotificationsTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  method: DeliveryMethod;
+  /** E-mail addresses joined by ';'. */
+  email_recipient: string | null;
+  slack_webhook_url: string | null;
+  teams_webhook_url: string | null;
+  trigger: NotificationTriggerColumn;
+  problem_type: string | null;
+  room_id: number | null;
+  form_category: string | null;
+  template_id: number | null;
+  form_field_id: number | null;
+  keyword: string | null;
+  frequency: FrequencyColumn | null;
+  /** ISO weekday: 1 Monday … 7 Sunday. */
+  weekday: number | null;
+  day_of_month: number | null;
+  /** "HH:MM", UTC. */
+  notification_time: string | null;
+  report_duration_weeks: number | null;
+}
 
 export type Company = Selectable<CompaniesTable>;
 export type User = Selectable<UsersTable>;

@@ -54,6 +54,7 @@ export const OWNED_KINDS = {
   report_share: { table: 'report_shares', idColumn: 'id', companyColumn: 'company_id', softDeleted: false },
   task: { table: 'tasks', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
   response_comment: { table: 'response_comments', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
+  notification: { table: 'notifications', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
 } satisfies Record<string, OwnedKind>;
 
 export type OwnedKindName = keyof typeof OWNED_KINDS;
@@ -116,6 +117,8 @@ export const OWNED_PARAMETERS: Record<string, OwnedKindName> = {
   assignee_user_id: 'user',
   ResponseID: 'form_response',
   CommentID: 'response_comment',
+  // Notification rules (issue 16). A rule saved again is named `id` by its calls, which declare it (`config.owns`).
+  notification_id: 'notification',
   // `template_id` names a grid, tray or form template depending on the route: routes declare it (`config.owns`).
   // `report_id` too: a saved report in the saved reports' calls (reports/saved-routes.ts declares it and
   // the dashboard's report_id1..report_id4), but a chart group number in a form template's fields.

@@ -1,6 +1,6 @@
 /**
  * Notification deliveries: the outbox and the log (table `notification_deliveries`, migration 0014).
- * The rules (server/domains/notifications: which change notifies whom) call this module; the worker
+ * The rules (server/domains/automations: which change notifies whom) call this module; the worker
  * that sends is delivery-worker.ts.
  *
  * Contract:

@@ -258,6 +258,7 @@ async function recordsOf(tenant: Tenant): Promise<Records> {
     report_share: (shared.body as { share: { share_id: number } }).share.share_id,
     task,
     response_comment: comment,
+    notification: await idFrom(admin('POST', '/create_task_notification', { json: { user_id: tenant.admin.id, method: 'email', email_recipient: 'tasks@example.test' } }), 'notification_id'),
   };
 }
 
@@ -295,6 +296,7 @@ describe('every kind of owned record: another company’s answers 403, a missing
     report_share: (id) => call('POST', '/revoke_report_share', farm.admin.token, { json: { share_id: id } }),
     task: (id) => call('DELETE', '/delete_task', farm.admin.token, { query: { task_id: id } }),
     response_comment: (id) => call('PUT', '/edit_comment', farm.regular.token, { json: { CommentID: id, UserID: farm.regular.id, CommentText: 'Edited' } }),
+    notification: (id) => call('GET', '/get_notification_deliveries', farm.admin.token, { query: { notification_id: id } }),
   };
 
   const idOf = (records: Records, tenant: Tenant, kind: OwnedKindName) => (kind === 'company' ? tenant.companyId : kind === 'user' ? tenant.admin.id : records[kind]);

@@ -36,6 +36,7 @@ import { type App, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { problemSlugOf, recordBoxProblems } from '../problems/record';
 import { applyTaskAutomations, taskAutomationQueries } from '../tasks/automations';
+import { notifyResponseSubmitted } from '../automations/triggers';
 import { type Answer, responseQueries } from './responses-queries';
 
 const submitSchema = { body: submitFormBody, response: { 200: submitFormAnswer } };
@@ -129,6 +130,7 @@ async function submitForBoxes(
       { userId: submittedBy, observedAt: at, source: 'form', formResponseId: responseId, via: `from form ${formName}` },
     );
     await applyTaskAutomations(request.db, actor, automations, { id: responseId, templateId, formName, gridBoxId, roomId: place.roomId, batchId: place.batchId }, answers);
+    await notifyResponseSubmitted(request.db, actor, { id: responseId, templateId, roomId: place.roomId, gridBoxId, submittedAt: at }, answers);
     if (roomId === undefined) {
       await recordAudit(request.db, actor, { title: `Submitted ${formName} for grid box ${gridBoxId}`, gridBoxId, roomId: place.roomId, batchId: place.batchId, responseId, details: { template_id: templateId } });
     }
@@ -174,6 +176,7 @@ async function submitFormRoom(request: RequestOf<typeof submitRoomSchema>) {
   const response = await responseQueries.create(request.db, actor, { templateId, gridBoxId: null, roomId: roomID, submittedBy, submittedAt: at, clientId: client_id }, fieldResponses);
   const automations = await taskAutomationQueries.ofTemplate(request.db, templateId);
   await applyTaskAutomations(request.db, actor, automations, { id: response.id, templateId, formName, gridBoxId: null, roomId: roomID, batchId: null }, fieldResponses);
+  await notifyResponseSubmitted(request.db, actor, { id: response.id, templateId, roomId: roomID, gridBoxId: null, submittedAt: at }, fieldResponses);
   const roomName = await responseQueries.roomName(request.db, roomID);
   await recordAudit(request.db, actor, { title: `Submitted ${formName} in room ${roomName}`, roomId: roomID, responseId: response.id, details: { template_id: templateId } });
   return success({ response_id: response.id, client_id: response.client_id }, m.submitted);

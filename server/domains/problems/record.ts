@@ -10,6 +10,7 @@ import type { DB } from '../../db/schema';
 import { type Actor, writer } from '../../db/writes';
 import { badRequest } from '../../http/errors';
 import { recordAudit } from '../audit/record';
+import { notifyProblemsRecorded } from '../automations/triggers';
 import type { ProblemAction } from '../../../common/problem-statuses';
 import { type PlantProblem, problemQueries, type ProblemReach } from './queries';
 
@@ -103,6 +104,7 @@ export async function recordBoxProblems(db: Kysely<DB>, actor: Actor, box: Probl
       details: { problem_id: row.id, ...(problem.imageName ? { file: problem.imageName } : {}) },
     });
   }
+  await notifyProblemsRecorded(db, rows);
   return rows;
 }
 

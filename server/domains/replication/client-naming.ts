@@ -36,6 +36,7 @@ export const NAMED_KINDS = {
   saved_report: 'saved_reports',
   task: 'tasks',
   response_comment: 'response_comments',
+  notification: 'notifications',
 } as const;
 
 export type NamedKind = keyof typeof NAMED_KINDS;

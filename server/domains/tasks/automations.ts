@@ -17,6 +17,7 @@ import type { TaskAutomationRecord } from '../../../common/schemas/tasks';
 import type { DB, TaskAutomationsTable } from '../../db/schema';
 import { type Actor, writer } from '../../db/writes';
 import { recordAudit } from '../audit/record';
+import { notifyTaskChanged } from '../automations/triggers';
 
 /** An answer as a submission sends it (forms/responses-queries.ts `Answer`). */
 interface SubmittedAnswer {
@@ -125,6 +126,7 @@ export async function applyTaskAutomations(db: Kysely<DB>, actor: Actor, automat
     closed_by: null,
     automation_id: automation.id,
   });
+  await notifyTaskChanged(db, actor, undefined, task.id);
   await recordAudit(db, actor, {
     title: `Made task ${title} from form response ${response.id} (keyword “${automation.keyword}”)`,
     gridBoxId: response.gridBoxId,

@@ -48,6 +48,7 @@ import { badRequest, forbidden, notFound } from '../../http/errors';
 import { actingCompany, assertLinkedWithin, caller } from '../../http/guards';
 import { type App, fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
+import { notifyTaskChanged } from '../automations/triggers';
 import { formQueries } from '../forms/queries';
 import { responseQueries } from '../forms/responses-queries';
 import { taskAutomationJson, taskAutomationQueries } from './automations';
@@ -156,6 +157,7 @@ async function updateTaskFields(request: RequestOf<typeof updateFieldsSchema>) {
   }
   // The task travels inside its response's document.
   await write.touch('form_responses', response.id);
+  await notifyTaskChanged(request.db, actor, existing, task.id);
   const json = await q.jsonById(request.db, task.id);
   await recordAudit(request.db, actor, {
     title: existing ? `Updated task ${json.title}` : `Made task ${json.title} from form response ${response.id}`,
