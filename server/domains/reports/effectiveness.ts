@@ -54,6 +54,20 @@ function efficacy(treated: { problems_before: number; problems_after: number }, 
   return twoDecimals(100 * (1 - (ta * cb) / (tb * ca)));
 }
 
+/**
+ * Runs `read` with PostgreSQL's JIT compilation off. The sprays' statement is estimated at millions of
+ * rows (the planner cannot see inside its CTEs and arrays) and answers in a third of a second, but an
+ * estimate that high makes PostgreSQL compile it first: 1.1 s of JIT for a year of a 10,000-box
+ * company's sprays (bench/reports.ts). SET LOCAL needs a transaction: one of the read's own.
+ */
+async function withoutJit<T>(db: Kysely<DB>, read: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return read(db);
+  return db.transaction().execute(async (trx) => {
+    await sql`SET LOCAL jit = off`.execute(trx);
+    return read(trx);
+  });
+}
+
 export async function treatmentEffectiveness(
   db: Kysely<DB>,
   companyId: number,
@@ -75,39 +89,61 @@ export async function treatmentEffectiveness(
     .execute();
   if (applications.length === 0 || roomIds.length === 0) return { period: { start_date: period.start, end_date: period.end }, weeks: period.weeks, window_days: TREATMENT_WINDOW_DAYS, applications: [] };
   const applicationIds = applications.map((application) => application.id);
-  // One statement: each spray's live boxes in the rooms (sprayed), the rest of those rooms' live boxes
-  // (unsprayed), and the problems seen on each group in the days before and from the spray.
-  const { rows } = await sql<GroupRow & { room_id: number | null }>`
+  // One statement: the live boxes of the live grids in the rooms (`live`); each spray's boxes among
+  // them (sprayed) and the rest of the rooms it reached (unsprayed, counted as the rooms' boxes less
+  // the sprayed); and the problems seen in those rooms in the days before and from each spray, each
+  // on a sprayed box or not. A problem's room is its box's (grids do not move between rooms), so the
+  // problems are read by room and time through plant_problems_room, a few hundred per spray, rather
+  // than box by box (170,000 lookups for a year of a 10,000-box company's sprays: bench/reports.ts).
+  // WARNING: the planner cannot estimate these CTEs' rows; two shapes keep it from plans that take
+  // seconds. OFFSET 0 keeps the problems' read a scan per spray and room with both time bounds in the
+  // index condition (else it scans each room's whole history). Whether a problem's box was sprayed is
+  // found by grouping the sprayed boxes and the problems together by spray and box, not by joining
+  // them: with the sprays' ids known the join took 10 s on PostgreSQL (a nested loop over every
+  // sprayed box), and PGlite chose the same when it expected few sprays. Without JIT (see withoutJit).
+  const { rows } = await withoutJit(db, (trx) => sql<GroupRow & { room_id: number | null }>`
     WITH sprays AS (
       SELECT id, application_date AS at, grid_box_ids FROM spray_applications WHERE id = ANY(${applicationIds}::int[])
+    ), live AS (
+      SELECT b.id AS box_id, g.room_id
+      FROM grids g JOIN grid_boxes b ON b.grid_id = g.id AND b.deleted_at IS NULL
+      WHERE g.deleted_at IS NULL AND g.room_id = ANY(${roomIds}::int[])
     ), sprayed AS (
-      SELECT s.id AS application_id, b.id AS box_id, g.room_id
-      FROM sprays s
-      CROSS JOIN LATERAL unnest(s.grid_box_ids) AS u(box_id)
-      JOIN grid_boxes b ON b.id = u.box_id AND b.deleted_at IS NULL
-      JOIN grids g ON g.id = b.grid_id AND g.deleted_at IS NULL
-      WHERE g.room_id = ANY(${roomIds}::int[])
-    ), unsprayed AS (
-      SELECT DISTINCT r.application_id, b.id AS box_id
-      FROM (SELECT DISTINCT application_id, room_id FROM sprayed) r
-      JOIN grids g ON g.room_id = r.room_id AND g.deleted_at IS NULL
-      JOIN grid_boxes b ON b.grid_id = g.id AND b.deleted_at IS NULL
-      WHERE NOT EXISTS (SELECT 1 FROM sprayed x WHERE x.application_id = r.application_id AND x.box_id = b.id)
-    ), boxes AS (
-      SELECT application_id, box_id, true AS treated FROM sprayed
-      UNION ALL
-      SELECT application_id, box_id, false AS treated FROM unsprayed
+      SELECT DISTINCT s.id AS application_id, l.box_id, l.room_id
+      FROM sprays s CROSS JOIN LATERAL unnest(s.grid_box_ids) AS u(box_id) JOIN live l ON l.box_id = u.box_id
+    ), spray_rooms AS (
+      SELECT application_id, room_id, count(*)::int AS sprayed FROM sprayed GROUP BY application_id, room_id
+    ), groups AS (
+      SELECT r.application_id, sum(r.sprayed)::int AS treated, (sum(n.boxes) - sum(r.sprayed))::int AS untreated
+      FROM spray_rooms r JOIN (SELECT room_id, count(*) AS boxes FROM live GROUP BY room_id) n ON n.room_id = r.room_id
+      GROUP BY r.application_id
+    ), by_box AS (
+      SELECT application_id, bool_or(sprayed) AS treated, sum(before) AS before, sum(after) AS after
+      FROM (
+        SELECT application_id, box_id, true AS sprayed, 0 AS before, 0 AS after FROM sprayed
+        UNION ALL
+        SELECT r.application_id, p.grid_box_id, false, (p.observed_at < s.at)::int, (p.observed_at >= s.at)::int
+        FROM spray_rooms r
+        JOIN sprays s ON s.id = r.application_id
+        CROSS JOIN LATERAL (
+          SELECT p.grid_box_id, p.observed_at FROM plant_problems p
+          WHERE p.room_id = r.room_id AND p.deleted_at IS NULL AND p.status <> 'dismissed'
+            AND p.observed_at >= s.at - ${WINDOW}::interval AND p.observed_at < s.at + ${WINDOW}::interval
+          OFFSET 0
+        ) p
+        JOIN live l ON l.box_id = p.grid_box_id
+      ) seen_or_sprayed
+      GROUP BY application_id, box_id
+    ), seen AS (
+      SELECT application_id, treated, sum(before)::int AS before, sum(after)::int AS after FROM by_box GROUP BY application_id, treated
     )
-    SELECT x.application_id, x.treated, NULL::int AS room_id, count(DISTINCT x.box_id)::int AS boxes,
-      count(p.id) FILTER (WHERE p.observed_at < s.at)::int AS before,
-      count(p.id) FILTER (WHERE p.observed_at >= s.at)::int AS after
-    FROM boxes x
-    JOIN sprays s ON s.id = x.application_id
-    LEFT JOIN plant_problems p ON p.grid_box_id = x.box_id AND p.deleted_at IS NULL AND p.status <> 'dismissed'
-      AND p.observed_at >= s.at - ${WINDOW}::interval AND p.observed_at < s.at + ${WINDOW}::interval
-    GROUP BY x.application_id, x.treated
+    SELECT g.application_id, t.treated, NULL::int AS room_id, CASE WHEN t.treated THEN g.treated ELSE g.untreated END AS boxes,
+      COALESCE(seen.before, 0) AS before, COALESCE(seen.after, 0) AS after
+    FROM groups g
+    CROSS JOIN (VALUES (true), (false)) AS t(treated)
+    LEFT JOIN seen ON seen.application_id = g.application_id AND seen.treated = t.treated
     UNION ALL
-    SELECT DISTINCT application_id, NULL::boolean, room_id, 0, 0, 0 FROM sprayed`.execute(db);
+    SELECT application_id, NULL::boolean, room_id, 0, 0, 0 FROM spray_rooms`.execute(trx));
   const now = Date.now();
   const roomsById = new Map(rooms.map((room) => [room.id, room]));
   return {

@@ -26,7 +26,6 @@ export function problemKeyOf(name: string): string {
 }
 
 const problemKey = sql<string>`COALESCE(p.problem_slug, lower(p.problem_type))`;
-const weekOf = (column: ReturnType<typeof sql.ref>) => sql<string>`to_char(date_trunc('week', ${column} AT TIME ZONE 'UTC'), 'YYYY-MM-DD')`;
 
 export interface ProblemScope {
   roomIds: readonly number[];
@@ -65,7 +64,9 @@ export interface ProblemCountRow {
 
 export async function problemCounts(db: Kysely<DB>, scope: ProblemScope, split: ProblemSplit = {}): Promise<ProblemCountRow[]> {
   if (scope.roomIds.length === 0 || scope.keys?.length === 0) return [];
-  const week = weekOf(sql.ref('p.observed_at'));
+  // Grouped by the week's start, written as text once per group: sorting 100,000 problems (a year of a
+  // 10,000-box company, bench/reports.ts) by the text of their week costs a fifth more.
+  const week = sql`date_trunc('week', p.observed_at AT TIME ZONE 'UTC')`;
   const weekColumn = scope.countFrom ? sql`CASE WHEN p.observed_at < ${scope.countFrom} THEN NULL ELSE ${week} END` : week;
   // Halves up (PostgreSQL's round of a double breaks ties to even), within 1–5.
   const severity = split.severity ? sql`LEAST(5, GREATEST(1, floor(p.severity + 0.5)))::int` : sql`0`;
@@ -73,6 +74,7 @@ export async function problemCounts(db: Kysely<DB>, scope: ProblemScope, split: 
   const gridId = split.row ? sql`p.grid_id` : sql`0`;
   const y = split.row ? sql`b.y` : sql`0`;
   const { rows } = await sql<ProblemCountRow>`
+    SELECT to_char(week, 'YYYY-MM-DD') AS week, key, slug, name, room_id, severity, grid_id, y, count, severity_sum FROM (
     SELECT ${weekColumn} AS week, ${problemKey} AS key, min(p.problem_slug) AS slug, min(p.problem_type COLLATE "C") AS name,
       ${roomId} AS room_id, ${severity} AS severity, ${gridId} AS grid_id, ${y} AS y,
       count(*)::int AS count, sum(p.severity)::float8 AS severity_sum
@@ -86,7 +88,7 @@ export async function problemCounts(db: Kysely<DB>, scope: ProblemScope, split: 
       ${scope.from ? sql`AND p.observed_at >= ${scope.from}` : sql``}
       ${scope.keys ? sql`AND ${problemKey} = ANY(${[...scope.keys]}::text[])` : sql``}
       ${scope.batchId === undefined ? sql`` : sql`AND p.grid_box_id IN (SELECT grid_box_id FROM batch_grid_boxes WHERE batch_id = ${scope.batchId})`}
-    GROUP BY 1, 2, 5, 6, 7, 8`.execute(db);
+    GROUP BY 1, 2, 5, 6, 7, 8) counted`.execute(db);
   return rows;
 }
 
