@@ -1,5 +1,9 @@
-/** Periodic clean-up of what only needs keeping for a while. Runs at start and then hourly. */
-import type { Kysely } from 'kysely';
+/**
+ * Periodic upkeep, at start and then hourly: clean-up of what only needs keeping for a while, and, on
+ * the embedded database, fresh planner statistics.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { DatabaseKind } from './db/database';
 import type { DB } from './db/schema';
 import { IDEMPOTENCY_RETENTION_DAYS } from './http/transactions';
 
@@ -11,8 +15,21 @@ export async function cleanUp(db: Kysely<DB>): Promise<void> {
   await db.deleteFrom('password_resets').where('expires_at', '<', before(1)).execute();
 }
 
-export function scheduleCleanUp(db: Kysely<DB>, onError: (error: unknown) => void): () => void {
-  const run = () => cleanUp(db).catch(onError);
+/**
+ * PGlite runs no autovacuum, so without this its planner never has statistics: at a real company's
+ * size (a year of responses) a report then compares tens of thousands of rows one by one for minutes
+ * (bench/reports.ts found it). ANALYZE samples each table (about a second for a million rows), so it
+ * runs hourly with the clean-up, not on every write. PostgreSQL's autovacuum does this itself.
+ */
+export async function refreshStatistics(db: Kysely<DB>): Promise<void> {
+  await sql`ANALYZE`.execute(db);
+}
+
+export function scheduleCleanUp(db: Kysely<DB>, kind: DatabaseKind, onError: (error: unknown) => void): () => void {
+  const run = async () => {
+    await cleanUp(db).catch(onError);
+    if (kind === 'pglite') await refreshStatistics(db).catch(onError);
+  };
   void run();
   const timer = setInterval(() => void run(), 60 * 60 * 1000);
   timer.unref();

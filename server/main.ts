@@ -35,7 +35,7 @@ async function main() {
     throw error;
   }
   const running = { app, database };
-  const stopCleanUp = scheduleCleanUp(database.db, (error) => running.app.log.error({ err: error }, 'clean-up failed'));
+  const stopCleanUp = scheduleCleanUp(database.db, database.kind, (error) => running.app.log.error({ err: error }, 'clean-up failed'));
 
   let stopping = false;
   const stop = async (signal: string) => {
