@@ -12,7 +12,6 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newClientId } from '../../common/client-ids';
 import { notificationMessages as m } from '../../common/messages/automations';
@@ -22,32 +21,7 @@ import type { DB } from '../../server/db/schema';
 import { runDueAutomations } from '../../server/domains/automations/schedules';
 import { createFormTemplate, createGrid, createRoom, createTenant, createUser, type SignedInUser, type Tenant } from '../support/factories';
 import { type RequestOptions, startServer, type TestServer } from '../support/server';
-
-interface CaughtMessage {
-  recipients: string[];
-  raw: string;
-}
-
-/** An SMTP server keeping each message whole (its MIME parts are read below). */
-async function startSmtp() {
-  const messages: CaughtMessage[] = [];
-  const smtpServer = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        messages.push({ recipients: session.envelope.rcptTo.map((to) => to.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtpServer.listen(0, '127.0.0.1', resolve));
-  const address = smtpServer.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${address.port}`, messages, close: () => new Promise<void>((resolve) => smtpServer.close(() => resolve())) };
-}
+import { mimeParts, startSmtp, waitFor } from '../support/mail';
 
 /** A webhook receiver on loopback: keeps each JSON body by path, answers 200. */
 async function startReceiver() {
@@ -72,38 +46,6 @@ async function startReceiver() {
   };
 }
 
-interface MimePart {
-  headers: Map<string, string>;
-  content: string;
-}
-
-/** The leaf parts of a MIME message (enough of RFC 2045/2046 for what nodemailer writes). */
-function mimeParts(raw: string): MimePart[] {
-  const [head = '', ...rest] = raw.split(/\r?\n\r?\n/);
-  const body = rest.join('\r\n\r\n');
-  const headers = new Map<string, string>();
-  for (const line of head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
-    const colon = line.indexOf(':');
-    if (colon > 0) headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
-  }
-  const type = headers.get('content-type') ?? 'text/plain';
-  const boundary = /boundary="?([^";]+)"?/.exec(type)?.[1];
-  if (type.startsWith('multipart/') && boundary) {
-    return body
-      .split(`--${boundary}`)
-      .slice(1, -1)
-      .flatMap((part) => mimeParts(part.replace(/^\r?\n/, '')));
-  }
-  const encoding = (headers.get('content-transfer-encoding') ?? '7bit').toLowerCase();
-  const content =
-    encoding === 'base64'
-      ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
-      : encoding === 'quoted-printable'
-        ? Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8')
-        : body;
-  return [{ headers, content }];
-}
-
 /** The decoded header of a message (its subject may be encoded-word). */
 function subjectOf(raw: string): string {
   const head = raw.split(/\r?\n\r?\n/)[0] ?? '';
@@ -116,15 +58,6 @@ function subjectOf(raw: string): string {
     .trim();
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Waited ${timeoutMs} ms for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 let server: TestServer;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
