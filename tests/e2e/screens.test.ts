@@ -15,16 +15,16 @@ const db = () => e2e.server.database.db;
 
 /** The placeholder ("Upcoming") screens inside the dashboard, by path and heading. */
 const UPCOMING = [
-  // Not placeholders any more (tests/e2e/reports.test.ts and tasks.test.ts use them): a company with no saved report, and a report not on this tablet;
-  // no task, and a task not on this tablet.
+  // Not placeholders any more (tests/e2e/reports.test.ts, tasks.test.ts and automations.test.ts use them): a company with no saved report, and a
+  // report not on this tablet; no task, and a task not on this tablet; no automation.
   ['/dashboard/reports', 'Reports'],
   ['/dashboard/reports/1', 'Report'],
   ['/dashboard/tasks', 'Tasks'],
   ['/dashboard/tasks/1', 'Task'],
+  ['/dashboard/automations', 'Automations'],
   ['/dashboard/scanNow', 'Scan now'],
   ['/dashboard/scanHistory', 'Scan history'],
   ['/dashboard/scanHistory/disease/1', 'Scan'],
-  ['/dashboard/automations', 'Automations'],
   ['/dashboard/automatedcameras', 'Automated cameras'],
   ['/dashboard/automatedcameradetail/1', 'Camera'],
   ['/dashboard/consultants', 'Consultants'],

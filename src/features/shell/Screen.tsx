@@ -13,6 +13,8 @@ export function Screen(props: {
   error?: string | null;
   /** Shown instead of the children when there is nothing yet (e.g. "No rooms yet. Create the first one."). */
   empty?: string | null;
+  /** The offline banner's text, for a screen that works online only (the default speaks of the tablet's copy). */
+  offline?: string;
   children?: ReactNode;
 }) {
   const online = useSyncStatus((status) => status.online);
@@ -24,7 +26,7 @@ export function Screen(props: {
       </div>
       {!online && (
         <p className="banner offline" role="status">
-          Offline: you see this tablet’s copy, and changes are kept until the connection returns.
+          {props.offline ?? 'Offline: you see this tablet’s copy, and changes are kept until the connection returns.'}
         </p>
       )}
       {props.error && (

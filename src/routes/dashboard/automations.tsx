@@ -1,9 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ADMIN_ROLES, requireRole } from '../../app/guards';
-import { Upcoming } from '../../features/shell/Upcoming';
+import { AutomationsScreen } from '../../features/automations/AutomationsScreen';
 
 export const Route = createFileRoute('/dashboard/automations')({
   // Templates and automations are company configuration: Admins only.
   beforeLoad: requireRole(ADMIN_ROLES),
-  component: () => <Upcoming title="Automations" what="Notifications by email, Slack or Microsoft Teams when problems are found." />,
+  component: AutomationsScreen,
 });

@@ -1,0 +1,246 @@
+/**
+ * The automations screen's pure logic: the kinds of rule in the order the screen lists them, what a
+ * rule says in words (its trigger, its schedule, where its message goes), and the create/edit form's
+ * values to and from a rule. The checks of a rule's fields are the schemas' (common/schemas/automations.ts,
+ * run by src/api/automations.ts before any call), so the form shows their messages and repeats none.
+ */
+import {
+  DEFAULT_DAY_OF_MONTH,
+  DEFAULT_FREQUENCY,
+  DEFAULT_NOTIFICATION_TIME,
+  DEFAULT_REPORT_DURATION_WEEKS,
+  DEFAULT_WEEKDAY,
+  type Frequency,
+  NOTIFICATION_METHODS,
+  NOTIFICATION_TRIGGERS,
+  type NotificationMethod,
+  type NotificationTrigger,
+  WEEKDAYS,
+} from '../../../common/messages/automations';
+import { DEFAULT_FORM_CATEGORY } from '../../../common/messages/forms';
+import { type Delivery, type Notification, type NotificationDraft, type Recipient, type RuleTriggerDraft, rulesByTrigger } from '../../api/automations';
+import type { RecordId } from '../../api/records';
+import { when } from '../rooms/model';
+
+/** The kinds of rule, in the screen's order, with their headings. */
+export const KIND_LABELS: Record<NotificationTrigger, string> = {
+  problem_recorded: 'Problem recorded',
+  form_submitted: 'Form submitted',
+  keyword: 'Keyword in a field',
+  task_assigned: 'Task assigned',
+  task_done: 'Task done',
+  template_due: 'Form due',
+  weekly_report: 'Weekly report',
+};
+
+export const KINDS: readonly NotificationTrigger[] = NOTIFICATION_TRIGGERS;
+
+export const METHOD_LABELS: Record<NotificationMethod, string> = { email: 'E-mail', Slack: 'Slack', 'Microsoft Teams': 'Microsoft Teams' };
+export const METHODS: readonly NotificationMethod[] = NOTIFICATION_METHODS;
+
+export const FREQUENCY_LABELS: Record<Frequency, string> = { daily: 'Every day', weekly: 'Every week', monthly: 'Every month' };
+
+/** The names a rule's ids stand for, from the tablet's copy (a name not there shows its number). */
+export interface Names {
+  template: (id: number) => string | null;
+  field: (templateId: number, fieldId: number) => string | null;
+  room: (id: number) => string | null;
+  user: (id: number) => string | null;
+}
+
+/**
+ * Where a rule's message goes: its e-mail addresses, or a webhook by its origin only: the rest of a
+ * Slack or Teams address is the secret that lets anyone post to the channel, so it is never shown
+ * (the form keeps it, to save the rule again unchanged).
+ */
+export function recipientText(rule: Pick<Notification, 'method' | 'email_recipient' | 'slack_webhook_url' | 'teams_webhook_url'>): string {
+  if (rule.method === 'email') return (rule.email_recipient ?? '').split(';').filter(Boolean).join(', ');
+  return webhookOrigin(rule.method === 'Slack' ? rule.slack_webhook_url : rule.teams_webhook_url);
+}
+
+export function webhookOrigin(url: string | null): string {
+  try {
+    return new URL(url ?? '').origin;
+  } catch {
+    return 'an address that is not a web address';
+  }
+}
+
+const dayName = (weekday: number | null) => WEEKDAYS[(weekday ?? DEFAULT_WEEKDAY) - 1] ?? WEEKDAYS[0];
+
+/** "every Monday at 08:00 UTC" (times are UTC: common/messages/automations.ts DEFAULT_NOTIFICATION_TIME says why). */
+export function scheduleText(rule: Pick<Notification, 'frequency' | 'weekday' | 'day_of_month' | 'notification_time'>): string {
+  const at = `at ${rule.notification_time ?? DEFAULT_NOTIFICATION_TIME} UTC`;
+  switch (rule.frequency) {
+    case 'weekly':
+      return `every ${dayName(rule.weekday)} ${at}`;
+    case 'monthly':
+      return `on day ${rule.day_of_month ?? DEFAULT_DAY_OF_MONTH} of every month ${at}`;
+    default:
+      return `every day ${at}`;
+  }
+}
+
+/** What fires a rule, in words ("Thrips recorded in Flower 1"). */
+export function ruleText(rule: Notification, names: Names): string {
+  const room = rule.room_id === null ? '' : ` in ${names.room(rule.room_id) ?? `room ${rule.room_id}`}`;
+  const form = rule.template_id === null ? 'a form' : (names.template(rule.template_id) ?? `form ${rule.template_id}`);
+  switch (rule.trigger) {
+    case 'problem_recorded':
+      return `${rule.problem_type ?? 'A problem'} recorded${room}`;
+    case 'form_submitted':
+      return `A ${rule.form_category ?? ''} form submitted`;
+    case 'keyword': {
+      const field = rule.template_id !== null && rule.form_field_id !== null ? names.field(rule.template_id, rule.form_field_id) : null;
+      return `“${rule.keyword ?? ''}” in ${field ?? 'a field'} of ${form}`;
+    }
+    case 'task_assigned':
+      return 'A task is assigned';
+    case 'task_done':
+      return 'A task is done';
+    case 'template_due':
+      return `${form}${room} not filled ${scheduleText(rule)}`;
+    case 'weekly_report':
+      return `Summary of the last ${rule.report_duration_weeks ?? DEFAULT_REPORT_DURATION_WEEKS} week(s), ${scheduleText({ ...rule, frequency: 'weekly' })}`;
+  }
+}
+
+/** The rules of each kind that has any, in the screen's order. */
+export function rulesByKind(rules: readonly Notification[]): Array<{ kind: NotificationTrigger; rules: Notification[] }> {
+  const byTrigger = rulesByTrigger(rules);
+  return KINDS.flatMap((kind) => {
+    const ofKind = byTrigger.get(kind);
+    return ofKind ? [{ kind, rules: ofKind }] : [];
+  });
+}
+
+/** The create/edit form's values, all as the controls hold them (text). */
+export interface RuleFormValues {
+  kind: NotificationTrigger;
+  method: NotificationMethod;
+  emailRecipient: string;
+  slackWebhookUrl: string;
+  teamsWebhookUrl: string;
+  problemType: string;
+  /** A room's server id, or '' for any room. */
+  roomId: string;
+  formCategory: string;
+  templateId: string;
+  formFieldId: string;
+  keyword: string;
+  frequency: Frequency;
+  weekday: string;
+  dayOfMonth: string;
+  notificationTime: string;
+  reportDurationWeeks: string;
+}
+
+export const NEW_RULE: RuleFormValues = {
+  kind: 'problem_recorded',
+  method: 'email',
+  emailRecipient: '',
+  slackWebhookUrl: '',
+  teamsWebhookUrl: '',
+  problemType: '',
+  roomId: '',
+  formCategory: DEFAULT_FORM_CATEGORY,
+  templateId: '',
+  formFieldId: '',
+  keyword: '',
+  frequency: DEFAULT_FREQUENCY,
+  weekday: String(DEFAULT_WEEKDAY),
+  dayOfMonth: String(DEFAULT_DAY_OF_MONTH),
+  notificationTime: DEFAULT_NOTIFICATION_TIME,
+  reportDurationWeeks: String(DEFAULT_REPORT_DURATION_WEEKS),
+};
+
+const text = (value: string | number | null) => (value === null ? '' : String(value));
+
+/** A saved rule as the form edits it: every field as saved, the others at their defaults. */
+export function valuesOf(rule: Notification): RuleFormValues {
+  return {
+    kind: rule.trigger,
+    method: rule.method,
+    emailRecipient: (rule.email_recipient ?? '').split(';').join('; '),
+    // A saved webhook address is kept, not shown (see recipientText): blank means "the saved one" (draftOf).
+    slackWebhookUrl: '',
+    teamsWebhookUrl: '',
+    problemType: rule.problem_type ?? '',
+    roomId: text(rule.room_id),
+    formCategory: rule.form_category ?? NEW_RULE.formCategory,
+    templateId: text(rule.template_id),
+    formFieldId: text(rule.form_field_id),
+    keyword: rule.keyword ?? '',
+    frequency: rule.frequency ?? NEW_RULE.frequency,
+    weekday: text(rule.weekday) || NEW_RULE.weekday,
+    dayOfMonth: text(rule.day_of_month) || NEW_RULE.dayOfMonth,
+    notificationTime: rule.notification_time ?? NEW_RULE.notificationTime,
+    reportDurationWeeks: text(rule.report_duration_weeks) || NEW_RULE.reportDurationWeeks,
+  };
+}
+
+/**
+ * A chosen id, or absent when nothing is chosen.
+ * WARNING: absent is typed as an id on purpose: the draft goes to the schemas unchanged, which answer
+ * a missing choice with the spec's message ('A keyword automation needs template_id…', 'Template
+ * notifications need userId, templateId and method.'), so the form need not repeat those rules.
+ */
+const chosenId = (value: string): RecordId => (value.trim() === '' ? (undefined as unknown as RecordId) : Number(value));
+/** A typed number, or absent (the schema's default applies) when blank; anything else that is no number is NaN, which the schema refuses with its message. */
+const typedNumber = (value: string): number | undefined => (value.trim() === '' ? undefined : Number(value));
+
+/** The form's recipient; a webhook address left blank on a saved rule of that method is the saved one. */
+function recipientOf(values: RuleFormValues, saved: Notification | undefined): Recipient {
+  const kept = (typed: string, savedUrl: string | null | undefined) => (typed.trim() === '' && saved?.method === values.method ? (savedUrl ?? '') : typed);
+  if (values.method === 'Slack') return { method: 'Slack', slackWebhookUrl: kept(values.slackWebhookUrl, saved?.slack_webhook_url) };
+  if (values.method === 'Microsoft Teams') return { method: 'Microsoft Teams', teamsWebhookUrl: kept(values.teamsWebhookUrl, saved?.teams_webhook_url) };
+  return { method: 'email', emailRecipients: values.emailRecipient.split(/[;,]/) };
+}
+
+function triggerOf(values: RuleFormValues): RuleTriggerDraft {
+  const roomId = values.roomId === '' ? null : Number(values.roomId);
+  switch (values.kind) {
+    case 'problem_recorded':
+      return { trigger: 'problem_recorded', problemType: values.problemType, roomId };
+    case 'form_submitted':
+      return { trigger: 'form_submitted', formCategory: values.formCategory };
+    case 'keyword':
+      return { trigger: 'keyword', templateId: chosenId(values.templateId), formFieldId: chosenId(values.formFieldId), keyword: values.keyword };
+    case 'task_assigned':
+    case 'task_done':
+      return { trigger: values.kind };
+    case 'template_due':
+      return {
+        trigger: 'template_due',
+        templateId: chosenId(values.templateId),
+        roomId,
+        frequency: values.frequency,
+        ...(values.frequency === 'weekly' ? { weekday: typedNumber(values.weekday) } : {}),
+        ...(values.frequency === 'monthly' ? { dayOfMonth: typedNumber(values.dayOfMonth) } : {}),
+        notificationTime: values.notificationTime,
+      };
+    case 'weekly_report':
+      return { trigger: 'weekly_report', reportDurationWeeks: typedNumber(values.reportDurationWeeks), weekday: typedNumber(values.weekday), notificationTime: values.notificationTime };
+  }
+}
+
+/** The rule the form describes, saved by the signed-in Admin; with `saved`, that rule saved again. */
+export function draftOf(values: RuleFormValues, userId: number, saved?: Notification): NotificationDraft {
+  return { userId, ...(saved === undefined ? {} : { id: saved.id }), ...recipientOf(values, saved), ...triggerOf(values) };
+}
+
+export const DELIVERY_STATUS_LABELS: Record<Delivery['status'], string> = { queued: 'Queued', sent: 'Sent', failed: 'Failed', retrying: 'Retrying' };
+
+/** A delivery's state in words: when it was sent, why it failed, and when it is tried next. */
+export function deliveryText(delivery: Delivery): string {
+  switch (delivery.status) {
+    case 'sent':
+      return `Sent ${when(delivery.sent_at)}`;
+    case 'failed':
+      return `Failed: ${delivery.last_error ?? 'no reason given'}`;
+    case 'retrying':
+      return `Failed (${delivery.attempts} ${delivery.attempts === 1 ? 'try' : 'tries'}): ${delivery.last_error ?? 'no reason given'}. Next try ${when(delivery.next_try_at)}`;
+    case 'queued':
+      return delivery.next_try_at ? `Waiting to be sent (next try ${when(delivery.next_try_at)})` : 'Waiting to be sent';
+  }
+}
