@@ -1,9 +1,9 @@
 /**
  * First start on an empty database: a living demo company, so a new user signs in to a greenhouse
  * with rooms, benches, batches at every stage, eight weeks of scouting and the plant problems, colours
- * and sprays that came of it, and a dashboard of reports drawn from them, rather than to zeros. Its
- * Admin's and grower's passwords are random, printed once to the console, and kept in
- * DATA_DIR/demo-sign-in.txt (readable by the owner only).
+ * and sprays that came of it, the tasks and comments they led to, an automation of each kind, and a
+ * dashboard of reports drawn from them, rather than to zeros. Its Admin's and grower's passwords are
+ * random, printed once to the console, and kept in DATA_DIR/demo-sign-in.txt (readable by the owner only).
  *
  * The whole demo is one transaction: a start that fails half way leaves no half demo behind, and
  * several instances starting at once on one empty database make exactly one (the others' demo Admin
@@ -24,6 +24,7 @@ import { seedObservations } from './observations';
 import { seedOperation } from './operation';
 import { seedProblems } from './problems';
 import { seedReports } from './reports';
+import { seedTasks } from './tasks';
 
 export const DEMO_COMPANY = 'Demo Greenhouse';
 export const DEMO_ADMIN_EMAIL = 'admin@demo.growroom.local';
@@ -93,6 +94,7 @@ async function seedDemo(trx: Kysely<DB>, admin: Account, grower: Account, now: D
   const operation = await seedOperation(trx, { companyId, adminId, growerId }, cal, dice(OPERATION_SEED));
   const forms = await seedObservations(trx, operation, cal, dice(OBSERVATIONS_SEED));
   const problems = await seedProblems(trx, operation, cal, dice(PROBLEMS_SEED), now);
+  const tasks = await seedTasks(trx, operation, cal, now);
   const reports = await seedReports(trx, operation, now);
   await insertRows(trx, audit);
   const boxes = operation.grids.reduce((sum, grid) => sum + grid.boxes.length, 0);
@@ -101,6 +103,8 @@ async function seedDemo(trx: Kysely<DB>, admin: Account, grower: Account, now: D
     `${forms.toLocaleString('en')} forms filled over 8 weeks`,
     `${problems.problems} plant problems (${problems.open} open)`,
     `${problems.products} spray products, ${problems.sprays} sprays`,
+    `${tasks.tasks} tasks from observations (${tasks.notDone} not done) with ${tasks.comments} comments`,
+    `${tasks.taskAutomations} task automation and ${tasks.rules} e-mail notification rules (for changes from now on; DATA_DIR/mail/ without SMTP_URL)`,
     `${reports} saved reports on the dashboard`,
   ].join(', ');
 }

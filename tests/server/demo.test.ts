@@ -239,7 +239,7 @@ describe('the demo company of the first start', () => {
     for (const response of responses) expect(response.answerRows).toHaveLength(fieldCount.get(response.template_name)!);
     for (const response of scouting) expect(response.batch_id).not.toBeNull();
 
-    const audited = await db.selectFrom('audit_events').select(['response_id', 'event_title', 'created_at', 'user_id']).where('company_id', '=', companyId).where('response_id', 'is not', null).execute();
+    const audited = await db.selectFrom('audit_events').select(['response_id', 'event_title', 'created_at', 'user_id']).where('company_id', '=', companyId).where('response_id', 'is not', null).where('event_title', 'like', 'Submitted %').execute();
     const auditOf = new Map(audited.map((event) => [event.response_id, event]));
     expect(audited).toHaveLength(responses.length);
     for (const response of responses) {

@@ -83,7 +83,7 @@ async function liveRule(request: FastifyRequest, id: number, companyId?: number)
 }
 
 /** Where a message goes, as the audit trail and tests name it: addresses, or a webhook's origin (its path is its secret). */
-function recipientText(rule: Pick<Rule, 'method' | 'email_recipient' | 'slack_webhook_url' | 'teams_webhook_url'>): string {
+export function recipientText(rule: Pick<Rule, 'method' | 'email_recipient' | 'slack_webhook_url' | 'teams_webhook_url'>): string {
   if (rule.method === 'email') return (rule.email_recipient ?? '').split(';').join(', ');
   const url = rule.method === 'Slack' ? rule.slack_webhook_url : rule.teams_webhook_url;
   try {
@@ -94,7 +94,7 @@ function recipientText(rule: Pick<Rule, 'method' | 'email_recipient' | 'slack_we
 }
 
 /** What a rule does, in words ("Thrips recorded in Flower 1"), for the audit trail and test messages. */
-async function describeRule(
+export async function describeRule(
   db: Kysely<DB>,
   rule: Pick<Rule, 'trigger' | 'problem_type' | 'room_id' | 'form_category' | 'template_id' | 'form_field_id' | 'keyword' | 'frequency' | 'weekday' | 'day_of_month' | 'notification_time' | 'report_duration_weeks'>,
 ): Promise<string> {

@@ -95,7 +95,7 @@ async function assigneeOf(request: FastifyRequest, companyId: number, named: { a
 }
 
 /** A status change with the closing it means: set done, the task is closed now by the caller (kept when it already was done); any other status reopens it. */
-function statusChange(status: Task['status'] | undefined, task: Task | undefined, at: Date, by: number | null): Updateable<TasksTable> {
+export function statusChange(status: Task['status'] | undefined, task: Task | undefined, at: Date, by: number | null): Updateable<TasksTable> {
   if (status === undefined) return {};
   if (status !== 'done') return { status, closed_at: null, closed_by: null };
   if (task?.status === 'done') return { status };
