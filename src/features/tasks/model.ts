@@ -7,7 +7,7 @@
  * made of those documents: every response with a task.
  */
 import { boxNumber } from '../../../common/grid-order';
-import { TASK_PER_PAGE_DEFAULT, TASK_STATUSES, type TaskStatus, type TaskStatusFilter } from '../../../common/messages/tasks';
+import { TASK_PER_PAGE_DEFAULT } from '../../../common/messages/tasks';
 import { byTaskListOrder } from '../../../common/schemas/tasks';
 import type { FormResponse } from '../../api/form-responses';
 import { sameId } from '../../api/records';
@@ -16,6 +16,7 @@ import type { SignedInUser } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
 import type { GridOrder } from '../../../common/messages/settings';
 import { type BoxDoc, boxLabel, type CompanyDoc, type CompanyUserJson, type GridDoc, gridSize, type RoomDoc } from '../rooms/model';
+import type { StatusChoice } from './statuses';
 
 /** A local response document, with its task and comments when it has them. */
 export type TaskResponseDoc = LocalDocument & FormResponse;
@@ -26,21 +27,9 @@ export interface TaskItem {
   task: Task;
 }
 
-export const STATUS_LABELS: Record<TaskStatus, string> = { open: 'Open', in_progress: 'In progress', done: 'Done' };
-
-/**
- * The status filter's choices. Decision: besides the spec's (one status, or all), the screen's own
- * "open and in progress" (`active`) is its default: the work not done yet, so a task someone has
- * started stays in the list the grower opens (the spec's calls default to open alone).
- */
-export type StatusChoice = 'active' | TaskStatusFilter;
-export const DEFAULT_STATUS_CHOICE: StatusChoice = 'active';
-export const STATUS_CHOICES: ReadonlyArray<{ value: StatusChoice; label: string }> = [
-  { value: 'active', label: 'Open and in progress' },
-  ...TASK_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] })),
-  { value: 'all', label: 'Any status' },
-];
-export const isStatusChoice = (value: unknown): value is StatusChoice => STATUS_CHOICES.some((choice) => choice.value === value);
+// The status choices live apart (statuses.ts) so that the list's route can check its address with them
+// without the tasks' schemas in the first load.
+export { DEFAULT_STATUS_CHOICE, isStatusChoice, STATUS_CHOICES, STATUS_LABELS, type StatusChoice } from './statuses';
 
 /** The assignee filter's values besides a user id: anyone (''), the signed-in user, nobody. */
 export const ANYONE = '';

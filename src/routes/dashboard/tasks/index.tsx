@@ -1,5 +1,5 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { isStatusChoice } from '../../../features/tasks/model';
+import { isStatusChoice } from '../../../features/tasks/statuses';
 import { type TasksSearch, TasksScreen } from '../../../features/tasks/TasksScreen';
 import { idParameter } from '../../../features/forms/fill/search';
 
