@@ -120,8 +120,11 @@ const problemMatches = (rule: Rule, problem: RecordedProblem) =>
 
 /** Hook of problems/record.ts `recordBoxProblems`: the problem_recorded rules each problem matches, as of when it was seen. */
 export async function notifyProblemsRecorded(db: Kysely<DB>, problems: readonly RecordedProblem[]): Promise<void> {
+  // Read each company's rules once for the call: a form over a hundred boxes records a hundred problems.
+  const rulesOf = new Map<number, Rule[]>();
+  for (const companyId of new Set(problems.map((problem) => problem.company_id))) rulesOf.set(companyId, await rulesFiring(db, companyId, 'problem_recorded'));
   for (const problem of problems) {
-    const matching = (await rulesFiring(db, problem.company_id, 'problem_recorded')).filter((rule) => problemMatches(rule, problem));
+    const matching = (rulesOf.get(problem.company_id) ?? []).filter((rule) => problemMatches(rule, problem));
     if (matching.length === 0) continue;
     const place = await placeOf(db, problem.room_id, problem.grid_box_id);
     const who = await userName(db, problem.user_id);
