@@ -12,8 +12,8 @@ export interface CaughtMessage {
   raw: string;
 }
 
-/** An SMTP server on loopback keeping each message whole; `url` is its SMTP_URL. */
-export async function startSmtp() {
+/** An SMTP server on loopback keeping each message whole (and handing it to `onMessage`, if given); `url` is its SMTP_URL. */
+export async function startSmtp(onMessage?: (message: CaughtMessage) => void) {
   const messages: CaughtMessage[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -23,7 +23,9 @@ export async function startSmtp() {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        messages.push({ recipients: session.envelope.rcptTo.map((to) => to.address), raw: Buffer.concat(chunks).toString('utf8') });
+        const message = { recipients: session.envelope.rcptTo.map((to) => to.address), raw: Buffer.concat(chunks).toString('utf8') };
+        messages.push(message);
+        onMessage?.(message);
         callback();
       });
     },

@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
 import { buildApp } from '../../server/app';
 import type { App } from '../../server/http/route';
 import { loadConfig, type ServerConfig } from '../../server/config';
 import { openDatabase, type Database } from '../../server/db/database';
 import { migrate } from '../../server/db/migrations';
+import { startSmtp } from './mail';
 
 export interface CaughtMail {
   to: string;
@@ -77,28 +77,14 @@ export async function freshPostgres(prefix = 'grow_test', adminUrl = process.env
 }
 
 export async function startMailCatcher(mail: CaughtMail[]) {
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const [head = '', ...rest] = raw.split(/\r?\n\r?\n/);
-        const subject = /^Subject: (.*)$/m.exec(head)?.[1] ?? '';
-        // nodemailer may wrap long lines (quoted-printable); unwrap soft breaks to read links whole.
-        const text = rest.join('\n\n').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-        for (const to of session.envelope.rcptTo) mail.push({ to: to.address, subject, text });
-        callback();
-      });
-    },
+  const smtp = await startSmtp(({ recipients, raw }) => {
+    const [head = '', ...rest] = raw.split(/\r?\n\r?\n/);
+    const subject = /^Subject: (.*)$/m.exec(head)?.[1] ?? '';
+    // nodemailer may wrap long lines (quoted-printable); unwrap soft breaks to read links whole.
+    const text = rest.join('\n\n').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    for (const to of recipients) mail.push({ to, subject, text });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { port: Number(new URL(smtp.url).port), close: smtp.close };
 }
 
 /** Calls the API of the server at `url` as the tests do: JSON or multipart bodies, a bearer token, the parsed answer. */
