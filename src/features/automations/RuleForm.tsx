@@ -18,7 +18,7 @@ import { type SignedInUser, useAction } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
 import { useCatalogue } from '../plant-problems/useCatalogue';
 import type { RoomDoc } from '../rooms/model';
-import { Field, FormButtons, FormError } from '../shell/forms';
+import { ChoiceOptions, Field, FormButtons, FormError } from '../shell/forms';
 import { draftOf, FREQUENCY_LABELS, KIND_LABELS, KINDS, METHOD_LABELS, METHODS, NEW_RULE, type RuleFormValues, valuesOf, webhookOrigin } from './model';
 
 export type TemplateDoc = LocalDocument & FormTemplateRecord;
@@ -91,20 +91,12 @@ export function RuleForm(props: { user: SignedInUser; rule?: Notification; templ
       <div className="rule-form-grid">
         <Field label="When">
           <select value={values.kind} onChange={(event) => set({ kind: event.target.value as RuleFormValues['kind'] })}>
-            {KINDS.map((kind) => (
-              <option key={kind} value={kind}>
-                {KIND_LABELS[kind]}
-              </option>
-            ))}
+            <ChoiceOptions choices={KINDS} labels={KIND_LABELS} />
           </select>
         </Field>
         <Field label="Send by">
           <select value={values.method} onChange={(event) => set({ method: event.target.value as RuleFormValues['method'] })}>
-            {METHODS.map((method) => (
-              <option key={method} value={method}>
-                {METHOD_LABELS[method]}
-              </option>
-            ))}
+            <ChoiceOptions choices={METHODS} labels={METHOD_LABELS} />
           </select>
         </Field>
       </div>
@@ -186,11 +178,7 @@ export function RuleForm(props: { user: SignedInUser; rule?: Notification; templ
           {roomChoice}
           <Field label="How often">
             <select value={values.frequency} onChange={(event) => set({ frequency: event.target.value as RuleFormValues['frequency'] })}>
-              {FREQUENCIES.map((frequency) => (
-                <option key={frequency} value={frequency}>
-                  {FREQUENCY_LABELS[frequency]}
-                </option>
-              ))}
+              <ChoiceOptions choices={FREQUENCIES} labels={FREQUENCY_LABELS} />
             </select>
           </Field>
           {values.frequency === 'weekly' && weekdayChoice}

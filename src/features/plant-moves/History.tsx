@@ -7,7 +7,7 @@ import { useId, useMemo, useState } from 'react';
 import { MOVEMENT_SORT_COLUMNS } from '../../../common/messages/subgrids';
 import { useLocalQuery, type SignedInUser } from '../../app/hooks';
 import { type BatchDoc, type CompanyDoc, type RoomDoc, userName, when } from '../rooms/model';
-import { FormError, RoomFilter } from '../shell/forms';
+import { ChoiceOptions, FormError, RoomFilter } from '../shell/forms';
 import { type HistoryFilters, useMovementHistory } from './hooks';
 import { type HistoryRow, PAGE_SIZE, type SortColumn, type SortOrder } from './model';
 import { positionName, useBoxNames } from './places';
@@ -72,11 +72,7 @@ export function History({ user, rooms, company }: { user: SignedInUser; rooms: R
         <div>
           <label htmlFor={`${ids}-sort`}>Sort by</label>
           <select id={`${ids}-sort`} className="control" value={filters.sortBy} onChange={(event) => set({ sortBy: event.target.value as SortColumn })}>
-            {MOVEMENT_SORT_COLUMNS.map((column) => (
-              <option key={column} value={column}>
-                {SORT_LABELS[column]}
-              </option>
-            ))}
+            <ChoiceOptions choices={MOVEMENT_SORT_COLUMNS} labels={SORT_LABELS} />
           </select>
         </div>
         <div>

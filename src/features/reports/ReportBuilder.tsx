@@ -21,7 +21,7 @@ import type { LocalDocument } from '../../db/schemas';
 import { useSyncStatus } from '../../sync/sync-store';
 import { byCurrentThenNewest, type LocalBatch } from '../batches/model';
 import { useCatalogue } from '../plant-problems/useCatalogue';
-import { Field, FormError } from '../shell/forms';
+import { ChoiceOptions, Field, FormError } from '../shell/forms';
 import { reportDataOf } from '../../../common/charts/chart-model';
 import { CHART_TYPE_LABELS, ReportChart } from './ReportChart';
 import { choicesOf, type ReadReport, readReportAnswer, type ReportQuery, savedFiltersOf } from './read-report';
@@ -145,11 +145,7 @@ export function ReportBuilder() {
         </Field>
         <Field label="Chart">
           <select value={chart} onChange={(event) => setChart(event.target.value as ChartType)}>
-            {CHART_TYPES.map((name) => (
-              <option key={name} value={name}>
-                {CHART_TYPE_LABELS[name]}
-              </option>
-            ))}
+            <ChoiceOptions choices={CHART_TYPES} labels={CHART_TYPE_LABELS} />
           </select>
         </Field>
         <fieldset className="report-period">

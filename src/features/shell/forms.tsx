@@ -16,6 +16,15 @@ export function Field({ label, className, children }: { label: ReactNode; classN
   );
 }
 
+/** The options of a select of fixed choices, each shown by its label. */
+export function ChoiceOptions<Choice extends string>({ choices, labels }: { choices: readonly Choice[]; labels: Record<Choice, string> }) {
+  return choices.map((choice) => (
+    <option key={choice} value={choice}>
+      {labels[choice]}
+    </option>
+  ));
+}
+
 /** An action's error, read out at once (`role="alert"`); nothing when there is none. `banner` frames it as a banner. */
 export function FormError({ error, banner = false }: { error: string | null | undefined; banner?: boolean }) {
   return error ? (
