@@ -6,12 +6,12 @@
  * last showed on this tablet: the newer of its saved data and the last read kept here (kept-data.ts),
  * with the time that data was computed.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { type ChartModel, reportDataOf } from '../../../common/charts/chart-model';
 import { useApiContext, useLocalDocument, useSignedInUser } from '../../app/hooks';
 import type { CompanyDoc } from '../rooms/model';
 import { useSyncStatus } from '../../sync/sync-store';
-import { keepData, keptData } from './kept-data';
+import { type KeptData, keepData, keptData } from './kept-data';
 import { type LocalReport, savedModel } from './model';
 import { periodWeeksBack, queryOfSaved, readReport } from './read-report';
 
@@ -49,8 +49,8 @@ function usePageVisible(): boolean {
   return visible;
 }
 
-function keptOf(report: LocalReport): { model: ChartModel; computedAt: string } {
-  const kept = keptData(report.id);
+/** The newer of the report's saved data and what this tablet kept of its last read. */
+function keptOf(report: LocalReport, kept: KeptData | null): { model: ChartModel; computedAt: string } {
   if (kept && kept.computedAt > report.computed_at) return { model: savedModel({ report_data: kept.data, filters: report.filters }), computedAt: kept.computedAt };
   return { model: savedModel(report), computedAt: report.computed_at };
 }
@@ -67,6 +67,10 @@ export function useReportData(report: LocalReport, options: { weeksBack?: number
   const [reading, setReading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [round, setRound] = useState(0);
+  // The data kept on this tablet is parsed from local storage when the report or what was kept changes,
+  // not on every render (a dashboard re-renders with each sync status).
+  const [keptHere, setKeptHere] = useState<(KeptData & { reportId: string }) | null>(null);
+  const kept = useMemo(() => keptOf(report, keptHere?.reportId === report.id ? keptHere : keptData(report.id)), [report, keptHere]);
   const readable = online && query !== null && context !== null && user !== null;
   const key = `${queryKey ?? ''}|${weeksBack}`;
 
@@ -81,7 +85,11 @@ export function useReportData(report: LocalReport, options: { weeksBack?: number
         setRead({ key, model, computedAt });
         setError(null);
         // Only the report's own period is what it "last showed": a week looked back at is not kept.
-        if (weeksBack === 0) keepData(report.id, { data: reportDataOf(model), computedAt });
+        if (weeksBack === 0) {
+          const data = { data: reportDataOf(model), computedAt };
+          keepData(report.id, data);
+          setKeptHere({ ...data, reportId: report.id });
+        }
       })
       .catch((caught: unknown) => {
         if (current) setError(caught instanceof Error ? caught.message : String(caught));
@@ -104,5 +112,5 @@ export function useReportData(report: LocalReport, options: { weeksBack?: number
 
   const refresh = useCallback(() => setRound((count) => count + 1), []);
   if (read && read.key === key && readable) return { model: read.model, computedAt: read.computedAt, source: 'read', reading, error, readable, refresh };
-  return { ...keptOf(report), source: 'kept', reading, error, readable, refresh };
+  return { ...kept, source: 'kept', reading, error, readable, refresh };
 }
