@@ -130,13 +130,14 @@ async function getSavedReports(request: RequestOf<typeof listSchema>) {
 }
 
 /**
- * Writes the dashboard (a report id or null per slot, in order): the slots that change, and each report
+ * Writes the dashboard (`nextOf` the current one: a report id or null per slot, in order): the slots that change, and each report
  * whose slot changed is touched, so that it reaches the tablets with its new `dashboard_slot` (the
  * reports collection carries the dashboard: server/domains/reports/collection.ts). Drops this
  * instance's copy of the company row.
  */
-async function writeDashboard(request: FastifyRequest, companyId: number, next: ReadonlyArray<number | null>) {
+async function writeDashboard(request: FastifyRequest, companyId: number, nextOf: (current: ReadonlyArray<number | null>) => ReadonlyArray<number | null>) {
   const current = await q.dashboardOf(request.db, companyId);
+  const next = nextOf(current);
   const changed = DASHBOARD_COLUMNS.flatMap((column, index) => (current[index] === (next[index] ?? null) ? [] : [column]));
   if (changed.length === 0) return;
   const write = writer(request.db, actorOfRequest(request, companyId));
@@ -156,8 +157,7 @@ async function deleteReport(request: RequestOf<typeof deleteSchema>) {
   assertMayChange(request, report);
   const actor = actorOfRequest(request, report.company_id);
   await writer(request.db, actor).softDelete('saved_reports', report.id);
-  const slots = await q.dashboardOf(request.db, report.company_id);
-  await writeDashboard(request, report.company_id, slots.map((id) => (id === report.id ? null : id)));
+  await writeDashboard(request, report.company_id, (slots) => slots.map((id) => (id === report.id ? null : id)));
   const revoked = await q.revokeShares(request.db, { reportId: report.id }, actor.userId, actedAtOf(actor));
   await recordAudit(request.db, actor, { title: `Deleted report ${report.report_name}`, details: { report_id: report.id, revoked_share_ids: revoked.map((share) => share.id) } });
   return success({ report_id: report.id }, m.reportDeleted);
@@ -178,7 +178,7 @@ async function setDashboardReports(request: RequestOf<typeof setDashboardSchema>
   const { company_id } = request.body;
   const ids = dashboardSlotsOf(request.body);
   await liveReports(request, ids.filter((id) => id !== null), company_id);
-  await writeDashboard(request, company_id, ids);
+  await writeDashboard(request, company_id, () => ids);
   await recordAudit(request.db, actorOfRequest(request, company_id), { title: 'Set dashboard reports', details: { report_ids: ids } });
   return dashboardAnswer(request, company_id, m.dashboardSaved);
 }
