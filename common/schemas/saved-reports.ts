@@ -183,6 +183,17 @@ export const dashboardSlotsOf = (body: { report_id1: number | null; report_id2: 
   body.report_id4,
 ];
 
+/**
+ * The reports whose place differs between two dashboards (a report id or null per slot, in order),
+ * each with its place on the next one (1 to 4, or null when it left). Ids are compared as text: a
+ * tablet names a report by its client id or by its integer id.
+ */
+export function dashboardMoves<Id extends string | number>(current: ReadonlyArray<Id | null>, next: ReadonlyArray<Id | null>): Array<{ id: Id; slot: number | null }> {
+  const slotIn = (slots: ReadonlyArray<Id | null>, id: Id) => slots.findIndex((each) => each !== null && String(each) === String(id));
+  const ids = new Map([...current, ...next].filter((id): id is Id => id !== null).map((id) => [String(id), id]));
+  return [...ids.values()].filter((id) => slotIn(current, id) !== slotIn(next, id)).map((id) => ({ id, slot: slotIn(next, id) === -1 ? null : slotIn(next, id) + 1 }));
+}
+
 export const companyReportsQuery = z.object({ company_id: requiredId(m.companyIdRequired) });
 
 /** share_report and get_report_shares: the report. */

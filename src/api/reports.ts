@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { newClientId } from '../../common/client-ids';
 import { type ChartType, savedReportMessages as m, reportMessages as rm } from '../../common/messages/reports';
 import {
+  dashboardMoves,
   deleteReportBody,
   type ReportShareRecord,
   type reportSharesAnswer,
@@ -125,16 +126,11 @@ export async function deleteReport(context: ApiContext, input: { reportId: Recor
 export async function setDashboardReports(context: ApiContext, input: { companyId: number; slots: ReadonlyArray<RecordId | null>; current: ReadonlyArray<RecordId | null> }) {
   const fields = { company_id: input.companyId, ...Object.fromEntries(input.slots.map((id, index) => [`report_id${index + 1}`, id])) };
   check(setDashboardReportsBody, fields);
-  const slotOf = (slots: ReadonlyArray<RecordId | null>, id: RecordId) => slots.findIndex((each) => each !== null && String(each) === String(id));
-  const moved = [...new Set([...input.current, ...input.slots].filter((id): id is RecordId => id !== null).map(String))].filter((id) => slotOf(input.current, id) !== slotOf(input.slots, id));
   await record(context, {
     method: 'POST',
     path: '/set_dashboard_reports',
     body: json(fields),
-    effects: moved.map((id) => {
-      const slot = slotOf(input.slots, id);
-      return { op: 'patch', collection: 'reports', id, data: { dashboard_slot: slot === -1 ? null : slot + 1 } };
-    }),
+    effects: dashboardMoves(input.current, input.slots).map(({ id, slot }) => ({ op: 'patch', collection: 'reports', id: String(id), data: { dashboard_slot: slot } })),
     label: 'Set the dashboard’s reports',
   });
 }

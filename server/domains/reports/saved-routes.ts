@@ -26,6 +26,7 @@ import { savedReportMessages as m } from '../../../common/messages/reports';
 import {
   companyReportsQuery,
   dashboardReportsAnswer,
+  dashboardMoves,
   dashboardSlotsOf,
   deleteReportAnswer,
   deleteReportBody,
@@ -142,9 +143,10 @@ async function writeDashboard(request: FastifyRequest, companyId: number, nextOf
   if (changed.length === 0) return;
   const write = writer(request.db, actorOfRequest(request, companyId));
   await write.update('companies', companyId, Object.fromEntries(changed.map((column) => [column, next[DASHBOARD_COLUMNS.indexOf(column)] ?? null])));
-  const slotOf = (slots: ReadonlyArray<number | null>, id: number) => slots.indexOf(id);
-  const moved = [...new Set([...current, ...next])].filter((id): id is number => id !== null && slotOf(current, id) !== slotOf(next, id));
-  await write.touch('saved_reports', moved);
+  await write.touch(
+    'saved_reports',
+    dashboardMoves(current, next).map((move) => move.id),
+  );
   request.afterCommit(async () => request.server.deps.companies.drop(companyId));
 }
 
