@@ -163,6 +163,9 @@ describe.skipIf(skipBrowser)('saved reports', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Rename' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText(), { timeout: 15_000 }).toBe('Weevils in Flower 2 and Veg 1');
     await page.getByLabel('On the dashboard').selectOption('1');
+    // The select follows the report's document: '1' once the change is recorded (with its effect), so
+    // the wait for sync below is not over before the change is in the outbox.
+    await expect.poll(() => page.getByLabel('On the dashboard').inputValue(), { timeout: 15_000 }).toBe('1');
     await app.synced();
     const saved = await e2e.server.database.db.selectFrom('saved_reports').select(['id', 'report_name', 'report_type', 'room_ids', 'created_by']).where('company_id', '=', farm.companyId).execute();
     expect(saved.map((report) => ({ ...report, room_ids: [...report.room_ids].sort((one, other) => one - other) }))).toEqual([
