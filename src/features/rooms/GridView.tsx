@@ -83,6 +83,42 @@ const GridBox = memo(function GridBox(props: { box: BoxDoc; x: number; y: number
   // The visible text, in the order it shows, is the start of the name read out (WCAG 2.5.3: a grower
   // saying what they see reaches the box); the rest adds what only colour shows.
   const shown = [named ? label : String(number), named ? `#${number}` : '', box.Status ?? '', batch?.BatchNumber ?? '', culled ? 'Culled' : '', trap ? 'Trap' : '', reentryEnd ? `REI ${reentryEnd}` : ''].filter(Boolean);
+  const parts = [
+    <span key="name" className="box-name">
+      {named ? label : String(number)}
+    </span>,
+    named && (
+      <span key="number" className="box-number">
+        {`#${number}`}
+      </span>
+    ),
+    box.Status && (
+      <span key="status" className="box-status">
+        {box.Status}
+      </span>
+    ),
+    batch && (
+      <span key="batch" className="box-batch">
+        {batch.BatchNumber}
+      </span>
+    ),
+    culled && (
+      <span key="culled" className="box-culled">
+        Culled
+      </span>
+    ),
+    trap && (
+      <span key="trap" className="box-trap">
+        Trap
+      </span>
+    ),
+    // Re-entry: the letters say it without colour; a small box keeps "REI" and drops the time (its panel has it).
+    reentryEnd && (
+      <span key="reentry" className="box-reentry">
+        REI <span className="box-reentry-end">{reentryEnd}</span>
+      </span>
+    ),
+  ].filter(Boolean);
   return (
     <button
       type="button"
@@ -96,20 +132,10 @@ const GridBox = memo(function GridBox(props: { box: BoxDoc; x: number; y: number
       aria-pressed={props.selected}
       onClick={() => props.onSelect(box.id)}
     >
-      {/* Spaces between the parts: the text reads as words ("Mother 12 #27"), as the name says it. A
-          button's content is not read out besides its label, so the parts need no aria-hidden. */}
-      <span className="box-name">{named ? label : number}</span>{' '}
-      {named && <span className="box-number">#{number}</span>}{' '}
-      {box.Status && <span className="box-status">{box.Status}</span>}{' '}
-      {batch && <span className="box-batch">{batch.BatchNumber}</span>}{' '}
-      {culled && <span className="box-culled">Culled</span>}{' '}
-      {trap && <span className="box-trap">Trap</span>}{' '}
-      {/* Re-entry: the letters say it without colour; a small box keeps "REI" and drops the time (its panel has it). */}
-      {reentryEnd && (
-        <span className="box-reentry">
-          REI <span className="box-reentry-end">{reentryEnd}</span>
-        </span>
-      )}
+      {/* Spaces between the parts: the text reads as words ("Mother 12 #27"), as the name says it. Only
+          between parts shown: a plain box is one span and its text, which keeps a 2,000-box room's
+          document small. A button's content is not read out besides its label, so no aria-hidden. */}
+      {parts.flatMap((part, index) => (index === 0 ? [part] : [' ', part]))}
     </button>
   );
 });

@@ -8,7 +8,7 @@
  * temporary id, and the screen follows it to its server id once it syncs.
  */
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { gridMessages } from '../../../common/messages/grids';
 import { scanMessages } from '../../../common/messages/scans';
 import { createGrid, deleteGrid, uploadGridImage } from '../../api/grids';
@@ -19,7 +19,6 @@ import { withFittedPhoto } from '../../app/photos';
 import type { LocalDocument } from '../../db/schemas';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
-import { BoxPanel, preloadBoxProblems } from './BoxPanel';
 import { GridView } from './GridView';
 import { usePreview } from './hooks';
 import { boxNumber } from '../../../common/grid-order';
@@ -29,8 +28,16 @@ import { BOX_SIZES, useUiState } from '../ui-state/ui-state';
 import { updateAllRoomScroll, updateRoomScroll } from '../../api/rooms';
 import { Whiteboard } from './Whiteboard';
 import { nextReentryEnd, type LocalSpray, type Reentry, reentryByBox, reentryEndText, SPRAY_SELECTOR } from '../treatments/intervals';
-import { TemplateChooser } from '../forms/fill/TemplateChooser';
 import './rooms.css';
+
+/**
+ * The box panel and the form chooser carry forms, problems, tasks and the problem catalogue: chunks of
+ * their own, so a room's cold start loads and runs only what draws its boxes (issue 13: a 2,000-box
+ * room offline in ≤ 1 s). The room asks for the panel once its boxes show, so a tap does not wait.
+ */
+const loadBoxPanel = () => import('./BoxPanel');
+const BoxPanel = lazy(async () => ({ default: (await loadBoxPanel()).BoxPanel }));
+const TemplateChooser = lazy(async () => ({ default: (await import('../forms/fill/TemplateChooser')).TemplateChooser }));
 
 /** Photos are made fit before they are queued (app/photos.ts). */
 const uploadFittedGridImage = withFittedPhoto(uploadGridImage);
@@ -83,7 +90,7 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
   const culled = shownBoxes.filter((box) => box.culled === true).length;
   const boxesShown = !boxList.loading && plants > 0;
   useEffect(() => {
-    if (boxesShown) preloadBoxProblems();
+    if (boxesShown) void loadBoxPanel().then((panel) => panel.preloadBoxProblems());
   }, [boxesShown]);
 
   return (
@@ -153,7 +160,9 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
                   Close
                 </button>
               </div>
-              <TemplateChooser companyId={user.companyId} search={{ room: roomId }} />
+              <Suspense fallback={<p className="muted">Loading forms…</p>}>
+                <TemplateChooser companyId={user.companyId} search={{ room: roomId }} />
+              </Suspense>
             </section>
           )}
           {addingGrid && <CreateGridForm companyId={user.companyId} roomId={roomRef} onDone={() => setAddingGrid(false)} />}
@@ -188,17 +197,19 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
               const { nx, ny } = gridSize(grid, boxesOfGrid.get(grid.id) ?? []);
               const number = boxNumber(order, Number(selectedBox.X) || 1, Number(selectedBox.Y) || 1, nx, ny);
               return (
-                <BoxPanel
-                  box={selectedBox}
-                  grid={grid}
-                  number={number}
-                  label={boxLabel(selectedBox, number)}
-                  reentry={reentry.get(selectedBox.id) ?? null}
-                  batches={batchList.documents}
-                  company={company}
-                  user={user}
-                  onClose={() => setSelectedId(null)}
-                />
+                <Suspense fallback={<p className="muted" role="status">Opening the box…</p>}>
+                  <BoxPanel
+                    box={selectedBox}
+                    grid={grid}
+                    number={number}
+                    label={boxLabel(selectedBox, number)}
+                    reentry={reentry.get(selectedBox.id) ?? null}
+                    batches={batchList.documents}
+                    company={company}
+                    user={user}
+                    onClose={() => setSelectedId(null)}
+                  />
+                </Suspense>
               );
             })()}
         </>
