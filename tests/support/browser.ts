@@ -181,6 +181,33 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
 }
 
+/**
+ * Launches Chromium with the flags above plus `extraArgs`, for what can only be set at launch (a fake
+ * camera fed from a file: tests/support/fake-camera.ts `fakeCameraArgs`). Pages for the test server
+ * come from `newTabletPage`. The caller closes the browser.
+ */
+export async function launchChromiumWith(extraArgs: readonly string[]): Promise<Browser> {
+  requireChromium();
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_FLAGS, ...extraArgs], headless: true });
+}
+
+/**
+ * A page as `E2E.newPage` makes one (a fresh context at the tablet's size, service workers allowed,
+ * relative URLs on the test server), in a browser of the caller's (`launchChromiumWith`).
+ * `permissions` are granted to the context (e.g. `['camera']`).
+ */
+export async function newTabletPage(browser: Browser, server: { url: string }, options: { permissions?: string[] } = {}): Promise<BrowserPage> {
+  const context = await browser.newContext({ baseURL: server.url, serviceWorkers: 'allow', viewport: { width: 768, height: 1024 }, permissions: options.permissions ?? [] });
+  const page = await context.newPage();
+  const errors: Error[] = [];
+  const messages: string[] = [];
+  page.on('pageerror', (error) => errors.push(error));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') messages.push(`${message.type()}: ${message.text()}`);
+  });
+  return { context, page, errors, console: messages };
+}
+
 export interface BrowserPage {
   context: BrowserContext;
   page: Page;

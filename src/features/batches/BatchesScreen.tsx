@@ -11,6 +11,7 @@ import { assignStatusToBatches, batchMessages } from '../../api/batches';
 import { useAction, useToast } from '../../app/hooks';
 import { InitialPull, useInitialPull } from '../shell/InitialPull';
 import { Screen } from '../shell/Screen';
+import { ScanLabelSheet } from '../label-scan/ScanLabelSheet';
 import { createBatchOrFail } from './actions';
 import { BatchForm } from './BatchForm';
 import { BatchSheet } from './BatchSheet';
@@ -53,7 +54,7 @@ export function BatchesScreen(props: { openBatch?: string }) {
   const [search, setSearch] = useState('');
   const [withProblems, setWithProblems] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [sheet, setSheet] = useState<'create' | 'statuses' | null>(null);
+  const [sheet, setSheet] = useState<'create' | 'statuses' | 'scan' | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [bulkStatus, setBulkStatus] = useState('');
   const create = useAction(createBatchOrFail, batchMessages.created);
@@ -140,6 +141,9 @@ export function BatchesScreen(props: { openBatch?: string }) {
         error={noSession}
         actions={
           <>
+            <button type="button" className="button" onClick={() => setSheet('scan')}>
+              Scan a label
+            </button>
             <button type="button" className="button" onClick={() => setSheet('statuses')}>
               Statuses
             </button>
@@ -244,6 +248,7 @@ export function BatchesScreen(props: { openBatch?: string }) {
           <StatusesPanel companyId={signedIn.companyId} statuses={statuses} inUse={counts} isAdmin={signedIn.isAdmin} />
         </Sheet>
       )}
+      {sheet === 'scan' && <ScanLabelSheet onClose={() => setSheet(null)} />}
       {open && (
         <BatchSheet
           key={wanted ?? open.id}

@@ -1,0 +1,49 @@
+/**
+ * Where the label scanner opens: a panel over the screen with a Close button (Escape closes it too).
+ * The scanner and its QR decoder load only when the panel opens (React.lazy), so neither is part of
+ * the sign-in page or a screen's first load; the service worker precaches the chunk, so it opens
+ * offline too.
+ */
+import { useNavigate } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
+import { Sheet } from '../batches/Sheet';
+import type { ScannedBatch } from './label';
+import { labelScanMessages as m } from './messages';
+
+/**
+ * The scanner, loaded on first use. A chunk that cannot be loaded (an old tab after a deploy, offline
+ * before the service worker had cached it) says so instead of breaking the screen.
+ */
+export const LazyLabelScanner = lazy(() =>
+  import('./LabelScanner').catch(() => ({
+    default: function ScannerUnavailable() {
+      return (
+        <p className="banner error" role="alert">
+          The scanner could not be loaded on this tablet. Reload the app when the connection returns.
+        </p>
+      );
+    },
+  })),
+);
+
+/**
+ * The scanner in a panel. By default a label's batch opens on its batch-info screen (the address the
+ * label itself holds); `onBatch` replaces that (a scan screen may want the batch for something else).
+ */
+export function ScanLabelSheet(props: { onClose: () => void; onBatch?: (batch: ScannedBatch) => void }) {
+  const navigate = useNavigate();
+  const openBatch = props.onBatch ?? ((batch: ScannedBatch) => void navigate({ to: '/dashboard/batch-info/$batchId', params: { batchId: batch.address } }));
+  return (
+    <Sheet title={m.title} onClose={props.onClose} wide>
+      <Suspense
+        fallback={
+          <p className="ls-status" role="status">
+            {m.starting}
+          </p>
+        }
+      >
+        <LazyLabelScanner onBatch={openBatch} />
+      </Suspense>
+    </Sheet>
+  );
+}
