@@ -25,10 +25,13 @@ import { authRoutes } from './domains/auth/routes';
 import { createTokenService, type TokenService } from './domains/auth/tokens';
 import { companyRoutes } from './domains/companies/routes';
 import { batchRoutes } from './domains/batches/routes';
+import { startCameraCaptures } from './domains/cameras/jobs';
+import { cameraRoutes } from './domains/cameras/routes';
 import { fileRoutes } from './domains/files/routes';
 import { formRoutes } from './domains/forms/routes';
 import { gridTemplateRoutes } from './domains/grid-templates/routes';
 import { gridRoutes } from './domains/grids/routes';
+import { modelRoutes } from './domains/models/routes';
 import { roomRoutes } from './domains/rooms/routes';
 import { scanRoutes } from './domains/scans/routes';
 import { subgridRoutes } from './domains/subgrids/routes';
@@ -48,6 +51,7 @@ import { type AnswerCache, createAnswerCache } from './http/answer-cache';
 import { createChangeHub, type ChangeHub } from './domains/replication/changes';
 import { syncRoutes } from './domains/replication/routes';
 import { userRoutes } from './domains/users/routes';
+import { videoRoutes } from './domains/videos/routes';
 import { registerActedAt } from './http/acted-at';
 import { registerClientIds } from './http/client-ids';
 import { clientErrorHandler, errorHandler, frameworkErrors, HttpError, notFound } from './http/errors';
@@ -127,6 +131,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
     throw error;
   });
   await startAutomationSchedules(jobs, { db: database.db, config, log: app.log });
+  const cameraCaptures = await startCameraCaptures(jobs, { db: database.db, databaseKind: database.kind, files, config, log: app.log });
   app.decorate('deps', { config, database, tokens, mailer, jobs, changes, companies, floorAnswers, files, version: VERSION });
   const routeCatalog: CatalogRoute[] = [];
   app.decorate('routeCatalog', routeCatalog);
@@ -142,7 +147,12 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
+        // The tablet's image classifier is ONNX Runtime Web's WebAssembly (src/features/scans/classifier.ts):
+        // compiling it needs 'wasm-unsafe-eval' (it allows WebAssembly only, not JavaScript's eval).
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
+        // Videos play from Blob URLs: a recording's preview, and stored videos fetched with the session's token.
+        mediaSrc: ["'self'", 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         workerSrc: ["'self'", 'blob:'],
         connectSrc: ["'self'"],
@@ -211,6 +221,8 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
       await api.register(area('Rooms', roomRoutes));
       await api.register(area('Grids', gridRoutes));
       await api.register(area('Scans', scanRoutes));
+      await api.register(area('AI models', modelRoutes));
+      await api.register(area('Videos', videoRoutes));
       await api.register(area('Batches', batchRoutes));
       await api.register(area('Sub-gridboxes and plant moves', subgridRoutes));
       await api.register(area('Grid templates', gridTemplateRoutes));
@@ -222,6 +234,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
       await api.register(area('Saved reports', savedReportRoutes));
       await api.register(area('Tasks and comments', taskRoutes));
       await api.register(area('Automations and notifications', automationRoutes));
+      await api.register(area('Automated cameras', cameraRoutes));
       await api.register(area('Sync', syncRoutes), { prefix: '/sync' });
     },
     { prefix: '/api' },
@@ -251,6 +264,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
   });
 
   app.addHook('onClose', async () => {
+    await cameraCaptures.stop();
     await jobs.stop();
     companies.close();
     floorAnswers.close();

@@ -23,6 +23,15 @@ export interface ServerConfig {
   webhookCaFile: string | undefined;
   /** DELIVERY_RETRY_SECONDS: the waits before each new try of a failed notification delivery; their count is the number of retries. */
   deliveryRetrySeconds: number[];
+  /**
+   * CAMERA_MIN_INTERVAL_SECONDS: the shortest interval an automated camera may have (5 minutes). Tests
+   * and demos set a few seconds; a camera photographed every few seconds fills the disk fast.
+   */
+  cameraMinIntervalSeconds: number;
+  /** CAMERA_RETENTION_DAYS: camera images older than this (by when they were taken) are removed with their files; 0 keeps them. */
+  cameraRetentionDays: number;
+  /** CAMERA_DEVICE_RATE_LIMIT: calls a minute per address to the phone cameras' calls (a phone back online sends its backlog in a row). */
+  cameraDeviceRateLimitPerMinute: number;
   publicUrl: string;
   corsOrigins: string[];
   uploadLimitBytes: number;
@@ -71,6 +80,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webhookCaFile: env.WEBHOOK_CA_FILE || undefined,
     // 30 s, 2 min, 10 min, 1 h, 6 h: a receiver down for an afternoon still gets the message.
     deliveryRetrySeconds: seconds(env, 'DELIVERY_RETRY_SECONDS', [30, 120, 600, 3600, 21_600]),
+    cameraMinIntervalSeconds: Math.max(1, integer(env, 'CAMERA_MIN_INTERVAL_SECONDS', 300)),
+    cameraRetentionDays: integer(env, 'CAMERA_RETENTION_DAYS', 90),
+    cameraDeviceRateLimitPerMinute: integer(env, 'CAMERA_DEVICE_RATE_LIMIT', 120),
     publicUrl,
     corsOrigins: (env.CORS_ORIGINS ?? publicUrl).split(',').map((origin) => origin.trim()).filter(Boolean),
     uploadLimitBytes: integer(env, 'UPLOAD_LIMIT_BYTES', 10 * 1024 * 1024),

@@ -1,3 +1,35 @@
+/**
+ * What a scan is (issue 17): a session, one walk of a grid (or one camera image) by one user with one
+ * model. Disease scans classify each box's photo; sticky-trap scans count the insects on each box's trap
+ * by size class; camera scans come from automated cameras.
+ */
+export const SCAN_TYPES = ['disease', 'sticky_trap', 'camera'] as const;
+
+/** The sticky-trap counter's size classes (common/vision): thrips-sized, whitefly/aphid-sized, gnat/fly-sized. */
+export const TRAP_SIZE_CLASSES = ['thrips', 'whitefly_aphid', 'gnat_fly'] as const;
+
+/**
+ * The Number fields of the Sticky Trap form (the built-in "Sticky trap count", server/domains/forms/queries.ts)
+ * that a trap scan's count of each size class fills, and its Image field that takes the trap's photo.
+ * Fields are found by name, in any case; a company's form without one of them leaves that count in the scan.
+ */
+export const TRAP_COUNT_FIELDS: Readonly<Record<(typeof TRAP_SIZE_CLASSES)[number], string>> = { thrips: 'Thrips', whitefly_aphid: 'Whitefly', gnat_fly: 'Fungus gnats' };
+export const TRAP_PHOTO_FIELD = 'Photo of the trap';
+
+/**
+ * Scans are pulled to tablets for this many days (by their last change); older ones are read online
+ * (get_scans, get_scan). A scan document holds its boxes, so a company scanning every grid weekly would
+ * otherwise pull megabytes of history to each tablet.
+ */
+export const SCAN_WINDOW_DAYS = 30;
+
+export const SCAN_PAGE_DEFAULT = 1;
+export const SCAN_PER_PAGE_DEFAULT = 50;
+export const SCAN_PER_PAGE_MAX = 200;
+/** At most this many findings per box photo (a classifier's top labels) and marks per trap photo. */
+export const SCAN_FINDINGS_MAX = 50;
+export const SCAN_MARKS_MAX = 5000;
+
 /** Messages of scan state, scans, whiteboard and grid images (spec part 1 §4, §5, §8). */
 export const scanMessages = {
   roomIdRequired: 'room_id is required.',
@@ -13,6 +45,27 @@ export const scanMessages = {
   scanDeleted: 'Scan deleted.',
   whiteboardUploaded: 'Whiteboard image uploaded.',
   gridImageUploaded: 'Grid image uploaded.',
+  // Scan sessions (issue 17): our own calls, in their field names.
+  scanTypeInvalid: `scan_type must be one of ${SCAN_TYPES.join(', ')}.`,
+  gridIdInvalid: 'grid_id must be a positive whole number.',
+  roomIdInvalid: 'room_id must be a positive whole number.',
+  gridRequiredForType: 'grid_id is required for a disease or sticky_trap scan.',
+  gridNotInRoom: (grid: string, room: string) => `Grid ${grid} is not in room ${room}.`,
+  modelKeyRequired: 'model_key is required (at most 200 characters).',
+  modelNameRequired: 'model_name is required (at most 200 characters).',
+  gridBoxIdRequired: 'grid_box_id is required.',
+  findingsInvalid: `findings must be a JSON list of at most ${SCAN_FINDINGS_MAX} findings, each {label, problem_type, problem_slug, confidence from 0 to 1, confirmed, severity from 1 to 5 or null, problem_client_id}.`,
+  confirmedFindingNeedsType: 'A confirmed finding needs its problem_type.',
+  marksInvalid: `marks must be a JSON list of at most ${SCAN_MARKS_MAX} marks, each {id, x, y, radius} in fractions from 0 to 1 and a sizeClass of ${TRAP_SIZE_CLASSES.join(', ')}.`,
+  countsInvalid: `counts must be a JSON object of whole numbers from 0 by size class (${TRAP_SIZE_CLASSES.join(', ')}).`,
+  boxNotInScan: (box: number) => `Grid box ${box} is not in the grid this scan walks.`,
+  boxNotInScanRoom: (box: number) => `Grid box ${box} is not in the room this scan is of.`,
+  pageInvalid: 'page must be a whole number from 1.',
+  perPageInvalid: `per_page must be a whole number from 1 (at most ${SCAN_PER_PAGE_MAX} are answered).`,
+  dateInvalid: (field: string) => `${field} must be a date (yyyy-mm-dd).`,
+  dateRangeInvalid: 'start_date must not be after end_date.',
+  scanCreated: 'Scan started.',
+  scanBoxRecorded: 'Scan of the box recorded.',
 } as const;
 
 /** The browser's own messages for scans and images (spec part 1 §5, §8). */
@@ -22,4 +75,7 @@ export const scanClientMessages = {
   // our own
   scanDetailsFailed: 'Failed to fetch scan details.',
   whiteboardHistoryFailed: 'Failed to fetch the whiteboard history.',
+  scanBoxFailed: 'Failed to record the scan of the box.',
+  scansFailed: 'Failed to fetch the scans.',
+  scanFailed: 'Failed to fetch the scan.',
 } as const;

@@ -18,6 +18,7 @@ export const settingsMessages = {
   gridOpacityInvalid: 'grid_opacity must be a number from 0 to 1.',
   aiModelRequired: 'ai_model is required.',
   aiModelInvalid: 'ai_model must be a model name of letters, digits, dots, dashes or underscores.',
+  aiModelUnknown: (key: string) => `ai_model "${key}" is neither a built-in model (plantDiseaseRecognition, stickyTrapCounter) nor one of the company's models.`,
   autoRefreshRequired: 'company_id and auto_refresh are required.',
   autoRefreshInvalid: 'auto_refresh must be 0 or 1.',
   stickyTrapUnchanged: 'Please update values that are different from your current settings.',

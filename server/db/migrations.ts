@@ -66,6 +66,10 @@ export const LATER_CLIENT_ID_TABLES = [
   'response_comments',
   // Migration 0015.
   'notifications',
+  // Migration 0017.
+  'scan_boxes',
+  // Migration 0018.
+  'box_videos',
 ] as const;
 
 const migrations: Record<string, string> = {
@@ -885,6 +889,211 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
     -- the clock's rules of every company (schedules.ts, each minute).
     CREATE INDEX notifications_company ON notifications (company_id) WHERE deleted_at IS NULL;
     CREATE INDEX notifications_scheduled ON notifications (id) WHERE deleted_at IS NULL AND trigger IN ('template_due', 'weekly_report');
+  `,
+  '0017_scan_sessions': `
+    -- A scan becomes a session (issue 17): one walk of a grid (or one camera image) by one user with one
+    -- model, its boxes' photos and findings in scan_boxes. The table already has client_id (0006), room_id,
+    -- grid_id and user_id. Its per-box columns of 0002 (grid_box_id, file_id, model, result) stay, nullable,
+    -- unused by sessions: no call ever made a scan, but a shipped migration's columns are not dropped, and a
+    -- server of the previous version may still run on this database during an update. Rows made before
+    -- get their model as key and name, and their creation as their scan time.
+    ALTER TABLE scans
+      ADD COLUMN scan_type text NOT NULL DEFAULT 'disease' CHECK (scan_type IN ('disease', 'sticky_trap', 'camera')),
+      ADD COLUMN model_key text,
+      ADD COLUMN model_name text,
+      ADD COLUMN model_version text,
+      ADD COLUMN scanned_at timestamptz,
+      -- Counts of boxes, findings and confirmed problems, and for trap scans the insects by size class
+      -- (common/schemas/scans.ts scanSummaryRecord), kept up to date as boxes are recorded.
+      ADD COLUMN summary jsonb NOT NULL DEFAULT '{}';
+    UPDATE scans SET scanned_at = created_at, model_key = model, model_name = model;
+    ALTER TABLE scans ALTER COLUMN scanned_at SET NOT NULL, ALTER COLUMN scanned_at SET DEFAULT now();
+    -- get_scans: a company's scans, newest first.
+    CREATE INDEX scans_company_scanned ON scans (company_id, scanned_at DESC, id DESC) WHERE deleted_at IS NULL;
+
+    -- A box's photo in a scan: findings [{label, problem_type, problem_slug, confidence, confirmed,
+    -- severity, problem_client_id}], the trap's marks [{id, x, y, radius, sizeClass}] and counts by size
+    -- class, and the Sticky Trap form response the counts filled. Boxes travel inside their scan's
+    -- document (a box recorded touches its scan), and go with it when it is deleted; the problems and
+    -- responses they made stay (they are records of their own).
+    CREATE TABLE scan_boxes (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      scan_id integer NOT NULL REFERENCES scans(id),
+      grid_box_id integer NOT NULL REFERENCES grid_boxes(id),
+      file_id uuid NOT NULL REFERENCES files(id),
+      captured_at timestamptz NOT NULL,
+      findings jsonb NOT NULL DEFAULT '[]',
+      marks jsonb NOT NULL DEFAULT '[]',
+      counts jsonb,
+      form_response_id integer REFERENCES form_responses(id),
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('scan_boxes')}
+    CREATE UNIQUE INDEX scan_boxes_client_id ON scan_boxes (client_id, company_id);
+    CREATE INDEX scan_boxes_scan ON scan_boxes (scan_id, captured_at) WHERE deleted_at IS NULL;
+  `,
+  '0016_ai_models': `
+    -- The company's own image classifiers (issue 17): ONNX files an Admin uploads, each upload one
+    -- version. No client id: only Admins make them, online (as whiteboard images), and tablets receive
+    -- them (operations collection, kind ai_model) but never name them in a request they queue. key
+    -- names the model across its versions ("custom-" and its name's slug, common/models/catalogue.ts);
+    -- the company's ai_model setting holds keys and means the newest live version. version counts on
+    -- across deletions (the unique index includes deleted rows), so a version number never names two
+    -- files. superseded_at: when a newer version took its place (older versions stay, for the scans
+    -- that name them). labels: [{label, problem_slug}] in the output's order; input: {width, height,
+    -- layout, mean, std} (common/schemas/models.ts). The bytes are the file file_id (files storage).
+    CREATE TABLE ai_models (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      key text NOT NULL,
+      name text NOT NULL,
+      description text,
+      version integer NOT NULL CHECK (version >= 1),
+      labels jsonb NOT NULL,
+      input jsonb NOT NULL,
+      input_name text NOT NULL,
+      output_name text NOT NULL,
+      file_id uuid NOT NULL REFERENCES files(id),
+      superseded_at timestamptz,
+      ${syncColumns}
+    );
+    ${trackChanges('ai_models')}
+    CREATE UNIQUE INDEX ai_models_version ON ai_models (company_id, key, version);
+    CREATE INDEX ai_models_live ON ai_models (company_id, key) WHERE deleted_at IS NULL AND superseded_at IS NULL;
+  `,
+  '0019_cameras': `
+    -- Automated cameras (issue 17; server/domains/cameras). A camera photographs a room (a grid of it,
+    -- one box of that grid): kind 'ip', an IP camera whose still image the server fetches from
+    -- snapshot_url every interval_seconds (the address may hold credentials: never logged, masked in
+    -- answers); or kind 'device', a phone on the public /camera page that uploads at that interval
+    -- with a device token. next_capture_at: when the server fetches next (the scheduler claims a due
+    -- camera by moving it on, in the transaction that queues the fetch, so one instance fetches each
+    -- slot). failures: fetches failed in a row; state 'failing' after a few (or at once when the address
+    -- is refused), 'waiting' until the first image, else 'ok'. model_key: the model its images are
+    -- analysed with (null: the company's ai_model setting). Admins make cameras online; the client id
+    -- is the server's own (the writer answers it), ready should tablets ever name cameras by it.
+    CREATE TABLE cameras (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      name text NOT NULL,
+      room_id integer NOT NULL REFERENCES rooms(id),
+      grid_id integer REFERENCES grids(id),
+      grid_box_id integer REFERENCES grid_boxes(id),
+      kind text NOT NULL CHECK (kind IN ('ip', 'device')),
+      snapshot_url text,
+      interval_seconds integer NOT NULL CHECK (interval_seconds BETWEEN 1 AND 86400),
+      model_key text,
+      enabled boolean NOT NULL DEFAULT true,
+      next_capture_at timestamptz,
+      last_capture_at timestamptz,
+      last_error text,
+      failures integer NOT NULL DEFAULT 0,
+      state text NOT NULL DEFAULT 'waiting' CHECK (state IN ('ok', 'failing', 'waiting')),
+      CHECK ((kind = 'ip') = (snapshot_url IS NOT NULL)),
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('cameras')}
+    CREATE INDEX cameras_company ON cameras (company_id) WHERE deleted_at IS NULL;
+    CREATE INDEX cameras_due ON cameras (next_capture_at) WHERE deleted_at IS NULL AND enabled AND kind = 'ip';
+
+    -- A camera's images. captured_at is the camera's time (the server's at a fetch, the phone's at an
+    -- upload, so photos kept offline keep theirs); created_at is when the server received it. analysis:
+    -- the model's result (common/schemas/cameras.ts cameraAnalysis), null until the image job made it.
+    -- client_id: the capture's own uuid (a phone's upload sent again is stored once). Removed after
+    -- CAMERA_RETENTION_DAYS with their files (server/domains/cameras/retention.ts).
+    CREATE TABLE camera_images (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      camera_id integer NOT NULL REFERENCES cameras(id),
+      company_id integer NOT NULL REFERENCES companies(id),
+      file_id uuid NOT NULL REFERENCES files(id),
+      thumbnail_file_id uuid REFERENCES files(id),
+      captured_at timestamptz NOT NULL,
+      analysis jsonb,
+      source text NOT NULL CHECK (source IN ('fetch', 'device')),
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('camera_images')}
+    CREATE UNIQUE INDEX camera_images_client_id ON camera_images (camera_id, client_id);
+    CREATE INDEX camera_images_timeline ON camera_images (camera_id, captured_at DESC, id DESC) WHERE deleted_at IS NULL;
+    CREATE INDEX camera_images_company ON camera_images (company_id, captured_at DESC, id DESC) WHERE deleted_at IS NULL;
+    CREATE INDEX camera_images_age ON camera_images (captured_at);
+
+    -- The links an Admin makes for a phone camera: the token is answered once, only its SHA-256 is
+    -- kept (as report links' and invitations'). A revoked link keeps its row (the Admins' list shows
+    -- it); deleting the camera revokes its links.
+    CREATE TABLE camera_device_tokens (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      camera_id integer NOT NULL REFERENCES cameras(id),
+      company_id integer NOT NULL REFERENCES companies(id),
+      token_hash text NOT NULL UNIQUE,
+      created_by integer NOT NULL REFERENCES users(id),
+      created_at timestamptz NOT NULL DEFAULT now(),
+      revoked_at timestamptz,
+      revoked_by integer REFERENCES users(id),
+      last_used_at timestamptz
+    );
+    CREATE INDEX camera_device_tokens_camera ON camera_device_tokens (camera_id);
+  `,
+  '0018_box_videos': `
+    -- Videos of a box or of a row of a grid (issue 17; server/domains/videos). A tablet records one
+    -- offline and uploads it in chunks when it has signal: video_uploads keeps what the server has of
+    -- each video so far (its first received_bytes bytes, in the file store under storage_key), named by
+    -- the video's client id, so an upload cut at 90 % goes on from there. No sync columns: an upload is
+    -- the server's bookkeeping, not a record tablets keep; it goes when its video is made (or, left
+    -- unfinished, after 30 days: server/domains/videos/queries.ts). size_bytes is declared when it
+    -- starts; content_type is what the first chunk's bytes showed (null before it). The place and
+    -- duration are kept from the start for the video. Sizes are integers: VIDEO_MAX_BYTES (200 MB,
+    -- common/messages/videos.ts) is far below 2 GB.
+    CREATE TABLE video_uploads (
+      client_id uuid PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      user_id integer NOT NULL REFERENCES users(id),
+      what text NOT NULL CHECK (what IN ('box', 'row')),
+      room_id integer NOT NULL REFERENCES rooms(id),
+      grid_id integer REFERENCES grids(id),
+      grid_box_id integer REFERENCES grid_boxes(id),
+      row_number integer CHECK (row_number >= 1),
+      duration_ms integer NOT NULL CHECK (duration_ms >= 0),
+      size_bytes integer NOT NULL CHECK (size_bytes > 0),
+      received_bytes integer NOT NULL DEFAULT 0 CHECK (received_bytes >= 0 AND received_bytes <= size_bytes),
+      content_type text CHECK (content_type IN ('video/webm', 'video/mp4')),
+      storage_key text NOT NULL,
+      started_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX video_uploads_company_updated ON video_uploads (company_id, updated_at);
+
+    -- A video made: of a box (grid_box_id, with its grid and room) or of a row of a grid (grid_id and
+    -- row_number, from 1: the boxes whose Y is that row). recorded_at is when the grower recorded it
+    -- (the act's time), recorded_by who. The bytes are the file file_id, checked by their content.
+    -- They travel to tablets in the operations collection (kind video), so a box's history shows them.
+    CREATE TABLE box_videos (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      what text NOT NULL CHECK (what IN ('box', 'row')),
+      room_id integer NOT NULL REFERENCES rooms(id),
+      grid_id integer REFERENCES grids(id),
+      grid_box_id integer REFERENCES grid_boxes(id),
+      row_number integer CHECK (row_number >= 1),
+      file_id uuid NOT NULL REFERENCES files(id),
+      content_type text NOT NULL CHECK (content_type IN ('video/webm', 'video/mp4')),
+      size_bytes integer NOT NULL,
+      duration_ms integer NOT NULL CHECK (duration_ms >= 0),
+      recorded_at timestamptz NOT NULL,
+      recorded_by integer REFERENCES users(id),
+      CHECK ((what = 'box') = (grid_box_id IS NOT NULL)),
+      CHECK ((what = 'row') = (row_number IS NOT NULL AND grid_id IS NOT NULL)),
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('box_videos')}
+    CREATE UNIQUE INDEX box_videos_client_id ON box_videos (client_id, company_id);
+    CREATE INDEX box_videos_box ON box_videos (grid_box_id, recorded_at) WHERE deleted_at IS NULL AND grid_box_id IS NOT NULL;
+    CREATE INDEX box_videos_row ON box_videos (grid_id, row_number, recorded_at) WHERE deleted_at IS NULL AND row_number IS NOT NULL;
   `,
 };
 

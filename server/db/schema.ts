@@ -5,6 +5,9 @@
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { Role } from '../../common/roles';
+import type { CameraImageSource, CameraKind, CameraState } from '../../common/messages/cameras';
+import type { CameraAnalysis } from '../../common/schemas/cameras';
+import type { ScanFinding, ScanMark, ScanSummary, ScanType, TrapCounts } from '../../common/schemas/scans';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type ReadOnly<T> = ColumnType<T, never, never>;
@@ -200,6 +203,11 @@ export interface SubGridboxesTable extends SyncColumns {
   image_name: string | null;
 }
 
+/**
+ * A scan session (migration 0017): one walk of a grid (or one camera image) by one user with one model.
+ * grid_box_id, file_id, model and result are the per-box columns of migration 0002, kept for rows made
+ * before; a session's boxes are scan_boxes rows.
+ */
 export interface ScansTable extends SyncColumns {
   id: Generated<number>;
   company_id: number;
@@ -210,6 +218,29 @@ export interface ScansTable extends SyncColumns {
   model: string | null;
   result: unknown | null;
   user_id: number | null;
+  scan_type: Generated<ScanType>;
+  model_key: string | null;
+  model_name: string | null;
+  model_version: string | null;
+  /** When the scan was made: the act's time. */
+  scanned_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** Written as JSON text; `{}` on rows made before migration 0017 (scans/session-queries.ts `summaryOf` reads both). */
+  summary: ColumnType<Partial<ScanSummary>, string | undefined, string>;
+}
+
+/** A box's photo in a scan session, with the model's findings or the trap's marks and counts (migration 0017). */
+export interface ScanBoxesTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  scan_id: number;
+  grid_box_id: number;
+  file_id: string;
+  captured_at: Timestamp;
+  /** Written as JSON text, as the schemas of common/schemas/scans.ts describe them. */
+  findings: ColumnType<ScanFinding[], string | undefined, string>;
+  marks: ColumnType<ScanMark[], string | undefined, string>;
+  counts: ColumnType<TrapCounts | null, string | null | undefined, string | null>;
+  form_response_id: number | null;
 }
 
 export interface BatchesTable extends SyncColumns {
@@ -396,6 +427,7 @@ export interface DB {
   grid_box_client_ids: GridBoxClientIdsTable;
   sub_gridboxes: SubGridboxesTable;
   scans: ScansTable;
+  scan_boxes: ScanBoxesTable;
   batches: BatchesTable;
   batch_rooms: BatchRoomsTable;
   batch_grids: BatchGridsTable;
@@ -426,6 +458,12 @@ export interface DB {
   response_comments: ResponseCommentsTable;
   notification_deliveries: NotificationDeliveriesTable;
   notifications: NotificationsTable;
+  ai_models: AiModelsTable;
+  video_uploads: VideoUploadsTable;
+  box_videos: BoxVideosTable;
+  cameras: CamerasTable;
+  camera_images: CameraImagesTable;
+  camera_device_tokens: CameraDeviceTokensTable;
 }
 
 /** A problem seen on a plant (migration 0008). */
@@ -642,6 +680,114 @@ export interface NotificationsTable extends SyncColumns {
   /** "HH:MM", UTC. */
   notification_time: string | null;
   report_duration_weeks: number | null;
+}
+
+/**
+ * One version of a company's uploaded image classifier (migration 0016). No client id: only the server
+ * makes them (an Admin's upload, online).
+ */
+export interface AiModelsTable extends Omit<SyncColumns, 'client_id'> {
+  id: Generated<number>;
+  company_id: number;
+  key: string;
+  name: string;
+  description: string | null;
+  version: number;
+  /** [{label, problem_slug}], in the output's order; written as JSON text. */
+  labels: ColumnType<Array<{ label: string; problem_slug: string | null }>, string, string>;
+  /** {width, height, layout, mean, std}; written as JSON text. */
+  input: ColumnType<{ width: number; height: number; layout: 'NCHW' | 'NHWC'; mean: number[]; std: number[] }, string, string>;
+  input_name: string;
+  output_name: string;
+  file_id: string;
+  superseded_at: Timestamp | null;
+}
+
+/** An automated camera (migration 0019; server/domains/cameras). */
+export interface CamerasTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  room_id: number;
+  grid_id: number | null;
+  grid_box_id: number | null;
+  kind: CameraKind;
+  /** WARNING: may hold credentials; never log it, answer it masked (cameras/snapshot-url.ts). */
+  snapshot_url: string | null;
+  interval_seconds: number;
+  model_key: string | null;
+  enabled: Generated<boolean>;
+  next_capture_at: Timestamp | null;
+  last_capture_at: Timestamp | null;
+  last_error: string | null;
+  failures: Generated<number>;
+  state: Generated<CameraState>;
+}
+
+/** One image of a camera (migration 0019). `analysis` is written as JSON text. */
+export interface CameraImagesTable extends SyncColumns {
+  id: Generated<number>;
+  camera_id: number;
+  company_id: number;
+  file_id: string;
+  thumbnail_file_id: string | null;
+  captured_at: Timestamp;
+  analysis: ColumnType<CameraAnalysis | null, string | null | undefined, string | null>;
+  source: CameraImageSource;
+}
+
+/** A phone camera's link (migration 0019): only the token's SHA-256 is kept. */
+export interface CameraDeviceTokensTable {
+  id: Generated<number>;
+  camera_id: number;
+  company_id: number;
+  token_hash: string;
+  created_by: number;
+  created_at: Generated<Date>;
+  revoked_at: Timestamp | null;
+  revoked_by: number | null;
+  last_used_at: Timestamp | null;
+}
+
+/**
+ * What the server has so far of a video being uploaded in chunks (migration 0018): its first
+ * `received_bytes` bytes, in the file store under `storage_key`. Not synced: the server's bookkeeping.
+ */
+export interface VideoUploadsTable {
+  client_id: string;
+  company_id: number;
+  user_id: number;
+  what: 'box' | 'row';
+  room_id: number;
+  grid_id: number | null;
+  grid_box_id: number | null;
+  row_number: number | null;
+  duration_ms: number;
+  size_bytes: number;
+  received_bytes: Generated<number>;
+  /** What the first chunk's bytes showed; null before it arrived. */
+  content_type: 'video/webm' | 'video/mp4' | null;
+  storage_key: string;
+  started_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A video of a box, or of a row of a grid (migration 0018). */
+export interface BoxVideosTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  what: 'box' | 'row';
+  room_id: number;
+  grid_id: number | null;
+  grid_box_id: number | null;
+  row_number: number | null;
+  file_id: string;
+  content_type: 'video/webm' | 'video/mp4';
+  size_bytes: number;
+  duration_ms: number;
+  /** When the grower recorded it: the act's time. */
+  recorded_at: Timestamp;
+  recorded_by: number | null;
 }
 
 export type Company = Selectable<CompaniesTable>;

@@ -22,8 +22,8 @@ import type { AccessClaims } from '../domains/auth/tokens';
 import { CLIENT_ID_HOLDERS, type NamedKind } from '../domains/replication/client-naming';
 import { answeredRepeatOf, clientIdsResolvedAhead } from './transactions';
 
-/** Kinds whose records are made by the server only: nobody names them by client id (a report's link is made online, by an Admin). */
-const SERVER_MADE: ReadonlySet<OwnedKindName> = new Set(['company', 'user', 'invitation', 'report_share']);
+/** Kinds whose records are made by the server only: nobody names them by client id (a report's link, an image model, a camera and its device links are made online, by an Admin). */
+const SERVER_MADE: ReadonlySet<OwnedKindName> = new Set(['company', 'user', 'invitation', 'report_share', 'ai_model', 'camera', 'camera_device_token']);
 
 /** A place in the request holding a value that names records of one kind. */
 interface Slot {

@@ -55,6 +55,9 @@ export const OWNED_KINDS = {
   task: { table: 'tasks', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
   response_comment: { table: 'response_comments', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
   notification: { table: 'notifications', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
+  ai_model: { table: 'ai_models', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
+  camera: { table: 'cameras', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
+  camera_device_token: { table: 'camera_device_tokens', idColumn: 'id', companyColumn: 'company_id', softDeleted: false },
 } satisfies Record<string, OwnedKind>;
 
 export type OwnedKindName = keyof typeof OWNED_KINDS;
@@ -119,6 +122,10 @@ export const OWNED_PARAMETERS: Record<string, OwnedKindName> = {
   CommentID: 'response_comment',
   // Notification rules (issue 16). A rule saved again is named `id` by its calls, which declare it (`config.owns`).
   notification_id: 'notification',
+  // A company's uploaded image model (issue 17).
+  model_id: 'ai_model',
+  // Automated cameras (issue 17); revoke_camera_device_token declares its token_id (`config.owns`).
+  camera_id: 'camera',
   // `template_id` names a grid, tray or form template depending on the route: routes declare it (`config.owns`).
   // `report_id` too: a saved report in the saved reports' calls (reports/saved-routes.ts declares it and
   // the dashboard's report_id1..report_id4), but a chart group number in a form template's fields.

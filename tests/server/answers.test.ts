@@ -16,7 +16,7 @@ import { startServer, type TestServer } from '../support/server';
  * (uploaded images) and a batch's QR label (PNG), and the API's own description. Their errors are
  * the envelope, as every route's.
  */
-const NOT_JSON_ANSWERS = new Set(['GET /api/sync/stream', 'GET /api/files/:id', 'GET /api/batch_qr/:batchId', 'GET /api/openapi.json']);
+const NOT_JSON_ANSWERS = new Set(['GET /api/sync/stream', 'GET /api/files/:id', 'GET /api/batch_qr/:batchId', 'GET /api/openapi.json', 'GET /api/get_ai_model_file']);
 
 let server: TestServer;
 

@@ -114,8 +114,8 @@ describe('grid opacity', () => {
 
 describe('AI model', () => {
   it('is set and read back', async () => {
-    expect((await post('/set_company_ai_model', farm.admin.token, { company_id: farm.companyId, ai_model: 'pestDetection' })).body).toMatchObject({ status: 'success', ai_model: 'pestDetection' });
-    expect((await get('/get_company_ai_model', farm.regular.token, { company_id: farm.companyId })).body).toMatchObject({ ai_model: 'pestDetection' });
+    expect((await post('/set_company_ai_model', farm.admin.token, { company_id: farm.companyId, ai_model: 'stickyTrapCounter' })).body).toMatchObject({ status: 'success', ai_model: 'stickyTrapCounter' });
+    expect((await get('/get_company_ai_model', farm.regular.token, { company_id: farm.companyId })).body).toMatchObject({ ai_model: 'stickyTrapCounter' });
   });
 
   it('rejects a missing or malformed name, a Regular user and another company', async () => {

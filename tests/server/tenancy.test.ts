@@ -20,6 +20,7 @@ import type { PushAnswer, SyncDocument } from '../../common/schemas/sync';
 import type { CatalogRoute } from '../../server/app';
 import { OWNED_KINDS, OWNED_PARAMETERS, type OwnedKindName } from '../../server/http/ownership';
 import { clientIdOf, createBatch, createGrid, createRoom, createScan, createSuperAdmin, createTenant, type SignedInUser, type Tenant } from '../support/factories';
+import { tinyColourClassifier } from '../support/onnx-model';
 import { type ApiResponse, type RequestOptions, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -224,6 +225,7 @@ async function recordsOf(tenant: Tenant): Promise<Records> {
     'response_id',
   );
   const task = await idFrom(call('POST', '/update_task_fields', tenant.regular.token, { json: { response_id: observed, title: 'Check thrips' } }), 'task_id');
+  const camera = await idFrom(admin('POST', '/create_camera', { json: { company_id: tenant.companyId, name: `Phone ${randomUUID()}`, room_id: room, kind: 'device', interval_minutes: 10 } }), 'camera_id');
   const comment = await idFrom(call('POST', '/add_comment', tenant.regular.token, { json: { ResponseID: observed, UserID: tenant.regular.id, CommentText: 'Seen' } }), 'CommentID');
   return {
     roomId: room,
@@ -259,6 +261,13 @@ async function recordsOf(tenant: Tenant): Promise<Records> {
     task,
     response_comment: comment,
     notification: await idFrom(admin('POST', '/create_task_notification', { json: { user_id: tenant.admin.id, method: 'email', email_recipient: 'tasks@example.test' } }), 'notification_id'),
+    ai_model: ((
+      await admin('POST', '/upload_ai_model', {
+        form: { company_id: tenant.companyId, name: `Colours ${randomUUID()}`, labels: JSON.stringify(['red', 'green', 'blue']), model: new Blob([new Uint8Array(tinyColourClassifier())]) },
+      })
+    ).body as { ai_model: { model_id: number } }).ai_model.model_id,
+    camera,
+    camera_device_token: ((await admin('POST', '/create_camera_device_token', { json: { camera_id: camera } })).body as { device_token: { token_id: number } }).device_token.token_id,
   };
 }
 
@@ -297,6 +306,9 @@ describe('every kind of owned record: another company’s answers 403, a missing
     task: (id) => call('DELETE', '/delete_task', farm.admin.token, { query: { task_id: id } }),
     response_comment: (id) => call('PUT', '/edit_comment', farm.regular.token, { json: { CommentID: id, UserID: farm.regular.id, CommentText: 'Edited' } }),
     notification: (id) => call('GET', '/get_notification_deliveries', farm.admin.token, { query: { notification_id: id } }),
+    ai_model: (id) => call('GET', '/get_ai_model_file', farm.regular.token, { query: { model_id: id } }),
+    camera: (id) => call('GET', '/get_camera', farm.admin.token, { query: { camera_id: id } }),
+    camera_device_token: (id) => call('DELETE', '/revoke_camera_device_token', farm.admin.token, { json: { token_id: id } }),
   };
 
   const idOf = (records: Records, tenant: Tenant, kind: OwnedKindName) => (kind === 'company' ? tenant.companyId : kind === 'user' ? tenant.admin.id : records[kind]);

@@ -147,6 +147,9 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     resetRateLimitPerMinute: 10_000,
     webRoot: join(dataDir, 'no-web-app'),
     checkAnswers: true,
+    // A test that photographs every few seconds sets CAMERA_MIN_INTERVAL_SECONDS before it starts its
+    // server (the end-to-end server, its own process, reads it from the environment as well).
+    ...(process.env.CAMERA_MIN_INTERVAL_SECONDS ? { cameraMinIntervalSeconds: Number(process.env.CAMERA_MIN_INTERVAL_SECONDS) } : {}),
     ...overrides,
   };
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: postgres ? dataDir : 'memory://' });

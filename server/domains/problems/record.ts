@@ -1,7 +1,8 @@
 /**
  * Recording plant problems on a grid box (issue 14 "Problems on plants"): the one insert and audit trail
- * of a problem seen, whether recorded from the box panel (routes.ts create_gridbox_problem) or named by
- * a scouting form's answer (forms/responses.ts). The caller has found the box live and the company's.
+ * of a problem seen, whether recorded from the box panel (routes.ts create_gridbox_problem), named by
+ * a scouting form's answer (forms/responses.ts) or confirmed from a scan's finding (scans/sessions.ts).
+ * The caller has found the box live and the company's.
  */
 import type { Kysely } from 'kysely';
 import { problemMessages as m } from '../../../common/messages/problems';
@@ -55,9 +56,11 @@ export interface Sighting {
   userId: number;
   /** When they were seen: the act's time, or a form's filled-in time. */
   observedAt: Date;
-  source: 'manual' | 'form';
+  source: 'manual' | 'form' | 'scan';
   /** The form response whose answer named them (source 'form'). */
   formResponseId?: number | null;
+  /** The scan session whose photo showed them (source 'scan'), named in their audit events. */
+  scanId?: number | null;
   /** How the audit trail says where they came from, e.g. "from Weekly scouting" (none for the box panel). */
   via?: string;
 }
@@ -101,7 +104,7 @@ export async function recordBoxProblems(db: Kysely<DB>, actor: Actor, box: Probl
       roomId: box.room_id,
       gridBoxId: box.id,
       responseId: sighting.formResponseId ?? null,
-      details: { problem_id: row.id, ...(problem.imageName ? { file: problem.imageName } : {}) },
+      details: { problem_id: row.id, ...(problem.imageName ? { file: problem.imageName } : {}), ...(sighting.scanId ? { scan_id: sighting.scanId } : {}) },
     });
   }
   await notifyProblemsRecorded(db, rows);

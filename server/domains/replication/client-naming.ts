@@ -37,6 +37,11 @@ export const NAMED_KINDS = {
   task: 'tasks',
   response_comment: 'response_comments',
   notification: 'notifications',
+  // Scan sessions and their boxes' photos (issue 17): a tablet makes both, offline too.
+  scan: 'scans',
+  scan_box: 'scan_boxes',
+  // Videos of boxes and rows (issue 17): recorded on a tablet, offline too.
+  video: 'box_videos',
 } as const;
 
 export type NamedKind = keyof typeof NAMED_KINDS;

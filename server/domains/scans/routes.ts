@@ -1,7 +1,7 @@
 /**
  * Scan state of rooms and grids, scans, and whiteboard and grid images (spec part 1 §3, §4, §5, §8).
- * Any member marks a room or grid scanned (as themselves) and uploads images; Admins reset the
- * scanned state and delete scans. Every change is audited and bumps the synced row.
+ * Any member marks a room or grid scanned (as themselves), scans (sessions.ts) and uploads images;
+ * Admins reset the scanned state and delete scans. Every change is audited and bumps the synced row.
  */
 import { scanMessages as m } from '../../../common/messages/scans';
 import { doneAnswer } from '../../../common/schemas/answers';
@@ -34,6 +34,7 @@ import { saveImage } from '../files/storage';
 import { gridJson, gridQueries } from '../grids/queries';
 import { roomJson, roomQueries } from '../rooms/queries';
 import { gridBackgroundJson, scanDetailsJson, scanQueries, whiteboardJson } from './queries';
+import { scanSessionRoutes } from './sessions';
 
 const markRoomSchema = { querystring: markRoomScannedQuery, response: { 200: markRoomScannedAnswer } };
 const markGridSchema = { querystring: markGridScannedQuery, response: { 200: markGridScannedAnswer } };
@@ -92,14 +93,21 @@ async function resetScannedStatus(request: RequestOf<typeof resetSchema>) {
   return success(counts, m.statusReset);
 }
 
+/**
+ * Deletes a scan session with its boxes' photos and findings. Decision: the problems its confirmed
+ * findings recorded and the Sticky Trap responses its counts made stay: they are records of their own
+ * (a grower confirmed each problem, and the responses feed the reports), managed where they are.
+ */
 async function deleteScan(request: RequestOf<typeof deleteScanSchema>) {
   const { company_id, scan_id } = request.query;
   const scan = await scanQueries.scanById(request.db, scan_id);
   // A SuperAdmin may name any company: the scan must still belong to the one named.
   if (scan.company_id !== company_id) throw notFound();
   const actor = actorOfRequest(request, company_id);
-  await writer(request.db, actor).softDelete('scans', scan.id);
-  await recordAudit(request.db, actor, { title: `Deleted scan ${scan.id}`, roomId: scan.room_id, gridBoxId: scan.grid_box_id });
+  const write = writer(request.db, actor);
+  const boxIds = await write.softDeleteWhere('scan_boxes', 'scan_id', [scan.id]);
+  await write.softDelete('scans', scan.id);
+  await recordAudit(request.db, actor, { title: `Deleted scan ${scan.id}`, roomId: scan.room_id, gridBoxId: scan.grid_box_id, details: { scan_type: scan.scan_type, boxes: boxIds.length } });
   return success({}, m.scanDeleted);
 }
 
@@ -146,4 +154,5 @@ export async function scanRoutes(app: App) {
   app.get('/get_whiteboard_history', { schema: whiteboardHistorySchema }, getWhiteboardHistory);
   app.post('/upload_grid_image', { schema: uploadGridImageSchema }, uploadGridImage);
   app.get('/get_grid_background', { schema: gridBackgroundSchema }, getGridBackground);
+  await scanSessionRoutes(app);
 }

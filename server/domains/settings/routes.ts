@@ -3,6 +3,7 @@
  * them. Each change is audited and bumps the company document, so tablets pull it.
  */
 import { settingsMessages as m } from '../../../common/messages/settings';
+import { builtInModel } from '../../../common/models/catalogue';
 import {
   aiModelAnswer,
   autoRefreshAnswer,
@@ -31,6 +32,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Updateable } from 'kysely';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { companyQueries, gridOrderOf } from '../companies/queries';
+import { aiModelQueries } from '../models/queries';
 import { userQueries } from '../users/queries';
 
 const thresholdsSchema = { querystring: companyQuery(), response: { 200: companyThresholdsAnswer } };
@@ -94,8 +96,10 @@ async function getAiModel(request: RequestOf<typeof getAiModelSchema>) {
   return success({ ai_model: (await settingsOf(request, request.query.company_id)).ai_model });
 }
 
+/** The key must name a built-in model or one of the company's live uploaded ones (common/models/catalogue.ts). */
 async function setAiModel(request: RequestOf<typeof setAiModelSchema>) {
   const { company_id, ai_model } = request.query;
+  if (!builtInModel(ai_model) && !(await aiModelQueries.latestByKey(request.db, company_id, ai_model))) throw badRequest(m.aiModelUnknown(ai_model));
   return changeSettings(request, company_id, { ai_model }, `Set AI model to ${ai_model}`);
 }
 

@@ -211,12 +211,12 @@ describe('AI model', () => {
 
   it('a change is queued, optimistic, reaches the server, and is the screens’ model', async () => {
     const { row, device, tenant } = await queuedChange(
-      async (device, companyId) => expect(await setCompanyAiModel(device.context, { companyId, aiModel: 'leafScan-2' })).toEqual({ ai_model: 'leafScan-2' }),
-      { ai_model: 'leafScan-2' },
+      async (device, companyId) => expect(await setCompanyAiModel(device.context, { companyId, aiModel: 'stickyTrapCounter' })).toEqual({ ai_model: 'stickyTrapCounter' }),
+      { ai_model: 'stickyTrapCounter' },
       '/set_company_ai_model',
     );
-    expect(row.ai_model).toBe('leafScan-2');
-    expect(await companyAiModelOrDefault(device.context, { companyId: tenant.companyId })).toBe('leafScan-2');
+    expect(row.ai_model).toBe('stickyTrapCounter');
+    expect(await companyAiModelOrDefault(device.context, { companyId: tenant.companyId })).toBe('stickyTrapCounter');
   });
 
   it("checks the model name with the server's messages", async () => {
