@@ -10,7 +10,10 @@
  *   navigation until every box of the room is in the page;
  * - a room of 2,000 boxes (two grids of 40×25) online, from the tap on its card in the rooms list (shown
  *   for a second first, as a grower reads it) until every box is in the page, and as an offline cold start;
- * - a tap on a box far down the 2,000-box room until its panel shows.
+ * - a tap on a box far down the 2,000-box room until its panel shows;
+ * - a 12-megapixel sticky-trap photo analysed on the tablet (issue 17): from the photo handed to the scan
+ *   screen's camera input until its marks are counted, as the screen itself times it (decoding,
+ *   shrinking and counting in the scan worker).
  *
  * "In the page" means rendered by React into the document (reachable by keyboard and screen reader),
  * then one frame painted. Nothing here asserts the figures; the tests assert behaviour only.
@@ -20,6 +23,8 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH, webAppBuild } from '../tests/support/bro
 import { clientIdOf, createGrid, createRoom, createTenant, type SignedInUser } from '../tests/support/factories';
 import { startServer } from '../tests/support/server';
 import { startServerProcess } from '../tests/support/server-process';
+import sharp from 'sharp';
+import { syntheticTrap } from '../common/vision/synthetic-trap';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
@@ -168,6 +173,34 @@ async function tapToPanel(context: BrowserContext, roomKey: string, boxes: numbe
   }
 }
 
+/** A 12-megapixel JPEG of a yellow trap card with 150 insects, as a tablet's camera would hand it over. */
+async function twelveMegapixelTrap(): Promise<Buffer> {
+  const { image } = syntheticTrap({ width: 4000, height: 3000, seed: 12, colour: 'yellow', insects: { thrips: 90, whitefly_aphid: 45, gnat_fly: 15 }, grid: true, lighting: 0.2, blur: 1.2, noise: 4 });
+  return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), { raw: { width: image.width, height: image.height, channels: 4 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+/** The scan screen's sticky-trap walk, opened once; each measure retakes the box's photo and reads the time the screen reports. */
+async function trapScanPage(context: BrowserContext, room: string, grid: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto('/dashboard/scanNow', { waitUntil: 'load' });
+  await page.getByLabel('Scan', { exact: true }).selectOption({ label: 'Sticky-trap count' });
+  await page.getByLabel('Room').selectOption({ label: room });
+  await page.getByLabel('Grid').selectOption({ label: grid });
+  await page.getByRole('button', { name: 'Start scan' }).click();
+  await page.getByRole('button', { name: 'Finish scan' }).waitFor();
+  return page;
+}
+
+async function analyseTrapPhoto(page: Page, photo: Buffer): Promise<number> {
+  await page.locator('.box-scan input[type="file"]').setInputFiles({ name: 'trap.jpg', mimeType: 'image/jpeg', buffer: photo });
+  const status = page.locator('.scan-status');
+  await page.waitForFunction(() => /\(in \d+ ms\)/.test(document.querySelector('.scan-status')?.textContent ?? ''), null, { timeout: 60_000 });
+  const text = (await status.textContent()) ?? '';
+  return Number(/\(in (\d+) ms\)/.exec(text)?.[1]);
+}
+
 async function repeat(what: string, unit: Figure['unit'], goal: number, measure: () => Promise<number>): Promise<Figure> {
   const values: number[] = [];
   for (let run = 0; run < RUNS; run += 1) values.push(await measure());
@@ -198,6 +231,10 @@ try {
   figures.push(await repeat('room of 2,000 boxes, online from the rooms list', 'ms', 300, () => roomFromList(tablet, 'Flower hall', 2000)));
   figures.push(await repeat('room of 2,000 boxes, offline cold start', 'ms', 1000, () => offlineColdStart(tablet, largeKey, 2000)));
   figures.push(await repeat('tap on a box to its panel (2,000-box room)', 'ms', 100, () => tapToPanel(tablet, largeKey, 2000)));
+  const trapPhoto = await twelveMegapixelTrap();
+  const scanPage = await trapScanPage(tablet, 'Propagation', 'Bench 1');
+  figures.push(await repeat('12-megapixel sticky-trap photo analysed on the tablet', 'ms', 1500, () => analyseTrapPhoto(scanPage, trapPhoto)));
+  await scanPage.close();
 
   console.log('');
   for (const figure of figures) {

@@ -13,9 +13,13 @@ import { Loading } from './features/shell/Loading';
 import { registerServiceWorker } from './register-service-worker';
 import { routeTree } from './routeTree.gen';
 
+// The public camera page of a phone mounted in a room (issue 17) keeps its own small store: it never
+// opens the app's local database or sync worker, even in a browser that has a session.
+const cameraPage = location.pathname === '/camera';
+
 // A tablet with a session opens its local database at once, while React and the screen's code load:
 // an offline cold start of a room waits on it.
-if (session.isLoggedIn()) void apiContext();
+if (session.isLoggedIn() && !cameraPage) void apiContext();
 
 const router = createRouter({ routeTree, defaultPendingComponent: Loading, defaultPreload: 'intent' });
 
@@ -42,4 +46,4 @@ if (root) {
 registerServiceWorker();
 // The local database and the sync worker load after the first paint (src/app/services.ts), and only
 // with a session on this tablet.
-requestAnimationFrame(() => setTimeout(() => void startSync(), 0));
+if (!cameraPage) requestAnimationFrame(() => setTimeout(() => void startSync(), 0));

@@ -15,7 +15,7 @@
 import { httpMessages } from '../common/messages/http';
 import type { Outbox } from './outbox';
 import type { LocalDocument } from './store';
-import type { ClientId, EntryBody, OutboxEntry } from './types';
+import type { ClientId, EntryBody, OutboxEntry, ResumableUpload } from './types';
 
 export interface ApiAnswer {
   status: number;
@@ -86,8 +86,22 @@ export function messageOf(answer: ApiAnswer, fallback?: string | null): string {
 const isRetryable = (answer: ApiAnswer) =>
   answer.status >= 500 || answer.status === 429 || answer.status === 408 || (answer.status === 409 && messageOf(answer) === httpMessages.idempotencyInFlight);
 
-/** An entry that carries a file: sent on its own, as the spec's call, since a push carries text only. */
-const carriesFile = (entry: OutboxEntry) => entry.body.kind === 'multipart' && entry.body.parts.some((part) => 'blob' in part);
+/** An entry that carries a file: sent on its own, as the spec's call (or a resumable upload), since a push carries text only. */
+const carriesFile = (entry: OutboxEntry) => (entry.body.kind === 'multipart' && entry.body.parts.some((part) => 'blob' in part)) || entry.body.kind === 'upload';
+
+/** Why a resumable upload waits when the server kept answering its chunks without taking them. */
+const UPLOAD_STALLED = 'The server did not take the upload’s chunks; it is tried again later.';
+
+/**
+ * What the server has of a resumable upload, from a start's or a chunk's answer (a 409 says it too);
+ * null for any other answer, which is then the entry's answer (settled as a single call's).
+ */
+function uploadStateOf(answer: ApiAnswer): { received: number; finished: boolean } | null {
+  const data = answer.data as { upload?: { received_bytes?: unknown; finished?: unknown }; received_bytes?: unknown } | null;
+  if (answer.status >= 200 && answer.status < 300 && typeof data?.upload?.received_bytes === 'number') return { received: data.upload.received_bytes, finished: data.upload.finished === true };
+  if (answer.status === 409 && typeof data?.received_bytes === 'number') return { received: data.received_bytes, finished: false };
+  return null;
+}
 
 /** What the push sends of an entry: the spec call itself, its key and its time. */
 const pushed = (entry: OutboxEntry) => ({ id: entry.id, method: entry.method, path: entry.path, query: entry.query, body: entry.body, actedAt: entry.actedAt });
@@ -255,7 +269,11 @@ class ReplayRun {
   private async sendOne(entry: OutboxEntry): Promise<ReplayOutcome | null> {
     let answer: ApiAnswer;
     try {
-      answer = await this.transport.send({ method: entry.method, path: entry.path, query: entry.query, body: entry.body, idempotencyKey: entry.id, actedAt: entry.actedAt, signal: this.signal }, entry.userId);
+      if (entry.body.kind === 'upload') {
+        const sent = await this.sendUpload(entry, entry.body);
+        if (!sent) return this.postpone(entry, UPLOAD_STALLED, false);
+        answer = sent;
+      } else answer = await this.transport.send({ method: entry.method, path: entry.path, query: entry.query, body: entry.body, idempotencyKey: entry.id, actedAt: entry.actedAt, signal: this.signal }, entry.userId);
     } catch (error) {
       return this.noAnswer(entry, error);
     }
@@ -265,6 +283,29 @@ class ReplayRun {
     // No documents come with a single call: read back what it changed.
     for (const applied of done) this.touched.push(...applied.effects.map((effect) => ({ collection: effect.collection, id: effect.id })));
     return stop;
+  }
+
+  /**
+   * Sends a resumable upload (types.ts `ResumableUpload`): asks how much the server has, sends the rest
+   * chunk by chunk from there, then the entry's own call, whose answer it returns. A start or chunk
+   * answered otherwise (a 5xx, a refusal) ends it there with that answer; no answer at all throws. Null
+   * when the server kept taking chunks without moving on (it would loop): the entry waits and tries again.
+   */
+  private async sendUpload(entry: OutboxEntry, upload: ResumableUpload): Promise<ApiAnswer | null> {
+    const send = (call: Pick<ApiCall, 'method' | 'path' | 'query' | 'body' | 'idempotencyKey'>) => this.transport.send({ ...call, actedAt: entry.actedAt, signal: this.signal }, entry.userId);
+    let answer = await send({ method: 'POST', path: upload.startPath, body: { kind: 'json', data: upload.fields } });
+    let state = uploadStateOf(answer);
+    // Each chunk moves the server on by one; a 409 moves the tablet back to where the server is, once.
+    let steps = 2 * Math.ceil(upload.blob.size / upload.chunkBytes) + 2;
+    while (state && !state.finished && state.received < upload.blob.size) {
+      if ((steps -= 1) < 0) return null;
+      const from = state.received;
+      const chunk = upload.blob.slice(from, from + upload.chunkBytes);
+      answer = await send({ method: 'POST', path: upload.chunkPath, query: { client_id: upload.uploadId, offset: from }, body: { kind: 'multipart', parts: [{ name: 'chunk', blob: chunk, fileName: 'chunk' }] } });
+      state = uploadStateOf(answer);
+    }
+    if (!state) return answer;
+    return send({ method: entry.method, path: entry.path, query: entry.query, body: { kind: 'none' }, idempotencyKey: entry.id });
   }
 
   /**

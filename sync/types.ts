@@ -14,7 +14,32 @@ export type { ClientId };
 /** One part of a multipart body: text, or a file kept as a Blob (IndexedDB stores Blobs as they are). */
 export type MultipartPart = { name: string; value: string } | { name: string; blob: Blob; fileName: string };
 
-export type EntryBody = { kind: 'json'; data: unknown } | { kind: 'multipart'; parts: MultipartPart[] } | { kind: 'none' };
+export type EntryBody = { kind: 'json'; data: unknown } | { kind: 'multipart'; parts: MultipartPart[] } | { kind: 'none' } | ResumableUpload;
+
+/**
+ * A file too large for one request (a video: src/api/videos.ts), sent in chunks that resume where the
+ * server stopped, then the entry's own call, which makes the record of what the server received
+ * (server/domains/videos/routes.ts). The replay (replay.ts `sendUpload`), under the entry's author and
+ * with its time:
+ * 1. `POST startPath` with `fields` (JSON): starts the upload, or answers how much of it the server
+ *    has (`upload.received_bytes`; `upload.finished` once the record is made);
+ * 2. `POST chunkPath?client_id=<uploadId>&offset=<n>`, the file's bytes from n on (at most `chunkBytes`)
+ *    as the multipart file `chunk`: answers `upload.received_bytes`; a 409 with `received_bytes` says
+ *    where to go on from;
+ * 3. the entry's method, path and query (no body), under its Idempotency-Key.
+ * Each run begins at step 1, so after a cut connection, a reload or a 5xx nothing the server has is
+ * sent again. The Blob stays in the outbox (IndexedDB) until step 3 is answered.
+ */
+export interface ResumableUpload {
+  kind: 'upload';
+  blob: Blob;
+  /** The upload's name on the server: the client id of the record it makes. */
+  uploadId: ClientId;
+  startPath: string;
+  chunkPath: string;
+  fields: Record<string, string | number | boolean | null>;
+  chunkBytes: number;
+}
 
 /**
  * The optimistic change an entry made to the local store, kept so it can be re-applied: after a crash

@@ -16,7 +16,6 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { GRID_ORDERS, type GridOrder, SETTINGS_DEFAULTS, settingsMessages as m } from '../../../common/messages/settings';
 import type { CompanySettings } from '../../../common/schemas/settings';
 import {
-  setCompanyAiModel,
   setCompanyAutoRefresh,
   setCompanyGridOrder,
   setCompanyLanguage,
@@ -27,6 +26,7 @@ import type { ApiContext } from '../../api/context';
 import { useAction, type SignedInUser } from '../../app/hooks';
 import { useCompany } from '../company/useCompany';
 import { SignedIn } from '../session/SignedIn';
+import { AiModelSetting } from './AiModelSetting';
 import { Screen } from '../shell/Screen';
 import { useUiState } from '../ui-state/ui-state';
 import { GRID_ORDER_LABELS, GridOrderPicture } from './GridOrderPicture';
@@ -238,33 +238,6 @@ function OpacitySetting({ value, order, companyId, editable }: SettingProps<numb
           </p>
         )}
       </div>
-      <ErrorText error={save.error} />
-    </section>
-  );
-}
-
-function AiModelSetting({ value, companyId, editable }: SettingProps<string>) {
-  const save = useAction(setCompanyAiModel, m.updated);
-  const [draft, setDraft] = useState(value);
-  useEffect(() => setDraft(value), [value]);
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    void save.run({ companyId, aiModel: draft });
-  }
-  return (
-    <section className="card setting" aria-labelledby="setting-ai-model">
-      <h2 id="setting-ai-model">AI model</h2>
-      <p className="muted">The model the scan screen uses to recognise plant problems.</p>
-      {editable ? (
-        <form className="setting-form" onSubmit={submit} noValidate>
-          <input aria-label="AI model" value={draft} onChange={(event) => setDraft(event.target.value)} autoComplete="off" spellCheck={false} />
-          <button className="button primary" type="submit" disabled={save.busy}>
-            Save model
-          </button>
-        </form>
-      ) : (
-        <p className="setting-value">{value}</p>
-      )}
       <ErrorText error={save.error} />
     </section>
   );

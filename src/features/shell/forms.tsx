@@ -4,7 +4,7 @@
  * markup (classes, roles, accessible names) is the one the screens wrote by hand, so the e2e tests and
  * the grower see the same page.
  */
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 
 /** A field with its visible label (the label wraps the control, so it is the control's accessible name). */
 export function Field({ label, className, children }: { label: ReactNode; className?: string; children: ReactNode }) {
@@ -13,6 +13,20 @@ export function Field({ label, className, children }: { label: ReactNode; classN
       {label}
       {children}
     </label>
+  );
+}
+
+/**
+ * A select with its visible label beside it, tied by id: a label wrapping a select would put the
+ * chosen option's text into the select's name ("ScanDisease scan"), so its name would not be its label.
+ */
+export function SelectField({ label, className, children }: { label: string; className?: string; children: (id: string) => ReactNode }) {
+  const id = useId();
+  return (
+    <div className={className ? `select-field ${className}` : 'select-field'}>
+      <label htmlFor={id}>{label}</label>
+      {children(id)}
+    </div>
   );
 }
 

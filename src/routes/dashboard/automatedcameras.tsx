@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../features/shell/Upcoming';
+import { CamerasScreen } from '../../features/cameras/CamerasScreen';
 
+// Every member sees the company's cameras and their images; only Admins change them (the screen says so).
 export const Route = createFileRoute('/dashboard/automatedcameras')({
-  component: () => <Upcoming title="Automated cameras" what="Cameras that photograph plants on a schedule." />,
+  component: CamerasScreen,
 });

@@ -1,6 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../features/shell/Upcoming';
+import { VideoCaptureScreen } from '../../features/video-capture/VideoCaptureScreen';
 
-export const Route = createFileRoute('/dashboard/videoCapture')({
-  component: () => <Upcoming title="Video capture" what="Record video of a room." />,
-});
+/** Recording a short video of a box or a row, uploaded when the network allows (issue 17). */
+export const Route = createFileRoute('/dashboard/videoCapture')({ component: VideoCaptureScreen });

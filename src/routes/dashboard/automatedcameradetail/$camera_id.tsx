@@ -1,6 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../../features/shell/Upcoming';
+import { CameraDetailScreen } from '../../../features/cameras/CameraDetailScreen';
 
 export const Route = createFileRoute('/dashboard/automatedcameradetail/$camera_id')({
-  component: () => <Upcoming title="Camera" what="One automated camera and its captures." />,
+  component: function CameraDetailRoute() {
+    const { camera_id } = Route.useParams();
+    return <CameraDetailScreen cameraId={camera_id} />;
+  },
 });

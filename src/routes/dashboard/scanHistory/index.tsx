@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../../features/shell/Upcoming';
+import { ScanHistoryScreen } from '../../../features/scans/ScanHistoryScreen';
 
 export const Route = createFileRoute('/dashboard/scanHistory/')({
-  component: () => <Upcoming title="Scan history" what="Past disease scans and their results." />,
+  component: ScanHistoryScreen,
 });

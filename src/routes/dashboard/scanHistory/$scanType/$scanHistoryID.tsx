@@ -1,6 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../../../features/shell/Upcoming';
+import { ScanDetailScreen } from '../../../../features/scans/ScanDetailScreen';
 
 export const Route = createFileRoute('/dashboard/scanHistory/$scanType/$scanHistoryID')({
-  component: () => <Upcoming title="Scan" what="One scan: its image, model and result." />,
+  component: ScanDetailRoute,
 });
+
+function ScanDetailRoute() {
+  const { scanType, scanHistoryID } = Route.useParams();
+  return <ScanDetailScreen key={scanHistoryID} scanType={scanType} scanId={scanHistoryID} />;
+}
