@@ -38,9 +38,11 @@ describe.skipIf(skipBrowser)('plant problems in the box panel in Chromium', { ti
     const grid = await createGrid(e2e.server, farm.companyId, roomId, 3, 1, 'Bench P');
     const rows = () => db().selectFrom('plant_problems').select(['grid_box_id', 'problem_type', 'problem_slug', 'severity', 'user_id', 'status', 'status_by']).where('company_id', '=', farm.companyId).execute();
 
-    // The grower opens the room with signal, then loses it.
+    // The grower opens the room with signal, the app is saved on the tablet, then the signal goes.
     const grower = await inRoom(farm.regular, 'Flower room P', 'Bench P');
     await grower.app.synced();
+    expect(await grower.app.activeServiceWorker()).not.toBeNull();
+    await expect.poll(() => grower.app.controller()).not.toBeNull();
     await grower.context.setOffline(true);
     await grower.app.openBox('Bench P', 2, 1);
     const panel = grower.app.panel();
@@ -88,5 +90,30 @@ describe.skipIf(skipBrowser)('plant problems in the box panel in Chromium', { ti
     expect(await rows()).toMatchObject([{ status: 'resolved', status_by: farm.admin.id }]);
     await admin.app.shot('box-panel-problems-closed');
     expect(admin.errors, admin.console.join('\n')).toEqual([]);
+  });
+
+  it('a part of the app not yet saved on the tablet waits for the connection, says so, and opens when it returns', async () => {
+    const farm = await createTenant(e2e.server);
+    const roomId = await createRoom(e2e.server, farm.companyId, 'Flower room Q');
+    await createGrid(e2e.server, farm.companyId, roomId, 2, 1, 'Bench Q');
+    // The problems' chunk cannot be fetched (the service worker cannot save the app either), as on a
+    // first visit that loses its signal before the app was saved.
+    const opened = await e2e.newPage();
+    const chunk = '**/assets/BoxProblems-*.js';
+    await opened.context.route(chunk, (route) => route.abort('internetdisconnected'));
+    const app = new RoomsPage(opened.page);
+    await app.signIn(farm.regular);
+    await app.openRooms();
+    await app.openRoom('Flower room Q');
+    await expect.poll(() => app.grid('Bench Q').locator('.grid-box').count(), { timeout: 30_000 }).toBe(2);
+    // The panel opens; its problems wait, and say why once the signal goes.
+    await app.openBox('Bench Q', 1, 1);
+    await app.panel().getByText("Loading the box's problems…").waitFor();
+    await opened.context.setOffline(true);
+    await app.panel().getByText('This part of the app is not saved on this tablet yet: it opens when the connection returns.').waitFor();
+
+    await opened.context.unroute(chunk);
+    await opened.context.setOffline(false);
+    await app.panel().getByText('No open problems on this box.').waitFor({ timeout: 30_000 });
   });
 });

@@ -5,26 +5,14 @@
  * offline too.
  */
 import { useNavigate } from '@tanstack/react-router';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { ChunkFallback, lazyChunk } from '../../app/lazy-chunk';
 import { Sheet } from '../batches/Sheet';
 import type { ScannedBatch } from './label';
 import { labelScanMessages as m } from './messages';
 
-/**
- * The scanner, loaded on first use. A chunk that cannot be loaded (an old tab after a deploy, offline
- * before the service worker had cached it) says so instead of breaking the screen.
- */
-export const LazyLabelScanner = lazy(() =>
-  import('./LabelScanner').catch(() => ({
-    default: function ScannerUnavailable() {
-      return (
-        <p className="banner error" role="alert">
-          The scanner could not be loaded on this tablet. Reload the app when the connection returns.
-        </p>
-      );
-    },
-  })),
-);
+/** The scanner, loaded on first use (app/lazy-chunk.tsx: offline before the app was saved, it waits for the connection). */
+const labelScanner = lazyChunk(async () => (await import('./LabelScanner')).default);
 
 /**
  * The scanner in a panel. By default a label's batch opens on its batch-info screen (the address the
@@ -36,13 +24,9 @@ export function ScanLabelSheet(props: { onClose: () => void; onBatch?: (batch: S
   return (
     <Sheet title={m.title} onClose={props.onClose} wide>
       <Suspense
-        fallback={
-          <p className="ls-status" role="status">
-            {m.starting}
-          </p>
-        }
+        fallback={<ChunkFallback>{m.starting}</ChunkFallback>}
       >
-        <LazyLabelScanner onBatch={openBatch} />
+        <labelScanner.Component onBatch={openBatch} />
       </Suspense>
     </Sheet>
   );

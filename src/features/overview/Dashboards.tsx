@@ -9,7 +9,8 @@
  * company that has not arrived yet (zeros and "No rooms yet" would be wrong).
  */
 import { Link } from '@tanstack/react-router';
-import { lazy, type ReactNode, Suspense } from 'react';
+import { type ReactNode, Suspense } from 'react';
+import { ChunkFallback, lazyChunk } from '../../app/lazy-chunk';
 import { useLocalDocument, useSignedInUser } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
 import { type CompanyDoc, userName, when } from '../rooms/model';
@@ -40,13 +41,13 @@ function Counted({ children }: { children: ReactNode }) {
 }
 
 /** echarts and the reports' code load once the counts have drawn, and not at all on the other screens. */
-const DashboardReports = lazy(() => import('../reports/DashboardReports'));
+const dashboardReports = lazyChunk(async () => (await import('../reports/DashboardReports')).default);
 
 /** The four reports an Admin chose for the dashboard (spec part 2 §3), under the counts. */
 function ChosenReports() {
   return (
-    <Suspense fallback={<p role="status">Loading the dashboard’s reports…</p>}>
-      <DashboardReports />
+    <Suspense fallback={<ChunkFallback>Loading the dashboard’s reports…</ChunkFallback>}>
+      <dashboardReports.Component />
     </Suspense>
   );
 }

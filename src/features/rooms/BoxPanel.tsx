@@ -8,7 +8,8 @@
  * at once.
  */
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { ChunkFallback, lazyChunk } from '../../app/lazy-chunk';
 import { batchMessages } from '../../../common/messages/batches';
 import { gridMessages } from '../../../common/messages/grids';
 import { subgridMessages } from '../../../common/messages/subgrids';
@@ -31,11 +32,8 @@ import type { Reentry } from '../treatments/intervals';
  * room opens without it; the room asks for it once its boxes show (`preloadBoxProblems`), so the
  * panel's first tap does not wait for it.
  */
-const loadBoxProblems = () => import('./BoxProblems');
-const BoxProblems = lazy(async () => ({ default: (await loadBoxProblems()).BoxProblems }));
-export function preloadBoxProblems() {
-  void loadBoxProblems();
-}
+const boxProblems = lazyChunk(async () => (await import('./BoxProblems')).BoxProblems);
+export const preloadBoxProblems = boxProblems.preload;
 
 export function BoxPanel(props: {
   box: BoxDoc;
@@ -72,8 +70,8 @@ export function BoxPanel(props: {
         </p>
         {props.reentry && <ReentrySection reentry={props.reentry} />}
         <FormSection box={box} grid={grid} user={user} />
-        <Suspense fallback={<p className="muted">Loading the box's problems…</p>}>
-          <BoxProblems box={box} user={user} company={props.company} />
+        <Suspense fallback={<ChunkFallback>Loading the box's problems…</ChunkFallback>}>
+          <boxProblems.Component box={box} user={user} company={props.company} />
         </Suspense>
         <ProblemSection box={box} grid={grid} label={props.label} batches={props.batches} user={user} />
         <CullSection box={box} boxId={boxId} user={user} company={props.company} />

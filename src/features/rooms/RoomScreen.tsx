@@ -8,7 +8,8 @@
  * temporary id, and the screen follows it to its server id once it syncs.
  */
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { ChunkFallback, lazyChunk } from '../../app/lazy-chunk';
 import { gridMessages } from '../../../common/messages/grids';
 import { scanMessages } from '../../../common/messages/scans';
 import { createGrid, deleteGrid, uploadGridImage } from '../../api/grids';
@@ -35,9 +36,8 @@ import './rooms.css';
  * their own, so a room's cold start loads and runs only what draws its boxes (issue 13: a 2,000-box
  * room offline in ≤ 1 s). The room asks for the panel once its boxes show, so a tap does not wait.
  */
-const loadBoxPanel = () => import('./BoxPanel');
-const BoxPanel = lazy(async () => ({ default: (await loadBoxPanel()).BoxPanel }));
-const TemplateChooser = lazy(async () => ({ default: (await import('../forms/fill/TemplateChooser')).TemplateChooser }));
+const boxPanel = lazyChunk(async () => (await import('./BoxPanel')).BoxPanel);
+const templateChooser = lazyChunk(async () => (await import('../forms/fill/TemplateChooser')).TemplateChooser);
 
 /** Photos are made fit before they are queued (app/photos.ts). */
 const uploadFittedGridImage = withFittedPhoto(uploadGridImage);
@@ -90,7 +90,10 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
   const culled = shownBoxes.filter((box) => box.culled === true).length;
   const boxesShown = !boxList.loading && plants > 0;
   useEffect(() => {
-    if (boxesShown) void loadBoxPanel().then((panel) => panel.preloadBoxProblems());
+    if (!boxesShown) return;
+    // Both at once: the panel's problems are its own chunk (BoxPanel.tsx).
+    void boxPanel.preload();
+    void import('./BoxPanel').then((panel) => panel.preloadBoxProblems());
   }, [boxesShown]);
 
   return (
@@ -160,8 +163,8 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
                   Close
                 </button>
               </div>
-              <Suspense fallback={<p className="muted">Loading forms…</p>}>
-                <TemplateChooser companyId={user.companyId} search={{ room: roomId }} />
+              <Suspense fallback={<ChunkFallback>Loading forms…</ChunkFallback>}>
+                <templateChooser.Component companyId={user.companyId} search={{ room: roomId }} />
               </Suspense>
             </section>
           )}
@@ -197,8 +200,8 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
               const { nx, ny } = gridSize(grid, boxesOfGrid.get(grid.id) ?? []);
               const number = boxNumber(order, Number(selectedBox.X) || 1, Number(selectedBox.Y) || 1, nx, ny);
               return (
-                <Suspense fallback={<p className="muted" role="status">Opening the box…</p>}>
-                  <BoxPanel
+                <Suspense fallback={<ChunkFallback>Opening the box…</ChunkFallback>}>
+                  <boxPanel.Component
                     box={selectedBox}
                     grid={grid}
                     number={number}

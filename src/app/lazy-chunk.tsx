@@ -1,0 +1,64 @@
+/**
+ * A component in a chunk of its own, the one way the app loads a part of a screen on demand.
+ *
+ * React.lazy keeps a failed load forever: a chunk asked for while the tablet had no signal (before the
+ * service worker had saved the app) would break the screen until a reload. Here a failed load is
+ * tried again each time the connection returns or the service worker takes the page, and meanwhile
+ * the Suspense fallback (`ChunkFallback`) says what the grower is waiting for.
+ */
+import { type ComponentType, lazy, type LazyExoticComponent, type ReactNode } from 'react';
+import { useSyncStatus } from '../sync/sync-store';
+
+export interface LazyChunk<Props> {
+  Component: LazyExoticComponent<ComponentType<Props>>;
+  /** Starts loading the chunk (a screen asks ahead for what a tap will need); loading twice loads once. */
+  preload: () => Promise<void>;
+}
+
+export function lazyChunk<Props>(load: () => Promise<ComponentType<Props>>): LazyChunk<Props> {
+  let loading: Promise<ComponentType<Props>> | null = null;
+  const once = () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = null;
+      throw error;
+    }));
+  const untilLoaded = async (): Promise<ComponentType<Props>> => {
+    for (;;) {
+      try {
+        return await once();
+      } catch {
+        await nextChance();
+      }
+    }
+  };
+  return {
+    Component: lazy(async () => ({ default: await untilLoaded() })),
+    preload: () => once().then(() => undefined, () => undefined),
+  };
+}
+
+/** Resolves when a load may now succeed: the connection returned, a service worker took the page, or a while passed. */
+function nextChance(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      window.removeEventListener('online', done);
+      navigator.serviceWorker?.removeEventListener('controllerchange', done);
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, 15_000);
+    window.addEventListener('online', done);
+    navigator.serviceWorker?.addEventListener('controllerchange', done);
+  });
+}
+
+/** What shows while a chunk loads; offline it says the part waits for the connection. */
+export function ChunkFallback({ children }: { children: ReactNode }) {
+  const online = useSyncStatus((status) => status.online);
+  return (
+    <p className="muted" role="status">
+      {children}
+      {!online && ' This part of the app is not saved on this tablet yet: it opens when the connection returns.'}
+    </p>
+  );
+}
