@@ -80,7 +80,9 @@ async function startMain(): Promise<Running> {
     if (done) throw new Error(`The server exited while starting:\n${stdout}\n${stderr}`);
     const health = await fetch(`${server.base}/health`).catch(() => null);
     return health?.status === 200 ? health : undefined;
-  });
+    // A first start makes the embedded database (initdb) and the demo: ~20 s on a quiet 2-core
+    // machine, three times that while the rest of the suite runs beside it.
+  }, 120_000);
   return server;
 }
 
@@ -119,7 +121,7 @@ afterAll(async () => {
 
 let demoPassword: string;
 
-describe('the server process', () => {
+describe('the server process', { timeout: 180_000 }, () => {
   it('on its first start prints the demo sign-in, which works', async () => {
     const server = await startMain();
     const demo = new RegExp(`Admin:\\s+${DEMO_ADMIN.replace(/\./g, '\\.')}\\s+password: (\\S+)`).exec(server.output());

@@ -51,11 +51,22 @@ export async function startScript(script: string, env: Record<string, string>, r
   return child;
 }
 
-/** SIGTERM, as a deployment stops it, and waits for the exit. */
+/**
+ * SIGTERM, as a deployment stops it, and waits for the exit; a process still running 30 s later is
+ * killed (and said so), so a slow stop under a loaded machine does not fail the file's afterAll. How
+ * the server stops on SIGTERM is tested on its own (tests/server/lifecycle.test.ts).
+ */
 export async function stopScript(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
+    const timer = setTimeout(() => {
+      console.warn(`process ${child.pid} still running 30 s after SIGTERM: killed`);
+      child.kill('SIGKILL');
+    }, 30_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
     child.kill('SIGTERM');
   });
 }
