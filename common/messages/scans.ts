@@ -1,3 +1,5 @@
+import { SIZE_CLASSES } from '../vision/trap-marks';
+
 /**
  * What a scan is (issue 17): a session, one walk of a grid (or one camera image) by one user with one
  * model. Disease scans classify each box's photo; sticky-trap scans count the insects on each box's trap
@@ -5,15 +7,11 @@
  */
 export const SCAN_TYPES = ['disease', 'sticky_trap', 'camera'] as const;
 
-/** The sticky-trap counter's size classes (common/vision): thrips-sized, whitefly/aphid-sized, gnat/fly-sized. */
-export const TRAP_SIZE_CLASSES = ['thrips', 'whitefly_aphid', 'gnat_fly'] as const;
-
 /**
- * The Number fields of the Sticky Trap form (the built-in "Sticky trap count", server/domains/forms/queries.ts)
- * that a trap scan's count of each size class fills, and its Image field that takes the trap's photo.
- * Fields are found by name, in any case; a company's form without one of them leaves that count in the scan.
+ * The Sticky Trap form's Image field that takes a trap scan's photo (its count fields by size class are
+ * common/vision/trap-marks.ts `STICKY_TRAP_FORM_FIELDS`). Fields are found by name, in any case; a
+ * company's form without one of them leaves that value in the scan.
  */
-export const TRAP_COUNT_FIELDS: Readonly<Record<(typeof TRAP_SIZE_CLASSES)[number], string>> = { thrips: 'Thrips', whitefly_aphid: 'Whitefly', gnat_fly: 'Fungus gnats' };
 export const TRAP_PHOTO_FIELD = 'Photo of the trap';
 
 /**
@@ -56,8 +54,8 @@ export const scanMessages = {
   gridBoxIdRequired: 'grid_box_id is required.',
   findingsInvalid: `findings must be a JSON list of at most ${SCAN_FINDINGS_MAX} findings, each {label, problem_type, problem_slug, confidence from 0 to 1, confirmed, severity from 1 to 5 or null, problem_client_id}.`,
   confirmedFindingNeedsType: 'A confirmed finding needs its problem_type.',
-  marksInvalid: `marks must be a JSON list of at most ${SCAN_MARKS_MAX} marks, each {id, x, y, radius} in fractions from 0 to 1 and a sizeClass of ${TRAP_SIZE_CLASSES.join(', ')}.`,
-  countsInvalid: `counts must be a JSON object of whole numbers from 0 by size class (${TRAP_SIZE_CLASSES.join(', ')}).`,
+  marksInvalid: `marks must be a JSON list of at most ${SCAN_MARKS_MAX} marks, each {id, x, y, radius} in fractions from 0 to 1 and a sizeClass of ${SIZE_CLASSES.join(', ')}.`,
+  countsInvalid: `counts must be a JSON object of whole numbers from 0 by size class (${SIZE_CLASSES.join(', ')}).`,
   boxNotInScan: (box: number) => `Grid box ${box} is not in the grid this scan walks.`,
   boxNotInScanRoom: (box: number) => `Grid box ${box} is not in the room this scan is of.`,
   pageInvalid: 'page must be a whole number from 1.',

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { childClientId, type ClientId } from '../client-ids';
 import { PROBLEM_TYPE_MAX, SEVERITY_MAX, SEVERITY_MIN } from '../messages/problems';
-import { SCAN_FINDINGS_MAX, SCAN_MARKS_MAX, SCAN_PAGE_DEFAULT, SCAN_PER_PAGE_DEFAULT, SCAN_PER_PAGE_MAX, SCAN_TYPES, scanMessages as m, TRAP_SIZE_CLASSES } from '../messages/scans';
+import { SCAN_FINDINGS_MAX, SCAN_MARKS_MAX, SCAN_PAGE_DEFAULT, SCAN_PER_PAGE_DEFAULT, SCAN_PER_PAGE_MAX, SCAN_TYPES, scanMessages as m } from '../messages/scans';
 import { answer, recordRef, timestamp } from './answers';
 import { formBody, nullableDate, optionalClientId, optionalId, optionalText, requiredId, requiredText } from './fields';
 import { gridRecord } from './grids';
 import { plantProblemRecord } from './problems';
 import { roomRecord } from './rooms';
+import { SIZE_CLASSES } from '../vision/trap-marks';
 
 export const markRoomScannedQuery = z.object({ room_id: requiredId(m.roomIdRequired), user_id: requiredId(m.userIdRequired) });
 export const markGridScannedQuery = z.object({ grid_id: requiredId(m.gridIdRequired), user_id: requiredId(m.userIdRequired) });
@@ -92,13 +93,6 @@ export type ScanType = z.infer<typeof scanTypeSchema>;
 export const trapCountsRecord = z.object({ thrips: z.number().int(), whitefly_aphid: z.number().int(), gnat_fly: z.number().int() });
 export type TrapCounts = z.infer<typeof trapCountsRecord>;
 
-/** The insects counted by marks: the counter's own, or the grower's after adding and removing some. */
-export function countsOfMarks(marks: ReadonlyArray<{ sizeClass: (typeof TRAP_SIZE_CLASSES)[number] }>): TrapCounts {
-  const counts: TrapCounts = { thrips: 0, whitefly_aphid: 0, gnat_fly: 0 };
-  for (const mark of marks) counts[mark.sizeClass] += 1;
-  return counts;
-}
-
 /**
  * One label the model gave a box's photo: its text, the problem it names (the catalogue's name, or the
  * company's own; null for a label that names none, such as "healthy"), how sure the model was, and whether
@@ -123,7 +117,7 @@ export const scanMarkRecord = z.object({
   x: z.number(),
   y: z.number(),
   radius: z.number(),
-  sizeClass: z.enum(TRAP_SIZE_CLASSES),
+  sizeClass: z.enum(SIZE_CLASSES),
 });
 export type ScanMark = z.infer<typeof scanMarkRecord>;
 
@@ -184,7 +178,7 @@ const markInput = z.object(
     x: fraction(m.marksInvalid),
     y: fraction(m.marksInvalid),
     radius: fraction(m.marksInvalid),
-    sizeClass: z.enum(TRAP_SIZE_CLASSES, { error: m.marksInvalid }),
+    sizeClass: z.enum(SIZE_CLASSES, { error: m.marksInvalid }),
   },
   { error: m.marksInvalid },
 );

@@ -2,9 +2,8 @@
 import type { z } from 'zod';
 import { newClientId } from '../../common/client-ids';
 import { STICKY_TRAP_CATEGORY } from '../../common/messages/forms';
-import { scanClientMessages, scanMessages, TRAP_COUNT_FIELDS, TRAP_PHOTO_FIELD, TRAP_SIZE_CLASSES } from '../../common/messages/scans';
+import { scanClientMessages, scanMessages, TRAP_PHOTO_FIELD } from '../../common/messages/scans';
 import {
-  countsOfMarks,
   createScanBody,
   deleteScanQuery,
   getScanQuery,
@@ -30,6 +29,7 @@ import {
   uploadWhiteboardBody,
   type whiteboardHistoryAnswer,
 } from '../../common/schemas/scans';
+import { countsOfMarks, SIZE_CLASSES, STICKY_TRAP_FORM_FIELDS } from '../../common/vision/trap-marks';
 import type { LocalDocument } from '../../sync/store';
 import type { Effect } from '../../sync/types';
 import { type ApiContext, check, json, now, online, record, ValidationError, findLocal } from './context';
@@ -237,7 +237,7 @@ const photoNameOf = (photo: Blob) => (typeof File !== 'undefined' && photo insta
 
 /** A scan's summary with one more box. */
 function summaryWith(summary: ScanSummary, findings: readonly ScanFinding[], counts: TrapCounts | null): ScanSummary {
-  const insects = summary.insects && counts ? Object.fromEntries(TRAP_SIZE_CLASSES.map((size) => [size, summary.insects![size] + counts[size]])) as TrapCounts : summary.insects;
+  const insects = summary.insects && counts ? Object.fromEntries(SIZE_CLASSES.map((size) => [size, summary.insects![size] + counts[size]])) as TrapCounts : summary.insects;
   return { boxes: summary.boxes + 1, findings: summary.findings + findings.length, confirmed_problems: summary.confirmed_problems + findings.filter((finding) => finding.confirmed).length, insects };
 }
 
@@ -251,8 +251,8 @@ async function trapResponse(context: ApiContext, input: { responseId: string; bo
   const template = templates.find((each) => each.IsDefault) ?? templates[0];
   if (!template) return null;
   const fieldNamed = (name: string) => template.fields.find((field) => field.FieldName.trim().toLowerCase() === name.toLowerCase());
-  const answers = TRAP_SIZE_CLASSES.flatMap((size) => {
-    const field = fieldNamed(TRAP_COUNT_FIELDS[size]);
+  const answers = SIZE_CLASSES.flatMap((size) => {
+    const field = fieldNamed(STICKY_TRAP_FORM_FIELDS[size]);
     return field ? [{ FieldResponseID: null, ResponseID: input.responseId, FieldID: field.FieldID, FieldName: field.FieldName, FieldType: field.FieldType, InputData: String(input.counts[size]) }] : [];
   });
   const photoField = fieldNamed(TRAP_PHOTO_FIELD);

@@ -1,14 +1,14 @@
 /**
  * A trap scan's counts as a Sticky Trap form response (issue 17 "Sticky traps"): the count of each size
  * class fills its Number field of the company's default Sticky Trap form (common/messages/scans.ts
- * TRAP_COUNT_FIELDS), the photo its Image field, so the field responses report, the trap markers and
+ * STICKY_TRAP_FORM_FIELDS), the photo its Image field, so the field responses report, the trap markers and
  * every reader of sticky-trap responses see a scanned trap as they see one counted by hand. Made through
  * the forms domain's one insert of a response (responseQueries.create), audited as a submission is, and
  * with the same automations (a `form_submitted` rule, a keyword task).
  */
 import type { Kysely } from 'kysely';
 import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
-import { TRAP_COUNT_FIELDS, TRAP_PHOTO_FIELD, TRAP_SIZE_CLASSES } from '../../../common/messages/scans';
+import { TRAP_PHOTO_FIELD } from '../../../common/messages/scans';
 import type { TrapCounts } from '../../../common/schemas/scans';
 import type { DB } from '../../db/schema';
 import { type Actor, writer } from '../../db/writes';
@@ -16,6 +16,7 @@ import { recordAudit } from '../audit/record';
 import { notifyResponseSubmitted } from '../automations/triggers';
 import { type Answer, responseQueries } from '../forms/responses-queries';
 import { applyTaskAutomations, taskAutomationQueries } from '../tasks/automations';
+import { SIZE_CLASSES, STICKY_TRAP_FORM_FIELDS } from '../../../common/vision/trap-marks';
 
 /**
  * The company's default Sticky Trap form (the first of its category: the default first, then the
@@ -65,8 +66,8 @@ export async function recordTrapResponse(
   const form = await trapForm(db, actor.companyId);
   if (!form) return null;
   const answers: Answer[] = [];
-  for (const sizeClass of TRAP_SIZE_CLASSES) {
-    const field = fieldNamed(form.fields, TRAP_COUNT_FIELDS[sizeClass], 'Number');
+  for (const sizeClass of SIZE_CLASSES) {
+    const field = fieldNamed(form.fields, STICKY_TRAP_FORM_FIELDS[sizeClass], 'Number');
     if (field) answers.push({ fieldID: field.id, inputData: String(trap.counts[sizeClass]) });
   }
   if (answers.length === 0) return null;

@@ -5,8 +5,8 @@
  * fractions of the photo, so they sit right at any size the photo is shown.
  */
 import { type MouseEvent, useState } from 'react';
-import { TRAP_SIZE_CLASSES } from '../../../common/messages/scans';
-import { countsOfMarks, type ScanMark, type TrapCounts } from '../../../common/schemas/scans';
+import { type ScanMark, type TrapCounts } from '../../../common/schemas/scans';
+import { countsOfMarks, SIZE_CLASSES } from '../../../common/vision/trap-marks';
 
 type SizeClass = ScanMark['sizeClass'];
 
@@ -112,7 +112,7 @@ function TrapCountsTable(props: {
       {editing && (
         <fieldset className="segmented">
           <legend>A tap on the photo adds</legend>
-          {TRAP_SIZE_CLASSES.map((sizeClass) => (
+          {SIZE_CLASSES.map((sizeClass) => (
             <label key={sizeClass} className={editing.adding === sizeClass ? 'chosen' : undefined}>
               <input type="radio" name="adding" value={sizeClass} checked={editing.adding === sizeClass} onChange={() => editing.setAdding(sizeClass)} />
               <span className="swatch" style={{ borderColor: MARK_STYLE[sizeClass].stroke, borderStyle: MARK_STYLE[sizeClass].dash ? 'dashed' : 'solid' }} aria-hidden="true" />
@@ -124,7 +124,7 @@ function TrapCountsTable(props: {
       <table>
         <caption>Insects counted</caption>
         <tbody>
-          {TRAP_SIZE_CLASSES.map((sizeClass) => (
+          {SIZE_CLASSES.map((sizeClass) => (
             <tr key={sizeClass}>
               <th scope="row">{SIZE_CLASS_NAMES[sizeClass]}</th>
               <td data-count={sizeClass}>{counts[sizeClass]}</td>

@@ -4,10 +4,11 @@
  * Runtime Web on the photo's pixels, which the worker reads at the model's input size.
  */
 import * as Comlink from 'comlink';
-import { countsOfMarks, type ScanFinding, type ScanMark, type TrapCounts } from '../../../common/schemas/scans';
+import { type ScanFinding, type ScanMark, type TrapCounts } from '../../../common/schemas/scans';
 import type { StickyTrapAnalysis } from '../../../common/vision/sticky-trap';
 import type { AnalysisWorkerApi } from '../../../workers/analysis.worker';
 import { type ScanAnalysis, scanFindingOf } from './model';
+import { countsOfMarks } from '../../../common/vision/trap-marks';
 
 let worker: Comlink.Remote<AnalysisWorkerApi> | null = null;
 
