@@ -1,141 +1,252 @@
 /**
- * The leaf-colour analysis (issue 17; the built-in model `plantDiseaseRecognition`): what share of the
- * leaf area in a photo is healthy green, chlorotic (yellowing), necrotic (brown, dead) and powdery
- * white, mapped to the catalogue's colour symptoms and the problems that show them. Colour rules, not
- * a trained classifier: it says where a leaf's colour points, and the grower confirms what it is.
+ * The leaf-colour analysis (issue 17): in a photo of leaves, the shares of leaf area that are healthy
+ * green, chlorotic (yellowing), necrotic (brown or black dead tissue) and powdery white (mildew-like
+ * patches), mapped to the plant-problem catalogue's colour symptoms and the problems that show them.
+ * Image analysis by colour rules, not a trained classifier: it names and describes itself as such
+ * (LEAF_COLOUR_METHOD), and its findings say what colour was seen, not what disease was diagnosed.
+ *
+ * WARNING: this module imports the whole plant-problem catalogue (about 125 kB). Load it only lazily
+ * (a dynamic import, as the scan worker does), never from a module of the tablet's main chunk.
  *
  * Steps, and why:
- * 1. The photo is shrunk to WORKING_LONG_SIDE: colour shares need no fine detail.
- * 2. Each pixel is classed by hue, saturation and value (thresholds below): green, yellow, brown,
- *    bright white-grey, or background (soil is dark brown: too dark to pass as necrotic leaf).
- * 3. The leaf is the green and yellow pixels, closed over small gaps and with its holes filled: white
- *    powder and brown spots on a leaf are inside its outline; a white bench or pot beside it is not.
- *    Brown counts where it touches that leaf (a dead edge is on its border, not inside it).
- * 4. Shares are of the leaf's area. A colour symptom is reported from MIN_SHARE of the leaf, its
- *    confidence rising with its share to CONFIDENT_SHARE; each symptom names the catalogue problems
- *    that list it (at most PROBLEMS_PER_SYMPTOM, in the order of `problemsShowing`).
+ * 1. The photo is shrunk to WORKING_LONG_SIDE by area averaging: colour shares need no fine detail.
+ * 2. Each pixel is classed by hue, saturation and value (colourOf): green, yellow, brown, white,
+ *    dark or other.
+ * 3. Living tissue (green and yellow: soil, pots and benches are neither) is the plant. Brown, white
+ *    and dark pixels count as leaf only where the plant holds them: enclosed by living tissue, in its
+ *    notches (a closing), or as a patch touching it that is neither larger than the living plant nor
+ *    reaching the photo's edge (a scorched margin, a powdery patch on the edge of a leaf). Brown soil,
+ *    white pots and shadows around the plant stay out.
+ * 4. Shares of the leaf area give each colour symptom a confidence (COLOUR_CONFIDENCE), and each
+ *    catalogue problem showing those colours a confidence weighted by how few problems share them.
  */
-import { COLOR_SYMPTOMS, CATALOGUE } from '../plant-problems';
-import { downscaleToLongSide, fillHoles, hsvOf, morphMask, type RgbaImage } from './image';
+import { CATALOGUE } from '../plant-problems/catalogue';
+import { COLOR_SYMPTOMS } from '../plant-problems/symptoms';
+import type { CatalogueProblem, ProblemKind } from '../plant-problems/types';
+import { hsvOf, shrinkToLongSide, type RgbaImage } from './image';
+import { boxBlur, fillHoles, labelComponents, morphMask } from './planes';
 
 export const LEAF_COLOUR_METHOD = 'leaf-colour-analysis';
-/** Changes whenever the rules change, so a finding can be traced to the rules that made it. */
+/** Changes whenever the analysis's rules change. */
 export const LEAF_COLOUR_VERSION = '1.0.0';
+/** The long side a photo is analysed at. */
+export const LEAF_WORKING_LONG_SIDE = 800;
 
-const WORKING_LONG_SIDE = 800;
-/** A colour below this share of the leaf is noise (a shadow, a vein), not a symptom. */
-const MIN_SHARE = 0.02;
-/** From this share of the leaf a symptom is as sure as colour alone can be. */
-const CONFIDENT_SHARE = 0.25;
-/** Colour alone never makes a finding certain. */
-const MAX_CONFIDENCE = 0.9;
-const PROBLEMS_PER_SYMPTOM = 3;
-/** The leaf must be at least this share of the photo for any share to mean something. */
+/** The symptom colours the analysis measures, and the catalogue colour symptom each is. */
+export const LEAF_COLOUR_SYMPTOMS = { chlorotic: 'yellowing', necrotic: 'brown-necrotic', powdery: 'white-powder' } as const;
+export type LeafColourClass = keyof typeof LEAF_COLOUR_SYMPTOMS;
+
+/** Less of the photo than this living tissue: no leaf to analyse. */
 const MIN_LEAF_SHARE = 0.02;
+/** Pieces of living colour smaller than this share of the photo are specks, not plant. */
+const MIN_PIECE_SHARE = 0.001;
+/** Closing radius, as a share of the photo's long side: notches in leaves narrower than this count as leaf. */
+const NOTCH_SHARE = 0.01;
 
-type LeafColour = 'healthy' | 'chlorotic' | 'necrotic' | 'powdery';
-
-/** The catalogue's colour symptom each leaf colour is. */
-const SYMPTOM_OF: Record<Exclude<LeafColour, 'healthy'>, string> = { chlorotic: 'yellowing', necrotic: 'brown-necrotic', powdery: 'white-powder' };
-
-const GREEN = 1;
-const YELLOW = 2;
-const BROWN = 3;
-const WHITE = 4;
-
-/** A pixel's class by hue (degrees), saturation and value (0–1). */
-function classOf(h: number, s: number, v: number): number {
-  if (s < 0.18 && v > 0.72) return WHITE;
-  if (s < 0.2 || v < 0.12) return 0;
-  if (h >= 75 && h <= 170) return GREEN;
-  if (h >= 45 && h < 75 && v > 0.35) return YELLOW;
-  if (h >= 8 && h < 45 && v > 0.18 && v < 0.75) return BROWN;
-  return 0;
-}
+/**
+ * Confidence in a colour symptom from its share of the leaf: none below `from` (specks, glare on a
+ * glossy leaf, a speck of soil), `low` at `from`, rising in a straight line to `high` at `full` and
+ * staying there. Colour alone never makes the analysis certain, hence the cap.
+ */
+export const COLOUR_CONFIDENCE = { from: 0.02, low: 0.2, full: 0.25, high: 0.95 } as const;
+/** A problem is reported from a confidence of this (0–1); see problemFindings. */
+export const MIN_PROBLEM_CONFIDENCE = 0.2;
+/** A colour shown by this many catalogue problems or fewer points at each of them fully; one shown by more, at each by this many over their number. */
+const SPECIFIC_PROBLEMS = 2;
 
 export interface LeafColourFinding {
-  /** What was seen, with its share ("White powder on 18% of the leaf area"). */
+  /** A problem's name, or a colour symptom's name when no problem stands out. */
   label: string;
-  /** The catalogue problem it may be; null for a finding that names none (a healthy leaf). */
+  /** The catalogue problem's slug; null for a colour symptom on its own. */
   problemSlug: string | null;
-  /** The colour symptom's slug (common/plant-problems COLOR_SYMPTOMS), null for healthy green. */
-  symptom: string | null;
+  /** The catalogue colour symptom (COLOR_SYMPTOMS slug) the finding rests on: for a problem, the most confident of its colours seen. */
+  symptom: string;
+  /** Share of the leaf area showing the colours this finding rests on (0–1). */
   share: number;
+  /** 0–1, from the share (COLOUR_CONFIDENCE) and, for a problem, how few problems show that colour. */
   confidence: number;
 }
 
 export interface LeafColourAnalysis {
-  method: typeof LEAF_COLOUR_METHOD;
-  version: typeof LEAF_COLOUR_VERSION;
-  /** The leaf's share of the photo. */
+  /** Share of the photo that is leaf. */
   leafShare: number;
-  /** Shares of the leaf's area. */
-  shares: Record<LeafColour, number>;
+  /** Shares of the leaf area (they add up to 1 when there is leaf). */
+  shares: { healthy: number } & Record<LeafColourClass, number>;
+  /** The catalogue colour symptoms seen, with their share of the leaf and confidence, most confident first. */
+  colourSymptoms: Array<{ slug: string; label: string; share: number; confidence: number }>;
   /** Most confident first. */
   findings: LeafColourFinding[];
+  workingSize: { width: number; height: number };
+  method: typeof LEAF_COLOUR_METHOD;
+  version: typeof LEAF_COLOUR_VERSION;
 }
 
-const percentOf = (share: number) => `${Math.round(share * 100)}%`;
+const enum Colour {
+  Other = 0,
+  Green = 1,
+  Yellow = 2,
+  Brown = 3,
+  White = 4,
+  Dark = 5,
+}
 
 /**
- * The catalogue problems showing a colour symptom: those whose first colour it is before those where it
- * comes later, then in the catalogue's order (pests, diseases, disorders: a residue or a deficiency
- * the grower would know of is the less likely reading of a colour on a leaf).
+ * A pixel's colour class. Green leaves sit at hues 70–170°, yellowing ones at 40–70° (bright), both
+ * saturated (a grey-green bench is not a leaf); dead leaf tissue is mid to light brown (hues up to 40°, or reddish above 330°), while
+ * potting soil is darker: dark brown and black count as a lesion inside a leaf, and as soil or shadow
+ * outside one. Powdery patches are bright and nearly grey (mildew over green reads as pale grey-green).
  */
-function problemsShowing(symptom: string) {
-  return CATALOGUE.map((problem, order) => ({ problem, order, rank: problem.color_symptoms.indexOf(symptom) }))
-    .filter((entry) => entry.rank >= 0)
-    .sort((a, b) => a.rank - b.rank || a.order - b.order)
-    .map((entry) => entry.problem);
+function colourOf(hsv: { h: number; s: number; v: number }): Colour {
+  const { h, s, v } = hsv;
+  if (v < 0.14) return Colour.Dark;
+  if (s <= 0.22) return v >= 0.62 ? Colour.White : Colour.Other;
+  if (h >= 68 && h <= 170) return s >= 0.3 ? Colour.Green : Colour.Other;
+  if (h >= 40 && h < 68) return s >= 0.3 && v >= 0.35 ? Colour.Yellow : Colour.Other;
+  if (h < 40 || h >= 330) return v < 0.32 ? Colour.Dark : v <= 0.75 ? Colour.Brown : Colour.Other;
+  return Colour.Other;
 }
 
-export function analyseLeafColour(photo: RgbaImage): LeafColourAnalysis {
-  const image = downscaleToLongSide(photo, WORKING_LONG_SIDE);
-  const { width, height, data } = image;
-  const size = width * height;
-  const classes = new Uint8Array(size);
-  const hsv = { h: 0, s: 0, v: 0 };
-  const leafish = new Uint8Array(size);
-  for (let index = 0, p = 0; index < size; index += 1, p += 4) {
-    hsvOf(data[p]!, data[p + 1]!, data[p + 2]!, hsv);
-    const kind = classOf(hsv.h, hsv.s, hsv.v);
-    classes[index] = kind;
-    if (kind === GREEN || kind === YELLOW) leafish[index] = 1;
+/** Confidence from a share of the leaf (COLOUR_CONFIDENCE). */
+export function confidenceOfShare(share: number): number {
+  const { from, low, full, high } = COLOUR_CONFIDENCE;
+  if (share < from) return 0;
+  return Math.min(high, low + ((high - low) * (share - from)) / (full - from));
+}
+
+/** The catalogue problems showing each colour symptom, gathered on first use. */
+let problemsByColour: Map<string, CatalogueProblem[]> | undefined;
+function problemsShowing(slug: string): CatalogueProblem[] {
+  if (!problemsByColour) {
+    problemsByColour = new Map();
+    for (const problem of CATALOGUE) for (const colour of problem.color_symptoms) problemsByColour.set(colour, [...(problemsByColour.get(colour) ?? []), problem]);
   }
-  // The leaf's outline: green and yellow closed over gaps of a few pixels, holes filled.
-  const gap = Math.max(3, Math.round(Math.max(width, height) / 200)) | 1;
-  const closed = morphMask(morphMask(leafish, width, height, gap, true), width, height, gap, false);
-  const inside = fillHoles(closed, width, height);
-  // Brown touching the leaf: within a few pixels of it.
-  const near = morphMask(inside, width, height, gap * 3, true);
-  const counts: Record<LeafColour, number> = { healthy: 0, chlorotic: 0, necrotic: 0, powdery: 0 };
-  for (let index = 0; index < size; index += 1) {
-    const kind = classes[index];
-    if (kind === GREEN && inside[index]) counts.healthy += 1;
-    else if (kind === YELLOW && inside[index]) counts.chlorotic += 1;
-    else if (kind === BROWN && near[index]) counts.necrotic += 1;
-    else if (kind === WHITE && inside[index]) counts.powdery += 1;
-  }
-  const leaf = counts.healthy + counts.chlorotic + counts.necrotic + counts.powdery;
-  const shares: Record<LeafColour, number> = { healthy: 0, chlorotic: 0, necrotic: 0, powdery: 0 };
-  const leafShare = leaf / size;
-  const findings: LeafColourFinding[] = [];
-  if (leafShare >= MIN_LEAF_SHARE) {
-    for (const colour of Object.keys(shares) as LeafColour[]) shares[colour] = counts[colour] / leaf;
-    for (const colour of ['chlorotic', 'necrotic', 'powdery'] as const) {
-      const share = shares[colour];
-      if (share < MIN_SHARE) continue;
-      const symptom = SYMPTOM_OF[colour];
-      const name = COLOR_SYMPTOMS.find((each) => each.slug === symptom)?.name ?? symptom;
-      const confidence = MAX_CONFIDENCE * Math.min(1, share / CONFIDENT_SHARE);
-      problemsShowing(symptom)
-        .slice(0, PROBLEMS_PER_SYMPTOM)
-        .forEach((problem, rank) =>
-          findings.push({ label: `${name} on ${percentOf(share)} of the leaf area: ${problem.name}?`, problemSlug: problem.slug, symptom, share, confidence: confidence * (1 - 0.25 * rank) }),
-        );
+  return problemsByColour.get(slug) ?? [];
+}
+
+/** Diseases and pests spread, disorders do not: at equal confidence they are listed first, as the ones to act on. */
+const KIND_ORDER: Record<ProblemKind, number> = { disease: 0, pest: 1, disorder: 2 };
+
+/**
+ * The findings from the colour symptoms seen. A problem's confidence combines, over the colours it
+ * shows that were seen, each colour's confidence times its specificity (1 for a colour at most
+ * SPECIFIC_PROBLEMS problems show, else SPECIFIC_PROBLEMS over their number): white powder points at
+ * powdery mildew (or spray residue), yellowing alone at none of the forty problems that yellow
+ * leaves. Problems from MIN_PROBLEM_CONFIDENCE are reported. Each colour seen is reported as itself
+ * too (problemSlug null), so the grower sees what was seen, unless it is a specific colour whose
+ * problems are reported (white powder is what powdery mildew's finding already says).
+ */
+function findingsOf(seen: LeafColourAnalysis['colourSymptoms']): LeafColourFinding[] {
+  const problems = new Map<CatalogueProblem, { missing: number; share: number; colours: number; symptom: string }>();
+  // `seen` is most confident first, so a problem's first colour is its most confident one.
+  for (const colour of seen) {
+    const showing = problemsShowing(colour.slug);
+    const specificity = Math.min(1, SPECIFIC_PROBLEMS / Math.max(1, showing.length));
+    for (const problem of showing) {
+      const entry = problems.get(problem) ?? { missing: 1, share: 0, colours: 0, symptom: colour.slug };
+      entry.missing *= 1 - colour.confidence * specificity;
+      entry.share += colour.share;
+      entry.colours += 1;
+      problems.set(problem, entry);
     }
-    if (findings.length === 0) findings.push({ label: `Healthy green on ${percentOf(shares.healthy)} of the leaf area`, problemSlug: null, symptom: null, share: shares.healthy, confidence: MAX_CONFIDENCE * shares.healthy });
   }
-  findings.sort((a, b) => b.confidence - a.confidence);
-  return { method: LEAF_COLOUR_METHOD, version: LEAF_COLOUR_VERSION, leafShare, shares, findings };
+  const reported = [...problems.entries()]
+    .map(([problem, entry]) => ({ problem, confidence: 1 - entry.missing, share: entry.share, colours: entry.colours, symptom: entry.symptom }))
+    .filter((entry) => entry.confidence >= MIN_PROBLEM_CONFIDENCE)
+    .sort((a, b) => b.confidence - a.confidence || b.colours - a.colours || KIND_ORDER[a.problem.kind] - KIND_ORDER[b.problem.kind] || a.problem.id - b.problem.id);
+  const findings: LeafColourFinding[] = reported.map((entry) => ({ label: entry.problem.name, problemSlug: entry.problem.slug, symptom: entry.symptom, share: entry.share, confidence: entry.confidence }));
+  for (const colour of seen) {
+    const specific = problemsShowing(colour.slug).length <= SPECIFIC_PROBLEMS;
+    if (specific && reported.some((entry) => entry.problem.color_symptoms.includes(colour.slug))) continue;
+    findings.push({ label: colour.label, problemSlug: null, symptom: colour.slug, share: colour.share, confidence: colour.confidence });
+  }
+  // Stable: problems keep their order among equal confidences.
+  return findings.sort((a, b) => b.confidence - a.confidence);
+}
+
+/**
+ * Analyses the leaf colour of `image` (see the module's comment). Pure and synchronous: on the
+ * tablet, run it in a Web Worker.
+ */
+export function analyseLeafColour(image: RgbaImage): LeafColourAnalysis {
+  const { image: working } = shrinkToLongSide(image, LEAF_WORKING_LONG_SIDE);
+  const { width, height, data } = working;
+  const size = width * height;
+  // Each channel smoothed over 3 × 3 pixels: sensor noise on a dull surface swings its saturation.
+  const channel = (offset: number) => boxBlur({ width, height, data: Float32Array.from({ length: size }, (_, index) => data[index * 4 + offset]!) }, 1).data;
+  const [red, green, blue] = [channel(0), channel(1), channel(2)];
+  const colours = new Uint8Array(size);
+  const living = new Uint8Array(size);
+  const hsv = { h: 0, s: 0, v: 0 };
+  for (let index = 0; index < size; index += 1) {
+    hsvOf(red[index]!, green[index]!, blue[index]!, hsv);
+    const colour = colourOf(hsv);
+    colours[index] = colour;
+    if (colour === Colour.Green || colour === Colour.Yellow) living[index] = 1;
+  }
+  // Specks of green or yellow (a weed seedling, moss on a bench, a reflection) are not the plant.
+  const pieces = labelComponents(living, width, height);
+  const speck = MIN_PIECE_SHARE * size;
+  let livingCount = 0;
+  for (let index = 0; index < size; index += 1) {
+    const label = pieces.labels[index]!;
+    if (!label) continue;
+    if (pieces.stats[label - 1]!.area < speck) living[index] = 0;
+    else livingCount += 1;
+  }
+  const empty: LeafColourAnalysis = {
+    leafShare: 0,
+    shares: { healthy: 0, chlorotic: 0, necrotic: 0, powdery: 0 },
+    colourSymptoms: [],
+    findings: [],
+    workingSize: { width, height },
+    method: LEAF_COLOUR_METHOD,
+    version: LEAF_COLOUR_VERSION,
+  };
+  if (livingCount < MIN_LEAF_SHARE * size) return empty;
+
+  // What the plant holds: its holes, and its notches (a closing, then holes filled).
+  const enclosed = fillHoles(living, width, height);
+  const notch = 2 * Math.max(1, Math.round(NOTCH_SHARE * Math.max(width, height))) + 1;
+  const held = fillHoles(morphMask(morphMask(living, width, height, notch, true), width, height, notch, false), width, height);
+  const leaf = new Uint8Array(size);
+  for (let index = 0; index < size; index += 1) {
+    const colour = colours[index]!;
+    if (living[index]) leaf[index] = 1;
+    else if (colour === Colour.Dark) leaf[index] = enclosed[index]!;
+    else if (colour === Colour.Brown || colour === Colour.White) leaf[index] = held[index]!;
+  }
+  // Brown or white patches touching the plant: leaf, unless larger than the living plant or reaching
+  // the photo's edge (soil, a pot, a bench around the plant).
+  const patches = new Uint8Array(size);
+  for (let index = 0; index < size; index += 1) patches[index] = !leaf[index] && (colours[index] === Colour.Brown || colours[index] === Colour.White) ? 1 : 0;
+  const components = labelComponents(patches, width, height);
+  const nearPlant = morphMask(living, width, height, 3, true);
+  const touchesPlant = new Uint8Array(components.count + 1);
+  for (let index = 0; index < size; index += 1) if (components.labels[index] && nearPlant[index]) touchesPlant[components.labels[index]!] = 1;
+  const keep = components.stats.map((stats, at) => touchesPlant[at + 1] === 1 && stats.area <= livingCount && stats.minX > 0 && stats.minY > 0 && stats.maxX < width - 1 && stats.maxY < height - 1);
+  for (let index = 0; index < size; index += 1) {
+    const label = components.labels[index]!;
+    if (label && keep[label - 1]) leaf[index] = 1;
+  }
+
+  const tally = { healthy: 0, chlorotic: 0, necrotic: 0, powdery: 0 };
+  let leafCount = 0;
+  for (let index = 0; index < size; index += 1) {
+    if (!leaf[index]) continue;
+    leafCount += 1;
+    const colour = colours[index];
+    if (colour === Colour.Green) tally.healthy += 1;
+    else if (colour === Colour.Yellow) tally.chlorotic += 1;
+    else if (colour === Colour.White) tally.powdery += 1;
+    else tally.necrotic += 1;
+  }
+  const shares = { healthy: tally.healthy / leafCount, chlorotic: tally.chlorotic / leafCount, necrotic: tally.necrotic / leafCount, powdery: tally.powdery / leafCount };
+  const colourSymptoms = (Object.keys(LEAF_COLOUR_SYMPTOMS) as LeafColourClass[])
+    .map((kind) => {
+      const slug = LEAF_COLOUR_SYMPTOMS[kind];
+      return { slug, label: COLOR_SYMPTOMS.find((colour) => colour.slug === slug)?.name ?? slug, share: shares[kind], confidence: confidenceOfShare(shares[kind]) };
+    })
+    .filter((colour) => colour.confidence > 0)
+    .sort((a, b) => b.confidence - a.confidence);
+  return { ...empty, leafShare: leafCount / size, shares, colourSymptoms, findings: findingsOf(colourSymptoms) };
 }

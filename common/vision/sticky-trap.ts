@@ -4,9 +4,10 @@
  * shape rules), not a trained classifier: its method and version travel with every count it makes.
  *
  * Steps, and why:
- * 1. The photo is shrunk by area averaging to a working size (long side WORKING_LONG_SIDE): a 12 MP
- *    phone photo of a card filling the frame keeps about 7 px a millimetre of card there, so a thrips
- *    (1–2 mm long, about 0.5 mm wide) is a blob of about 10 × 3 px, for a quarter of the photo's work.
+ * 1. The photo is shrunk by area averaging (by whole blocks where it halves or thirds near enough) to
+ *    a working size with a long side about WORKING_LONG_SIDE: a 12 MP phone photo of a card filling
+ *    the frame keeps about 7 px a millimetre of card there, so a thrips (1–2 mm long, about 0.5 mm
+ *    wide) is a blob of about 10 × 3 px, for a quarter of the photo's work.
  * 2. The card is found at a coarse size by colour (trap-card.ts): the largest yellow or blue region,
  *    closed and with its holes (insects, print) filled. No such region of at least 3 % of the photo:
  *    no trap, and no counts rather than invented ones.
@@ -16,19 +17,28 @@
  * 4. Darkness is measured against the card's own local brightness (a grey closing wider than any
  *    insect), so lighting gradients and shade do not read as insects (trap-insects.ts).
  * 5. Printed grid lines are told from insects by shape: a line runs on along the card's rows or
- *    columns far beyond any insect, so the median darkness of each stretch of a row or column is the
- *    print there. The print is divided out as part of the card's light: a line reads as card, and an
- *    insect on a line still reads as an insect, darker than the line it covers.
- * 6. Each remaining blob is sized by its dark mass (which blur does not change) in mm² of card, and
- *    read as the mix of insects whose typical areas best add up to it: one insect, or several
- *    touching, counted against the median single insect of each class on this card.
+ *    columns far beyond any insect, so the darkness of each stretch of a row or column is the print
+ *    there. The print is taken out as something an insect covers: a line reads as bare card, and an
+ *    insect on a line as the insect it is.
+ * 6. Each dark blob is sized by its dark mass (which blur does not change) in mm² of card, and read
+ *    as the mix of insects whose typical areas best add up to it, its shape saying whether it can be
+ *    one insect: touching insects are counted by area against the median single insect of each
+ *    class on this card (trap-insects.ts, insectsOfBlob).
+ *
+ * Limits, by design: insects within EDGE_MARGIN_MM of the card's edge are not counted; an insect right
+ * on a crossing of printed lines may be missed; a thrips lying on a much larger insect is read as part
+ * of it; an insect as dark as the print it lies along is invisible; pale insects (whitefly's white
+ * wings on a yellow card) count by their darker bodies. The thresholds were tuned on generated
+ * photos (synthetic-trap.ts, and the 13 of sticky-trap.test.ts); tuning them on real cards changes
+ * STICKY_TRAP_VERSION.
  *
  * Scale: a photo carries none, so millimetres come from the card's long side, assumed to be
  * DEFAULT_CARD_LONG_SIDE_MM (a standard 10 × 25 cm card); a card of another length passes
- * `cardLongSideMm`, or its insects are sized wrongly.
+ * `cardLongSideMm`, or its insects are sized wrongly. The card's whole length must be in the photo.
  *
- * Speed: a 12-megapixel photo takes well under a second on Node (`BENCH_ONLY=vision npm run bench`);
- * in the tablet's browser it runs in the scan worker (workers/analysis.worker.ts).
+ * Speed: the goal is 1.5 s for a 12-megapixel photo on the tablet, where it runs in the scan worker
+ * (workers/analysis.worker.ts; measured by `npm run bench:browser`); `BENCH_ONLY=vision npm run bench`
+ * measures it on Node.
  */
 import { shrinkToLongSide, type RgbaImage } from './image';
 import { cardFrame, findCard } from './trap-card';

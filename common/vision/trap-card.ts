@@ -2,7 +2,8 @@
  * Finding a sticky card in a photo, and resampling it into its own frame (issue 17; the counter's
  * steps 2 and 3, see sticky-trap.ts).
  */
-import { ellipseOf, fillHoles, hsvOf, labelComponents, morphMask, shrinkToLongSide, valuePlane, type ComponentStats, type RgbaImage } from './image';
+import { hsvOf, shrinkToLongSide, valuePlane, type RgbaImage } from './image';
+import { ellipseOf, fillHoles, labelComponents, morphMask, type ComponentStats } from './planes';
 
 /** The card is found at this long side: a card is hundreds of pixels long there, and finding it costs little. */
 const COARSE_LONG_SIDE = 400;

@@ -3,7 +3,7 @@
  * steps 4 to 6, see sticky-trap.ts). Sizes are in millimetres of the card: the caller says how many
  * frame pixels a millimetre is.
  */
-import { boxBlur, ellipseOf, extremeFilter, labelComponents, type ComponentStats } from './image';
+import { boxBlur, ellipseOf, extremeFilter, labelComponents, type ComponentStats } from './planes';
 import type { CardFrame } from './trap-card';
 import type { SizeClass } from './trap-marks';
 
@@ -15,8 +15,16 @@ const DARK = 0.25;
 const DARK_PEAK = 0.32;
 /** Printed lines are found in stretches this long along each row and column of the card: more than twice the longest insect. */
 const LINE_SEGMENT_MM = 12;
-/** A stretch whose median darkness is below this has no print in it (noise and the card's own texture are about 0.05). */
+/** A stretch whose print reading is below this has no print in it (noise and the card's own texture are about 0.05). */
 const PRINT_MIN = 0.1;
+/**
+ * The print's darkness in a stretch is read at this percentile: the darker part of a line (its
+ * darkness wavers along it with noise and with the pixel grid), yet clear of an insect lying on it,
+ * which covers less than a quarter of a stretch, and of the card where a line crosses the stretch.
+ */
+const PRINT_PERCENTILE = 0.75;
+/** Taking print out divides by what an insect would show over it; never by less than this, so noise on a dark line is not blown up into insects. */
+const MIN_PRINT_DIVISOR = 0.35;
 /** Darkness of an insect's body against the card: dark brown to black insects on a yellow or blue card are 0.75–0.9. */
 const BODY_DARKNESS = 0.8;
 /** The ring around a blob over which its dark mass is summed: wider than the blur of a photo in focus. */
@@ -38,7 +46,18 @@ const SINGLE_INSECT: Record<SizeClass, { area: number; spread: number }> = {
   gnat_fly: { area: 5, spread: 0.25 },
 };
 /** The gnat/fly class has no upper size (house flies, shore flies, moths): above its typical area, one insect of it strays this far (log standard deviation). */
-const LARGEST_SPREAD_UP = 0.5;
+const LARGEST_SPREAD_UP = 0.35;
+/**
+ * The shape of one whitefly/aphid-sized or gnat/fly-sized insect as the counter measures it (blur
+ * included), until the card has enough single insects of the class to measure its own: width over
+ * length of the moment ellipse, and dark area over length squared. Measured on the generated cards
+ * (synthetic-trap.ts); real insects' proportions differ by kind, which is why a card with enough
+ * single insects of a class uses theirs.
+ */
+const SINGLE_SHAPE: Partial<Record<SizeClass, { aspect: number; fullness: number }>> = {
+  whitefly_aphid: { aspect: 0.55, fullness: 0.33 },
+  gnat_fly: { aspect: 0.45, fullness: 0.3 },
+};
 /** How far a blob's measured dark area strays from its insects' even when it is one insect (log standard deviation). */
 const MEASUREMENT_SPREAD = 0.08;
 /** Each insect more than one a blob is said to hold costs this much score: one insect is the likelier reading of a blob that fits both. */
@@ -78,35 +97,45 @@ function darknessOf(frame: CardFrame, windowPx: number): Float32Array {
   const block = Math.max(1, Math.floor(windowPx / 7));
   const blocksWide = Math.ceil(width / block);
   const blocksHigh = Math.ceil(height / block);
+  const blockOfU = Int32Array.from({ length: width }, (_, u) => Math.floor(u / block));
   const maxima = new Float32Array(blocksWide * blocksHigh);
   for (let v = 0; v < height; v += 1) {
     const row = Math.floor(v / block) * blocksWide;
-    for (let u = 0; u < width; u += 1) {
-      const at = row + Math.floor(u / block);
-      const value = smooth.data[v * width + u]!;
+    for (let u = 0, index = v * width; u < width; u += 1, index += 1) {
+      const at = row + blockOfU[u]!;
+      const value = smooth.data[index]!;
       if (value > maxima[at]!) maxima[at] = value;
     }
   }
   const size = Math.max(1, Math.round(windowPx / block)) | 1;
   const blocks = { width: blocksWide, height: blocksHigh, data: maxima };
   const light = boxBlur(extremeFilter(extremeFilter(blocks, size, true), size, false), size >> 1).data;
+  // Block centres sit at (i + 0.5)·block: each pixel's light is bilinear between the four around it.
+  // Per column and per row once: the left or upper block, the step to the next, and the weight.
+  const interpolation = (length: number, count: number) => {
+    const first = new Int32Array(length);
+    const weight = new Float32Array(length);
+    for (let at = 0; at < length; at += 1) {
+      const position = Math.min(count - 1, Math.max(0, (at + 0.5) / block - 0.5));
+      first[at] = Math.max(0, Math.min(count - 2, Math.floor(position)));
+      weight[at] = count > 1 ? position - first[at]! : 0;
+    }
+    return { first, weight, step: count > 1 ? 1 : 0 };
+  };
+  const across = interpolation(width, blocksWide);
+  const down = interpolation(height, blocksHigh);
   const darkness = new Float32Array(width * height);
   for (let v = 0; v < height; v += 1) {
-    // Block centres sit at (i + 0.5)·block: bilinear between the four around the pixel centre.
-    const fy = Math.min(blocksHigh - 1, Math.max(0, (v + 0.5) / block - 0.5));
-    const y0 = Math.min(blocksHigh - 2, Math.floor(fy));
-    const ty = blocksHigh > 1 ? fy - y0 : 0;
-    for (let u = 0; u < width; u += 1) {
-      const index = v * width + u;
+    const upper = down.first[v]! * blocksWide;
+    const lower = upper + down.step * blocksWide;
+    const ty = down.weight[v]!;
+    for (let u = 0, index = v * width; u < width; u += 1, index += 1) {
       if (!frame.onCard[index]) continue;
-      const fx = Math.min(blocksWide - 1, Math.max(0, (u + 0.5) / block - 0.5));
-      const x0 = Math.min(blocksWide - 2, Math.floor(fx));
-      const tx = blocksWide > 1 ? fx - x0 : 0;
-      const at = Math.max(0, y0) * blocksWide + Math.max(0, x0);
-      const right = blocksWide > 1 ? 1 : 0;
-      const down = blocksHigh > 1 ? blocksWide : 0;
-      const top = light[at]! * (1 - tx) + light[at + right]! * tx;
-      const bottom = light[at + down]! * (1 - tx) + light[at + down + right]! * tx;
+      const left = across.first[u]!;
+      const right = left + across.step;
+      const tx = across.weight[u]!;
+      const top = light[upper + left]! * (1 - tx) + light[upper + right]! * tx;
+      const bottom = light[lower + left]! * (1 - tx) + light[lower + right]! * tx;
       const local = top * (1 - ty) + bottom * ty;
       darkness[index] = local > 1 ? Math.max(0, 1 - frame.value[index]! / local) : 0;
     }
@@ -115,72 +144,79 @@ function darknessOf(frame: CardFrame, windowPx: number): Float32Array {
 }
 
 /**
- * The card's darkness with its printed grid divided out. Printed lines run along the frame's rows and
+ * The card's darkness with its printed grid taken out. Printed lines run along the frame's rows and
  * columns; along a row, a stretch of LINE_SEGMENT_MM (twice the longest insect) is mostly line where a
- * line runs, and mostly card elsewhere, so the median darkness of each stretch of each row and of each
- * column is the print there. The print is treated as part of the card (the card's light times
- * what each line lets through), so a line reads as card, and an insect on a line still reads as an
- * insect, darker than the line it covers. A stretch counts as print only if a neighbouring stretch
- * along the same row or column does too: lines run on, insects lying in a row do not.
+ * line runs, and mostly card elsewhere, so the darkness of each stretch of each row and of each column
+ * (read at PRINT_PERCENTILE) is the print there. The print is then taken out as what an insect
+ * covers: a line reads as bare card, and an insect on a line as the insect it is. A stretch counts as
+ * print only if a neighbouring stretch along the same row or column does too: lines run on, insects
+ * lying in a row do not.
  */
 function withoutPrint(darkness: Float32Array, onCard: Uint8Array, width: number, height: number, segment: number): Float32Array {
-  // Transmission (1 − darkness of the print) along rows and along columns, per pixel.
-  const rows = new Float32Array(width * height).fill(1);
-  const columns = new Float32Array(width * height).fill(1);
   const bins = 128;
   const histogram = new Uint32Array(bins);
-  const medians: number[] = [];
+  // Stretches: each row cut into rowParts along u, each column into columnParts along v.
+  const rowParts = Math.max(1, Math.round(width / segment));
+  const columnParts = Math.max(1, Math.round(height / segment));
+  const partsOf = (length: number, parts: number) => {
+    const partOf = new Int32Array(length);
+    for (let part = 0; part < parts; part += 1) partOf.fill(part, Math.floor((part * length) / parts), Math.floor(((part + 1) * length) / parts));
+    return partOf;
+  };
+  const partOfU = partsOf(width, rowParts);
+  const partOfV = partsOf(height, columnParts);
+  // Print darkness of each stretch: of row v's stretch k at v·rowParts + k, of column u's at u·columnParts + k.
+  const rowPrint = new Float32Array(height * rowParts);
+  const columnPrint = new Float32Array(width * columnParts);
+  const readings = new Float32Array(Math.max(rowParts, columnParts));
   // A line drifts across a row or two of the frame along a stretch (the card's angle is measured to a
   // fraction of a degree, and a sharp line may fall between two rows): each stretch reads the darkest
-  // of three neighbouring rows (or columns), so it sees the whole line, and divides it out of all three.
-  const nearRows = new Float32Array(width * height);
-  const nearColumns = new Float32Array(width * height);
-  for (let v = 0; v < height; v += 1) {
-    for (let u = 0; u < width; u += 1) {
-      const index = v * width + u;
-      const here = darkness[index]!;
-      nearRows[index] = Math.max(here, v > 0 ? darkness[index - width]! : 0, v < height - 1 ? darkness[index + width]! : 0);
-      nearColumns[index] = Math.max(here, u > 0 ? darkness[index - 1]! : 0, u < width - 1 ? darkness[index + 1]! : 0);
-    }
-  }
-  const lineOf = (source: Float32Array, target: Float32Array, offset: number, stride: number, length: number) => {
-    const count = Math.max(1, Math.round(length / segment));
-    medians.length = 0;
-    for (let part = 0; part < count; part += 1) {
-      const from = Math.floor((part * length) / count);
-      const to = Math.floor(((part + 1) * length) / count);
+  // of three neighbouring rows (or columns), so it sees the whole line, and takes it out of all three.
+  const lineOf = (target: Float32Array, targetOffset: number, offset: number, stride: number, across: number, hasBefore: boolean, hasAfter: boolean, length: number, parts: number) => {
+    for (let part = 0; part < parts; part += 1) {
+      const from = Math.floor((part * length) / parts);
+      const to = Math.floor(((part + 1) * length) / parts);
       histogram.fill(0);
       let inside = 0;
       for (let at = from; at < to; at += 1) {
         const index = offset + at * stride;
         if (!onCard[index]) continue;
-        histogram[Math.min(bins - 1, Math.floor(source[index]! * bins))]! += 1;
+        let dark = darkness[index]!;
+        if (hasBefore && darkness[index - across]! > dark) dark = darkness[index - across]!;
+        if (hasAfter && darkness[index + across]! > dark) dark = darkness[index + across]!;
+        histogram[Math.min(bins - 1, Math.floor(dark * bins))]! += 1;
         inside += 1;
       }
-      let bin = 0;
-      // Half the stretch on the card: a median; less, no reading.
+      // Half the stretch on the card: a reading; less, none.
       if (inside * 2 < to - from) {
-        medians.push(0);
+        readings[part] = 0;
         continue;
       }
-      for (let seen = histogram[0]!; seen * 2 < inside; ) seen += histogram[++bin]!;
-      medians.push((bin + 0.5) / bins);
+      let bin = 0;
+      for (let seen = histogram[0]!; seen < PRINT_PERCENTILE * inside; ) seen += histogram[++bin]!;
+      readings[part] = (bin + 0.5) / bins;
     }
-    for (let part = 0; part < count; part += 1) {
-      const neighbour = Math.max(medians[part - 1] ?? 0, medians[part + 1] ?? 0);
-      const print = Math.min(medians[part]!, neighbour);
-      if (print < PRINT_MIN) continue;
-      const from = Math.floor((part * length) / count);
-      const to = Math.floor(((part + 1) * length) / count);
-      for (let at = from; at < to; at += 1) target[offset + at * stride] = 1 - print;
+    for (let part = 0; part < parts; part += 1) {
+      const neighbour = Math.max(part > 0 ? readings[part - 1]! : 0, part < parts - 1 ? readings[part + 1]! : 0);
+      const print = Math.min(readings[part]!, neighbour);
+      target[targetOffset + part] = print < PRINT_MIN ? 0 : print;
     }
   };
-  for (let v = 0; v < height; v += 1) lineOf(nearRows, rows, v * width, 1, width);
-  for (let u = 0; u < width; u += 1) lineOf(nearColumns, columns, u, width, height);
+  for (let v = 0; v < height; v += 1) lineOf(rowPrint, v * rowParts, v * width, 1, width, v > 0, v < height - 1, width, rowParts);
+  for (let u = 0; u < width; u += 1) lineOf(columnPrint, u * columnParts, u, width, 1, u > 0, u < width - 1, height, columnParts);
+  // Where print of darkness L lies, a pixel a share c covered by an insect of body darkness B reads
+  // D = L + c·(B − L): an insect covers the print. What it would read on bare card, c·B, is then
+  // (D − L) / (1 − L / B); the divisor is kept from nearing zero on print nearly as dark as an insect.
+  // Lines crossing let through what each lets through: L = 1 − (1 − row's)·(1 − column's).
   const out = new Float32Array(width * height);
-  for (let index = 0; index < out.length; index += 1) {
-    const through = rows[index]! * columns[index]!;
-    out[index] = through >= 1 ? darkness[index]! : Math.max(0, 1 - (1 - darkness[index]!) / through);
+  for (let v = 0; v < height; v += 1) {
+    const rowBase = v * rowParts;
+    const columnPart = partOfV[v]!;
+    for (let u = 0; u < width; u += 1) {
+      const index = v * width + u;
+      const print = 1 - (1 - rowPrint[rowBase + partOfU[u]!]!) * (1 - columnPrint[u * columnParts + columnPart]!);
+      out[index] = print <= 0 ? darkness[index]! : Math.max(0, darkness[index]! - print) / Math.max(MIN_PRINT_DIVISOR, 1 - print / BODY_DARKNESS);
+    }
   }
   return out;
 }
@@ -354,7 +390,7 @@ export function findInsects(frame: CardFrame, pxPerMm: number): FoundInsect[] {
     if (group.length === 1 && blob.solidity >= MIN_SOLIDITY) singles[group[0]!].push(blob);
     return group.length === 1 ? group[0] : undefined;
   });
-  const singleShape: Partial<Record<SizeClass, { aspect: number; fullness: number }>> = {};
+  const singleShape: Partial<Record<SizeClass, { aspect: number; fullness: number }>> = { ...SINGLE_SHAPE };
   for (const sizeClass of CLASSES) {
     const own = singles[sizeClass];
     if (own.length < MIN_SINGLES_FOR_MEDIAN) continue;
