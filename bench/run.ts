@@ -10,14 +10,16 @@
  * - `sync`: the sync engine, form responses and the pest-pressure map (bench/sync.ts, bench/forms.ts, bench/pest-pressure.ts);
  * - `fleet`: two server instances on one PostgreSQL database behind HAProxy, 200 simulated tablets
  *   pushing and pulling through it, every write checked on the database after (bench/fleet.ts; its
- *   settings are there). Not part of the default run (server, sync, then notifications): it installs a Debian package
+ *   settings are there). Not part of the default run (server, sync, notifications, then vision): it installs a Debian package
  *   when HAProxy is missing, needs a PostgreSQL server, and takes over two minutes;
  * - `reports`: the trend calls at a real company's size (10,000 boxes, a year of 500,000 form responses
  *   and 100,000 problems), p50 and p95 beside the goal (bench/reports.ts). Not part of the default run
  *   either: seeding the company takes 1 to 1.5 minutes on PostgreSQL and 2 to 4 on PGlite, and the
  *   whole part about ten;
  * - `notifications`: how many notifications a second the job queue delivers to a local receiver, and
- *   the delay from the triggering commit to arrival, p50 and p95, beside the goals (bench/notifications.ts).
+ *   the delay from the triggering commit to arrival, p50 and p95, beside the goals (bench/notifications.ts);
+ * - `vision`: the sticky-trap counter on one 12-megapixel trap photo on Node, median of 5 (bench/vision.ts;
+ *   the tablet's figure is bench/browser.ts's).
  * The load_room_grids_boxes and get_unresolved_problems_for_room targets always use LOAD_CONNECTIONS: a
  * company's tablets opening the floor plan at once, not a flood of small calls; they accept compressed
  * answers, as every browser does.
@@ -35,6 +37,7 @@ import { measurePestPressureMap } from './pest-pressure';
 import { PRESSURE_ROOM, seedPressureRoom } from './problems';
 import { measureNotifications } from './notifications';
 import { measureReports } from './reports';
+import { measureVision } from './vision';
 import { benchPostgresUrl, withFreshPostgres } from './support';
 import { type Call, measureSync } from './sync';
 
@@ -246,8 +249,8 @@ function printGoals(rows: Row[]) {
   }
 }
 
-// BENCH_ONLY=server, sync, fleet, reports or notifications runs one part; without it, server, sync, then notifications.
-const PARTS = ['server', 'sync', 'fleet', 'reports', 'notifications'] as const;
+// BENCH_ONLY=server, sync, fleet, reports, notifications or vision runs one part; without it, server, sync, notifications, then vision.
+const PARTS = ['server', 'sync', 'fleet', 'reports', 'notifications', 'vision'] as const;
 const only = process.env.BENCH_ONLY;
 if (only !== undefined && !(PARTS as readonly string[]).includes(only)) {
   console.error(`BENCH_ONLY=${only}: not a part of the bench (${PARTS.join(', ')})`);
@@ -289,3 +292,4 @@ if (runs('fleet')) {
 }
 if (runs('reports')) await measureReports();
 if (runs('notifications')) await measureNotifications();
+if (runs('vision')) await measureVision();

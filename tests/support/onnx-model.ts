@@ -84,3 +84,51 @@ export function tinyColourClassifier(options: TinyClassifierOptions = {}): Uint8
   // A plain Uint8Array (protobufjs answers a Buffer on Node): the same bytes in Node and in a page.
   return new Uint8Array(onnx.ModelProto.encode(model).finish());
 }
+
+/**
+ * A small convolutional classifier with random weights, for timing only (bench/vision.ts): four 3×3
+ * convolutions of stride 2 (32, 64, 128 and 256 channels, each with a ReLU) over a 224 × 224 RGB
+ * input, a global average pool and a dense layer to `classes` scores (38, as a plant disease data
+ * set's). About 185 million multiply-adds per image, the order of a mobile image classifier's
+ * (MobileNetV2: 300 million), so its time per image stands for a company's real model.
+ */
+export function smallConvClassifier(classes = 38, seed = 7): Uint8Array {
+  let state = seed;
+  const random = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648 - 0.5;
+  };
+  const weights = (name: string, dims: number[]) => {
+    const count = dims.reduce((product, dim) => product * dim, 1);
+    const scale = Math.sqrt(2 / (count / dims[0]!));
+    return { name, dataType: FLOAT, dims, floatData: Array.from({ length: count }, () => random() * scale) };
+  };
+  const ints = (name: string, values: number[]) => ({ name, type: onnx.AttributeProto.AttributeType.INTS, ints: values });
+  const channels = [3, 32, 64, 128, 256];
+  const nodes = [];
+  const initializer = [];
+  let previous = 'image';
+  for (let layer = 1; layer < channels.length; layer += 1) {
+    initializer.push(weights(`conv${layer}_w`, [channels[layer]!, channels[layer - 1]!, 3, 3]));
+    nodes.push({ opType: 'Conv', input: [previous, `conv${layer}_w`], output: [`conv${layer}`], attribute: [ints('kernel_shape', [3, 3]), ints('strides', [2, 2]), ints('pads', [1, 1, 1, 1])] });
+    nodes.push({ opType: 'Relu', input: [`conv${layer}`], output: [`relu${layer}`] });
+    previous = `relu${layer}`;
+  }
+  nodes.push({ opType: 'GlobalAveragePool', input: [previous], output: ['pooled'] });
+  nodes.push({ opType: 'Flatten', input: ['pooled'], output: ['features'], attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 1 }] });
+  initializer.push(weights('dense_w', [channels.at(-1)!, classes]));
+  nodes.push({ opType: 'MatMul', input: ['features', 'dense_w'], output: ['scores'] });
+  const model = onnx.ModelProto.create({
+    irVersion: 8,
+    producerName: 'growroom-bench',
+    opsetImport: [{ domain: '', version: 13 }],
+    graph: {
+      name: 'small_conv_classifier',
+      node: nodes,
+      initializer,
+      input: [{ name: 'image', type: tensorType([1, 3, 224, 224]) }],
+      output: [{ name: 'scores', type: tensorType([1, classes]) }],
+    },
+  });
+  return new Uint8Array(onnx.ModelProto.encode(model).finish());
+}
