@@ -9,6 +9,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ApiContext } from '../api/context';
 import type { CollectionName, LocalDocument } from '../db/schemas';
 import type { Role } from '../../common/roles';
+import { useSyncStatus } from '../sync/sync-store';
 import { apiContext, session } from './services';
 
 /** The context of the domain functions (the local database opens once per page). */
@@ -154,4 +155,46 @@ export function useSignedInUser(): SignedInUser | null {
     };
   }, []);
   return user;
+}
+
+export interface ServerRead<T> {
+  /** null while offline, before the first answer, or after a failed read. */
+  data: T | null;
+  loading: boolean;
+  error: string | null;
+  /** Reads again (after a change, or when the Admin asks). */
+  reload: () => void;
+}
+
+/**
+ * One online read, for what lives on the server only (camera images, automation rules): again whenever
+ * `key` changes, the connection returns or `reload` is called; nothing while offline or while `read` is
+ * null, so a screen shows no stale copy offline.
+ */
+export function useServerRead<T>(read: ((context: ApiContext) => Promise<T>) | null, key: string): ServerRead<T> {
+  const context = useApiContext();
+  const online = useSyncStatus((status) => status.online);
+  const [state, setState] = useState<{ data: T | null; loading: boolean; error: string | null }>({ data: null, loading: true, error: null });
+  const [round, setRound] = useState(0);
+  const reload = useCallback(() => setRound((current) => current + 1), []);
+  const enabled = read !== null;
+  useEffect(() => {
+    if (!online || !read) {
+      setState({ data: null, loading: false, error: null });
+      return undefined;
+    }
+    if (!context) return undefined;
+    let current = true;
+    setState((previous) => ({ ...previous, loading: true, error: null }));
+    read(context).then(
+      (data) => current && setState({ data, loading: false, error: null }),
+      (error: unknown) => current && setState({ data: null, loading: false, error: error instanceof Error ? error.message : String(error) }),
+    );
+    return () => {
+      current = false;
+    };
+    // `read` is described by `key`: a new closure each render must not read again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [context, online, key, round, enabled]);
+  return { ...state, reload };
 }

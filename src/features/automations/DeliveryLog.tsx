@@ -5,7 +5,7 @@
  */
 import { useEffect } from 'react';
 import type { Delivery } from '../../api/automations';
-import type { ServerRead } from './hooks';
+import type { ServerRead } from '../../app/hooks';
 import { DELIVERY_STATUS_LABELS, deliveryText } from './model';
 import { when } from '../rooms/model';
 

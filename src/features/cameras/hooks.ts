@@ -4,50 +4,11 @@
  * connection; back online they read again. Images are files behind the session's token, shown as
  * object URLs that are revoked when they leave the screen.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { type Camera, type CameraImage, type CameraLimits, type DeviceToken, getCamera, getCameraImages, getCameras, getDeviceLinks } from '../../api/cameras';
-import type { ApiContext } from '../../api/context';
 import { fileObjectUrl } from '../../api/files';
-import { useApiContext } from '../../app/hooks';
-import { useSyncStatus } from '../../sync/sync-store';
+import { type ServerRead, useApiContext, useServerRead } from '../../app/hooks';
 import { timeLapseFrames } from './model';
-
-export interface ServerRead<T> {
-  /** null while offline, before the first answer, or after a failed read. */
-  data: T | null;
-  loading: boolean;
-  error: string | null;
-  reload: () => void;
-}
-
-/** One online read: again whenever `key` changes, the connection returns or `reload` is called; nothing while offline or while `read` is null. */
-function useServerRead<T>(read: ((context: ApiContext) => Promise<T>) | null, key: string): ServerRead<T> {
-  const context = useApiContext();
-  const online = useSyncStatus((status) => status.online);
-  const [state, setState] = useState<{ data: T | null; loading: boolean; error: string | null }>({ data: null, loading: true, error: null });
-  const [round, setRound] = useState(0);
-  const reload = useCallback(() => setRound((current) => current + 1), []);
-  const enabled = read !== null;
-  useEffect(() => {
-    if (!online || !read) {
-      setState({ data: null, loading: false, error: null });
-      return undefined;
-    }
-    if (!context) return undefined;
-    let current = true;
-    setState((previous) => ({ ...previous, loading: true, error: null }));
-    read(context).then(
-      (data) => current && setState({ data, loading: false, error: null }),
-      (error: unknown) => current && setState({ data: null, loading: false, error: error instanceof Error ? error.message : String(error) }),
-    );
-    return () => {
-      current = false;
-    };
-    // `read` is described by `key`: a new closure each render must not read again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [context, online, key, round, enabled]);
-  return { ...state, reload };
-}
 
 /** Reads again every `ms` while `active` (a camera's state and new images arrive without the Admin asking). */
 export function useEvery(ms: number, active: boolean, reload: () => void) {
