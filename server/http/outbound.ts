@@ -1,6 +1,6 @@
 /**
- * Outgoing calls to addresses users type in (Slack and Teams webhooks today; camera snapshots and
- * weather later): an Admin must not be able to make the server call what only the server can reach,
+ * Outgoing calls to addresses users type in (Slack and Teams webhooks, IP cameras' snapshots; weather
+ * later): an Admin must not be able to make the server call what only the server can reach,
  * such as its database, a neighbour on the private network or the cloud's metadata service
  * (169.254.169.254, which hands out credentials).
  *
@@ -219,20 +219,28 @@ function secureContextFor(extraCa: string): SecureContext {
   return context;
 }
 
+/** What a call answered: its status, its headers and at most `maxResponseBytes` of its body. */
+interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The body's first `maxResponseBytes`. */
+  bytes: Buffer;
+  /** The body had more than `maxResponseBytes`: the rest was not read. */
+  tooLarge: boolean;
+}
+
 /**
- * POSTs `payload` as JSON to `rawUrl` under the policy (see the module header). Answers the status and
- * the start of the answer, whatever the status: a redirect is answered, not followed. Throws
- * OutboundRefusedError when the policy refuses the address, and a plain Error when the call fails
- * (connection, TLS, deadline, or `signal` aborting).
+ * The one way the server calls an address a user typed: checks and pins it (resolveOutboundTarget),
+ * sends one request on a connection of its own under the policy's deadline, and reads at most
+ * `maxResponseBytes` of the answer, whatever its status (a redirect is answered, not followed).
  */
-export async function postJson(rawUrl: string, payload: unknown, policy: OutboundPolicy, signal?: AbortSignal): Promise<OutboundResponse> {
+async function send(rawUrl: string, request: { method: 'GET' | 'POST'; headers: http.OutgoingHttpHeaders; body?: Buffer }, policy: OutboundPolicy, defaultMaxBytes: number, signal?: AbortSignal): Promise<RawAnswer> {
   const limit = deadline(policy.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal);
   const target = await resolveOutboundTarget(rawUrl, policy, limit);
-  const body = Buffer.from(JSON.stringify(payload));
-  const maxBytes = policy.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const maxBytes = policy.maxResponseBytes ?? defaultMaxBytes;
   const options: https.RequestOptions = {
-    method: 'POST',
-    headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, 'user-agent': 'GrowRoom-Notifications' },
+    method: request.method,
+    headers: request.headers,
     // A connection of its own for each call: a pooled socket could be one opened to another address.
     agent: false,
     lookup: pinnedLookup(target),
@@ -240,28 +248,64 @@ export async function postJson(rawUrl: string, payload: unknown, policy: Outboun
     ...(target.url.protocol === 'https:' && policy.extraCa ? { secureContext: secureContextFor(policy.extraCa) } : {}),
   };
   const client = target.url.protocol === 'https:' ? https : http;
-  return new Promise<OutboundResponse>((resolve, reject) => {
-    const request = client.request(target.url, options, (response) => {
+  return new Promise<RawAnswer>((resolve, reject) => {
+    const outgoing = client.request(target.url, options, (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      const finish = () => {
-        const retryAfter = Number(response.headers['retry-after']);
-        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null });
+      let settled = false;
+      const finish = (tooLarge: boolean) => {
+        if (settled) return;
+        settled = true;
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, bytes: Buffer.concat(chunks), tooLarge });
       };
       response.on('data', (chunk: Buffer) => {
-        if (size >= maxBytes) return;
-        chunks.push(chunk.subarray(0, maxBytes - size));
+        chunks.push(chunk.subarray(0, Math.max(0, maxBytes - size)));
         size += chunk.length;
-        // Enough read: the status is what counts; the rest of a large answer is not waited for.
-        if (size >= maxBytes) {
-          finish();
+        // Enough read: the rest of a large answer is not waited for.
+        if (size > maxBytes) {
+          finish(true);
           response.destroy();
         }
       });
-      response.on('end', finish);
-      response.on('error', (error) => (size >= maxBytes ? undefined : reject(limit.aborted ? abortReason(limit) : error)));
+      response.on('end', () => finish(false));
+      response.on('error', (error) => (settled ? undefined : reject(limit.aborted ? abortReason(limit) : error)));
     });
-    request.on('error', (error) => reject(limit.aborted ? abortReason(limit) : error));
-    request.end(body);
+    outgoing.on('error', (error) => reject(limit.aborted ? abortReason(limit) : error));
+    outgoing.end(request.body);
   });
+}
+
+/**
+ * POSTs `payload` as JSON to `rawUrl` under the policy (see the module header). Answers the status and
+ * the start of the answer, whatever the status: a redirect is answered, not followed. Throws
+ * OutboundRefusedError when the policy refuses the address, and a plain Error when the call fails
+ * (connection, TLS, deadline, or `signal` aborting).
+ */
+export async function postJson(rawUrl: string, payload: unknown, policy: OutboundPolicy, signal?: AbortSignal): Promise<OutboundResponse> {
+  const body = Buffer.from(JSON.stringify(payload));
+  const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, 'user-agent': 'GrowRoom-Notifications' };
+  const answer = await send(rawUrl, { method: 'POST', headers, body }, policy, DEFAULT_MAX_RESPONSE_BYTES, signal);
+  const retryAfter = Number(answer.headers['retry-after']);
+  return { status: answer.status, body: answer.bytes.toString('utf8'), retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null };
+}
+
+export interface BytesResponse {
+  status: number;
+  /** The media type of the answer (without parameters), or null. */
+  contentType: string | null;
+  /** The answer's bytes: all of them, unless `tooLarge`. */
+  bytes: Buffer;
+  /** The answer had more than `maxResponseBytes`: the rest was not read. */
+  tooLarge: boolean;
+}
+
+/**
+ * GETs `rawUrl` under the policy and answers its status, type and bytes (a camera's still image),
+ * whatever the status. Credentials in the address (`https://user:password@…`) go as Basic
+ * authentication, as a browser sends them. Throws as `postJson` does.
+ */
+export async function getBytes(rawUrl: string, headers: http.OutgoingHttpHeaders, policy: OutboundPolicy, signal?: AbortSignal): Promise<BytesResponse> {
+  const answer = await send(rawUrl, { method: 'GET', headers }, policy, DEFAULT_MAX_RESPONSE_BYTES, signal);
+  const type = answer.headers['content-type'];
+  return { status: answer.status, contentType: type ? type.split(';')[0]!.trim() : null, bytes: answer.bytes, tooLarge: answer.tooLarge };
 }
