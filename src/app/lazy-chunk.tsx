@@ -6,22 +6,26 @@
  * tried again each time the connection returns or the service worker takes the page, and meanwhile
  * the Suspense fallback (`ChunkFallback`) says what the grower is waiting for.
  */
-import { type ComponentType, lazy, type LazyExoticComponent, type ReactNode } from 'react';
+import { type Attributes, type ComponentType, lazy, type ReactNode, useState } from 'react';
 import { useSyncStatus } from '../sync/sync-store';
 
 export interface LazyChunk<Props> {
-  Component: LazyExoticComponent<ComponentType<Props>>;
+  Component: ComponentType<Props>;
   /** Starts loading the chunk (a screen asks ahead for what a tap will need); loading twice loads once. */
   preload: () => Promise<void>;
 }
 
 export function lazyChunk<Props>(load: () => Promise<ComponentType<Props>>): LazyChunk<Props> {
   let loading: Promise<ComponentType<Props>> | null = null;
+  let loaded: ComponentType<Props> | null = null;
   const once = () =>
-    (loading ??= load().catch((error: unknown) => {
-      loading = null;
-      throw error;
-    }));
+    (loading ??= load().then(
+      (component) => (loaded = component),
+      (error: unknown) => {
+        loading = null;
+        throw error;
+      },
+    ));
   const untilLoaded = async (): Promise<ComponentType<Props>> => {
     for (;;) {
       try {
@@ -31,10 +35,18 @@ export function lazyChunk<Props>(load: () => Promise<ComponentType<Props>>): Laz
       }
     }
   };
-  return {
-    Component: lazy(async () => ({ default: await untilLoaded() })),
-    preload: () => once().then(() => undefined, () => undefined),
-  };
+  const Lazy = lazy(async () => ({ default: await untilLoaded() })) as unknown as ComponentType<Props>;
+  /**
+   * A chunk loaded already (preloaded) renders at once: React.lazy would suspend on its first render
+   * all the same, and React holds content back for 300 ms after a fallback shows. The choice is made
+   * once per mount, so a part that mounted through `Lazy` is not remounted (and its state lost) later.
+   */
+  function Chunk(props: Props) {
+    const [Ready] = useState(() => loaded);
+    const Shown = (Ready ?? Lazy) as ComponentType<Props & Attributes>;
+    return <Shown {...(props as Props & Attributes)} />;
+  }
+  return { Component: Chunk, preload: () => once().then(() => undefined, () => undefined) };
 }
 
 /** Resolves when a load may now succeed: the connection returned, a service worker took the page, or a while passed. */

@@ -90,10 +90,15 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
   const culled = shownBoxes.filter((box) => box.culled === true).length;
   const boxesShown = !boxList.loading && plants > 0;
   useEffect(() => {
-    if (!boxesShown) return;
-    // Both at once: the panel's problems are its own chunk (BoxPanel.tsx).
-    void boxPanel.preload();
-    void import('./BoxPanel').then((panel) => panel.preloadBoxProblems());
+    if (!boxesShown) return undefined;
+    // Once the boxes have painted and the tablet is idle (evaluating the chunks takes the main thread
+    // for a while on a tablet); both at once: the panel's problems are its own chunk (BoxPanel.tsx).
+    const preload = () => {
+      void boxPanel.preload();
+      void import('./BoxPanel').then((panel) => panel.preloadBoxProblems());
+    };
+    const idle = requestIdleCallback(preload, { timeout: 1500 });
+    return () => cancelIdleCallback(idle);
   }, [boxesShown]);
 
   return (
