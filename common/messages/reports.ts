@@ -2,6 +2,7 @@
  * Messages of trends, reports, saved reports and the dashboard (spec part 2 §5 "Reports and trends",
  * §7). Where §5 states a rule without its words, the message says the rule in the spec's field names.
  */
+import { thousands } from './numbers';
 
 /** How a report's period is chosen (spec §5): the last weeks, a date range, or a batch's dates. */
 export const DATE_OPTIONS = ['weeks_ago', 'date_range', 'batch_related_date'] as const;
@@ -73,8 +74,8 @@ export const savedReportMessages = {
   chartTypeRequired: 'chart_type is required.',
   chartTypeInvalid: `chart_type must be one of ${CHART_TYPES.join(', ')}.`,
   reportDataArray: 'report_data must be an array.',
-  reportDataTooLarge: `report_data may hold at most ${REPORT_DATA_MAX_CHARS.toLocaleString('en')} characters as JSON: save a shorter period or fewer rooms.`,
-  filtersInvalid: `filters must be an object with date_type and date_range (start_date and end_date), of at most ${REPORT_FILTERS_MAX_CHARS.toLocaleString('en')} characters.`,
+  reportDataTooLarge: `report_data may hold at most ${thousands(REPORT_DATA_MAX_CHARS)} characters as JSON: save a shorter period or fewer rooms.`,
+  filtersInvalid: `filters must be an object with date_type and date_range (start_date and end_date), of at most ${thousands(REPORT_FILTERS_MAX_CHARS)} characters.`,
   reportTypeInvalid: 'report_type must be a text of at most 100 characters.',
   reportIdRequired: 'report_id is required.',
   reportIdInvalid: 'report_id must be a saved report id or its client id.',

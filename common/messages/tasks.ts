@@ -4,6 +4,7 @@
  * its words, the message says the rule in the call's field names.
  */
 import type { FormCategory } from './forms';
+import { thousands } from './numbers';
 
 /** The category of the forms tasks follow: the task templates (spec §3 taskTemplates). */
 export const TASK_CATEGORY: FormCategory = 'Task';
@@ -45,7 +46,7 @@ export const taskMessages = {
   perPageInvalid: `per_page must be a whole number from 1 (at most ${TASK_PER_PAGE_MAX} are answered).`,
   titleRequired: `title is required (at most ${TASK_TITLE_MAX_CHARS} characters).`,
   titleInvalid: `title must be a text of at most ${TASK_TITLE_MAX_CHARS} characters.`,
-  descriptionInvalid: `description must be a text of at most ${TASK_DESCRIPTION_MAX_CHARS.toLocaleString('en')} characters.`,
+  descriptionInvalid: `description must be a text of at most ${thousands(TASK_DESCRIPTION_MAX_CHARS)} characters.`,
   dueAtInvalid: 'due_at must be a date-time (ISO 8601) or empty.',
   assigneeInvalid: 'assignee_user_id must be a user id, or empty for nobody.',
   assigneeNameIncomplete: 'Give both first_name and last_name of the assignee.',
@@ -79,7 +80,7 @@ export const commentMessages = {
   responseIdRequired: 'ResponseID is required.',
   userIdRequired: 'UserID is required.',
   commentIdRequired: 'CommentID is required.',
-  commentTextRequired: `CommentText is required (at most ${COMMENT_MAX_CHARS.toLocaleString('en')} characters).`,
+  commentTextRequired: `CommentText is required (at most ${thousands(COMMENT_MAX_CHARS)} characters).`,
   // Issue 16: only the author edits or deletes a comment; Admins may delete any.
   notAuthorEdit: 'Only the author of a comment may edit it.',
   notAuthorDelete: 'Only the author of a comment or an Admin may delete it.',

@@ -115,7 +115,8 @@ export function preharvestBoxIds(sprays: readonly LocalSpray[], now: number): st
 }
 
 const twoDigits = (value: number) => String(value).padStart(2, '0');
-const DAY_OF_WEEK = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
+/** Made on first use: a formatter made when the room's module loads would cost its cold start (the locale's data). */
+let dayOfWeek: Intl.DateTimeFormat | undefined;
 
 /**
  * When a re-entry interval ends, as short as a box can show it: "14:30" (24-hour, the tablet's time)
@@ -124,5 +125,5 @@ const DAY_OF_WEEK = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 
 export function reentryEndText(until: string, now: number): string {
   const end = new Date(until);
   const time = `${twoDigits(end.getHours())}:${twoDigits(end.getMinutes())}`;
-  return end.toDateString() === new Date(now).toDateString() ? time : `${DAY_OF_WEEK.format(end)} ${time}`;
+  return end.toDateString() === new Date(now).toDateString() ? time : `${(dayOfWeek ??= new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' })).format(end)} ${time}`;
 }
