@@ -9,12 +9,11 @@
  */
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { deferred } from '../../app/deferred';
 import { ChunkFallback, lazyChunk } from '../../app/lazy-chunk';
 import { gridMessages } from '../../../common/messages/grids';
 import { scanMessages } from '../../../common/messages/scans';
-import { createGrid, deleteGrid, uploadGridImage } from '../../api/grids';
 import { byCreation } from '../../api/records';
-import { markGridScanned, markRoomScanned, resetScannedStatus } from '../../api/scans';
 import { useAction, useLocalDocument, useLocalQuery, type SignedInUser, useSignedInUser } from '../../app/hooks';
 import { withFittedPhoto } from '../../app/photos';
 import type { LocalDocument } from '../../db/schemas';
@@ -26,7 +25,6 @@ import { boxNumber } from '../../../common/grid-order';
 import { type BatchDoc, type BoxDoc, boxLabel, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, boxesByGrid, recentTrapBoxIds, roomQueries, type RoomDoc, scanText } from './model';
 import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
 import { BOX_SIZES, useUiState } from '../ui-state/ui-state';
-import { updateAllRoomScroll, updateRoomScroll } from '../../api/rooms';
 import { Whiteboard } from './Whiteboard';
 import { nextReentryEnd, type LocalSpray, type Reentry, reentryByBox, reentryEndText, SPRAY_SELECTOR } from '../treatments/intervals';
 import './rooms.css';
@@ -38,6 +36,19 @@ import './rooms.css';
  */
 const boxPanel = lazyChunk(async () => (await import('./BoxPanel')).BoxPanel);
 const templateChooser = lazyChunk(async () => (await import('../forms/fill/TemplateChooser')).TemplateChooser);
+
+/** The room's writes, loaded on first use (app/deferred.ts): the room paints its boxes without them. */
+const gridsApi = () => import('../../api/grids');
+const scansApi = () => import('../../api/scans');
+const roomsApi = () => import('../../api/rooms');
+const createGrid = deferred(gridsApi, 'createGrid');
+const deleteGrid = deferred(gridsApi, 'deleteGrid');
+const uploadGridImage = deferred(gridsApi, 'uploadGridImage');
+const markGridScanned = deferred(scansApi, 'markGridScanned');
+const markRoomScanned = deferred(scansApi, 'markRoomScanned');
+const resetScannedStatus = deferred(scansApi, 'resetScannedStatus');
+const updateAllRoomScroll = deferred(roomsApi, 'updateAllRoomScroll');
+const updateRoomScroll = deferred(roomsApi, 'updateRoomScroll');
 
 /** Photos are made fit before they are queued (app/photos.ts). */
 const uploadFittedGridImage = withFittedPhoto(uploadGridImage);

@@ -6,13 +6,19 @@
  */
 import { useEffect, useState } from 'react';
 import { scanMessages } from '../../../common/messages/scans';
-import { getWhiteboardHistory, uploadWhiteboardImage, type WhiteboardHistory } from '../../api/scans';
+import type { WhiteboardHistory } from '../../api/scans';
 import { reachedServer } from '../../api/records';
+import { deferred } from '../../app/deferred';
 import { useAction, useApiContext } from '../../app/hooks';
 import { withFittedPhoto } from '../../app/photos';
 import { useSyncStatus } from '../../sync/sync-store';
 import { usePreview, useStoredImage } from './hooks';
 import { type CompanyDoc, type RoomDoc, userName, when } from './model';
+
+/** Loaded on first use (app/deferred.ts), so the room paints without the domain functions' schemas. */
+const scansApi = () => import('../../api/scans');
+const getWhiteboardHistory = deferred(scansApi, 'getWhiteboardHistory');
+const uploadWhiteboardImage = deferred(scansApi, 'uploadWhiteboardImage');
 
 /** Photos are made fit before they are queued (app/photos.ts). */
 const uploadFittedWhiteboardImage = withFittedPhoto(uploadWhiteboardImage);

@@ -1,7 +1,10 @@
 /** Hooks the rooms and overview screens share: a stored image. */
 import { useEffect, useState } from 'react';
-import { fileObjectUrl } from '../../api/files';
+import { deferred } from '../../app/deferred';
 import { useApiContext } from '../../app/hooks';
+
+/** Loaded on first use (app/deferred.ts): a room's grids paint before their images are asked for. */
+const fileObjectUrl = deferred(() => import('../../api/files'), 'fileObjectUrl');
 
 export interface StoredImage {
   url: string | null;
