@@ -47,6 +47,14 @@ export interface ServerConfig {
   logLevel: string;
   /** Prove every answer against its response schema before it leaves (tests; `CHECK_ANSWERS=1`), not only write it by it. */
   checkAnswers: boolean;
+  /**
+   * Open-Meteo's services the weather calls use (server/domains/weather): OPEN_METEO_FORECAST_URL,
+   * OPEN_METEO_ARCHIVE_URL and OPEN_METEO_GEOCODING_URL, base addresses without `/v1/…`. An operator
+   * may point them at a self-hosted Open-Meteo.
+   */
+  openMeteoForecastUrl: string;
+  openMeteoArchiveUrl: string;
+  openMeteoGeocodingUrl: string;
 }
 
 function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
@@ -95,5 +103,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webRoot: resolve(env.WEB_ROOT ?? './dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     checkAnswers: env.CHECK_ANSWERS === '1',
+    openMeteoForecastUrl: (env.OPEN_METEO_FORECAST_URL || 'https://api.open-meteo.com').replace(/\/+$/, ''),
+    openMeteoArchiveUrl: (env.OPEN_METEO_ARCHIVE_URL || 'https://archive-api.open-meteo.com').replace(/\/+$/, ''),
+    openMeteoGeocodingUrl: (env.OPEN_METEO_GEOCODING_URL || 'https://geocoding-api.open-meteo.com').replace(/\/+$/, ''),
   };
 }

@@ -1095,6 +1095,41 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
     CREATE INDEX box_videos_box ON box_videos (grid_box_id, recorded_at) WHERE deleted_at IS NULL AND grid_box_id IS NOT NULL;
     CREATE INDEX box_videos_row ON box_videos (grid_id, row_number, recorded_at) WHERE deleted_at IS NULL AND row_number IS NOT NULL;
   `,
+  '0020_weather_cache': `
+    -- What the server fetched from Open-Meteo (issue 18; server/domains/weather), so a dashboard opened
+    -- on every tablet asks upstream once. No sync columns and no company: public weather, shared by all.
+    -- weather_places: a place name as asked (spaces collapsed, lower case) and what geocoding resolved
+    -- it to; places do not move, so a row is kept for good.
+    CREATE TABLE weather_places (
+      query text PRIMARY KEY,
+      name text NOT NULL,
+      country text,
+      latitude double precision NOT NULL,
+      longitude double precision NOT NULL,
+      timezone text,
+      fetched_at timestamptz NOT NULL DEFAULT now()
+    );
+
+    -- weather_days: one local day at a point (coordinates rounded to 0.01°, about 1 km, finer than
+    -- Open-Meteo's grid), in the point's time zone. final: the day was over everywhere when fetched, so
+    -- the row is kept for good; otherwise it is fetched again after fetched_at + 1 hour.
+    CREATE TABLE weather_days (
+      latitude double precision NOT NULL,
+      longitude double precision NOT NULL,
+      day date NOT NULL,
+      timezone text NOT NULL,
+      temperature_max double precision,
+      temperature_min double precision,
+      temperature_mean double precision,
+      humidity_mean double precision,
+      precipitation double precision,
+      weather_code integer,
+      source text NOT NULL CHECK (source IN ('forecast', 'archive')),
+      final boolean NOT NULL,
+      fetched_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (latitude, longitude, day)
+    );
+  `,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -464,6 +464,8 @@ export interface DB {
   cameras: CamerasTable;
   camera_images: CameraImagesTable;
   camera_device_tokens: CameraDeviceTokensTable;
+  weather_places: WeatherPlacesTable;
+  weather_days: WeatherDaysTable;
 }
 
 /** A problem seen on a plant (migration 0008). */
@@ -788,6 +790,38 @@ export interface BoxVideosTable extends SyncColumns {
   /** When the grower recorded it: the act's time. */
   recorded_at: Timestamp;
   recorded_by: number | null;
+}
+
+/** A place name and what Open-Meteo's geocoding resolved it to (migration 0020): kept for good. */
+export interface WeatherPlacesTable {
+  /** The name as asked: spaces collapsed, lower case. */
+  query: string;
+  name: string;
+  country: string | null;
+  latitude: number;
+  longitude: number;
+  /** The place's time zone, when geocoding says (else the weather's answer says it). */
+  timezone: string | null;
+  fetched_at: Timestamp;
+}
+
+/** One local day's weather at a point rounded to 0.01° (migration 0020; server/domains/weather/cache.ts). */
+export interface WeatherDaysTable {
+  latitude: number;
+  longitude: number;
+  /** yyyy-mm-dd (DATE is read as text: server/db/database.ts). */
+  day: string;
+  timezone: string;
+  temperature_max: number | null;
+  temperature_min: number | null;
+  temperature_mean: number | null;
+  humidity_mean: number | null;
+  precipitation: number | null;
+  weather_code: number | null;
+  source: 'forecast' | 'archive';
+  /** The day was over everywhere when fetched: kept for good. Otherwise stale an hour after `fetched_at`. */
+  final: boolean;
+  fetched_at: Timestamp;
 }
 
 export type Company = Selectable<CompaniesTable>;

@@ -30,6 +30,7 @@ import {
   typicalObject,
 } from '../support/arbitraries';
 import { createBatch, createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
+import { startOpenMeteo } from '../support/open-meteo';
 import { startServer, type TestServer } from '../support/server';
 
 const SEED = 20_260_115;
@@ -58,6 +59,7 @@ const PUSH_ENTRIES_PER_ROUTE = 80;
 const SKIPPED: Record<string, string> = {};
 
 let server: TestServer;
+let openMeteo: Awaited<ReturnType<typeof startOpenMeteo>> | undefined;
 let farm: Tenant;
 let other: Tenant;
 /** A live record of each kind, of the fuzzing company (refreshed before each route) and of another. */
@@ -67,12 +69,22 @@ let foreign: Records = {};
 beforeAll(async () => {
   // A stalled request is answered 408 once the request timeout passes (2 minutes by default): 3 s here, so
   // the stall cases see it within their 10 s.
-  server = await startServer({ requestTimeoutMs: 3_000 });
+  // The weather calls go to a local stand-in of Open-Meteo: no test reaches the internet.
+  openMeteo = await startOpenMeteo();
+  server = await startServer({
+    requestTimeoutMs: 3_000,
+    openMeteoForecastUrl: openMeteo.base,
+    openMeteoArchiveUrl: openMeteo.base,
+    openMeteoGeocodingUrl: openMeteo.base,
+  });
   farm = await createTenant(server);
   other = await createTenant(server);
   foreign = await ensureRecords(other);
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  await openMeteo?.close();
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Records for requests to name, so that a typical request gets past "not found" to the handler

@@ -147,6 +147,11 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     resetRateLimitPerMinute: 10_000,
     webRoot: join(dataDir, 'no-web-app'),
     checkAnswers: true,
+    // No test reaches the internet: weather goes nowhere (port 9, discard) unless a test starts the
+    // Open-Meteo stand-in (tests/support/open-meteo.ts) and points these at it.
+    openMeteoForecastUrl: 'http://127.0.0.1:9',
+    openMeteoArchiveUrl: 'http://127.0.0.1:9',
+    openMeteoGeocodingUrl: 'http://127.0.0.1:9',
     // A test that photographs every few seconds sets CAMERA_MIN_INTERVAL_SECONDS before it starts its
     // server (the end-to-end server, its own process, reads it from the environment as well).
     ...(process.env.CAMERA_MIN_INTERVAL_SECONDS ? { cameraMinIntervalSeconds: Number(process.env.CAMERA_MIN_INTERVAL_SECONDS) } : {}),
