@@ -13,6 +13,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { weatherMessages as m } from '../../../common/messages/weather';
+import type { WeatherDay } from '../../../common/schemas/weather';
 import type { ServerConfig } from '../../config';
 import { HttpError } from '../../http/errors';
 import { getBytes, OutboundRefusedError, type OutboundPolicy } from '../../http/outbound';
@@ -76,15 +77,8 @@ export interface GeocodedPlace {
   timezone: string | null;
 }
 
-export interface FetchedDay {
-  date: string;
-  temperature_max: number | null;
-  temperature_min: number | null;
-  temperature_mean: number | null;
-  humidity_mean: number | null;
-  precipitation: number | null;
-  weather_code: number | null;
-}
+/** A day as Open-Meteo answered it: the answer's own shape (common/schemas/weather.ts). */
+export type FetchedDay = WeatherDay;
 
 export interface OpenMeteoClient {
   /** The best match of a place name, or null when there is none. */
