@@ -38,6 +38,11 @@ export class ScansPage extends AppPage {
     }, null, { timeout: 60_000 });
   }
 
+  /** Waits until the marks are drawn: they are laid over the photo once it has loaded, which may be after the analysis answered. */
+  async marksDrawn() {
+    await this.page.locator('.trap-photo svg').waitFor({ timeout: 30_000 });
+  }
+
   /** The marks drawn over the trap's photo. */
   marks() {
     return this.page.locator('.trap-photo svg circle');

@@ -52,6 +52,7 @@ describe.skipIf(skipBrowser)('scans', { timeout: 240_000 }, () => {
     await scans.takePhoto(photo);
     await scans.analysed();
     expect(await scans.status()).toMatch(/^Found a yellow trap and \d+ insects/);
+    await scans.marksDrawn();
     const found = await scans.marks().count();
     // The counter's own accuracy is tested on 12 photos in common/vision; here it only has to be close.
     expect(Math.abs(found - 21)).toBeLessThanOrEqual(3);
