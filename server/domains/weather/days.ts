@@ -60,8 +60,8 @@ export async function resolveLocation(request: FastifyRequest, location: string)
 
 const isFresh = (day: CachedDay, now: number) => day.final || new Date(day.fetched_at).getTime() > now - NOT_FINAL_FRESH_MS;
 
-const dayAnswer = (date: string, values: FetchedDay | CachedDay | undefined): WeatherDay => ({
-  date,
+/** A day's values, fetched or cached (none for a day Open-Meteo left out: all null). */
+const valuesOf = (values: FetchedDay | CachedDay | undefined): Omit<WeatherDay, 'date'> => ({
   temperature_max: values?.temperature_max ?? null,
   temperature_min: values?.temperature_min ?? null,
   temperature_mean: values?.temperature_mean ?? null,
@@ -105,22 +105,13 @@ export async function weatherDays(request: FastifyRequest, location: ResolvedLoc
       if (day.date < first || day.date > last) continue;
       byDate.set(day.date, day);
       const final = day.date < finalBefore && day.temperature_max !== null;
-      fetched.push({ ...location.point, day: day.date, timezone: answer.timezone, ...dayValues(day), source, final, fetched_at: new Date(now) });
+      fetched.push({ ...location.point, day: day.date, timezone: answer.timezone, ...valuesOf(day), source, final, fetched_at: new Date(now) });
     }
   }
   await q.saveDays(db, fetched);
 
   return {
     place: { ...location.place, timezone: timezone ?? 'UTC' },
-    days: dates.map((date) => dayAnswer(date, byDate.get(date))),
+    days: dates.map((date) => ({ date, ...valuesOf(byDate.get(date)) })),
   };
 }
-
-const dayValues = ({ temperature_max, temperature_min, temperature_mean, humidity_mean, precipitation, weather_code }: FetchedDay) => ({
-  temperature_max,
-  temperature_min,
-  temperature_mean,
-  humidity_mean,
-  precipitation,
-  weather_code,
-});
