@@ -29,11 +29,11 @@ import type { Reentry } from '../treatments/intervals';
 
 /**
  * The box's plant problems carry the problem catalogue (its type search): a chunk of their own, so a
- * room opens without it; the room asks for it once its boxes show (`preloadBoxProblems`), so the
- * panel's first tap does not wait for it.
+ * room opens without it. It is asked for as soon as the panel's own chunk loads (the room loads that
+ * when it is idle after its boxes paint), so the panel's first tap does not wait for it.
  */
 const boxProblems = lazyChunk(async () => (await import('./BoxProblems')).BoxProblems);
-export const preloadBoxProblems = boxProblems.preload;
+void boxProblems.preload();
 
 export function BoxPanel(props: {
   box: BoxDoc;

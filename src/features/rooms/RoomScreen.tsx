@@ -102,12 +102,9 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
   const boxesShown = !boxList.loading && plants > 0;
   useEffect(() => {
     if (!boxesShown) return undefined;
-    // Once the boxes have painted and the tablet is idle (evaluating the chunks takes the main thread
-    // for a while on a tablet); both at once: the panel's problems are its own chunk (BoxPanel.tsx).
-    const preload = () => {
-      void boxPanel.preload();
-      void import('./BoxPanel').then((panel) => panel.preloadBoxProblems());
-    };
+    // Once the boxes have painted and the tablet is idle: evaluating the panel's chunks takes the main
+    // thread for a while on a tablet (the panel asks for its problems' chunk itself, BoxPanel.tsx).
+    const preload = () => void boxPanel.preload();
     const idle = requestIdleCallback(preload, { timeout: 1500 });
     return () => cancelIdleCallback(idle);
   }, [boxesShown]);
