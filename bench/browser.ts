@@ -25,14 +25,9 @@ import { startServer } from '../tests/support/server';
 import { startServerProcess } from '../tests/support/server-process';
 import sharp from 'sharp';
 import { syntheticTrap } from '../common/vision/synthetic-trap';
+import { median } from './support';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 interface Figure {
   what: string;

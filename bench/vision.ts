@@ -20,18 +20,13 @@ import { syntheticTrap } from '../common/vision/synthetic-trap';
 import { decodePhoto } from '../server/domains/models/images';
 import { runModel } from '../server/domains/models/runtime';
 import { smallConvClassifier } from '../tests/support/onnx-model';
+import { median } from './support';
 
 const RUNS = Number(process.env.BENCH_VISION_RUNS ?? 5);
 const TABLET_GOAL_MS = 1500;
 /** The working sides of analyse.ts: the counter's, and a classifier's (twice its input's side). */
 const TRAP_SIDE = 2000;
 const CLASSIFIER_INPUT = { width: 224, height: 224, layout: 'NCHW' as const, mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225] };
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 const jpegOf = (image: RgbaImage) => sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: { width: image.width, height: image.height, channels: 4 } }).jpeg({ quality: 90 }).toBuffer();
 
