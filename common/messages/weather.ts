@@ -35,3 +35,49 @@ export const weatherMessages = {
   /** An upstream failure (502): what went wrong, in a few words ("it answered HTTP 500", "no answer"). */
   serviceFailed: (why: string) => `The weather could not be fetched from Open-Meteo (${why}). Please try again later.`,
 } as const;
+
+/** What a tablet's weather read says when the server gives no message of its own (no answer, a refusal without one). */
+export const weatherClientMessages = {
+  fetchFailed: 'The weather could not be fetched. Please try again later.',
+} as const;
+
+/**
+ * The WMO weather codes Open-Meteo answers (its documentation's table: 0 to 99, of which it uses
+ * these), as growers read them. A code outside the table still says what it is (weatherCodeText).
+ */
+export const WMO_WEATHER_TEXTS: Readonly<Record<number, string>> = {
+  0: 'Clear sky',
+  1: 'Mainly clear',
+  2: 'Partly cloudy',
+  3: 'Overcast',
+  45: 'Fog',
+  48: 'Freezing fog',
+  51: 'Light drizzle',
+  53: 'Drizzle',
+  55: 'Heavy drizzle',
+  56: 'Light freezing drizzle',
+  57: 'Freezing drizzle',
+  61: 'Light rain',
+  63: 'Rain',
+  65: 'Heavy rain',
+  66: 'Light freezing rain',
+  67: 'Freezing rain',
+  71: 'Light snow',
+  73: 'Snow',
+  75: 'Heavy snow',
+  77: 'Snow grains',
+  80: 'Light rain showers',
+  81: 'Rain showers',
+  82: 'Violent rain showers',
+  85: 'Light snow showers',
+  86: 'Snow showers',
+  95: 'Thunderstorm',
+  96: 'Thunderstorm with light hail',
+  99: 'Thunderstorm with hail',
+};
+
+/** The words of a day's WMO weather code; null (no code yet) has none. */
+export function weatherCodeText(code: number | null): string | null {
+  if (code === null) return null;
+  return WMO_WEATHER_TEXTS[code] ?? `Weather code ${code}`;
+}

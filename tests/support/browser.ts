@@ -230,14 +230,17 @@ export interface E2E {
 
 /**
  * For a test file: builds (or reuses) the web app, starts the real server serving it and launches
- * Chromium. One browser per file; call `close` in afterAll.
+ * Chromium. One browser per file; call `close` in afterAll. `openMeteoUrl`: the weather's services
+ * at an Open-Meteo stand-in (tests/support/open-meteo.ts); without it weather goes nowhere.
  */
-export async function startE2E(): Promise<E2E> {
+export async function startE2E(options: { openMeteoUrl?: string } = {}): Promise<E2E> {
   requireChromium();
   const webRoot = await webAppBuild();
+  const { openMeteoUrl } = options;
+  const openMeteo = openMeteoUrl ? { openMeteoForecastUrl: openMeteoUrl, openMeteoArchiveUrl: openMeteoUrl, openMeteoGeocodingUrl: openMeteoUrl } : {};
   // As `npm start` runs it (its own process, a fresh data directory), where a PostgreSQL server is at
   // hand (CI, this machine); else the same app in-process on a fresh embedded database.
-  const server = (await startServerProcess({ webRoot })) ?? (await startServer({ webRoot }));
+  const server = (await startServerProcess({ webRoot, openMeteoUrl })) ?? (await startServer({ webRoot, ...openMeteo }));
   let browser: Browser;
   try {
     browser = await launchChromium();

@@ -43,7 +43,15 @@ export async function postgresReachable(url: string): Promise<boolean> {
   }
 }
 
-export async function startServerProcess(options: { webRoot: string; databasePrefix?: string }): Promise<ServerProcess | null> {
+export async function startServerProcess(options: {
+  webRoot: string;
+  databasePrefix?: string;
+  /**
+   * The base address of an Open-Meteo stand-in (tests/support/open-meteo.ts) for its three services.
+   * Without it weather goes nowhere (port 9, discard), as with startServer: no test reaches the internet.
+   */
+  openMeteoUrl?: string;
+}): Promise<ServerProcess | null> {
   if (!(await postgresReachable(POSTGRES_URL))) return null;
   const postgres = await freshPostgres(options.databasePrefix ?? 'grow_e2e', POSTGRES_URL);
   const dataDir = mkdtempSync(join(tmpdir(), 'grow-e2e-'));
@@ -64,6 +72,9 @@ export async function startServerProcess(options: { webRoot: string; databasePre
     RESET_RATE_LIMIT: '100000',
     LOG_LEVEL: 'warn',
     CHECK_ANSWERS: '1',
+    OPEN_METEO_FORECAST_URL: options.openMeteoUrl ?? 'http://127.0.0.1:9',
+    OPEN_METEO_ARCHIVE_URL: options.openMeteoUrl ?? 'http://127.0.0.1:9',
+    OPEN_METEO_GEOCODING_URL: options.openMeteoUrl ?? 'http://127.0.0.1:9',
   };
   const start = () => startScript('server/main.ts', env, 'Grow Room is running');
   let child: ChildProcess;

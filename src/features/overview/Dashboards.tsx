@@ -5,6 +5,7 @@
  *   shortcuts;
  * - Overview: the counts, the dashboard's reports and every room's figures;
  * - Quick view (where growers land): the counts, the dashboard's reports and the rooms still to scan.
+ * The dashboard and the quick view show today's weather above their counts (weather/TodaysWeather.tsx).
  * While a new tablet's first pull runs, each says so with its progress instead of counting a
  * company that has not arrived yet (zeros and "No rooms yet" would be wrong).
  */
@@ -16,6 +17,7 @@ import { useSyncStatus } from '../../sync/sync-store';
 import { type CompanyDoc, userName, when } from '../rooms/model';
 import { InitialPull, useInitialPull } from '../shell/InitialPull';
 import { Screen } from '../shell/Screen';
+import { TodaysWeather } from '../weather/TodaysWeather';
 import { CountCards } from './CountCards';
 import { type FarmCounts, type RoomCounts, useFarmCounts } from './useFarmCounts';
 import './overview.css';
@@ -100,6 +102,7 @@ export function DashboardHome() {
       {counts && (
         <Counted>
           <FailedChanges />
+          <TodaysWeather />
           <CountCards counts={counts} />
           <div className="dashboard-columns">
             <RoomsToScan counts={counts} />
@@ -209,6 +212,7 @@ export function QuickviewScreen() {
       {counts && (
         <Counted>
           <FailedChanges />
+          <TodaysWeather />
           <CountCards counts={counts} />
           <ChosenReports />
           <RoomsToScan counts={counts} />
