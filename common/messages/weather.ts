@@ -81,3 +81,11 @@ export function weatherCodeText(code: number | null): string | null {
   if (code === null) return null;
   return WMO_WEATHER_TEXTS[code] ?? `Weather code ${code}`;
 }
+
+/** Why the outdoor weather beside a report (common/charts/weather-overlay.ts) covers less than the report's period, in words. */
+export const weatherOverlayNotes = {
+  noneKnown: (today: string) => `No outdoor weather is known for this period: it is known from ${WEATHER_FIRST_DATE} until ${WEATHER_DAYS_AHEAD} days after today (${today}).`,
+  tooLong: (start: string) => `Outdoor weather from ${start} only: a weather range spans at most ${WEATHER_RANGE_MAX_DAYS} days.`,
+  afterForecast: (end: string) => `Outdoor weather until ${end} only: the forecast reaches ${WEATHER_DAYS_AHEAD} days ahead.`,
+  beforeArchive: `Outdoor weather from ${WEATHER_FIRST_DATE} only: the weather archive begins then.`,
+} as const;

@@ -15,6 +15,7 @@ import { FORM_CATEGORIES } from '../../../common/messages/forms';
 import { CHART_TYPES, type ChartType, DEFAULT_CHART_TYPE } from '../../../common/messages/reports';
 import { OPEN_PROBLEM_STATUSES } from '../../../common/problem-statuses';
 import { TREATMENT_WINDOW_DAYS } from '../../../common/schemas/reports';
+import type { ApiContext } from '../../api/context';
 import { saveReport } from '../../api/reports';
 import { useAction, useApiContext, useLocalQuery, useSignedInUser } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
@@ -24,6 +25,7 @@ import { useCatalogue } from '../plant-problems/useCatalogue';
 import { ChoiceOptions, Field, FormError } from '../shell/forms';
 import { reportDataOf } from '../../../common/charts/chart-model';
 import { CHART_TYPE_LABELS, ReportChart } from './ReportChart';
+import { rememberWeather } from './report-weather';
 import { choicesOf, type ReadReport, readReportAnswer, type ReportQuery, savedFiltersOf } from './read-report';
 import { REPORT_TYPE_NAMES, REPORT_TYPES, type ReportType, type RoomChoice } from '../../../common/charts/trend-models';
 
@@ -74,7 +76,16 @@ export function ReportBuilder() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [name, setName] = useState('');
-  const saving = useAction(saveReport, 'Report saved.', { inlineErrors: true });
+  const [weatherOn, setWeatherOn] = useState(false);
+  // The preview's outdoor weather goes with the report it saves (report-weather.ts).
+  const saving = useAction(
+    async (context: ApiContext, input: Parameters<typeof saveReport>[1]) => {
+      const reportId = await saveReport(context, input);
+      if (weatherOn) rememberWeather(reportId, true);
+    },
+    'Report saved.',
+    { inlineErrors: true },
+  );
 
   const roomChoice = REPORT_TYPES[type].rooms;
   // The batch's dates are specific trends' own choice: another type falls back to the last weeks.
@@ -217,7 +228,7 @@ export function ReportBuilder() {
       </form>
       {built && (
         <>
-          <ReportChart model={built.read.model} kind={built.chart} title={name.trim() || REPORT_TYPES[built.query.type].label} />
+          <ReportChart model={built.read.model} kind={built.chart} title={name.trim() || REPORT_TYPES[built.query.type].label} weather={{ period: built.read.period, on: weatherOn, setOn: setWeatherOn }} />
           <form className="form" onSubmit={(event) => void save(event)}>
             <Field label="Report name">
               <input value={name} onChange={(event) => setName(event.target.value)} maxLength={200} />

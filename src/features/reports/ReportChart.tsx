@@ -4,6 +4,9 @@
  * area or heat map. The table is the chart's data for screen readers, printing and anyone who wants the
  * numbers; CSV and PNG are downloaded from the same model and the drawn chart. Printing hides the
  * controls (reports.css).
+ *
+ * Given `weather` (a signed-in screen: the builder's preview, a saved report), a weekly trend offers
+ * its outdoor weather as an overlay (report-weather.ts); the shared page, without a user, has none.
  */
 import { BarChart, HeatmapChart, LineChart } from 'echarts/charts';
 import { AriaComponent, GridComponent, LegendComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
@@ -11,48 +14,16 @@ import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
 import type { ChartType } from '../../../common/messages/reports';
+import type { ReportPeriod } from '../../../common/schemas/report-dates';
 import { type ChartModel, csvOf, fileNameOf, tableOf } from '../../../common/charts/chart-model';
+import { chartOption } from '../../../common/charts/chart-option';
+import { type ReportWeather, useReportWeather } from './report-weather';
+import { ReportWeatherToggle, WeatherTable } from './ReportWeatherToggle';
 import './reports.css';
 
 echarts.use([LineChart, BarChart, HeatmapChart, GridComponent, TooltipComponent, LegendComponent, VisualMapComponent, AriaComponent, CanvasRenderer]);
 
 export const CHART_TYPE_LABELS: Record<ChartType, string> = { line: 'Line', bar: 'Bars', stacked_bar: 'Stacked bars', area: 'Area', heatmap: 'Heat map' };
-
-/** The echarts option for a model drawn as `kind`. */
-export function chartOption(model: ChartModel, kind: ChartType): echarts.EChartsCoreOption {
-  const common = {
-    aria: { enabled: true },
-    animation: false,
-    tooltip: { trigger: kind === 'heatmap' ? 'item' : 'axis' },
-    textStyle: { fontSize: 14 },
-  };
-  if (kind === 'heatmap') {
-    const data = model.series.flatMap((series, row) => model.categories.map((_, column) => [column, row, series.values[column] ?? 0]));
-    const max = Math.max(1, ...data.map((cell) => cell[2] ?? 0));
-    return {
-      ...common,
-      grid: { left: 120, right: 24, top: 16, bottom: 80 },
-      xAxis: { type: 'category', data: model.categories },
-      yAxis: { type: 'category', data: model.series.map((series) => series.name) },
-      visualMap: { min: 0, max, calculable: false, orient: 'horizontal', left: 'center', bottom: 8, inRange: { color: ['#f3f7f2', '#f2c14e', '#c2410c'] } },
-      series: [{ type: 'heatmap', name: model.unit, data, label: { show: model.categories.length <= 16 } }],
-    };
-  }
-  return {
-    ...common,
-    legend: { type: 'scroll', bottom: 0 },
-    grid: { left: 48, right: 24, top: 40, bottom: 64 },
-    xAxis: { type: 'category', data: model.categories, boundaryGap: kind !== 'line' && kind !== 'area' },
-    yAxis: { type: 'value', name: model.unit, minInterval: 1 },
-    series: model.series.map((series) => ({
-      name: series.name,
-      type: kind === 'line' || kind === 'area' ? 'line' : 'bar',
-      data: series.values,
-      ...(kind === 'stacked_bar' || kind === 'area' ? { stack: 'all' } : {}),
-      ...(kind === 'area' ? { areaStyle: {} } : {}),
-    })),
-  };
-}
 
 function download(href: string, fileName: string) {
   const link = document.createElement('a');
@@ -63,7 +34,29 @@ function download(href: string, fileName: string) {
   link.remove();
 }
 
-export function ReportChart({ model, kind, title }: { model: ChartModel; kind: ChartType; title: string }) {
+/** The overlay's choice and the report's own dates (none: its weeks'), as the screen holding the chart keeps them. */
+export interface WeatherChoice {
+  period: ReportPeriod | null;
+  on: boolean;
+  setOn: (on: boolean) => void;
+}
+
+interface ChartProps {
+  model: ChartModel;
+  kind: ChartType;
+  title: string;
+}
+
+export function ReportChart({ weather, ...props }: ChartProps & { weather?: WeatherChoice }) {
+  return weather ? <ChartWithWeather {...props} choice={weather} /> : <ChartBody {...props} weather={null} />;
+}
+
+function ChartWithWeather({ choice, ...props }: ChartProps & { choice: WeatherChoice }) {
+  const weather = useReportWeather({ model: props.model, kind: props.kind, ...choice });
+  return <ChartBody {...props} weather={weather} />;
+}
+
+function ChartBody({ model, kind, title, weather }: ChartProps & { weather: ReportWeather | null }) {
   const holder = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
 
@@ -80,9 +73,10 @@ export function ReportChart({ model, kind, title }: { model: ChartModel; kind: C
     };
   }, []);
 
+  const overlay = weather?.overlay ?? null;
   useEffect(() => {
-    chart.current?.setOption(chartOption(model, kind), { notMerge: true });
-  }, [model, kind]);
+    chart.current?.setOption(chartOption(model, kind, overlay), { notMerge: true });
+  }, [model, kind, overlay]);
 
   const table = tableOf(model);
   const empty = model.series.length === 0 || model.categories.length === 0;
@@ -99,6 +93,7 @@ export function ReportChart({ model, kind, title }: { model: ChartModel; kind: C
           Print
         </button>
       </div>
+      {weather && !empty && <ReportWeatherToggle weather={weather} />}
       {empty ? <p className="muted">Nothing recorded in this period.</p> : null}
       <div ref={holder} className="report-canvas" role="img" aria-label={`${title}: chart of ${model.unit}; the table below has its numbers.`} hidden={empty} />
       <div className="report-table-scroll">
@@ -130,6 +125,7 @@ export function ReportChart({ model, kind, title }: { model: ChartModel; kind: C
           </tbody>
         </table>
       </div>
+      {weather && !empty && <WeatherTable weather={weather} />}
     </section>
   );
 }

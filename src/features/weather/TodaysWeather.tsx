@@ -17,7 +17,7 @@ import { type SignedInUser, useAction, useSignedInUser } from '../../app/hooks';
 import { useCompany } from '../company/useCompany';
 import { when } from '../rooms/model';
 import { type TodaysWeatherRead, useTodaysWeather } from './hooks';
-import type { KeptWeather } from './kept-weather';
+import { type KeptWeather, placeName } from './kept-weather';
 import './weather.css';
 
 // A write of the profile's, loaded on first use: the dashboard paints without the request schemas.
@@ -27,9 +27,6 @@ const updateLocation = deferred(() => import('../../api/users'), 'updateLocation
 function measured(value: number | null, unit: string): string {
   return value === null ? 'not known yet' : `${Math.round(value * 10) / 10} ${unit}`;
 }
-
-/** "Westland, Netherlands"; coordinates as asked. */
-const placeName = (place: KeptWeather['place']) => (place.country ? `${place.name}, ${place.country}` : place.name);
 
 /** A day as the tablet's locale writes it ("3 May 2026"). */
 function dayText(date: string): string {

@@ -7,7 +7,7 @@
  * company data and nothing syncs it. It is kept with the location it was asked for, so a user who
  * changes their location is not shown another place's weather as theirs.
  */
-import type { TodaysWeather } from '../../api/weather';
+import type { TodaysWeather, WeatherPlace } from '../../api/weather';
 
 const KEY_PREFIX = 'growroom.weather.';
 
@@ -17,6 +17,9 @@ export interface KeptWeather extends TodaysWeather {
   /** When the tablet fetched it (ISO). */
   fetchedAt: string;
 }
+
+/** A place as people read it ("Westland, Netherlands"); coordinates as asked. */
+export const placeName = (place: WeatherPlace) => (place.country ? `${place.name}, ${place.country}` : place.name);
 
 const keyOf = (userId: number) => `${KEY_PREFIX}${userId}`;
 
