@@ -70,6 +70,9 @@ export const LATER_CLIENT_ID_TABLES = [
   'scan_boxes',
   // Migration 0018.
   'box_videos',
+  // Migration 0023.
+  // Migration 0021.
+  'commands',
 ] as const;
 
 const migrations: Record<string, string> = {
@@ -1129,6 +1132,29 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
       fetched_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (latitude, longitude, day)
     );
+  `,
+  '0021_commands': `
+    -- The command bar's commands (issue 18; spec part 2 "AI chat: command text and a parsed data list";
+    -- server/domains/commands): what a user typed or said, as said, and the actions the tablet's parser
+    -- read from it (common/commands/actions.ts CommandAction, a JSON array, in the order said), in the
+    -- language it was read in. acted_at: when it was given (the act's time, also when queued offline).
+    -- Kept for the user and the company to look back on (get_commands, online); no collection holds
+    -- them, so they do not travel to tablets. Named by the tablet's client id, unique per company.
+    CREATE TABLE commands (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      user_id integer NOT NULL REFERENCES users(id),
+      command text NOT NULL CHECK (command <> ''),
+      parsed jsonb NOT NULL DEFAULT '[]' CHECK (jsonb_typeof(parsed) = 'array'),
+      language text NOT NULL,
+      acted_at timestamptz NOT NULL,
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('commands')}
+    CREATE UNIQUE INDEX commands_client_id ON commands (client_id, company_id);
+    CREATE INDEX commands_newest ON commands (company_id, acted_at DESC, id DESC) WHERE deleted_at IS NULL;
+    CREATE INDEX commands_by_user ON commands (user_id, acted_at DESC, id DESC) WHERE deleted_at IS NULL;
   `,
 };
 

@@ -5,6 +5,7 @@
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { Role } from '../../common/roles';
+import type { CommandAction, CommandLanguage } from '../../common/commands/actions';
 import type { CameraImageSource, CameraKind, CameraState } from '../../common/messages/cameras';
 import type { CameraAnalysis } from '../../common/schemas/cameras';
 import type { ScanFinding, ScanMark, ScanSummary, ScanType, TrapCounts } from '../../common/schemas/scans';
@@ -466,6 +467,20 @@ export interface DB {
   camera_device_tokens: CameraDeviceTokensTable;
   weather_places: WeatherPlacesTable;
   weather_days: WeatherDaysTable;
+  commands: CommandsTable;
+}
+
+/** A command given through the command bar, with the actions the tablet read from it (migration 0021). */
+export interface CommandsTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  user_id: number;
+  command: string;
+  /** Written as JSON text. */
+  parsed: ColumnType<CommandAction[], string | undefined, string>;
+  language: CommandLanguage;
+  /** When the command was given: the act's time. */
+  acted_at: Timestamp;
 }
 
 /** A problem seen on a plant (migration 0008). */

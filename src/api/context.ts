@@ -13,8 +13,6 @@ import type { Effect, OutboxEntry } from '../../sync/types';
 import { isClientId } from '../../common/client-ids';
 import { MAX_RECORD_ID } from '../../common/schemas/fields';
 import type { GrowDatabase } from '../db/database';
-import { readable } from '../db/local-store';
-import type { LocalDocument } from '../db/schemas';
 import type { ApiClient } from './client';
 import { ApiError, ValidationError, serverMessage, unanswered } from './errors';
 
@@ -165,12 +163,6 @@ export async function onlineOrLocal<T>(context: Pick<ApiContext, 'client' | 'rec
     console.warn(`${request.path}: no answer from the server (${error.message}); reading the local store.`);
     return local();
   }
-}
-
-/** Documents of a local collection matching a selector, as plain data (no RxDB meta fields). */
-export async function findLocal(context: Pick<ApiContext, 'database'>, collection: keyof GrowDatabase['collections'], selector: Record<string, unknown> = {}): Promise<LocalDocument[]> {
-  const documents = await context.database.collections[collection].find({ selector }).exec();
-  return documents.map((document) => readable(document.toMutableJSON() as LocalDocument));
 }
 
 /** A multipart form for a call sent now (queued calls use `multipart`, a body the outbox can store). Undefined fields are left out. */

@@ -35,7 +35,8 @@ import {
 import type { z } from 'zod';
 import { type ClientId, newClientId } from '../../common/client-ids';
 import type { Effect } from '../../sync/types';
-import { type ApiContext, check, findLocal, json, now, online, onlineOrLocal, record, ValidationError } from './context';
+import { type ApiContext, check, json, now, online, onlineOrLocal, record, ValidationError } from './context';
+import { findLocal } from '../db/local-store';
 import type { RecordId } from './records';
 
 type Id = RecordId;

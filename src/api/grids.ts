@@ -6,7 +6,8 @@ import { createGridBody, deleteGridQuery, gridIdQuery, plantHistoryQuery, update
 import { gridBackgroundQuery, type GridBackgroundRecord, uploadGridImageQuery } from '../../common/schemas/scans';
 import { boxClientId, type ClientId, newClientId } from '../../common/client-ids';
 import type { Effect } from '../../sync/types';
-import { ApiError, type ApiContext, check, multipart, now, online, record, ValidationError, findLocal } from './context';
+import { ApiError, type ApiContext, check, multipart, now, online, record, ValidationError } from './context';
+import { findLocal } from '../db/local-store';
 import type { GridBoxRecord } from '../../common/schemas/grids';
 import { batchLinkRemovals, filePart, multipartWithFile } from './rooms';
 import { type RecordId } from './records';

@@ -32,7 +32,8 @@ import {
 } from '../../common/schemas/problems';
 import { isClientId, newClientId } from '../../common/client-ids';
 import type { CollectionName, LocalDocument } from '../db/schemas';
-import { ApiError, type ApiContext, check, findLocal, json, now, online, record, unanswered, ValidationError } from './context';
+import { ApiError, type ApiContext, check, json, now, online, record, unanswered, ValidationError } from './context';
+import { findLocal } from '../db/local-store';
 import { localProblemOnBox, placeOfBox, problemActionEffects } from './problem-actions';
 import { filePart, multipartWithFile } from './rooms';
 import type { RecordId } from './records';

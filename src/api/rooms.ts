@@ -22,7 +22,8 @@ import type { LocalDocument } from '../../sync/store';
 import { newClientId } from '../../common/client-ids';
 import type { Effect, MultipartPart } from '../../sync/types';
 import { byCreation, type RecordId } from './records';
-import { ApiError, type ApiContext, check, multipart, now, online, onlineOrLocal, record, findLocal } from './context';
+import { ApiError, type ApiContext, check, multipart, now, online, onlineOrLocal, record } from './context';
+import { findLocal } from '../db/local-store';
 
 // ——— Shared by the grow-model domain files ———
 

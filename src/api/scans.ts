@@ -32,7 +32,8 @@ import {
 import { countsOfMarks, SIZE_CLASSES, STICKY_TRAP_FORM_FIELDS } from '../../common/vision/trap-marks';
 import type { LocalDocument } from '../../sync/store';
 import type { Effect } from '../../sync/types';
-import { type ApiContext, check, json, now, online, record, ValidationError, findLocal } from './context';
+import { type ApiContext, check, json, now, online, record, ValidationError } from './context';
+import { findLocal } from '../db/local-store';
 import type { FormResponse } from './form-responses';
 import { companyTemplates } from './forms';
 import { localProblemOnBox, placeOfBox } from './problem-actions';

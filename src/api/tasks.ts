@@ -53,7 +53,8 @@ import {
 import type { UserRecord } from '../../common/schemas/users';
 import type { LocalDocument } from '../../sync/store';
 import type { Effect } from '../../sync/types';
-import { type ApiContext, check, findLocal, formData, json, now, online, onlineOrLocal, record, ValidationError } from './context';
+import { type ApiContext, check, formData, json, now, online, onlineOrLocal, record, ValidationError } from './context';
+import { findLocal } from '../db/local-store';
 import { type RecordId, sameId } from './records';
 
 export type Task = TaskRecord;

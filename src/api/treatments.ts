@@ -30,7 +30,8 @@ import {
   updateSprayProductBody,
   updateTreatmentBody,
 } from '../../common/schemas/treatments';
-import { type ApiContext, check, findLocal, json, now, online, record, ValidationError } from './context';
+import { type ApiContext, check, json, now, online, record, ValidationError } from './context';
+import { findLocal } from '../db/local-store';
 import type { RecordId } from './records';
 
 type Id = RecordId;

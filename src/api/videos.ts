@@ -11,7 +11,8 @@ import { recordedVideoFields, type VideoRecord, type VideoSubject, type videoUpl
 import type { z } from 'zod';
 import type { LocalDocument } from '../../sync/store';
 import type { ResumableUpload } from '../../sync/types';
-import { type ApiContext, ApiError, check, findLocal, now, online, onlineOrLocal, record, ValidationError } from './context';
+import { type ApiContext, ApiError, check, now, online, onlineOrLocal, record, ValidationError } from './context';
+import { findLocal } from '../db/local-store';
 import { signedIn } from './rooms';
 
 /**

@@ -12,6 +12,16 @@ export function readable(document: LocalDocument): LocalDocument {
   return fields as LocalDocument;
 }
 
+/**
+ * Documents of a local collection matching a selector, as plain data (`readable`). Here, beside the
+ * store, rather than in api/context.ts, so a screen's lazy part (the command bar) reads the store
+ * without loading the request schemas.
+ */
+export async function findLocal(context: { database: GrowDatabase }, collection: CollectionName, selector: Record<string, unknown> = {}): Promise<LocalDocument[]> {
+  const documents = await context.database.collections[collection].find({ selector }).exec();
+  return documents.map((document) => readable(document.toMutableJSON() as LocalDocument));
+}
+
 /** The local store as domain functions read it (ApiContext.store): documents as `readable` gives them. */
 export function rxLocalReader(database: GrowDatabase): Pick<LocalStore, 'get'> {
   const store = rxLocalStore(database);

@@ -81,6 +81,8 @@ const EXEMPT_FIELDS: Record<string, string> = {
   'POST /api/save_form_template body.fields[].report_id': 'a chart group number',
   'POST /api/update_form_template body.newFields[].report_id': 'a chart group number',
   'POST /api/update_form_template body.updatedFields[].report_id': 'a chart group number',
+  // A command's action names its grid as the grower said it ("in Bench A"): text kept as said, not a reference.
+  'POST /api/save_command body.parsed[].grid': 'a grid’s name as said',
 };
 
 interface JsonSchema {

@@ -1,8 +1,8 @@
 /**
  * The dashboards (spec part 1 §2: overview, quickview, and /dashboard where Admins land), from the
  * local store so they answer at once, offline too:
- * - Dashboard: the counts, what needs attention (rooms not scanned, batches with open problems) and
- *   shortcuts;
+ * - Dashboard: the command bar (commands/CommandBar.tsx), the counts, what needs attention (rooms not
+ *   scanned, batches with open problems) and shortcuts;
  * - Overview: the counts, the dashboard's reports and every room's figures;
  * - Quick view (where growers land): the counts, the dashboard's reports and the rooms still to scan.
  * The dashboard and the quick view show today's weather above their counts (weather/TodaysWeather.tsx).
@@ -18,6 +18,7 @@ import { type CompanyDoc, userName, when } from '../rooms/model';
 import { InitialPull, useInitialPull } from '../shell/InitialPull';
 import { Screen } from '../shell/Screen';
 import { TodaysWeather } from '../weather/TodaysWeather';
+import { CommandBarSlot } from '../commands/CommandBarSlot';
 import { CountCards } from './CountCards';
 import { type FarmCounts, type RoomCounts, useFarmCounts } from './useFarmCounts';
 import './overview.css';
@@ -102,6 +103,7 @@ export function DashboardHome() {
       {counts && (
         <Counted>
           <FailedChanges />
+          {user && <CommandBarSlot user={user} />}
           <TodaysWeather />
           <CountCards counts={counts} />
           <div className="dashboard-columns">

@@ -3,9 +3,10 @@
  * order and opacity; a tapped box opens its panel. Room actions: add a grid, mark the room or a grid
  * scanned (as the signed-in user), reset every scanned status (Admin), grid background images and the
  * whiteboard with its history, and "Fill a form": the company's forms, each opening the fill screen for
- * this room (the whole room or plants picked in it). Boxes sprayed with a product whose re-entry interval
- * is running show when it ends. All from the local store: a room made offline opens under its
- * temporary id, and the screen follows it to its server id once it syncs.
+ * this room (the whole room or plants picked in it); and the command bar (commands/CommandBar.tsx).
+ * Boxes sprayed with a product whose re-entry interval is running show when it ends. All from the local
+ * store: a room made offline opens under its temporary id, and the screen follows it to its server id
+ * once it syncs.
  */
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, Suspense, useEffect, useMemo, useRef, useState } from 'react';
@@ -26,6 +27,7 @@ import { type BatchDoc, type BoxDoc, boxLabel, type CompanyDoc, type GridDoc, gr
 import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
 import { BOX_SIZES, useUiState } from '../ui-state/ui-state';
 import { Whiteboard } from './Whiteboard';
+import { CommandBarSlot } from '../commands/CommandBarSlot';
 import { nextReentryEnd, type LocalSpray, type Reentry, reentryByBox, reentryEndText, SPRAY_SELECTOR } from '../treatments/intervals';
 import './rooms.css';
 
@@ -156,6 +158,8 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
               </span>
             </p>
           </div>
+          {/* The grid a command that names none means: the tapped box's, else the room's only one. */}
+          <CommandBarSlot user={user} roomId={roomId} gridId={selectedBox?.gridId ?? (grids.length === 1 ? grids[0]!.id : null)} />
           {confirmReset && (
             <ConfirmPanel
               className="card"

@@ -1,0 +1,29 @@
+/**
+ * Where a screen shows the command bar (the dashboard, a room). The bar's code (its reading, running
+ * and listening) is a chunk of its own, asked for once the screen has painted and the tablet is idle:
+ * the dashboard's and the room's first paint stay as they were (a room's cold start is a measured
+ * figure, issue 13). The slot keeps the bar's place meanwhile (commands.css).
+ */
+import { Suspense, useEffect, useState } from 'react';
+import { ChunkFallback, lazyChunk } from '../../app/lazy-chunk';
+import type { CommandBarProps } from './CommandBar';
+import './commands.css';
+
+const commandBar = lazyChunk(async () => (await import('./CommandBar')).CommandBar);
+
+export function CommandBarSlot(props: CommandBarProps) {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    const idle = requestIdleCallback(() => setPainted(true), { timeout: 1500 });
+    return () => cancelIdleCallback(idle);
+  }, []);
+  return (
+    <div className="command-bar-slot">
+      {painted && (
+        <Suspense fallback={<ChunkFallback>Loading the command bar…</ChunkFallback>}>
+          <commandBar.Component {...props} />
+        </Suspense>
+      )}
+    </div>
+  );
+}
