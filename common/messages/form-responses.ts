@@ -1,4 +1,7 @@
 /** Messages of form submissions and the reading of answers (spec part 2 §7, §8). */
+
+const fieldNotInForm = (fieldId: number | string) => `Form field ${fieldId} is not a field of this response's form.`;
+
 export const formResponseMessages = {
   submitNeeds: 'Form submit needs submittedBy and fieldResponses',
   roomSubmitNeeds: 'Room form submit needs submittedBy, roomID and fieldResponses',
@@ -21,7 +24,21 @@ export const formResponseMessages = {
   problemsTooMany: (fieldName: string, max: number) => `Field ${fieldName}: name at most ${max} problems.`,
   submitted: 'Form submitted successfully',
   imageResponseRequired: 'Form image needs response_id',
-  imageFieldNotInForm: (fieldId: number) => `Form field ${fieldId} is not a field of this response's form.`,
+  imageFieldNotInForm: (fieldId: number) => fieldNotInForm(fieldId),
   imageSaved: 'Form image saved.',
   responseNotFound: 'Form response not found.',
+
+  // Corrections of a submitted response (issue 18, rooms/FormEdit); ours, the spec has no such call.
+  correctNeeds: 'Correcting a form response needs response_id, user_id and fieldResponses',
+  correctionReasonRequired: 'Say why you correct this response: a reason is required.',
+  correctionReasonTooLong: (max: number) => `The reason is at most ${max} characters.`,
+  correctionFieldNotInForm: (fieldId: number | string) => fieldNotInForm(fieldId),
+  correctionFieldTwice: (fieldName: string) => `${fieldName} is named twice; correct each field once.`,
+  photoNotCorrectable: (fieldName: string) => `${fieldName} is a photo: a photo cannot be corrected, add another to the response instead.`,
+  problemNotCorrectable: (fieldName: string) => `${fieldName} names plant problems: correct them on the box, where each problem is kept.`,
+  nothingToCorrect: 'Nothing to correct: every value is as it already is.',
+  notYourResponse: 'Only the person who submitted this response, or an Admin, can correct it.',
+  corrected: 'Form response corrected.',
+  // The browser's default when a correction fails without a message of the server's.
+  correctFailed: 'Failed to correct the form response.',
 } as const;

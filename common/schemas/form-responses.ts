@@ -96,6 +96,31 @@ export const submitFormImageBody = formBody({
   image: z.unknown().optional(),
 });
 
+/** The longest reason a correction takes. */
+export const CORRECTION_REASON_MAX = 500;
+
+/**
+ * A correction of a submitted response (issue 18, rooms/FormEdit; ours: POST /correct_form_response).
+ * `fieldResponses` are the new answers, in the submission's shape (and checked as a submission's:
+ * server/domains/forms/corrections.ts); `user_id` is the corrector, the caller; `client_id` the
+ * correction's own. `company_id` may be left out: the response names its company.
+ */
+export const correctFormResponseBody = formBody({
+  response_id: neededId(m.correctNeeds, 'response_id'),
+  company_id: optionalId(m.idInvalid('company_id')),
+  user_id: neededId(m.correctNeeds, 'user_id'),
+  fieldResponses: neededAnswers(m.correctNeeds),
+  reason: z.preprocess(
+    needed(m.correctionReasonRequired),
+    z
+      .string({ error: m.correctionReasonRequired })
+      .trim()
+      .min(1, { error: m.correctionReasonRequired })
+      .max(CORRECTION_REASON_MAX, { error: m.correctionReasonTooLong(CORRECTION_REASON_MAX) }),
+  ),
+  client_id,
+});
+
 // ——— Answers ———
 
 /** One answer, with its field's name and type so a reader needs no template. Its own id stays an integer: no tablet names it. */
@@ -120,6 +145,32 @@ export const responseImageRecord = z.object({
 
 export type ResponseImageRecord = z.infer<typeof responseImageRecord>;
 
+/**
+ * A field's answer before and after one correction. `PreviousValue` is what the correction replaced:
+ * for a field's first correction, the answer as submitted (`originalAnswers`, src/api/form-responses.ts).
+ */
+export const correctedValueRecord = z.object({
+  FieldID: recordRef,
+  FieldName: z.string(),
+  FieldType: z.enum(FIELD_TYPES),
+  PreviousValue: z.string().nullable(),
+  CorrectedValue: z.string().nullable(),
+});
+
+export type CorrectedValueRecord = z.infer<typeof correctedValueRecord>;
+
+/** A correction of a response: by whom (a user id), when (the act's time), why, and the values it changed. Its id stays an integer: nothing names it later. */
+export const formCorrectionRecord = z.object({
+  CorrectionID: z.number().int(),
+  ResponseID: recordRef,
+  CorrectedBy: z.number().int().nullable(),
+  CorrectedAt: timestamp,
+  Reason: z.string(),
+  values: z.array(correctedValueRecord),
+});
+
+export type FormCorrectionRecord = z.infer<typeof formCorrectionRecord>;
+
 /** A response with its answers and photos, as readers and the synced `form_responses` collection show it. */
 export const formResponseRecord = z.object({
   ResponseID: recordRef,
@@ -139,6 +190,11 @@ export const formResponseRecord = z.object({
    */
   task: taskRecord.nullable().optional(),
   comments: z.array(responseCommentRecord).optional(),
+  /**
+   * Its corrections, oldest first (issue 18): the answers above are the corrected ones, these keep what
+   * they were. The server always sends them; a response made on a tablet and not yet on the server has none.
+   */
+  corrections: z.array(formCorrectionRecord).optional(),
 });
 
 export type FormResponseRecord = z.infer<typeof formResponseRecord>;
@@ -149,7 +205,10 @@ export const submitFormAnswer = answer({ response_id: recordRef, client_id: z.st
 export const submitFormBoxesAnswer = answer({ response_ids: z.array(recordRef), client_ids: z.array(z.string()) });
 /** submit_form_image: the photo's path. */
 export const submitFormImageAnswer = answer({ response_id: recordRef, image: z.string() });
-export const fieldResponsesAnswer = answer({ fieldResponses: z.array(fieldAnswerRecord) });
+/** get_field_responses: a response's answers (the corrected ones) and its corrections, oldest first. */
+export const fieldResponsesAnswer = answer({ fieldResponses: z.array(fieldAnswerRecord), corrections: z.array(formCorrectionRecord) });
+/** correct_form_response: the correction made, and its ids. */
+export const correctFormResponseAnswer = answer({ response_id: recordRef, correction_id: recordRef, client_id: z.string(), correction: formCorrectionRecord });
 export const formResponsesAnswer = answer({ responses: z.array(formResponseRecord) });
 /** get_responses_for_grid2: a grid's responses, and those of treatment forms apart. */
 export const gridResponsesAnswer = answer({ all_responses: z.array(formResponseRecord), treatment_responses: z.array(formResponseRecord) });

@@ -71,6 +71,7 @@ export const LATER_CLIENT_ID_TABLES = [
   // Migration 0018.
   'box_videos',
   // Migration 0023.
+  'form_corrections',
   // Migration 0021.
   'commands',
 ] as const;
@@ -1132,6 +1133,38 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
       fetched_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (latitude, longitude, day)
     );
+  `,
+  '0023_form_corrections': `
+    -- Corrections of submitted form responses (issue 18, rooms/FormEdit; server/domains/forms/corrections.ts).
+    -- A correction is one act: who (created_by), when (created_at: the act's time, an offline correction
+    -- keeps it) and why (reason), on one response. Its values say, per field, what the answer was before
+    -- (previous_value; a field's first correction keeps the value as submitted) and what it became
+    -- (corrected_value), so the original stays readable after the answer in form_field_responses changed.
+    -- Both travel inside the response's form_responses document: each write touches the response.
+    CREATE TABLE form_corrections (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      response_id integer NOT NULL REFERENCES form_responses(id),
+      reason text NOT NULL,
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('form_corrections')}
+    CREATE UNIQUE INDEX form_corrections_client_id ON form_corrections (client_id, company_id);
+    CREATE INDEX form_corrections_response ON form_corrections (response_id) WHERE deleted_at IS NULL;
+
+    CREATE TABLE form_correction_values (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      correction_id integer NOT NULL REFERENCES form_corrections(id),
+      field_id integer NOT NULL REFERENCES form_fields(id),
+      previous_value text,
+      corrected_value text,
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('form_correction_values')}
+    CREATE INDEX form_correction_values_correction ON form_correction_values (correction_id) WHERE deleted_at IS NULL;
   `,
   '0021_commands': `
     -- The command bar's commands (issue 18; spec part 2 "AI chat: command text and a parsed data list";

@@ -411,6 +411,24 @@ export interface FormResponseImagesTable extends SyncColumns {
   file_id: string;
 }
 
+/** A correction of a submitted form response (migration 0023): created_by corrected it, at created_at, for the reason. */
+export interface FormCorrectionsTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  response_id: number;
+  reason: string;
+}
+
+/** A field's answer before and after a correction (migration 0023). */
+export interface FormCorrectionValuesTable extends SyncColumns {
+  id: Generated<number>;
+  company_id: number;
+  correction_id: number;
+  field_id: number;
+  previous_value: string | null;
+  corrected_value: string | null;
+}
+
 export interface DB {
   companies: CompaniesTable;
   users: UsersTable;
@@ -446,6 +464,8 @@ export interface DB {
   form_responses: FormResponsesTable;
   form_field_responses: FormFieldResponsesTable;
   form_response_images: FormResponseImagesTable;
+  form_corrections: FormCorrectionsTable;
+  form_correction_values: FormCorrectionValuesTable;
   plant_problems: PlantProblemsTable;
   problem_color_mappings: ProblemColorMappingsTable;
   custom_solutions: CustomSolutionsTable;

@@ -47,6 +47,10 @@ import type { FormTemplateRecord } from '../../common/schemas/forms';
 import { companyTemplates, templateHolding } from './forms';
 import { filePart, multipartWithFile } from './rooms';
 import { type RecordId } from './records';
+import type { FormCorrection } from './form-corrections';
+
+// Corrections of a submitted response: a module of their own, named with the submissions' functions.
+export { correctFormResponse, correctionsOf, type FormCorrection, originalAnswers } from './form-corrections';
 
 type Id = RecordId;
 
@@ -56,8 +60,11 @@ export type FieldAnswer = Omit<FieldAnswerRecord, 'FieldResponseID'> & { FieldRe
 /** A photo of a response; one taken on this tablet and not yet sent is `pending`, without an id or a path. */
 export type ResponseImage = Omit<ResponseImageRecord, 'ImageID' | 'ImagePath'> & { ImageID: number | null; ImagePath: string | null; pending?: true };
 
-/** A response as the tablet holds it: the server's, or one filled here whose answers and photos are not on the server yet. */
-export type FormResponse = Omit<FormResponseRecord, 'fieldResponses' | 'images'> & { fieldResponses: FieldAnswer[]; images: ResponseImage[] };
+/**
+ * A response as the tablet holds it: the server's, or one filled here whose answers and photos are not
+ * on the server yet; its corrections made here wait for their ids (src/api/form-corrections.ts).
+ */
+export type FormResponse = Omit<FormResponseRecord, 'fieldResponses' | 'images' | 'corrections'> & { fieldResponses: FieldAnswer[]; images: ResponseImage[]; corrections?: FormCorrection[] };
 
 /** What the grower entered: an answer per field (text; Checkbox choices joined by common/form-rules CHOICE_SEPARATOR). */
 export interface Answer {
@@ -365,15 +372,21 @@ async function localResponses(context: ApiContext, selector: Record<string, unkn
     .sort(newestFirst);
 }
 
-/** get_field_responses (spec §7): a response's answers, `{fieldResponses}`. */
+/** get_field_responses (spec §7): a response's answers, `{fieldResponses}`, and its corrections (ours, issue 18). */
 export async function getFieldResponses(context: ApiContext, input: { responseId: Id }) {
   const values = check(responseIdQuery, { response_id: input.responseId });
   const responseId = values.response_id as Id;
-  return onlineOrLocal<{ status: 'success'; fieldResponses: FieldAnswer[]; offline?: true }>(context, { path: '/get_field_responses', query: { response_id: responseId } }, cm.fetchFailed, async () => {
-    const response = await context.store.get('form_responses', String(responseId));
-    if (!response) throw new ValidationError(rm.responseNotFound);
-    return { status: 'success', fieldResponses: responseOf(response).fieldResponses, offline: true };
-  });
+  return onlineOrLocal<{ status: 'success'; fieldResponses: FieldAnswer[]; corrections: FormCorrection[]; offline?: true }>(
+    context,
+    { path: '/get_field_responses', query: { response_id: responseId } },
+    cm.fetchFailed,
+    async () => {
+      const response = await context.store.get('form_responses', String(responseId));
+      if (!response) throw new ValidationError(rm.responseNotFound);
+      const { fieldResponses, corrections } = responseOf(response);
+      return { status: 'success', fieldResponses, corrections: corrections ?? [], offline: true };
+    },
+  );
 }
 
 type Responses = { status: 'success'; responses: FormResponse[]; offline?: true };

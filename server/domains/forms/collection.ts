@@ -32,15 +32,15 @@ export const formTemplatesCollection: SyncCollection = {
 };
 
 /**
- * The `form_responses` collection: one document per response, with its answers, photos, task and
- * comments inside (a write of any of them touches the response). Responses are pulled for a recent
- * window; decision (issue 16): a response whose task is not done is pulled however old, so the open
- * work reaches every tablet (and a task set done on an old response reaches them too, since the write
- * touched it). The tasks screen reads older done tasks online.
+ * The `form_responses` collection: one document per response, with its answers, photos, task,
+ * comments and corrections inside (a write of any of them touches the response). Responses are pulled
+ * for a recent window; decision (issue 16): a response whose task is not done is pulled however old, so
+ * the open work reaches every tablet (and a task set done on an old response reaches them too, since
+ * the write touched it). The tasks screen reads older done tasks online.
  */
 export const formResponsesCollection: SyncCollection = {
   name: 'form_responses',
-  tables: ['form_responses', 'form_field_responses', 'form_response_images', 'tasks', 'response_comments'],
+  tables: ['form_responses', 'form_field_responses', 'form_response_images', 'tasks', 'response_comments', 'form_corrections', 'form_correction_values'],
   sources: [
     {
       table: 'form_responses',

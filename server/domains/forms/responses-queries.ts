@@ -9,6 +9,7 @@ import type { DB } from '../../db/schema';
 import { type Actor, writer } from '../../db/writes';
 import { badRequest } from '../../http/errors';
 import { taskQueries } from '../tasks/queries';
+import { correctionQueries } from './corrections-queries';
 import { categoryOf, fieldTypeOf } from './queries';
 
 export interface Answer {
@@ -230,13 +231,19 @@ export const responseQueries = {
     return query.orderBy('form_responses.submitted_at', 'desc').orderBy('form_responses.id', 'desc').execute();
   },
 
-  /** The responses with their answers, photos, task and comments, as readers (and the sync document) get them. */
+  /** The responses with their answers, photos, task, comments and corrections, as readers (and the sync document) get them. */
   async responsesWithAnswers(db: Kysely<DB>, filter: ResponseFilter) {
     const responses = await responseQueries.responses(db, filter);
     const ids = responses.map((response) => response.id);
     const [answers, images] = [await responseQueries.answersOf(db, ids), await responseQueries.imagesOf(db, ids)];
     const [tasks, comments] = [await taskQueries.ofResponses(db, ids), await taskQueries.commentsOf(db, ids)];
-    return responses.map((response) => ({ ...responseJson(response, answers, images), task: tasks.get(response.id) ?? null, comments: comments.get(response.id) ?? [] }));
+    const corrections = await correctionQueries.of(db, ids);
+    return responses.map((response) => ({
+      ...responseJson(response, answers, images),
+      task: tasks.get(response.id) ?? null,
+      comments: comments.get(response.id) ?? [],
+      corrections: corrections.get(response.id) ?? [],
+    }));
   },
 };
 

@@ -3,7 +3,7 @@
  * submits forms (floor work, README "Roles"), only as themselves; every submission is audited and
  * written in the request's one transaction (with the plant problems its Problem answers name, and the
  * task a task automation makes of it: tasks/automations.ts), so a repeated Idempotency-Key makes one
- * response.
+ * response. Corrections of a submitted response are corrections.ts.
  */
 import { formProblemClientId, responseClientId } from '../../../common/client-ids';
 import { formResponseMessages as m } from '../../../common/messages/form-responses';
@@ -37,6 +37,8 @@ import { actorOfRequest, recordAudit } from '../audit/record';
 import { problemSlugOf, recordBoxProblems } from '../problems/record';
 import { applyTaskAutomations, taskAutomationQueries } from '../tasks/automations';
 import { notifyResponseSubmitted } from '../automations/triggers';
+import { formCorrectionRoutes } from './corrections';
+import { correctionQueries } from './corrections-queries';
 import { type Answer, responseQueries } from './responses-queries';
 
 const submitSchema = { body: submitFormBody, response: { 200: submitFormAnswer } };
@@ -205,10 +207,12 @@ async function submitFormImage(request: RequestOf<typeof submitImageSchema>) {
   return success({ response_id: response.id, image: file.path }, m.imageSaved);
 }
 
+/** A response's answers (corrected, where corrected) and its corrections, which keep the values as submitted. */
 async function getFieldResponses(request: RequestOf<typeof responseSchema>) {
   const response = await responseQueries.byId(request.db, request.query.response_id);
   if (!response) throw notFound(m.responseNotFound);
-  return success({ fieldResponses: await responseQueries.answersOf(request.db, [response.id]) });
+  const corrections = await correctionQueries.of(request.db, [response.id]);
+  return success({ fieldResponses: await responseQueries.answersOf(request.db, [response.id]), corrections: corrections.get(response.id) ?? [] });
 }
 
 async function getFieldResponsesByGridbox(request: RequestOf<typeof gridBoxSchema>) {
@@ -260,4 +264,5 @@ export async function formResponseRoutes(app: App) {
   app.get('/get_sticky_trap_responses_grid', { schema: stickyTrapGridSchema }, getStickyTrapResponsesGrid);
   app.get('/get_batch_form_responses', { schema: batchSchema }, getBatchFormResponses);
   app.get('/check_for_stickytrap', { schema: stickyTrapCheckSchema }, checkForStickytrap);
+  await formCorrectionRoutes(app);
 }

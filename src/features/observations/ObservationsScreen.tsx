@@ -11,9 +11,11 @@
  *   each side and the screen keeps the asked days.
  * - Boxes without responses in the range are not listed; boxes go by their number.
  * - Sticky-trap responses carry a "Sticky trap" mark; a photo not yet sent says so instead of a picture.
- * - Each response offers "Make a task", or opens the task made from it (tasks/TaskAction.tsx).
+ * - Each response offers "Make a task", or opens the task made from it (tasks/TaskAction.tsx), and
+ *   "Correct" (CorrectResponse.tsx, issue 18).
  * - Loaded responses stay until the grid or days change (they are not kept on the tablet).
  */
+import { Link } from '@tanstack/react-router';
 import { useId, useMemo, useState } from 'react';
 import { type FormResponse, getResponsesForGrid2, newestFirst } from '../../api/form-responses';
 import { byCreation } from '../../api/records';
@@ -21,7 +23,7 @@ import { useApiContext, useLocalDocument, useLocalQuery, type SignedInUser } fro
 import type { LocalDocument } from '../../db/schemas';
 import { useSyncStatus } from '../../sync/sync-store';
 import { placeBoxes } from '../forms/fill/model';
-import { type BoxDoc, byName, type CompanyDoc, type GridDoc, gridOrderOf, type RoomDoc } from '../rooms/model';
+import { type BoxDoc, byName, type CompanyDoc, type GridDoc, gridOrderOf, type RoomDoc, when } from '../rooms/model';
 import { SignedIn } from '../session/SignedIn';
 import { InitialPull, useInitialPull } from '../shell/InitialPull';
 import { Screen } from '../shell/Screen';
@@ -216,7 +218,12 @@ function ResponseList({ responses, company }: { responses: FormResponse[]; compa
     <ul className="responses">
       {responses.map((response) => (
         <ResponseCard key={String(response.ResponseID)} response={response} company={company}>
-          <TaskAction response={response} />
+          <div className="response-actions">
+            <TaskAction response={response} />
+            <Link to="/dashboard/rooms/FormEdit" search={{ response: String(response.ResponseID) }} className="button" aria-label={`Correct ${response.TemplateName}, ${when(response.SubmittedAt)}`}>
+              Correct
+            </Link>
+          </div>
         </ResponseCard>
       ))}
     </ul>

@@ -1,15 +1,16 @@
 /**
  * One form response as growers read it: its form, when and by whom, its answers and photos, and
- * whether it has reached the server. Shown in a list (`<ul className="responses">`): by the
+ * whether it has reached the server; a corrected answer says what it was submitted as. Shown in a list (`<ul className="responses">`): by the
  * observations screen, and by a task's screen for the observation the task was made from.
  */
 import type { ReactNode } from 'react';
 import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
-import type { FormResponse, ResponseImage } from '../../api/form-responses';
+import { type FormResponse, originalAnswers, type ResponseImage } from '../../api/form-responses';
 import { reachedServer } from '../../api/records';
 import { useSyncStatus } from '../../sync/sync-store';
 import { useStoredImage } from '../rooms/hooks';
 import { type CompanyDoc, userName, when } from '../rooms/model';
+import './corrections.css';
 import './observations.css';
 
 /** `children`: what may be done with the response (e.g. make a task of it), under its answers. */
@@ -17,12 +18,15 @@ export function ResponseCard({ response, company, children }: { response: FormRe
   const sticky = response.FormCategory === STICKY_TRAP_CATEGORY;
   const who = userName(company, response.SubmittedBy) ?? 'A user not on this tablet';
   const answers = response.fieldResponses.filter((answer) => answer.FieldType !== 'Image');
+  // A corrected answer shows what it was submitted as (CorrectResponse.tsx keeps the whole history).
+  const originals = originalAnswers(response.corrections ?? []);
   const refused = useSyncStatus((status) => status.failed.find((entry) => entry.creates.some((clientId) => clientId === response.ResponseID))?.error ?? null);
   return (
     <li className={`response${sticky ? ' sticky-trap' : ''}`} aria-label={`${response.TemplateName}, ${when(response.SubmittedAt)}`}>
       <div className="response-head">
         <h3>{response.TemplateName}</h3>
         <span className={`tag${sticky ? ' sticky-tag' : ''}`}>{sticky ? 'Sticky trap' : response.FormCategory || 'Scouting'}</span>
+        {originals.size > 0 && <span className="tag corrected-tag">Corrected</span>}
         {/* Made on this tablet and not on the server yet; refused, it says so (the sync indicator offers retry and discard). */}
         {refused ? (
           <span className="chip refused" title={refused}>
@@ -40,6 +44,7 @@ export function ResponseCard({ response, company, children }: { response: FormRe
           {answers.map((answer) => (
             <Answer key={String(answer.FieldID)} name={answer.FieldName}>
               {answer.InputData?.trim() ? answer.InputData : <span className="muted">—</span>}
+              {originals.has(String(answer.FieldID)) && <span className="answer-original"> (submitted as {originals.get(String(answer.FieldID))?.trim() || 'blank'})</span>}
             </Answer>
           ))}
         </dl>

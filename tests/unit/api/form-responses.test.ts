@@ -477,6 +477,7 @@ describe('submissions made offline', () => {
     expect(await getFieldResponses(device.context, { responseId: response_id })).toEqual({
       status: 'success',
       fieldResponses: [{ FieldResponseID: null, ResponseID: response_id, FieldID: field(form, 0), FieldName: 'Count', FieldType: 'Number', InputData: '3' }],
+      corrections: [],
       offline: true,
     });
     await expect(getFieldResponsesByGridbox(device.context, { gridBoxId: boxKeys[0]! })).rejects.toThrow(httpMessages.recordNotFound(`grid_box ${boxIds[0]}`));
