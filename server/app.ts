@@ -53,6 +53,7 @@ import { syncRoutes } from './domains/replication/routes';
 import { userRoutes } from './domains/users/routes';
 import { videoRoutes } from './domains/videos/routes';
 import { weatherRoutes } from './domains/weather/routes';
+import { paymentRoutes } from './domains/payments/routes';
 import { commandRoutes } from './domains/commands/routes';
 import { registerActedAt } from './http/acted-at';
 import { registerClientIds } from './http/client-ids';
@@ -238,6 +239,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
       await api.register(area('Automations and notifications', automationRoutes));
       await api.register(area('Automated cameras', cameraRoutes));
       await api.register(area('Weather', weatherRoutes));
+      await api.register(area('Payments', paymentRoutes));
       await api.register(area('Assistant', commandRoutes));
       await api.register(area('Sync', syncRoutes), { prefix: '/sync' });
     },

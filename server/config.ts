@@ -1,6 +1,7 @@
 /**
  * Server settings, read once from the environment (README "Settings"). Nothing here is secret except
- * JWT_SECRET, which is optional: without it the secret is generated once and kept in the database.
+ * JWT_SECRET, which is optional: without it the secret is generated once and kept in the database, and
+ * Stripe's key and webhook secret (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET), optional too.
  */
 import { resolve } from 'node:path';
 
@@ -55,7 +56,21 @@ export interface ServerConfig {
   openMeteoForecastUrl: string;
   openMeteoArchiveUrl: string;
   openMeteoGeocodingUrl: string;
+  /**
+   * Stripe (server/domains/payments): STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_MONTHLY and
+   * STRIPE_PRICE_YEARLY. Billing is set up only when all four are (`stripeConfigured`); otherwise the
+   * payment screens say so and nothing is charged. The key and the webhook secret are secrets: never logged.
+   */
+  stripeSecretKey: string | undefined;
+  stripeWebhookSecret: string | undefined;
+  stripePriceMonthly: string | undefined;
+  stripePriceYearly: string | undefined;
+  /** STRIPE_API_URL: Stripe's API base address (a stand-in or a proxy may take its place); Stripe's own by default. */
+  stripeApiUrl: string;
 }
+
+/** Whether billing is set up: Stripe's key, the webhook secret and both plans' prices are all set. */
+export const stripeConfigured = (config: ServerConfig) => Boolean(config.stripeSecretKey && config.stripeWebhookSecret && config.stripePriceMonthly && config.stripePriceYearly);
 
 function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
   const raw = env[name];
@@ -106,5 +121,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     openMeteoForecastUrl: (env.OPEN_METEO_FORECAST_URL || 'https://api.open-meteo.com').replace(/\/+$/, ''),
     openMeteoArchiveUrl: (env.OPEN_METEO_ARCHIVE_URL || 'https://archive-api.open-meteo.com').replace(/\/+$/, ''),
     openMeteoGeocodingUrl: (env.OPEN_METEO_GEOCODING_URL || 'https://geocoding-api.open-meteo.com').replace(/\/+$/, ''),
+    stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+    stripePriceMonthly: env.STRIPE_PRICE_MONTHLY || undefined,
+    stripePriceYearly: env.STRIPE_PRICE_YEARLY || undefined,
+    stripeApiUrl: (env.STRIPE_API_URL || 'https://api.stripe.com').replace(/\/+$/, ''),
   };
 }

@@ -487,6 +487,8 @@ export interface DB {
   camera_device_tokens: CameraDeviceTokensTable;
   weather_places: WeatherPlacesTable;
   weather_days: WeatherDaysTable;
+  company_subscriptions: CompanySubscriptionsTable;
+  stripe_events: StripeEventsTable;
   commands: CommandsTable;
 }
 
@@ -857,6 +859,30 @@ export interface WeatherDaysTable {
   /** The day was over everywhere when fetched: kept for good. Otherwise stale an hour after `fetched_at`. */
   final: boolean;
   fetched_at: Timestamp;
+}
+
+/** A company's subscription as Stripe last said it (migration 0022; server/domains/payments). */
+export interface CompanySubscriptionsTable {
+  id: Generated<number>;
+  company_id: number;
+  plan: 'monthly' | 'yearly';
+  /** Stripe's status of the subscription (`active`, `past_due`, `canceled`, …). */
+  status: string;
+  stripe_customer_id: string | null;
+  stripe_subscription_id: string | null;
+  /** The end of the paid period: the renewal date. */
+  current_period_end: Timestamp | null;
+  /** When the server read from Stripe the state the row holds: an older read does not overwrite it. */
+  stripe_state_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A Stripe event handled (migration 0022): each is applied once, however often Stripe delivers it. */
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  received_at: Timestamp;
 }
 
 export type Company = Selectable<CompaniesTable>;

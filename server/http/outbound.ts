@@ -220,7 +220,7 @@ function secureContextFor(extraCa: string): SecureContext {
 }
 
 /** What a call answered: its status, its headers and at most `maxResponseBytes` of its body. */
-interface RawAnswer {
+export interface RawAnswer {
   status: number;
   headers: http.IncomingHttpHeaders;
   /** The body's first `maxResponseBytes`. */
@@ -287,6 +287,15 @@ export async function postJson(rawUrl: string, payload: unknown, policy: Outboun
   const answer = await send(rawUrl, { method: 'POST', headers, body }, policy, DEFAULT_MAX_RESPONSE_BYTES, signal);
   const retryAfter = Number(answer.headers['retry-after']);
   return { status: answer.status, body: answer.bytes.toString('utf8'), retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null };
+}
+
+/**
+ * Sends one request as given (method, headers, body) under the policy, for a client that speaks an API
+ * of its own through this module (Stripe's SDK: server/domains/payments/stripe.ts), and answers its
+ * status, headers and at most `maxResponseBytes` of its body, whatever the status. Throws as `postJson` does.
+ */
+export function sendRequest(rawUrl: string, request: { method: 'GET' | 'POST'; headers: http.OutgoingHttpHeaders; body?: Buffer }, policy: OutboundPolicy, signal?: AbortSignal): Promise<RawAnswer> {
+  return send(rawUrl, request, policy, DEFAULT_MAX_RESPONSE_BYTES, signal);
 }
 
 export interface BytesResponse {

@@ -94,6 +94,9 @@ function pushOf(request: FastifyRequest): PushTransaction | undefined {
   return pushes.get(String(request.headers[PUSH_ID_HEADER]));
 }
 
+/** Whether the request is an entry of a push under way: its reads go through the push's transaction, from its `preHandler` on. */
+export const isPushedEntry = (request: FastifyRequest): boolean => pushOf(request) !== undefined;
+
 /**
  * Runs a push in one transaction: `run` gets the headers that make each injected entry a savepoint of
  * it. `keys` are the entries' Idempotency-Keys: their stored records are read once, here, instead of

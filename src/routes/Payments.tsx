@@ -1,6 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../features/shell/Upcoming';
+import { PLANS } from '../../common/messages/payments';
+import { requireSession } from '../features/payments/guard';
+import { PaymentsScreen } from '../features/payments/PaymentsScreen';
 
+/** The company's subscription and the plans to pay for (issue 18). */
 export const Route = createFileRoute('/Payments')({
-  component: () => <Upcoming standalone title="Payments" what="Your subscription and payment details." />,
+  beforeLoad: requireSession,
+  component: () => <PaymentsScreen title="Payments" plans={PLANS} />,
 });

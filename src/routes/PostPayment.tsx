@@ -1,6 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../features/shell/Upcoming';
+import { requireSession } from '../features/payments/guard';
+import { PostPaymentScreen } from '../features/payments/PostPaymentScreen';
+import { textParameter } from '../features/session/search';
 
+/** Where Stripe's payment page returns (issue 18): the checkout session arrives as the query parameter `session_id`. */
 export const Route = createFileRoute('/PostPayment')({
-  component: () => <Upcoming standalone title="Payment received" what="The confirmation after a payment." />,
+  validateSearch: (search: Record<string, unknown>): { session_id?: string } => textParameter(search, 'session_id'),
+  beforeLoad: requireSession,
+  component: PostPaymentRoute,
 });
+
+function PostPaymentRoute() {
+  return <PostPaymentScreen sessionId={Route.useSearch().session_id} />;
+}

@@ -1,6 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../features/shell/Upcoming';
+import { requireSession } from '../features/payments/guard';
+import { PaymentsScreen } from '../features/payments/PaymentsScreen';
 
+/** The yearly plan alone (issue 18): where a yearly checkout left without paying returns. */
 export const Route = createFileRoute('/YearPayment')({
-  component: () => <Upcoming standalone title="Yearly payment" what="Paying for a year of Grow Room at once." />,
+  beforeLoad: requireSession,
+  component: () => <PaymentsScreen title="Yearly payment" plans={['yearly']} />,
 });

@@ -22,7 +22,7 @@ import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startServer } from './server';
-import { type E2EServer, startServerProcess } from './server-process';
+import { type E2EServer, startServerProcess, type StripeSettings } from './server-process';
 
 const run = promisify(execFile);
 
@@ -231,16 +231,23 @@ export interface E2E {
 /**
  * For a test file: builds (or reuses) the web app, starts the real server serving it and launches
  * Chromium. One browser per file; call `close` in afterAll. `openMeteoUrl`: the weather's services
- * at an Open-Meteo stand-in (tests/support/open-meteo.ts); without it weather goes nowhere.
+ * at an Open-Meteo stand-in (tests/support/open-meteo.ts); without it weather goes nowhere. `stripe`:
+ * billing set up against a Stripe stand-in (tests/support/stripe.ts); without it billing is not set up.
  */
-export async function startE2E(options: { openMeteoUrl?: string } = {}): Promise<E2E> {
+export async function startE2E(options: { openMeteoUrl?: string; stripe?: StripeSettings } = {}): Promise<E2E> {
   requireChromium();
   const webRoot = await webAppBuild();
-  const { openMeteoUrl } = options;
+  const { openMeteoUrl, stripe } = options;
   const openMeteo = openMeteoUrl ? { openMeteoForecastUrl: openMeteoUrl, openMeteoArchiveUrl: openMeteoUrl, openMeteoGeocodingUrl: openMeteoUrl } : {};
+  const inProcess = async () => {
+    const started = await startServer({ webRoot, ...openMeteo, ...stripe });
+    // Stripe's page returns to PUBLIC_URL (server/domains/payments/routes.ts): in-process, the address just taken.
+    if (stripe) started.config.publicUrl = started.url;
+    return started;
+  };
   // As `npm start` runs it (its own process, a fresh data directory), where a PostgreSQL server is at
   // hand (CI, this machine); else the same app in-process on a fresh embedded database.
-  const server = (await startServerProcess({ webRoot, openMeteoUrl })) ?? (await startServer({ webRoot, ...openMeteo }));
+  const server = (await startServerProcess({ webRoot, openMeteoUrl, stripe })) ?? (await inProcess());
   let browser: Browser;
   try {
     browser = await launchChromium();

@@ -13,9 +13,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import type { ServerConfig } from '../../server/config';
 import { openDatabase } from '../../server/db/database';
 import { freePort, killScript, startScript, stopScript } from './process';
 import { type CaughtMail, freshPostgres, mailWaiter, requester, startMailCatcher, type TestServer } from './server';
+
+/** The server's Stripe settings, as a test passes them (tests/support/stripe.ts `settings()`). */
+export type StripeSettings = Pick<ServerConfig, 'stripeSecretKey' | 'stripeWebhookSecret' | 'stripePriceMonthly' | 'stripePriceYearly' | 'stripeApiUrl'>;
 
 /** What the browser tests use of a server, whichever way it runs. */
 export type E2EServer = Pick<TestServer, 'url' | 'database' | 'mail' | 'mailTo' | 'request' | 'close'>;
@@ -51,6 +55,8 @@ export async function startServerProcess(options: {
    * Without it weather goes nowhere (port 9, discard), as with startServer: no test reaches the internet.
    */
   openMeteoUrl?: string;
+  /** Stripe's settings pointing at a stand-in (tests/support/stripe.ts `settings()`); without them billing is not set up. */
+  stripe?: StripeSettings;
 }): Promise<ServerProcess | null> {
   if (!(await postgresReachable(POSTGRES_URL))) return null;
   const postgres = await freshPostgres(options.databasePrefix ?? 'grow_e2e', POSTGRES_URL);
@@ -75,6 +81,15 @@ export async function startServerProcess(options: {
     OPEN_METEO_FORECAST_URL: options.openMeteoUrl ?? 'http://127.0.0.1:9',
     OPEN_METEO_ARCHIVE_URL: options.openMeteoUrl ?? 'http://127.0.0.1:9',
     OPEN_METEO_GEOCODING_URL: options.openMeteoUrl ?? 'http://127.0.0.1:9',
+    ...(options.stripe
+      ? {
+          STRIPE_SECRET_KEY: options.stripe.stripeSecretKey ?? '',
+          STRIPE_WEBHOOK_SECRET: options.stripe.stripeWebhookSecret ?? '',
+          STRIPE_PRICE_MONTHLY: options.stripe.stripePriceMonthly ?? '',
+          STRIPE_PRICE_YEARLY: options.stripe.stripePriceYearly ?? '',
+          STRIPE_API_URL: options.stripe.stripeApiUrl,
+        }
+      : {}),
   };
   const start = () => startScript('server/main.ts', env, 'Grow Room is running');
   let child: ChildProcess;

@@ -8,7 +8,9 @@
  * - Users are sorted by last name, then first name; the signed-in user is marked "you".
  * - An Admin may withdraw a pending invitation (DELETE /delete_invitation), after confirming.
  * - The invitation's link is not shown: it is a credential, and it is mailed to the invited address.
+ * - Admins reach the company's subscription (/Payments) from here.
  */
+import { Link } from '@tanstack/react-router';
 import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { sessionMessages as m } from '../../../common/messages/session';
 import { createInvitation, deleteInvitation, type PendingInvitation, pendingInvitations } from '../../api/users';
@@ -38,9 +40,23 @@ function CompanyView({ user }: { user: SignedInUser }) {
           <CompanyDetails company={document} />
           <UserList company={document} user={user} />
           {user.isAdmin && <Invitations user={user} />}
+          {user.isAdmin && <Subscription />}
         </div>
       )}
     </Screen>
+  );
+}
+
+/** Where an Admin finds the company's plan (the spec's /Payments screen; src/features/payments). */
+function Subscription() {
+  return (
+    <section className="card" aria-labelledby="company-subscription">
+      <h2 id="company-subscription">Subscription</h2>
+      <p>The company’s plan, its renewal date, and paying monthly or yearly.</p>
+      <Link to="/Payments" className="button">
+        Plan and payments
+      </Link>
+    </section>
   );
 }
 
