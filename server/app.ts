@@ -51,6 +51,7 @@ import { type AnswerCache, createAnswerCache } from './http/answer-cache';
 import { createChangeHub, type ChangeHub } from './domains/replication/changes';
 import { syncRoutes } from './domains/replication/routes';
 import { userRoutes } from './domains/users/routes';
+import { consultantRoutes } from './domains/consultants/routes';
 import { videoRoutes } from './domains/videos/routes';
 import { weatherRoutes } from './domains/weather/routes';
 import { paymentRoutes } from './domains/payments/routes';
@@ -217,6 +218,7 @@ export async function buildApp(config: ServerConfig, database: Database, logger:
         };
       await api.register(area('Sessions', authRoutes));
       await api.register(area('Users', userRoutes));
+      await api.register(area('Consultants', consultantRoutes));
       await api.register(area('Companies', companyRoutes));
       await api.register(area('Settings', settingsRoutes));
       await api.register(area('Audit events', auditRoutes));

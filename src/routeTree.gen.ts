@@ -17,6 +17,7 @@ import { Route as PostPaymentRouteImport } from './routes/PostPayment'
 import { Route as ResetPasswordRouteImport } from './routes/ResetPassword'
 import { Route as YearPaymentRouteImport } from './routes/YearPayment'
 import { Route as CameraRouteImport } from './routes/camera'
+import { Route as ConsultantInviteRouteImport } from './routes/consultantInvite'
 import { Route as DashboardRouteImport } from './routes/dashboard'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as ReportingRouteImport } from './routes/reporting'
@@ -99,6 +100,11 @@ const YearPaymentRoute = YearPaymentRouteImport.update({
 const CameraRoute = CameraRouteImport.update({
   id: '/camera',
   path: '/camera',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ConsultantInviteRoute = ConsultantInviteRouteImport.update({
+  id: '/consultantInvite',
+  path: '/consultantInvite',
   getParentRoute: () => rootRouteImport,
 } as any)
 const DashboardRoute = DashboardRouteImport.update({
@@ -340,6 +346,7 @@ export interface FileRoutesByFullPath {
   '/ResetPassword': typeof ResetPasswordRoute
   '/YearPayment': typeof YearPaymentRoute
   '/camera': typeof CameraRoute
+  '/consultantInvite': typeof ConsultantInviteRoute
   '/dashboard': typeof DashboardRouteWithChildren
   '/login': typeof LoginRoute
   '/reporting': typeof ReportingRoute
@@ -393,6 +400,7 @@ export interface FileRoutesByTo {
   '/ResetPassword': typeof ResetPasswordRoute
   '/YearPayment': typeof YearPaymentRoute
   '/camera': typeof CameraRoute
+  '/consultantInvite': typeof ConsultantInviteRoute
   '/login': typeof LoginRoute
   '/reporting': typeof ReportingRoute
   '/signIn': typeof SignInRoute
@@ -446,6 +454,7 @@ export interface FileRoutesById {
   '/ResetPassword': typeof ResetPasswordRoute
   '/YearPayment': typeof YearPaymentRoute
   '/camera': typeof CameraRoute
+  '/consultantInvite': typeof ConsultantInviteRoute
   '/dashboard': typeof DashboardRouteWithChildren
   '/login': typeof LoginRoute
   '/reporting': typeof ReportingRoute
@@ -501,6 +510,7 @@ export interface FileRouteTypes {
     | '/ResetPassword'
     | '/YearPayment'
     | '/camera'
+    | '/consultantInvite'
     | '/dashboard'
     | '/login'
     | '/reporting'
@@ -554,6 +564,7 @@ export interface FileRouteTypes {
     | '/ResetPassword'
     | '/YearPayment'
     | '/camera'
+    | '/consultantInvite'
     | '/login'
     | '/reporting'
     | '/signIn'
@@ -606,6 +617,7 @@ export interface FileRouteTypes {
     | '/ResetPassword'
     | '/YearPayment'
     | '/camera'
+    | '/consultantInvite'
     | '/dashboard'
     | '/login'
     | '/reporting'
@@ -660,6 +672,7 @@ export interface RootRouteChildren {
   ResetPasswordRoute: typeof ResetPasswordRoute
   YearPaymentRoute: typeof YearPaymentRoute
   CameraRoute: typeof CameraRoute
+  ConsultantInviteRoute: typeof ConsultantInviteRoute
   DashboardRoute: typeof DashboardRouteWithChildren
   LoginRoute: typeof LoginRoute
   ReportingRoute: typeof ReportingRoute
@@ -725,6 +738,13 @@ declare module '@tanstack/react-router' {
       path: '/camera'
       fullPath: '/camera'
       preLoaderRoute: typeof CameraRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/consultantInvite': {
+      id: '/consultantInvite'
+      path: '/consultantInvite'
+      fullPath: '/consultantInvite'
+      preLoaderRoute: typeof ConsultantInviteRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/dashboard': {
@@ -1128,6 +1148,7 @@ const rootRouteChildren: RootRouteChildren = {
   ResetPasswordRoute: ResetPasswordRoute,
   YearPaymentRoute: YearPaymentRoute,
   CameraRoute: CameraRoute,
+  ConsultantInviteRoute: ConsultantInviteRoute,
   DashboardRoute: DashboardRouteWithChildren,
   LoginRoute: LoginRoute,
   ReportingRoute: ReportingRoute,

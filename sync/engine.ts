@@ -96,6 +96,8 @@ export class SyncEngine implements Recorder {
       },
       onChange: (collections) => this.pullChanged(collections),
       onDisconnected: (reason) => this.setStatus({ online: false, lastError: reason }),
+      // Refused (an outside consultant's access ended): still online, and the reason is said.
+      onRefused: (reason) => this.setStatus({ lastError: reason }),
     });
     this.pulls.errors.subscribe((message) => this.setStatus({ lastError: message }));
     this.pulls.overlaidLate.subscribe((document) => {

@@ -11,7 +11,15 @@ export interface ChangeStreamHandlers {
   /** The server named collections that changed. */
   onChange(collections: string[]): void;
   onDisconnected(reason: string): void;
+  /**
+   * The server answered and refused the stream (a 4xx: e.g. an outside consultant whose access ended).
+   * It is reachable, so the tablet is not offline; the stream tries again later all the same.
+   */
+  onRefused?(reason: string): void;
 }
+
+/** The server refused the stream: it answered, so the connection is there. */
+class StreamRefused extends Error {}
 
 /** Splits an event-stream text into events (`event:` and `data:` lines, blank-line separated). */
 export function parseEvents(buffer: string): { events: Array<{ event: string; data: string }>; rest: string } {
@@ -65,13 +73,16 @@ export class ChangeStream {
       this.controller = new AbortController();
       try {
         const response = await this.transport.openStream(this.controller.signal);
+        if (response.status >= 400 && response.status < 500) throw new StreamRefused(`The change stream answered ${response.status}`);
         if (response.status !== 200 || !response.body) throw new Error(`The change stream answered ${response.status}`);
         failures = 0;
         await this.read(response.body);
         if (this.running) this.handlers.onDisconnected('The change stream ended.');
       } catch (error) {
         if (!this.running) return;
-        this.handlers.onDisconnected(error instanceof Error ? error.message : String(error));
+        const reason = error instanceof Error ? error.message : String(error);
+        if (error instanceof StreamRefused && this.handlers.onRefused) this.handlers.onRefused(reason);
+        else this.handlers.onDisconnected(reason);
         failures += 1;
       }
       if (this.running && failures > 0 && !this.controller.signal.aborted) await new Promise((resolve) => setTimeout(resolve, Math.min(backoffMs(failures - 1), 30_000)));

@@ -1215,6 +1215,44 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
     CREATE INDEX commands_newest ON commands (company_id, acted_at DESC, id DESC) WHERE deleted_at IS NULL;
     CREATE INDEX commands_by_user ON commands (user_id, acted_at DESC, id DESC) WHERE deleted_at IS NULL;
   `,
+  '0024_consultants': `
+    -- Outside consultants (issue 18 "Consultants"; server/domains/consultants/routes.ts says why each rule).
+    -- A consultant is a user of role Consultant who belongs to no company: company_id is null for them and
+    -- only for them (a company's queries by company_id never find a consultant; the tenancy guard finds a
+    -- consultant's user id of no company, so naming one answers 403).
+    ALTER TABLE users DROP CONSTRAINT users_role_check;
+    ALTER TABLE users ADD CONSTRAINT users_role_check CHECK (role IN ('Regular', 'Admin', 'SuperAdmin', 'Consultant'));
+    ALTER TABLE users ALTER COLUMN company_id DROP NOT NULL;
+    ALTER TABLE users ADD CONSTRAINT users_consultant_no_company CHECK ((role = 'Consultant') = (company_id IS NULL));
+
+    -- The company a consultant's session acts in (a switch rotates the token into another one's); null for
+    -- company members, whose company is users.company_id.
+    ALTER TABLE refresh_tokens ADD COLUMN company_id integer REFERENCES companies(id);
+
+    -- A company's grant of read-only access to a consultant, by email: made by an Admin (invited_by), mailed
+    -- as an invitation link (token_hash; the link works for 7 days and while the grant is live), accepted
+    -- (accepted_at, consultant_id) once, until expires_at, revocable at any time (revoked_at, revoked_by).
+    -- Kept after revocation or expiry: the Admin's list shows them. last_used_at: when a sign-in or a switch
+    -- last chose this company (a sign-in picks the last used).
+    CREATE TABLE consultant_access (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      consultant_id integer REFERENCES users(id),
+      email text NOT NULL,
+      token_hash text NOT NULL UNIQUE,
+      invited_by integer NOT NULL REFERENCES users(id),
+      expires_at timestamptz NOT NULL,
+      revoked_at timestamptz,
+      revoked_by integer REFERENCES users(id),
+      accepted_at timestamptz,
+      last_used_at timestamptz,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      CHECK ((accepted_at IS NULL) = (consultant_id IS NULL))
+    );
+    CREATE INDEX consultant_access_company ON consultant_access (company_id, created_at DESC);
+    -- The guard's lookup on every request of a consultant.
+    CREATE INDEX consultant_access_consultant ON consultant_access (consultant_id, company_id) WHERE consultant_id IS NOT NULL;
+  `,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -49,7 +49,8 @@ export interface CompaniesTable extends SyncColumns {
 
 export interface UsersTable extends SyncColumns {
   id: Generated<number>;
-  company_id: number;
+  /** Null for a Consultant only (migration 0024): a consultant belongs to no company; grants give them access. */
+  company_id: number | null;
   email: string;
   first_name: string;
   last_name: string;
@@ -68,6 +69,8 @@ export interface RefreshTokensTable {
   created_at: Timestamp;
   replaced_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  /** The company a Consultant's session acts in (migration 0024); null for company members. */
+  company_id: number | null;
 }
 
 export interface InvitationsTable {
@@ -490,6 +493,24 @@ export interface DB {
   company_subscriptions: CompanySubscriptionsTable;
   stripe_events: StripeEventsTable;
   commands: CommandsTable;
+  consultant_access: ConsultantAccessTable;
+}
+
+/** A company's grant of read-only access to an outside consultant (migration 0024; server/domains/consultants). */
+export interface ConsultantAccessTable {
+  id: Generated<number>;
+  company_id: number;
+  /** The consultant's account, once the invitation is accepted. */
+  consultant_id: number | null;
+  email: string;
+  token_hash: string;
+  invited_by: number;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  revoked_by: number | null;
+  accepted_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+  created_at: Timestamp;
 }
 
 /** A command given through the command bar, with the actions the tablet read from it (migration 0021). */

@@ -14,20 +14,37 @@
  * - A route whose path names a record under a generic name declares it: `config.owns: {id: 'company'}`.
  * - Records named under a name only their route can interpret (the sync read-back's `ids`) or by a
  *   uuid (files) are checked by the handler once loaded, with `assertCompanyAccess`: the same rule.
+ * - A Consultant (server/domains/consultants/routes.ts) acts in the company their token names, as any
+ *   member, but only reads and comments: a route lets one in by `config.consultant` ('read', 'comment', or
+ *   'account' for their own session calls), GET and HEAD routes read, a route carrying requests (the
+ *   push) lets each entry be checked as its own request; any other route answers 403 (default deny: a
+ *   route added later is safe). And every request of theirs but 'account' ones needs their grant of
+ *   that company active at this moment, looked up each time (`assertConsultantGrant`): a revocation or an
+ *   expiry refuses the very next request, whatever the token, which lives minutes, still says.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
+import { consultantMessages } from '../../common/messages/consultants';
 import { httpMessages } from '../../common/messages/http';
 import { MAX_RECORD_ID } from '../../common/schemas/fields';
 import type { Role } from '../../common/roles';
 import type { DB } from '../db/schema';
 import type { AccessClaims, TokenService } from '../domains/auth/tokens';
+import { consultantQueries } from '../domains/consultants/queries';
 import { forbidden, notFound, unauthorized } from './errors';
 import type { OwnershipProofs } from './ownership-proofs';
 import { forEachNamedField, OWNED_KINDS, OWNED_PARAMETERS, type OwnedKindName } from './ownership';
-import { answeredRepeatOf, isAnsweredRepeat, provenOwnership } from './transactions';
+import { answeredRepeatOf, isAnsweredRepeat, isPushedEntry, provenOwnership } from './transactions';
 
-export type Access = 'public' | 'member' | 'admin' | 'superadmin';
+export type Access = 'public' | 'member' | 'admin' | 'superadmin' | 'consultant';
+
+/**
+ * What a Consultant may do on a route: read it ('read': what a POST route that only reads declares; GET
+ * and HEAD routes read without saying), comment ('comment'), or manage their own session ('account':
+ * allowed even once the grant of the token's company has ended, so they can switch to another); or
+ * nothing ('refused'), which a GET route that changes data declares (the spec's GET delete_task_template).
+ */
+export type ConsultantUse = 'read' | 'comment' | 'account' | 'refused';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -38,6 +55,8 @@ declare module 'fastify' {
      * checked (input.ts) as the request of its own it becomes: those read the route's path and query only.
      */
     carriesRequests?: boolean;
+    /** What a Consultant may do here (see `ConsultantUse`); absent on a route that changes data: refused to them. */
+    consultant?: ConsultantUse;
   }
   interface FastifyRequest {
     /** The verified access token's claims; null only on public routes. */
@@ -46,10 +65,21 @@ declare module 'fastify' {
 }
 
 const ALLOWED: Record<Exclude<Access, 'public'>, readonly Role[]> = {
-  member: ['Regular', 'Admin', 'SuperAdmin'],
+  // A Consultant is a member of the companies that granted them access, for what `consultantUseOf` lets through.
+  member: ['Regular', 'Admin', 'SuperAdmin', 'Consultant'],
   admin: ['Admin', 'SuperAdmin'],
   superadmin: ['SuperAdmin'],
+  consultant: ['Consultant'],
 };
+
+/** What a Consultant may do on the route of `request`, or null: refused to them. */
+function consultantUseOf(request: FastifyRequest): ConsultantUse | null {
+  const { consultant, carriesRequests } = request.routeOptions.config;
+  if (consultant === 'refused') return null;
+  if (consultant) return consultant;
+  if (request.method === 'GET' || request.method === 'HEAD' || carriesRequests) return 'read';
+  return null;
+}
 
 /** The caller of a protected route. */
 export function caller(request: FastifyRequest): AccessClaims {
@@ -94,13 +124,23 @@ export function registerGuards(app: FastifyInstance, deps: { db: Kysely<DB>; tok
     const claims = await deps.tokens.verifyAccess(token);
     if (!claims) throw unauthorized(httpMessages.invalidToken);
     request.auth = claims;
+    // Before a repeat gets its answer and before the input is read: a consultant's write is refused
+    // whatever it repeats, and so is every request once their grant ended (a pushed entry's grant is
+    // asked in preHandler, through its push's transaction: transactions.ts).
+    if (claims.user_role === 'Consultant') {
+      if (consultantUseOf(request) === null) throw forbidden(consultantMessages.readOnly);
+      if (!isPushedEntry(request)) await assertConsultantGrant(request, claims);
+    }
     // A repeat of a call already answered gets that answer (transactions.ts), whatever changed since.
     if (await isAnsweredRepeat(request)) return;
     if (!ALLOWED[access].includes(claims.user_role)) throw forbidden();
   });
 
   app.addHook('preHandler', async (request) => {
-    if (!request.auth || answeredRepeatOf(request)) return;
+    if (!request.auth) return;
+    // A pushed entry reads through its push's transaction from here on, not on arrival (transactions.ts).
+    if (request.auth.user_role === 'Consultant' && isPushedEntry(request)) await assertConsultantGrant(request, request.auth);
+    if (answeredRepeatOf(request)) return;
     const { owns, carriesRequests } = request.routeOptions.config;
     const wanted = namedRecords({ ...OWNED_PARAMETERS, ...owns }, carriesRequests ? [request.params, request.query] : [request.params, request.query, request.body]);
     const proven = provenOwnership(request);
@@ -109,6 +149,17 @@ export function registerGuards(app: FastifyInstance, deps: { db: Kysely<DB>; tok
     // Through the request's database: a pushed entry's is its push's transaction (transactions.ts).
     for (const [kind, ids] of wanted) await assertOwned(request.db, request.auth, kind, [...ids], proven, proofs);
   });
+}
+
+/**
+ * A Consultant's request needs their grant of the token's company active now (not revoked, not past
+ * its end, accepted), looked up on every request: 403 otherwise. Their own session calls ('account')
+ * need none. Through the request's database (a pushed entry's is its push's transaction, on PGlite's one
+ * connection the only one it may read through).
+ */
+async function assertConsultantGrant(request: FastifyRequest, claims: AccessClaims) {
+  if (consultantUseOf(request) === 'account') return;
+  if (!(await consultantQueries.activeGrant(request.db, claims.user_id, claims.company_id))) throw forbidden(consultantMessages.accessEnded);
 }
 
 /**

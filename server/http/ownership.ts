@@ -58,6 +58,8 @@ export const OWNED_KINDS = {
   ai_model: { table: 'ai_models', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
   camera: { table: 'cameras', idColumn: 'id', companyColumn: 'company_id', softDeleted: true },
   camera_device_token: { table: 'camera_device_tokens', idColumn: 'id', companyColumn: 'company_id', softDeleted: false },
+  /** A company's grant to an outside consultant (issue 18): kept when revoked or expired, so never missing once made. */
+  consultant_access: { table: 'consultant_access', idColumn: 'id', companyColumn: 'company_id', softDeleted: false },
 } satisfies Record<string, OwnedKind>;
 
 export type OwnedKindName = keyof typeof OWNED_KINDS;
@@ -126,6 +128,8 @@ export const OWNED_PARAMETERS: Record<string, OwnedKindName> = {
   model_id: 'ai_model',
   // Automated cameras (issue 17); revoke_camera_device_token declares its token_id (`config.owns`).
   camera_id: 'camera',
+  // A consultant's grant (issue 18, server/domains/consultants).
+  access_id: 'consultant_access',
   // `template_id` names a grid, tray or form template depending on the route: routes declare it (`config.owns`).
   // `report_id` too: a saved report in the saved reports' calls (reports/saved-routes.ts declares it and
   // the dashboard's report_id1..report_id4), but a chart group number in a form template's fields.

@@ -9,13 +9,21 @@ import type { ApiContext } from '../api/context';
 import type { PageSessionStore } from '../api/session-store';
 import { localDatabase } from '../db/database';
 import { rxLocalReader } from '../db/local-store';
+import { holdStoreFor } from '../db/store-company';
 import { startSyncWorker, workerRecorder } from '../sync/sync-store';
 
 let context: Promise<ApiContext> | undefined;
 
+/** The page's local database for the session `current` (emptied first when it held another company's data). */
+async function openStoreFor(current: Promise<{ user_role: string; company_id: number } | null>) {
+  const session = await current;
+  if (session) holdStoreFor(session);
+  return localDatabase();
+}
+
 /** The domain functions' context over `client`; the sync worker is told of every change recorded through it. */
 export function localContext(client: ApiClient): Promise<ApiContext> {
-  context ??= localDatabase().then((database) => ({
+  context ??= openStoreFor(client.session.get()).then((database) => ({
     client,
     recorder: workerRecorder,
     store: rxLocalReader(database),
@@ -26,9 +34,12 @@ export function localContext(client: ApiClient): Promise<ApiContext> {
 
 /** Starts (or reaches) the sync worker for `current`'s company; see `startSync` in services.ts. */
 export async function startSyncFor(
-  current: { company_id: number },
+  current: { user_role: string; company_id: number },
   page: { apiBaseUrl: string; session: PageSessionStore; sessions: SessionVault; signedOut: () => void },
 ) {
+  // The page opens the database first, emptied when it held another company's (store-company.ts),
+  // before the worker opens its own instance.
+  await openStoreFor(Promise.resolve(current));
   const worker = await startSyncWorker({ baseURL: page.apiBaseUrl, replicationIdentifier: `${page.apiBaseUrl}|company-${current.company_id}|client-ids` }, page.sessions, (userId) => {
     // A parked kiosk user's session ending is theirs alone: their changes wait for their next sign-in.
     void page.session.get().then((signedIn) => {

@@ -6,6 +6,7 @@
  */
 import { createRxDatabase, removeRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
 import { getRxStorageDexieBulkRead } from './dexie-bulk-read';
+import { EMPTY_AT_OPEN_KEY } from './store-company';
 import { COLLECTION_NAMES, type CollectionName, type LocalDocument, SCHEMAS } from './schemas';
 
 export type GrowCollections = Record<CollectionName, RxCollection<LocalDocument>>;
@@ -49,6 +50,13 @@ export function localDatabase(): Promise<GrowDatabase> {
     if (notes && notes.getItem(PREVIOUS_REMOVED_KEY) !== '1') {
       for (const name of PREVIOUS_DATABASE_NAMES) await removeRxDatabase(name, storage).catch(() => undefined);
       notes.setItem(PREVIOUS_REMOVED_KEY, '1');
+    }
+    // A consultant's tablet holds one company's data at a time (store-company.ts).
+    if (notes?.getItem(EMPTY_AT_OPEN_KEY) === '1') {
+      await removeRxDatabase(DATABASE_NAME, storage).catch(() => undefined);
+      // Its first pulls are gone with it (src/sync/sync-store.ts): the screens say they load again.
+      for (const key of Object.keys(notes)) if (key.startsWith('growroom.pulled.')) notes.removeItem(key);
+      notes.removeItem(EMPTY_AT_OPEN_KEY);
     }
     return openGrowDatabase({ storage });
   })();

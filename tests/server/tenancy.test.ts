@@ -272,6 +272,7 @@ async function recordsOf(tenant: Tenant): Promise<Records> {
     ).body as { ai_model: { model_id: number } }).ai_model.model_id,
     camera,
     camera_device_token: ((await admin('POST', '/create_camera_device_token', { json: { camera_id: camera } })).body as { device_token: { token_id: number } }).device_token.token_id,
+    consultant_access: ((await admin('POST', '/consultants/invite', { json: { email: `${randomUUID()}@example.test`, days: 30 } })).body as { access: { access_id: number } }).access.access_id,
   };
 }
 
@@ -313,6 +314,7 @@ describe('every kind of owned record: another company’s answers 403, a missing
     ai_model: (id) => call('GET', '/get_ai_model_file', farm.regular.token, { query: { model_id: id } }),
     camera: (id) => call('GET', '/get_camera', farm.admin.token, { query: { camera_id: id } }),
     camera_device_token: (id) => call('DELETE', '/revoke_camera_device_token', farm.admin.token, { json: { token_id: id } }),
+    consultant_access: (id) => call('POST', '/consultants/revoke', farm.admin.token, { json: { access_id: id } }),
   };
 
   const idOf = (records: Records, tenant: Tenant, kind: OwnedKindName) => (kind === 'company' ? tenant.companyId : kind === 'user' ? tenant.admin.id : records[kind]);

@@ -13,12 +13,15 @@ export const authQueries = {
   activeUserById: (db: Kysely<DB>, id: number): Promise<User | undefined> =>
     db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst(),
 
-  /** Stores a new refresh token (30 days from now) in a family, a new one unless given; returns the token. */
-  async createRefreshToken(db: Kysely<DB>, userId: number, familyId: string = randomUUID()): Promise<string> {
+  /**
+   * Stores a new refresh token (30 days from now) in a family, a new one unless given; returns the token.
+   * `companyId`: the company a consultant's session acts in (null for a company's members).
+   */
+  async createRefreshToken(db: Kysely<DB>, userId: number, familyId: string = randomUUID(), companyId: number | null = null): Promise<string> {
     const token = newOpaqueToken();
     await db
       .insertInto('refresh_tokens')
-      .values({ user_id: userId, family_id: familyId, token_hash: hashToken(token), expires_at: days(REFRESH_TOKEN_DAYS) })
+      .values({ user_id: userId, family_id: familyId, token_hash: hashToken(token), expires_at: days(REFRESH_TOKEN_DAYS), company_id: companyId })
       .execute();
     return token;
   },

@@ -22,6 +22,7 @@ import { badRequest, conflict, conflictOnUnique, unauthorized } from '../../http
 import { bearerToken } from '../../http/guards';
 import { type App, type RequestOf, success } from '../../http/route';
 import { actorOf, recordAudit } from '../audit/record';
+import { sessionCompanyOf } from '../consultants/sessions';
 import { hashPassword, verifyPassword } from './passwords';
 import { authQueries } from './queries';
 import { PASSWORD_RESET_MINUTES, REFRESH_GRACE_SECONDS, hashToken } from './tokens';
@@ -34,9 +35,15 @@ const signUpSchema = { body: signUpBody, response: { 200: createNewUserAnswer } 
 const resetRequestSchema = { body: passwordResetRequestBody, response: { 200: doneAnswer } };
 const resetSchema = { querystring: resetPasswordQuery, body: resetPasswordBody, response: { 200: doneAnswer } };
 
-async function issueSession(request: FastifyRequest, user: User, familyId?: string) {
-  const refresh_token = await authQueries.createRefreshToken(request.db, user.id, familyId);
-  const claims = { user_id: user.id, user_role: user.role, company_id: user.company_id };
+/**
+ * A session of `user`: in a sign-in's new family, or a refresh's (`familyId`, keeping the `company` its
+ * token acted in). A consultant's company comes from their grants (consultants/sessions.ts) and is kept
+ * on the refresh token; a member's is their own.
+ */
+async function issueSession(request: FastifyRequest, user: User, familyId?: string, company?: number | null) {
+  const company_id = await sessionCompanyOf(request.db, user, company);
+  const refresh_token = await authQueries.createRefreshToken(request.db, user.id, familyId, user.role === 'Consultant' ? company_id : null);
+  const claims = { user_id: user.id, user_role: user.role, company_id };
   const access_token = await request.server.deps.tokens.signAccess(claims);
   return { access_token, refresh_token, ...claims };
 }
@@ -69,7 +76,7 @@ async function refreshToken(request: FastifyRequest, reply: FastifyReply) {
   const user = await authQueries.activeUserById(request.db, row.user_id);
   if (!user) throw unauthorized(m.refreshTokenInvalid);
   await authQueries.markReplaced(request.db, row.id);
-  const session = await issueSession(request, user, row.family_id);
+  const session = await issueSession(request, user, row.family_id, row.company_id);
   return success({ access_token: session.access_token, refresh_token: session.refresh_token });
 }
 
@@ -136,13 +143,15 @@ async function resetPassword(request: RequestOf<typeof resetSchema>) {
   if (!claimed) throw badRequest(m.resetTokenInvalid);
   const user = await authQueries.activeUserById(request.db, claimed.user_id);
   if (!user) throw badRequest(m.resetTokenInvalid);
-  await writer(request.db, actorOf({ user_id: user.id, company_id: user.company_id })).update('users', user.id, {
+  // A consultant belongs to no company (migration 0024): their account's writes name none (0, as the
+  // system's company creation does), and no company's trail records their password.
+  await writer(request.db, actorOf({ user_id: user.id, company_id: user.company_id ?? 0 })).update('users', user.id, {
     password_hash: await hashPassword(request.body.new_password),
   });
   // A new password ends every session that the old one opened.
   await authQueries.revokeAllOfUser(request.db, user.id);
   await authQueries.expireResetsOfUser(request.db, user.id);
-  await recordAudit(request.db, { userId: user.id, companyId: user.company_id }, { title: 'Reset password' });
+  if (user.company_id !== null) await recordAudit(request.db, { userId: user.id, companyId: user.company_id }, { title: 'Reset password' });
   return success({}, m.passwordUpdated);
 }
 

@@ -89,7 +89,7 @@ export const ruleQueries = {
   ofTriggers: (db: Kysely<DB>, triggers: readonly NotificationTrigger[]) =>
     db.selectFrom('notifications').selectAll().where('trigger', 'in', [...triggers]).where('deleted_at', 'is', null).orderBy('id').execute(),
 
-  /** The company a user belongs to (live or not: the guard has already refused a missing one). */
+  /** The company a user belongs to (live or not: the guard has already refused a missing one); null for a consultant, who has none. */
   companyOfUser: async (db: Kysely<DB>, userId: number) => (await db.selectFrom('users').select('company_id').where('id', '=', userId).executeTakeFirstOrThrow()).company_id,
 
   /** A live form template of the company with its live field, when the field is the template's (a keyword rule's pair). */

@@ -72,7 +72,11 @@ const ruleNotFound = (id: number) => notFound(httpMessages.recordNotFound(`notif
 /** The company of the member `user_id` names: the caller's (the guard refused another's) or, for a SuperAdmin, that user's. */
 async function companyOfMember(request: FastifyRequest, userId: number): Promise<number> {
   const claims = caller(request);
-  return claims.user_role === 'SuperAdmin' ? q.companyOfUser(request.db, userId) : claims.company_id;
+  if (claims.user_role !== 'SuperAdmin') return claims.company_id;
+  // A consultant belongs to no company: no company's member.
+  const company = await q.companyOfUser(request.db, userId);
+  if (company === null) throw notFound(httpMessages.recordNotFound(`user ${userId}`));
+  return company;
 }
 
 /** A live rule the guard let through; of `companyId` when given (a SuperAdmin may name any company's). */

@@ -24,6 +24,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { httpMessages } from '../../../common/messages/http';
+import type { Role } from '../../../common/roles';
 import { CAMERA_DEFAULT_INTERVAL_MINUTES, cameraMessages as m, KIND_LABELS } from '../../../common/messages/cameras';
 import { builtInModel } from '../../../common/models/catalogue';
 import {
@@ -78,6 +79,9 @@ const tokensSchema = { querystring: cameraOnlyQuery, response: { 200: deviceToke
 const SNAPSHOT_LOOKUP_MS = 3_000;
 
 const cameraNotFound = (id: number) => notFound(httpMessages.recordNotFound(`camera ${id}`));
+
+/** A camera's address may carry its credentials: the company's Admins (and SuperAdmins) see it, not growers or outside consultants. */
+const mayReadAddress = (role: Role) => role === 'Admin' || role === 'SuperAdmin';
 
 /** The live camera `id`, of a company the caller may act for (403 for another's, 404 for none). */
 async function namedCamera(request: FastifyRequest, id: number): Promise<Camera> {
@@ -199,7 +203,7 @@ async function deleteCamera(request: RequestOf<typeof deleteSchema>) {
 /** The company's cameras by name, each with its last image and state, and the operator's interval bounds. */
 async function getCameras(request: RequestOf<typeof listSchema>) {
   const companyId = actingCompany(request, request.query.company_id);
-  const showAddress = caller(request).user_role !== 'Regular';
+  const showAddress = mayReadAddress(caller(request).user_role);
   const cameras = (await q.listed(request.db, companyId)).map((camera) => cameraJson(camera, showAddress));
   return success({ cameras, limits: cameraLimitsOf(request.server.deps.config.cameraMinIntervalSeconds) });
 }
@@ -208,7 +212,7 @@ async function getCamera(request: RequestOf<typeof oneSchema>) {
   const camera = await namedCamera(request, request.query.camera_id);
   const [listed] = await q.listed(request.db, camera.company_id, camera.id);
   if (!listed) throw cameraNotFound(camera.id);
-  return success({ camera: cameraJson(listed, caller(request).user_role !== 'Regular'), limits: cameraLimitsOf(request.server.deps.config.cameraMinIntervalSeconds) });
+  return success({ camera: cameraJson(listed, mayReadAddress(caller(request).user_role)), limits: cameraLimitsOf(request.server.deps.config.cameraMinIntervalSeconds) });
 }
 
 /** A camera's timeline: newest first by the camera's time, within start..end, a page at a time. */

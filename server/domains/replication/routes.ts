@@ -26,8 +26,10 @@ import { CHECKPOINT_PATTERN, type DocumentNaming, documentsAnswer, type SyncDocu
 import { syncPosition } from '../../../common/sync-position';
 import type { DB } from '../../db/schema';
 import { badRequest } from '../../http/errors';
-import { actingCompany, assertCompanyAccess } from '../../http/guards';
+import { actingCompany, assertCompanyAccess, caller } from '../../http/guards';
 import { type App, type RequestOf, success } from '../../http/route';
+import { consultantQueries } from '../consultants/queries';
+import { companyDocumentsFor } from '../consultants/team';
 import { CLIENT_ID_HOLDERS, idsOfClientIds, namedForTablets } from './client-naming';
 import { COLLECTIONS, collectionNamed } from './collections';
 import type { SyncCollection, SyncSource } from './sync-collection';
@@ -93,6 +95,7 @@ async function pull(request: RequestOf<typeof pullSchema>) {
   for (const [index, source] of collection.sources.entries()) documents.push(...(await documentsOf(request.db, source, rowsBySource[index] ?? [], request.query.naming, request.server.deps.config.checkAnswers)));
   // In change order: a document's syncPosition is its row's place in it (fixed-width, so text order is that order).
   sortByPosition(documents);
+  const shown = companyDocumentsFor(request, collection.name, documents);
 
   const last = positions.at(-1);
   const checkpoint = last ? { xid: last.change_xid, seq: String(last.change_seq) } : { xid, seq };
@@ -103,7 +106,7 @@ async function pull(request: RequestOf<typeof pullSchema>) {
     !hasMore &&
     (await sql<{ held: boolean }>`SELECT EXISTS (${changedRows(collection, companyId, checkpoint, false)}) AS held`.execute(request.db)).rows[0]?.held === true;
   return success({
-    documents,
+    documents: shown,
     checkpoint: `${checkpoint.xid}:${checkpoint.seq}`,
     has_more: hasMore,
     held_back: heldBack,
@@ -145,7 +148,7 @@ async function documents(request: RequestOf<typeof documentsSchema>) {
     const rows = ofCompany(request, source, await rowsOf(request.db, source, ids), companyId, named !== undefined);
     found.push(...(await documentsOf(request.db, source, rows, naming, request.server.deps.config.checkAnswers)));
   }
-  return success({ documents: found });
+  return success({ documents: companyDocumentsFor(request, collection.name, found) });
 }
 
 /**
@@ -269,10 +272,23 @@ export async function syncRoutes(app: App) {
     open.add(response);
     const changed = new Set<string>();
     let flushTimer: NodeJS.Timeout | undefined;
+    // A consultant's stream says nothing more once their grant of the company has ended (revoked or
+    // expired, server/domains/consultants): it is asked before each event, and the stream ends instead.
+    const claims = caller(request);
+    const send = (collections: string[]) => response.write(`event: change\ndata: ${JSON.stringify({ collections })}\n\n`);
     const flush = () => {
       flushTimer = undefined;
-      response.write(`event: change\ndata: ${JSON.stringify({ collections: [...changed] })}\n\n`);
+      const collections = [...changed];
       changed.clear();
+      if (claims.user_role !== 'Consultant') return void send(collections);
+      void consultantQueries.activeGrant(request.db, claims.user_id, companyId).then(
+        (grant) => {
+          if (response.writableEnded || response.destroyed) return;
+          if (grant) send(collections);
+          else response.end();
+        },
+        () => response.end(),
+      );
     };
     const unsubscribe = app.deps.changes.subscribe(companyId, (collections) => {
       for (const name of collections) changed.add(name);

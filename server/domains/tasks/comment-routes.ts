@@ -80,7 +80,8 @@ async function deleteComment(request: RequestOf<typeof deleteSchema>) {
   const { CommentID, UserID } = request.body;
   const claims = assertCaller(request, UserID);
   const comment = await liveComment(request, CommentID);
-  if (comment.user_id !== claims.user_id && claims.user_role === 'Regular') throw forbidden(m.notAuthorDelete);
+  // Another's comment: an Admin's (or SuperAdmin's) to delete, not a grower's or a consultant's.
+  if (comment.user_id !== claims.user_id && claims.user_role !== 'Admin' && claims.user_role !== 'SuperAdmin') throw forbidden(m.notAuthorDelete);
   const actor = actorOfRequest(request, comment.company_id);
   await writer(request.db, actor).softDelete('response_comments', comment.id);
   await afterCommentWrite(request, actor, comment, 'Deleted a comment on');
@@ -90,8 +91,10 @@ async function deleteComment(request: RequestOf<typeof deleteSchema>) {
 export async function commentRoutes(app: App) {
   // The spec sends delete_comment's fields in the body; a query is read too (a DELETE body may be dropped on the way).
   const fields = { preValidation: fieldsFromQueryAndBody };
+  // An outside consultant reads and comments (server/domains/consultants/routes.ts): their own comments, as any author.
+  const consultant = 'comment' as const;
   app.get('/get_comments', { schema: listSchema }, getComments);
-  app.post('/add_comment', { schema: addSchema }, addComment);
-  app.put('/edit_comment', { schema: editSchema }, editComment);
-  app.delete('/delete_comment', { schema: deleteSchema, ...fields }, deleteComment);
+  app.post('/add_comment', { schema: addSchema, config: { consultant } }, addComment);
+  app.put('/edit_comment', { schema: editSchema, config: { consultant } }, editComment);
+  app.delete('/delete_comment', { schema: deleteSchema, config: { consultant }, ...fields }, deleteComment);
 }

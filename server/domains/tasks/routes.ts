@@ -269,7 +269,8 @@ export async function taskRoutes(app: App) {
   app.post('/update_task_description_title', { schema: updateTitleSchema, config: { owns: { submission_id: 'form_response' } }, ...fields }, updateTaskDescriptionTitle);
   app.delete('/delete_task', { schema: deleteSchema, ...fields }, deleteTask);
   app.get('/get_all_task_templates', { schema: templatesSchema }, getAllTaskTemplates);
-  app.route({ method: ['GET', 'DELETE'], url: '/delete_task_template', schema: deleteTemplateSchema, handler: deleteTaskTemplate });
+  // A GET that deletes: refused to an outside consultant, who only reads (http/guards.ts).
+  app.route({ method: ['GET', 'DELETE'], url: '/delete_task_template', schema: deleteTemplateSchema, config: { consultant: 'refused' }, handler: deleteTaskTemplate });
   app.post(
     '/submit_task_automation',
     { schema: automationSchema, config: { access: 'admin', owns: { template_id: 'form_template', form_field_id: 'form_field', task_template_id: 'form_template' } } },

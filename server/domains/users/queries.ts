@@ -7,8 +7,8 @@ import type { DB, InvitationsTable, User } from '../../db/schema';
 import { noteTombstones } from '../../db/writes';
 import { hashToken, newOpaqueToken } from '../auth/tokens';
 
-/** A user as the API and the synced company document show it: never the password hash. */
-export const userJson = (user: Pick<User, 'id' | 'company_id' | 'email' | 'first_name' | 'last_name' | 'role' | 'threshold' | 'location'>): UserRecord => ({
+/** A user as the API and the synced company document show it: never the password hash. A company's user (never a consultant, who has no company). */
+export const userJson = (user: Pick<User, 'id' | 'email' | 'first_name' | 'last_name' | 'role' | 'threshold' | 'location'> & { company_id: number }): UserRecord => ({
   user_id: user.id,
   company_id: user.company_id,
   email: user.email,
@@ -34,7 +34,8 @@ export const userQueries = {
   byCompany: (db: Kysely<DB>, companyIds: number[], userId?: number) => {
     let query = db.selectFrom('users').selectAll().where('company_id', 'in', companyIds).where('deleted_at', 'is', null);
     if (userId !== undefined) query = query.where('id', '=', userId);
-    return query.orderBy('id').execute();
+    // Found by their company: never a consultant (company_id null, migration 0024).
+    return query.orderBy('id').$narrowType<{ company_id: number }>().execute();
   },
 
   emailTaken: async (db: Kysely<DB>, email: string) =>

@@ -25,6 +25,7 @@ import { type App, type RequestOf, success } from '../../http/route';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { authQueries } from '../auth/queries';
 import { INVITATION_DAYS } from '../auth/tokens';
+import { teamFor } from '../consultants/team';
 import { pendingInvitationJson, userJson, userQueries } from './queries';
 
 const createInvitationSchema = { body: createInvitationBody, response: { 200: createInvitationAnswer } };
@@ -67,7 +68,7 @@ async function deleteInvitation(request: RequestOf<typeof deleteInvitationSchema
 
 async function loadUsers(request: RequestOf<typeof loadUsersSchema>) {
   const users = await userQueries.byCompany(request.db, [request.query.company_id], request.query.user_id);
-  return success({ users: users.map(userJson) });
+  return success({ users: teamFor(request, users.map(userJson)) });
 }
 
 async function getThreshold(request: RequestOf<typeof getThresholdSchema>) {

@@ -81,6 +81,8 @@ export function PestPressureScreen({ roomId: addressed }: { roomId: string }) {
   const closeType = useCallback(() => setSelectedType(null), []);
 
   const resolveAll = useAction(updateUnresolvedProblems, 'Problems resolved.');
+  // An outside consultant reads the map; acting on problems is the company's (the server refuses it too).
+  const acts = user?.role !== 'Consultant';
   const document = room.document;
   const loading = !user || room.loading || (document !== null && (gridList.loading || problemList.loading || (grids.length > 0 && boxList.loading)));
 
@@ -102,7 +104,7 @@ export function PestPressureScreen({ roomId: addressed }: { roomId: string }) {
             <Link className="button" to="/dashboard/rooms/$roomID" params={{ roomID: roomId }}>
               Back to the room
             </Link>
-            {present.total > 0 && (
+            {acts && present.total > 0 && (
               <button type="button" className="button danger" onClick={() => setConfirming({ kind: 'room' })}>
                 Resolve all in this room
               </button>
@@ -153,7 +155,7 @@ export function PestPressureScreen({ roomId: addressed }: { roomId: string }) {
                       {weeksAgo > 0 && ` ${step.label}`}
                     </p>
                   </div>
-                  {gridOpen > 0 && (
+                  {acts && gridOpen > 0 && (
                     <button type="button" className="button danger" onClick={() => setConfirming({ kind: 'grid', grid })}>
                       Resolve all in this grid
                     </button>
@@ -327,13 +329,15 @@ function BoxProblemsPanel(props: { box: BoxDoc | null; grids: GridDoc[]; order: 
                   {problem.status === 'treated' && <span className="chip waiting">Treated</span>}
                 </div>
                 {problem.notes && <p className="pp-notes">{problem.notes}</p>}
-                <div className="form-actions">
-                  {MAP_ACTIONS.filter((entry) => !(entry.action === 'treat' && problem.status === 'treated')).map((entry) => (
-                    <button key={entry.action} type="button" className={`button${entry.action === 'resolve' ? ' primary' : ''}`} disabled={act.busy} onClick={() => void act.run({ problemId: problem.id, action: entry.action, userId: props.user.userId })}>
-                      {entry.label}
-                    </button>
-                  ))}
-                </div>
+                {props.user.role !== 'Consultant' && (
+                  <div className="form-actions">
+                    {MAP_ACTIONS.filter((entry) => !(entry.action === 'treat' && problem.status === 'treated')).map((entry) => (
+                      <button key={entry.action} type="button" className={`button${entry.action === 'resolve' ? ' primary' : ''}`} disabled={act.busy} onClick={() => void act.run({ problemId: problem.id, action: entry.action, userId: props.user.userId })}>
+                        {entry.label}
+                      </button>
+                    ))}
+                  </div>
+                )}
               </li>
             );
           })}
@@ -368,13 +372,15 @@ function TypePanel(props: { type: ProblemType; roomId: string; present: Pressure
           <h3>
             {entry.title}: {entry.count}
           </h3>
-          <div className="form-actions">
-            {MAP_ACTIONS.map((action) => (
-              <button key={action.action} type="button" className={`button${action.action === 'resolve' ? ' primary' : ''}`} disabled={act.busy} onClick={() => void act.run(entry.place, { problemType: type.name, action: action.action, userId: user.userId })}>
-                {action.label}
-              </button>
-            ))}
-          </div>
+          {user.role !== 'Consultant' && (
+            <div className="form-actions">
+              {MAP_ACTIONS.map((action) => (
+                <button key={action.action} type="button" className={`button${action.action === 'resolve' ? ' primary' : ''}`} disabled={act.busy} onClick={() => void act.run(entry.place, { problemType: type.name, action: action.action, userId: user.userId })}>
+                  {action.label}
+                </button>
+              ))}
+            </div>
+          )}
         </section>
       ))}
     </SidePanel>

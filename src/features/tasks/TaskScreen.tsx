@@ -80,9 +80,16 @@ function TaskDetails({ item, user, company }: { item: TaskItem; user: SignedInUs
           </div>
         )}
       </dl>
-      <StatusButtons responseId={response.id} task={task} />
-      <AssigneeChoice responseId={response.id} task={task} company={company} />
-      <TitleAndDescription responseId={response.id} task={task} />
+      {/* An outside consultant reads the task and comments; changing it is the company's (the server refuses it too). */}
+      {user.role !== 'Consultant' ? (
+        <>
+          <StatusButtons responseId={response.id} task={task} />
+          <AssigneeChoice responseId={response.id} task={task} company={company} />
+          <TitleAndDescription responseId={response.id} task={task} />
+        </>
+      ) : (
+        task.description && <p className="card task-section">{task.description}</p>
+      )}
       <section className="card task-section" aria-labelledby="task-observation">
         <h2 id="task-observation">Observation</h2>
         <ul className="responses">

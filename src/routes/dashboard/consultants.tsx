@@ -1,6 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Upcoming } from '../../features/shell/Upcoming';
+import { ADMIN_ROLES, requireRole } from '../../app/guards';
+import { ConsultantsScreen } from '../../features/consultants/ConsultantsScreen';
 
 export const Route = createFileRoute('/dashboard/consultants')({
-  component: () => <Upcoming title="Consultants" what="Outside experts who can see your data." />,
+  // Inviting and revoking outside consultants is the company's Admins' (server/domains/consultants).
+  beforeLoad: requireRole(ADMIN_ROLES),
+  component: ConsultantsScreen,
 });
