@@ -1134,6 +1134,55 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
       PRIMARY KEY (latitude, longitude, day)
     );
   `,
+  '0021_commands': `
+    -- The command bar's commands (issue 18; spec part 2 "AI chat: command text and a parsed data list";
+    -- server/domains/commands): what a user typed or said, as said, and the actions the tablet's parser
+    -- read from it (common/commands/actions.ts CommandAction, a JSON array, in the order said), in the
+    -- language it was read in. acted_at: when it was given (the act's time, also when queued offline).
+    -- Kept for the user and the company to look back on (get_commands, online); no collection holds
+    -- them, so they do not travel to tablets. Named by the tablet's client id, unique per company.
+    CREATE TABLE commands (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL REFERENCES companies(id),
+      user_id integer NOT NULL REFERENCES users(id),
+      command text NOT NULL CHECK (command <> ''),
+      parsed jsonb NOT NULL DEFAULT '[]' CHECK (jsonb_typeof(parsed) = 'array'),
+      language text NOT NULL,
+      acted_at timestamptz NOT NULL,
+      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
+      ${syncColumns}
+    );
+    ${trackChanges('commands')}
+    CREATE UNIQUE INDEX commands_client_id ON commands (client_id, company_id);
+    CREATE INDEX commands_newest ON commands (company_id, acted_at DESC, id DESC) WHERE deleted_at IS NULL;
+    CREATE INDEX commands_by_user ON commands (user_id, acted_at DESC, id DESC) WHERE deleted_at IS NULL;
+  `,
+  '0022_subscriptions': `
+    -- The company's subscription, paid through Stripe Checkout (issue 18; server/domains/payments). One row
+    -- per company, as Stripe last said it: the plan (by its price), Stripe's status, its customer and
+    -- subscription, and when the paid period ends (current_period_end, the renewal date). stripe_state_at:
+    -- when the server read from Stripe the state the row holds, so a slower, older read never rolls a
+    -- newer one back. Read online by Admins: not synced.
+    CREATE TABLE company_subscriptions (
+      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      company_id integer NOT NULL UNIQUE REFERENCES companies(id),
+      plan text NOT NULL CHECK (plan IN ('monthly', 'yearly')),
+      status text NOT NULL,
+      stripe_customer_id text,
+      stripe_subscription_id text UNIQUE,
+      current_period_end timestamptz,
+      stripe_state_at timestamptz NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    );
+
+    -- Stripe's events handled, by their id: Stripe delivers an event at least once, and each is applied once.
+    CREATE TABLE stripe_events (
+      id text PRIMARY KEY,
+      type text NOT NULL,
+      received_at timestamptz NOT NULL DEFAULT now()
+    );
+  `,
   '0023_form_corrections': `
     -- Corrections of submitted form responses (issue 18, rooms/FormEdit; server/domains/forms/corrections.ts).
     -- A correction is one act: who (created_by), when (created_at: the act's time, an offline correction
@@ -1165,55 +1214,6 @@ ${CLIENT_ID_TABLES.map((table) => `    ALTER TABLE ${table} ADD COLUMN client_id
     );
     ${trackChanges('form_correction_values')}
     CREATE INDEX form_correction_values_correction ON form_correction_values (correction_id) WHERE deleted_at IS NULL;
-  `,
-  '0022_subscriptions': `
-    -- The company's subscription, paid through Stripe Checkout (issue 18; server/domains/payments). One row
-    -- per company, as Stripe last said it: the plan (by its price), Stripe's status, its customer and
-    -- subscription, and when the paid period ends (current_period_end, the renewal date). stripe_state_at:
-    -- when the server read from Stripe the state the row holds, so a slower, older read never rolls a
-    -- newer one back. Read online by Admins: not synced.
-    CREATE TABLE company_subscriptions (
-      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-      company_id integer NOT NULL UNIQUE REFERENCES companies(id),
-      plan text NOT NULL CHECK (plan IN ('monthly', 'yearly')),
-      status text NOT NULL,
-      stripe_customer_id text,
-      stripe_subscription_id text UNIQUE,
-      current_period_end timestamptz,
-      stripe_state_at timestamptz NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now()
-    );
-
-    -- Stripe's events handled, by their id: Stripe delivers an event at least once, and each is applied once.
-    CREATE TABLE stripe_events (
-      id text PRIMARY KEY,
-      type text NOT NULL,
-      received_at timestamptz NOT NULL DEFAULT now()
-    );
-  `,
-  '0021_commands': `
-    -- The command bar's commands (issue 18; spec part 2 "AI chat: command text and a parsed data list";
-    -- server/domains/commands): what a user typed or said, as said, and the actions the tablet's parser
-    -- read from it (common/commands/actions.ts CommandAction, a JSON array, in the order said), in the
-    -- language it was read in. acted_at: when it was given (the act's time, also when queued offline).
-    -- Kept for the user and the company to look back on (get_commands, online); no collection holds
-    -- them, so they do not travel to tablets. Named by the tablet's client id, unique per company.
-    CREATE TABLE commands (
-      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-      company_id integer NOT NULL REFERENCES companies(id),
-      user_id integer NOT NULL REFERENCES users(id),
-      command text NOT NULL CHECK (command <> ''),
-      parsed jsonb NOT NULL DEFAULT '[]' CHECK (jsonb_typeof(parsed) = 'array'),
-      language text NOT NULL,
-      acted_at timestamptz NOT NULL,
-      client_id uuid NOT NULL DEFAULT gen_random_uuid(),
-      ${syncColumns}
-    );
-    ${trackChanges('commands')}
-    CREATE UNIQUE INDEX commands_client_id ON commands (client_id, company_id);
-    CREATE INDEX commands_newest ON commands (company_id, acted_at DESC, id DESC) WHERE deleted_at IS NULL;
-    CREATE INDEX commands_by_user ON commands (user_id, acted_at DESC, id DESC) WHERE deleted_at IS NULL;
   `,
   '0024_consultants': `
     -- Outside consultants (issue 18 "Consultants"; server/domains/consultants/routes.ts says why each rule).
