@@ -7,6 +7,8 @@
  * would otherwise write to the company's reports each few minutes. The report's saved data, in the
  * reports collection, is what every other tablet has; whichever is newer is shown.
  */
+import { readKept, writeKept } from '../../app/kept';
+
 const KEY_PREFIX = 'growroom.report-data.';
 
 export interface KeptData {
@@ -16,19 +18,17 @@ export interface KeptData {
 
 const keyOf = (reportId: string) => `${KEY_PREFIX}${reportId}`;
 
+const isKeptData = (value: unknown): value is KeptData => {
+  const kept = value as Partial<KeptData> | null;
+  return Boolean(kept) && Array.isArray(kept?.data) && typeof kept?.computedAt === 'string';
+};
+
 export function keptData(reportId: string): KeptData | null {
-  try {
-    const kept = JSON.parse(localStorage.getItem(keyOf(reportId)) ?? 'null') as Partial<KeptData> | null;
-    return kept && Array.isArray(kept.data) && typeof kept.computedAt === 'string' ? { data: kept.data, computedAt: kept.computedAt } : null;
-  } catch {
-    return null;
-  }
+  const kept = readKept(keyOf(reportId), isKeptData);
+  return kept && { data: kept.data, computedAt: kept.computedAt };
 }
 
+/** Storage full or refused (a private window): the report's saved data still shows offline. */
 export function keepData(reportId: string, kept: KeptData): void {
-  try {
-    localStorage.setItem(keyOf(reportId), JSON.stringify(kept));
-  } catch {
-    // Storage full or refused (a private window): the report's saved data still shows offline.
-  }
+  writeKept(keyOf(reportId), kept);
 }

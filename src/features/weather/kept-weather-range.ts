@@ -9,6 +9,7 @@
  * range each week, so older ones only take room.
  */
 import type { WeatherRange } from '../../api/weather';
+import { readKept, writeKept } from '../../app/kept';
 
 const KEY_PREFIX = 'growroom.weather-range.';
 
@@ -38,13 +39,10 @@ function isKeptRange(value: unknown): value is KeptWeatherRange {
   );
 }
 
+const isKeptRanges = (value: unknown): value is unknown[] => Array.isArray(value);
+
 function keptRanges(userId: number): KeptWeatherRange[] {
-  try {
-    const kept = JSON.parse(localStorage.getItem(keyOf(userId)) ?? '[]') as unknown;
-    return Array.isArray(kept) ? kept.filter(isKeptRange) : [];
-  } catch {
-    return [];
-  }
+  return (readKept(keyOf(userId), isKeptRanges) ?? []).filter(isKeptRange);
 }
 
 /** The newest range kept for the user at `location` that covers `start` to `end`, or null. */
@@ -57,13 +55,7 @@ export function keptWeatherRange(userId: number, location: string, start: string
 export function keepWeatherRange(userId: number, range: KeptWeatherRange): void {
   const others = keptRanges(userId).filter((kept) => !(kept.location === range.location && kept.start === range.start && kept.end === range.end));
   const kept = [range, ...others].slice(0, KEPT_RANGES);
-  // Storage full (another report's data, a year of weather): the oldest ranges give way before this one does.
-  for (let count = kept.length; count > 0; count -= 1) {
-    try {
-      localStorage.setItem(keyOf(userId), JSON.stringify(kept.slice(0, count)));
-      return;
-    } catch {
-      // Try again with fewer; a refusal of even one (a private window): the weather still shows while online.
-    }
-  }
+  // Storage full (another report's data, a year of weather): the oldest ranges give way before this one
+  // does; a refusal of even one (a private window): the weather still shows while online.
+  for (let count = kept.length; count > 0 && !writeKept(keyOf(userId), kept.slice(0, count)); count -= 1);
 }

@@ -8,6 +8,7 @@
  * changes their location is not shown another place's weather as theirs.
  */
 import type { TodaysWeather, WeatherPlace } from '../../api/weather';
+import { readKept, writeKept } from '../../app/kept';
 
 const KEY_PREFIX = 'growroom.weather.';
 
@@ -39,18 +40,10 @@ function isKeptWeather(value: unknown): value is KeptWeather {
 
 /** The weather last fetched on this tablet for the user, or null. */
 export function keptWeather(userId: number): KeptWeather | null {
-  try {
-    const kept = JSON.parse(localStorage.getItem(keyOf(userId)) ?? 'null') as unknown;
-    return isKeptWeather(kept) ? kept : null;
-  } catch {
-    return null;
-  }
+  return readKept(keyOf(userId), isKeptWeather);
 }
 
+/** Storage full or refused (a private window): the weather still shows while online. */
 export function keepWeather(userId: number, kept: KeptWeather): void {
-  try {
-    localStorage.setItem(keyOf(userId), JSON.stringify(kept));
-  } catch {
-    // Storage full or refused (a private window): the weather still shows while online.
-  }
+  writeKept(keyOf(userId), kept);
 }
