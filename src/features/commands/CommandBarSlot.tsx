@@ -17,6 +17,8 @@ export function CommandBarSlot(props: CommandBarProps) {
     const idle = requestIdleCallback(() => setPainted(true), { timeout: 1500 });
     return () => cancelIdleCallback(idle);
   }, []);
+  // A command changes data: an outside consultant reads only (server/http/guards.ts), so has no bar.
+  if (props.user.role === 'Consultant') return null;
   return (
     <div className="command-bar-slot">
       {painted && (

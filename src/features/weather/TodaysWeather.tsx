@@ -6,7 +6,7 @@
  *
  * Where the spec is silent: a user without a location is offered the field here, saved as the profile
  * saves it (a queued `update_location`); a location the weather cannot find says so and offers the
- * field again.
+ * field again. An outside consultant, who may not set a location (read-only), sees no card.
  */
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useId, useState } from 'react';
@@ -46,6 +46,9 @@ export function TodaysWeather() {
   // Until the company's document is read, a missing location is only not known yet: no field offered.
   const read: TodaysWeatherRead = user && !company.loading ? weather : { ...weather, status: 'loading' };
   const [editing, setEditing] = useState(false);
+
+  // The weather is at the user's own location, which an outside consultant (read-only) cannot set.
+  if (user?.role === 'Consultant') return null;
 
   return (
     <section className="card weather-card" aria-labelledby="todays-weather">
