@@ -158,7 +158,9 @@ describe.skipIf(skipBrowser)('saved reports', { timeout: 180_000 }, () => {
     await page.getByRole('link', { name: /Weevils/ }).click();
     await expect.poll(() => page.getByRole('table', { name: 'Weevils' }).getByRole('row').allInnerTexts(), { timeout: 15_000 }).toEqual(expectedRows);
 
-    // Renamed, and put on the dashboard, from its screen.
+    // Renamed, and put on the dashboard, from its screen. Its managing part shows once the signed-in user
+    // is read, after the chart: until then "Report name" may still be the builder's field, on its way out.
+    await page.getByRole('button', { name: 'Rename' }).waitFor();
     await page.getByLabel('Report name').fill('Weevils in Flower 2 and Veg 1');
     await page.getByRole('button', { name: 'Rename' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText(), { timeout: 15_000 }).toBe('Weevils in Flower 2 and Veg 1');
