@@ -7,9 +7,8 @@
  * they asked for by surprise.
  */
 import type { BoxesOfGrid, CommandAction } from '../../../common/commands/actions';
-import { boxNumber } from '../../../common/grid-order';
 import type { ApiContext } from '../../api/context';
-import { type BatchDoc, type BoxDoc, type GridDoc, gridSize, type RoomDoc } from '../rooms/model';
+import { type BatchDoc, type BoxDoc, type GridDoc, gridSize, type RoomDoc, numberOfBox } from '../rooms/model';
 import { commandBarMessages as m, describeAction } from './messages';
 import { findLocal } from '../../db/local-store';
 import { type CommandPlaces, type TemplateDoc } from './places';
@@ -96,7 +95,7 @@ async function boxesOf(context: Pick<ApiContext, 'database'>, target: BoxesOfGri
   const { nx, ny } = gridSize(grid, boxes);
   const beyond = numbers.filter((number) => !Number.isInteger(number) || number < 1 || number > nx * ny);
   if (beyond.length > 0) refuse(m.beyondGrid(nameOf(grid), nx * ny, beyond));
-  const byNumber = new Map(boxes.map((box) => [boxNumber(places.order, Number(box.X) || 1, Number(box.Y) || 1, nx, ny), box.id]));
+  const byNumber = new Map(boxes.map((box) => [numberOfBox(places.order, box, nx, ny), box.id]));
   const missing = numbers.filter((number) => !byNumber.has(number));
   if (missing.length > 0) refuse(m.boxNotOnTablet(nameOf(grid), missing));
   return { grid, boxes: numbers.map((number) => ({ id: byNumber.get(number)!, number })) };

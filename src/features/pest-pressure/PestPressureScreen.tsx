@@ -16,9 +16,8 @@ import { OPEN_PROBLEM_STATUSES, type ProblemAction } from '../../../common/messa
 import { manageProblem, manageProblemsByType, updateUnresolvedProblems } from '../../api/problems';
 import { byCreation } from '../../api/records';
 import { localDocumentSelector, type SignedInUser, useAction, useLocalDocument, useLocalQuery, useSignedInUser } from '../../app/hooks';
-import { boxNumber } from '../../../common/grid-order';
 import type { GridOrder } from '../../../common/messages/settings';
-import { type BoxDoc, boxesByGrid, boxLabel, type CompanyDoc, type GridDoc, gridOrderOf, gridSize, roomQueries, type RoomDoc, when } from '../rooms/model';
+import { type BoxDoc, boxesByGrid, boxLabel, type CompanyDoc, type GridDoc, gridOrderOf, gridSize, roomQueries, type RoomDoc, when, numberOfBox } from '../rooms/model';
 import { ConfirmPanel } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { type BoxCircle, colorMappingsOf, indexProblems, keepUnchangedCircles, type LegendEntry, type PressureMap, pressureAt, type ProblemDoc, type ProblemType, REPLAY_WEEKS, weekSteps } from './model';
@@ -299,7 +298,7 @@ function BoxProblemsPanel(props: { box: BoxDoc | null; grids: GridDoc[]; order: 
   const grid = box ? props.grids.find((candidate) => candidate.id === box.gridId) : undefined;
   // Named and numbered as the map shows it (the company's grid order).
   const { nx, ny } = grid && box ? gridSize(grid, props.boxesOfGrid.get(grid.id) ?? []) : { nx: 1, ny: 1 };
-  const number = box ? boxNumber(props.order, Number(box.X) || 1, Number(box.Y) || 1, nx, ny) : 0;
+  const number = box ? numberOfBox(props.order, box, nx, ny) : 0;
   return (
     <SidePanel title={box ? boxLabel(box, number) : 'Box'} onClose={props.onClose}>
       {box && (

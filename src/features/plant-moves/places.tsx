@@ -8,8 +8,7 @@ import { type Position, subGridboxDisplayName } from '../../api/subgrids';
 import { byCreation } from '../../api/records';
 import { useLocalDocument, useLocalQuery } from '../../app/hooks';
 import { type PlacedBox, placeBoxes } from '../forms/fill/model';
-import { type BoxDoc, byName, type CompanyDoc, type GridDoc, gridOrderOf, gridSize, boxLabel, type RoomDoc } from '../rooms/model';
-import { boxNumber } from '../../../common/grid-order';
+import { type BoxDoc, byName, type CompanyDoc, type GridDoc, gridOrderOf, gridSize, boxLabel, type RoomDoc, numberOfBox } from '../rooms/model';
 import { Field } from '../shell/forms';
 
 /** Matches no document: the selector of a query that has nothing to ask yet. */
@@ -105,7 +104,7 @@ export function useBoxNames(ids: ReadonlyArray<string | number | null>, company:
     for (const box of boxes) {
       const grid = gridById.get(box.gridId);
       const { nx, ny } = grid ? gridSize(grid, []) : { nx: 1, ny: 1 };
-      const label = boxLabel(box, boxNumber(order, Number(box.X) || 1, Number(box.Y) || 1, nx, ny));
+      const label = boxLabel(box, numberOfBox(order, box, nx, ny));
       const room = grid ? roomById.get(grid.roomId) : undefined;
       const name = [room?.Name, grid?.Name, label].filter(Boolean).join(' · ');
       names.set(box.id, name);

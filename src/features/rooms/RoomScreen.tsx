@@ -22,8 +22,7 @@ import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { GridView } from './GridView';
 import { usePreview } from './hooks';
-import { boxNumber } from '../../../common/grid-order';
-import { type BatchDoc, type BoxDoc, boxLabel, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, boxesByGrid, recentTrapBoxIds, roomQueries, type RoomDoc, scanText } from './model';
+import { type BatchDoc, type BoxDoc, boxLabel, type CompanyDoc, type GridDoc, gridOpacityOf, gridOrderOf, gridSize, boxesByGrid, recentTrapBoxIds, roomQueries, type RoomDoc, scanText, numberOfBox } from './model';
 import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
 import { BOX_SIZES, useUiState } from '../ui-state/ui-state';
 import { Whiteboard } from './Whiteboard';
@@ -215,7 +214,7 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
               const grid = grids.find((candidate) => candidate.id === selectedBox.gridId);
               if (!grid) return null;
               const { nx, ny } = gridSize(grid, boxesOfGrid.get(grid.id) ?? []);
-              const number = boxNumber(order, Number(selectedBox.X) || 1, Number(selectedBox.Y) || 1, nx, ny);
+              const number = numberOfBox(order, selectedBox, nx, ny);
               return (
                 <Suspense fallback={<ChunkFallback>Opening the box…</ChunkFallback>}>
                   <boxPanel.Component

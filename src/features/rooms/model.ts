@@ -3,6 +3,7 @@
  * src/api/rooms.ts plus the string link keys), and pure helpers for what the screens show (box
  * numbers by the company's grid order, names, times).
  */
+import { boxNumber } from '../../../common/grid-order';
 import { type GridOrder, GRID_ORDERS, SETTINGS_DEFAULTS } from '../../../common/messages/settings';
 import type { BatchDocument } from '../../api/batches';
 import type { GridBoxDocument, GridRecord } from '../../../common/schemas/grids';
@@ -54,6 +55,11 @@ export const roomQueries = {
 };
 
 /** What a box is called on screen: its custom name, else its number. */
+/** A stored box's number in the room (common/grid-order.ts `boxNumber`), from its position in its nx × ny grid. */
+export function numberOfBox(order: GridOrder, box: BoxDoc, nx: number, ny: number): number {
+  return boxNumber(order, Number(box.X) || 1, Number(box.Y) || 1, nx, ny);
+}
+
 export function boxLabel(box: BoxDoc, number: number): string {
   const custom = box.CustomName?.trim();
   return custom ? custom : `Box ${number}`;

@@ -4,13 +4,12 @@
  * company's order, and findings as a scan records them.
  */
 import { BUILT_IN_MODELS, builtInModel } from '../../../common/models/catalogue';
-import { boxNumber } from '../../../common/grid-order';
 import type { GridOrder } from '../../../common/messages/settings';
 import type { AiModelRecord, ClassifierFinding } from '../../../common/schemas/models';
 import type { ScanFinding, ScanType } from '../../../common/schemas/scans';
 import type { ScanModel } from '../../api/scans';
 import type { LocalDocument } from '../../db/schemas';
-import { type BoxDoc, boxLabel, type GridDoc, gridSize } from '../rooms/model';
+import { type BoxDoc, boxLabel, type GridDoc, gridSize, numberOfBox } from '../rooms/model';
 
 /** An uploaded classifier as the tablet holds it (`operations`, kind `ai_model`). */
 export type AiModelDoc = LocalDocument & AiModelRecord;
@@ -47,7 +46,7 @@ export function walkOf(grid: GridDoc, boxes: BoxDoc[], order: GridOrder): WalkBo
   const { nx, ny } = gridSize(grid, boxes);
   return boxes
     .map((box) => {
-      const number = boxNumber(order, Number(box.X) || 1, Number(box.Y) || 1, nx, ny);
+      const number = numberOfBox(order, box, nx, ny);
       return { box, number, label: boxLabel(box, number) };
     })
     .sort((a, b) => a.number - b.number);

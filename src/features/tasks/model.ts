@@ -6,7 +6,6 @@
  * A task travels inside its response's `form_responses` document (src/api/tasks.ts), so the list is
  * made of those documents: every response with a task.
  */
-import { boxNumber } from '../../../common/grid-order';
 import { TASK_PER_PAGE_DEFAULT } from '../../../common/messages/tasks';
 import { byTaskListOrder } from '../../../common/schemas/tasks';
 import type { FormResponse } from '../../api/form-responses';
@@ -15,7 +14,7 @@ import type { ResponseComment, Task } from '../../api/tasks';
 import type { SignedInUser } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
 import type { GridOrder } from '../../../common/messages/settings';
-import { type BoxDoc, boxLabel, type CompanyDoc, type CompanyUserJson, type GridDoc, gridSize, type RoomDoc } from '../rooms/model';
+import { type BoxDoc, boxLabel, type CompanyDoc, type CompanyUserJson, type GridDoc, gridSize, type RoomDoc, numberOfBox } from '../rooms/model';
 import type { StatusChoice } from './statuses';
 
 /** A local response document, with its task and comments when it has them. */
@@ -130,7 +129,7 @@ export function placeText(response: TaskResponseDoc, places: Places): string {
   if (!boxId) return `${roomName} · whole room`;
   if (!box) return `${roomName} · a box not on this tablet`;
   const { nx, ny } = grid ? gridSize(grid, []) : { nx: 1, ny: 1 };
-  const label = boxLabel(box, boxNumber(places.order, Number(box.X) || 1, Number(box.Y) || 1, nx, ny));
+  const label = boxLabel(box, numberOfBox(places.order, box, nx, ny));
   return [roomName, grid?.Name, label].filter(Boolean).join(' · ');
 }
 
