@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { PLANS } from '../../common/messages/payments';
-import { requireSession } from '../features/payments/guard';
+import { requireSession } from '../app/guards';
 import { PaymentsScreen } from '../features/payments/PaymentsScreen';
 
 /** The company's subscription and the plans to pay for (issue 18). */

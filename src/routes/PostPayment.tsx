@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireSession } from '../features/payments/guard';
+import { requireSession } from '../app/guards';
 import { PostPaymentScreen } from '../features/payments/PostPaymentScreen';
 import { textParameter } from '../features/session/search';
 
