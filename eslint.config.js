@@ -2,6 +2,7 @@
 // the server share code only through common/.
 import js from '@eslint/js';
 import globals from 'globals';
+import i18next from 'eslint-plugin-i18next';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
@@ -27,6 +28,13 @@ export default tseslint.config(
   },
   { files: ['src/**'], rules: { 'no-restricted-imports': restrict('**/server/**', '**/server') } },
   { files: ['src/**'], plugins: { 'react-hooks': reactHooks }, rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' } },
+  // Every text a screen shows goes through i18next (src/i18n, issue 18): a literal in JSX, or in an
+  // attribute a reader hears or sees, is English left on a Spanish or Dutch screen.
+  {
+    files: ['src/**/*.tsx'],
+    plugins: { i18next },
+    rules: { 'i18next/no-literal-string': ['error', { mode: 'jsx-only', 'jsx-attributes': { include: ['aria-label', 'placeholder', 'title', 'alt', 'label', 'aria-description', 'aria-valuetext'] } }] },
+  },
   { files: ['server/**'], rules: { 'no-restricted-imports': restrict('**/src/**', '**/sync/**', '**/workers/**') } },
   { files: ['common/**'], rules: { 'no-restricted-imports': restrict('**/src/**', '**/sync/**', '**/server/**', '**/workers/**', 'react', 'fastify', 'kysely') } },
   // The sync engine is plain TypeScript: it runs in a worker, in Node tests and benches, never with a page.

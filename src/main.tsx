@@ -8,6 +8,9 @@ import { SnackbarProvider } from 'notistack';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './app/app.css';
+// Before any screen: the interface's language, and the English texts features register as they load.
+import './i18n/i18n';
+import { listenForInstallOffer } from './app/install';
 import { apiContext, session, startSync } from './app/services';
 import { Loading } from './features/shell/Loading';
 import { registerServiceWorker } from './register-service-worker';
@@ -44,6 +47,7 @@ if (root) {
   );
 }
 registerServiceWorker();
+listenForInstallOffer();
 // The local database and the sync worker load after the first paint (src/app/services.ts), and only
 // with a session on this tablet.
 if (!cameraPage) requestAnimationFrame(() => setTimeout(() => void startSync(), 0));

@@ -11,6 +11,7 @@ import type { CollectionName, LocalDocument } from '../db/schemas';
 import type { Role } from '../../common/roles';
 import { useSyncStatus } from '../sync/sync-store';
 import { apiContext, session } from './services';
+import { messageOf, translateMessage } from '../i18n/messages';
 
 /** The context of the domain functions (the local database opens once per page). */
 export function useApiContext(): ApiContext | null {
@@ -82,10 +83,13 @@ export function useLocalDocument<T extends LocalDocument = LocalDocument>(collec
 
 export type ToastType = 'success' | 'danger' | 'warning' | 'info';
 
-/** Toasts of the spec's four types (notistack calls "danger" "error"). */
+/**
+ * Toasts of the spec's four types (notistack calls "danger" "error"). A spec message (a server's
+ * answer, a rule's refusal) shows in the reader's language; a screen's own text comes translated.
+ */
 export function useToast() {
   const { enqueueSnackbar } = useSnackbar();
-  return useCallback((message: string, type: ToastType = 'info') => enqueueSnackbar(message, { variant: type === 'danger' ? 'error' : type }), [enqueueSnackbar]);
+  return useCallback((message: string, type: ToastType = 'info') => enqueueSnackbar(translateMessage(message), { variant: type === 'danger' ? 'error' : type }), [enqueueSnackbar]);
 }
 
 export interface Action<Args extends unknown[]> {
@@ -95,8 +99,8 @@ export interface Action<Args extends unknown[]> {
 }
 
 /**
- * Runs a domain function with the context: busy while it runs, its error kept (and toasted) when it
- * fails, `success` toasted when it passes. Resolves true on success. Queued writes pass at once: their
+ * Runs a domain function with the context: busy while it runs, its error kept (and toasted, in the
+ * reader's language) when it fails, `success` toasted when it passes. Resolves true on success. Queued writes pass at once: their
  * later refusal by the server shows in the sync indicator.
  */
 export function useAction<Args extends unknown[]>(
@@ -119,7 +123,7 @@ export function useAction<Args extends unknown[]>(
         if (success) toast(success, 'success');
         return true;
       } catch (caught) {
-        const message = caught instanceof Error ? caught.message : String(caught);
+        const message = messageOf(caught);
         setError(message);
         if (!options.inlineErrors) toast(message, 'danger');
         return false;
@@ -188,7 +192,7 @@ export function useServerRead<T>(read: ((context: ApiContext) => Promise<T>) | n
     setState((previous) => ({ ...previous, loading: true, error: null }));
     read(context).then(
       (data) => current && setState({ data, loading: false, error: null }),
-      (error: unknown) => current && setState({ data: null, loading: false, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => current && setState({ data: null, loading: false, error: messageOf(error) }),
     );
     return () => {
       current = false;

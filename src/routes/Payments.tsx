@@ -6,5 +6,5 @@ import { PaymentsScreen } from '../features/payments/PaymentsScreen';
 /** The company's subscription and the plans to pay for (issue 18). */
 export const Route = createFileRoute('/Payments')({
   beforeLoad: requireSession,
-  component: () => <PaymentsScreen title="Payments" plans={PLANS} />,
+  component: () => <PaymentsScreen plans={PLANS} />,
 });

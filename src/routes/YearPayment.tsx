@@ -5,5 +5,5 @@ import { PaymentsScreen } from '../features/payments/PaymentsScreen';
 /** The yearly plan alone (issue 18): where a yearly checkout left without paying returns. */
 export const Route = createFileRoute('/YearPayment')({
   beforeLoad: requireSession,
-  component: () => <PaymentsScreen title="Yearly payment" plans={['yearly']} />,
+  component: () => <PaymentsScreen plans={['yearly']} />,
 });

@@ -15,7 +15,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -217,6 +217,33 @@ export interface BrowserPage {
   console: string[];
 }
 
+/**
+ * A page in a fresh Chromium profile of its own (a new user data directory, not an incognito context
+ * as `E2E.newPage` gives): what installing the app needs (Chromium installs nothing from incognito).
+ * The caller closes the context; its profile directory goes with the temporary directory.
+ */
+export async function newTabletProfile(server: { url: string }): Promise<BrowserPage> {
+  requireChromium();
+  const profile = mkdtempSync(join(tmpdir(), 'growroom-profile-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true, baseURL: server.url, serviceWorkers: 'allow', viewport: { width: 768, height: 1024 } });
+  context.on('close', () => {
+    // Chromium may still be writing its profile as it exits: retried, and left to the system's temp cleanup if it persists.
+    try {
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    } catch {
+      // left in the temporary directory
+    }
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: Error[] = [];
+  const messages: string[] = [];
+  page.on('pageerror', (error) => errors.push(error));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') messages.push(`${message.type()}: ${message.text()}`);
+  });
+  return { context, page, errors, console: messages };
+}
+
 export interface E2E {
   server: E2EServer;
   browser: Browser;
@@ -233,10 +260,11 @@ export interface E2E {
  * Chromium. One browser per file; call `close` in afterAll. `openMeteoUrl`: the weather's services
  * at an Open-Meteo stand-in (tests/support/open-meteo.ts); without it weather goes nowhere. `stripe`:
  * billing set up against a Stripe stand-in (tests/support/stripe.ts); without it billing is not set up.
+ * `webRoot`: serve the app from there instead of the current build (a copy a test deploys a new version into).
  */
-export async function startE2E(options: { openMeteoUrl?: string; stripe?: StripeSettings } = {}): Promise<E2E> {
+export async function startE2E(options: { openMeteoUrl?: string; stripe?: StripeSettings; webRoot?: string } = {}): Promise<E2E> {
   requireChromium();
-  const webRoot = await webAppBuild();
+  const webRoot = options.webRoot ?? (await webAppBuild());
   const { openMeteoUrl, stripe } = options;
   const openMeteo = openMeteoUrl ? { openMeteoForecastUrl: openMeteoUrl, openMeteoArchiveUrl: openMeteoUrl, openMeteoGeocodingUrl: openMeteoUrl } : {};
   const inProcess = async () => {

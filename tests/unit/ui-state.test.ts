@@ -51,6 +51,13 @@ describe('weekRange (spec part 1 §2, §9: Monday to Sunday, 7 days per offset)'
     expect(weekRange(1, new Date(2023, 11, 31))).toEqual({ start_date: '2024-01-01', end_date: '2024-01-07' });
   });
 
+  it('starts on the day the reader’s language starts its week on (Sunday, say)', () => {
+    // 2024-05-12 is a Sunday: the Sunday week holding Wednesday 2024-05-15 runs to Saturday the 18th.
+    expect(weekRange(0, new Date(2024, 4, 15), 0)).toEqual({ start_date: '2024-05-12', end_date: '2024-05-18' });
+    expect(weekRange(0, new Date(2024, 4, 12), 0)).toEqual({ start_date: '2024-05-12', end_date: '2024-05-18' });
+    expect(weekRange(-1, new Date(2024, 4, 11), 0)).toEqual({ start_date: '2024-04-28', end_date: '2024-05-04' });
+  });
+
   it('is what the store’s week offset gives: shiftWeek moves it, resetWeek brings it back', () => {
     const store = createUiState(() => memoryStorage());
     store.getState().shiftWeek(-2);

@@ -20,8 +20,10 @@
  * - Deleting asks first, in the event's card (a tablet in a grow room is easy to mis-tap).
  */
 import { type ReactNode, useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { reachedServer } from '../../api/records';
 import { useLocalQuery, type SignedInUser } from '../../app/hooks';
+import { translateMessage } from '../../i18n/messages';
 import type { LocalDocument } from '../../db/schemas';
 import { formatDay } from '../batches/model';
 import { isDay } from '../observations/model';
@@ -48,6 +50,7 @@ import {
   type TrailFilter,
 } from './model';
 import { RoomFilter } from '../shell/forms';
+import { auditTexts } from './texts';
 import './audit.css';
 
 /** The filters as the address holds them (`?room=&batch=&user=&from=&to=`). */
@@ -60,10 +63,12 @@ export interface AuditTrailSearch {
 }
 
 export function AuditTrailScreen(props: { search: AuditTrailSearch; onSearch: (next: AuditTrailSearch) => void }) {
-  return <SignedIn title="Audit trail">{(user) => <AuditTrail user={user} {...props} />}</SignedIn>;
+  const { t } = useTranslation(auditTexts);
+  return <SignedIn title={t('title')}>{(user) => <AuditTrail user={user} {...props} />}</SignedIn>;
 }
 
 function AuditTrail({ user, search, onSearch }: { user: SignedInUser; search: AuditTrailSearch; onSearch: (next: AuditTrailSearch) => void }) {
+  const { t } = useTranslation(auditTexts);
   const names = useTrailNames(user.companyId);
   const local = useLocalQuery<AuditEventDoc>('audit_events', { CompanyID: user.companyId }, `audit-${user.companyId}`);
   const [recording, setRecording] = useState(false);
@@ -84,26 +89,26 @@ function AuditTrail({ user, search, onSearch }: { user: SignedInUser; search: Au
 
   const actions = (
     <button type="button" className="button primary" onClick={() => setRecording(true)}>
-      Record an event
+      {t('recordEvent')}
     </button>
   );
 
   // A new tablet's first pull: the trail is on its way, not empty.
   if (pulling && local.documents.length === 0) {
     return (
-      <Screen title="Audit trail" loading={local.loading}>
+      <Screen title={t('title')} loading={local.loading}>
         <InitialPull progress={pulling} />
       </Screen>
     );
   }
 
   return (
-    <Screen title="Audit trail" loading={local.loading || names.loading} actions={actions}>
+    <Screen title={t('title')} loading={local.loading || names.loading} actions={actions}>
       {recording && <RecordEventForm names={names} onDone={() => setRecording(false)} />}
       <Filters names={names} filter={filter} localEvents={local.documents} onSearch={(patch) => onSearch({ ...search, ...patch })} onClear={() => onSearch({})} />
       {reversed ? (
         <p className="banner error" role="alert">
-          The first day is after the last one: change the dates.
+          {t('reversed')}
         </p>
       ) : (
         <Trail key={filterKey} user={user} names={names} filter={filter} localEvents={local.documents} filtered={filterKey !== '{}'} />
@@ -113,35 +118,36 @@ function AuditTrail({ user, search, onSearch }: { user: SignedInUser; search: Au
 }
 
 function Filters(props: { names: TrailNames; filter: TrailFilter; localEvents: AuditEventDoc[]; onSearch: (patch: AuditTrailSearch) => void; onClear: () => void }) {
+  const { t } = useTranslation(auditTexts);
   const { names, filter } = props;
   const ids = useId();
   // The company's users, and anyone else the trail names (a user since removed).
   const users = useMemo(() => {
     const all = new Map(names.users);
-    for (const event of props.localEvents) if (event.UserID !== null && !all.has(event.UserID)) all.set(event.UserID, event.UserName || `User ${event.UserID}`);
+    for (const event of props.localEvents) if (event.UserID !== null && !all.has(event.UserID)) all.set(event.UserID, event.UserName || t('userNumber', { id: event.UserID }));
     return [...all.entries()].sort(([, a], [, b]) => a.localeCompare(b, undefined, { sensitivity: 'base' }));
-  }, [names.users, props.localEvents]);
+  }, [names.users, props.localEvents, t]);
   const any = Object.values(filter).some((value) => value !== undefined);
 
   return (
-    <section className="card audit-filters" aria-label="Filters">
+    <section className="card audit-filters" aria-label={t('filters.label')}>
       {/* Labels beside (not around) their controls: a wrapped select or date would put its value into the control's name. */}
       <RoomFilter id={`${ids}-room`} rooms={names.rooms} value={filter.room ?? ''} onChange={(room) => props.onSearch({ room: room || undefined })} />
       <div>
-        <label htmlFor={`${ids}-batch`}>Batch</label>
+        <label htmlFor={`${ids}-batch`}>{t('filters.batch')}</label>
         <select id={`${ids}-batch`} className="control" value={filter.batch ?? ''} onChange={(event) => props.onSearch({ batch: event.target.value || undefined })}>
-          <option value="">All batches</option>
+          <option value="">{t('filters.allBatches')}</option>
           {names.batches.map((batch) => (
             <option key={batch.id} value={batch.id}>
-              {batch.BatchNumber || 'Unnamed batch'}
+              {batch.BatchNumber || t('unnamedBatch')}
             </option>
           ))}
         </select>
       </div>
       <div>
-        <label htmlFor={`${ids}-user`}>User</label>
+        <label htmlFor={`${ids}-user`}>{t('filters.user')}</label>
         <select id={`${ids}-user`} className="control" value={filter.user === undefined ? '' : String(filter.user)} onChange={(event) => props.onSearch({ user: event.target.value ? Number(event.target.value) : undefined })}>
-          <option value="">Everyone</option>
+          <option value="">{t('filters.everyone')}</option>
           {users.map(([id, name]) => (
             <option key={id} value={String(id)}>
               {name}
@@ -150,17 +156,17 @@ function Filters(props: { names: TrailNames; filter: TrailFilter; localEvents: A
         </select>
       </div>
       <div>
-        <label htmlFor={`${ids}-from`}>From</label>
+        <label htmlFor={`${ids}-from`}>{t('filters.from')}</label>
         <input id={`${ids}-from`} className="control" type="date" value={filter.from ?? ''} max={filter.to} onChange={(event) => props.onSearch({ from: isDay(event.target.value) ? event.target.value : undefined })} />
       </div>
       <div>
-        <label htmlFor={`${ids}-to`}>To</label>
+        <label htmlFor={`${ids}-to`}>{t('filters.to')}</label>
         <input id={`${ids}-to`} className="control" type="date" value={filter.to ?? ''} min={filter.from} onChange={(event) => props.onSearch({ to: isDay(event.target.value) ? event.target.value : undefined })} />
       </div>
       {any && (
         <div className="audit-clear">
           <button type="button" className="button" onClick={props.onClear}>
-            Clear filters
+            {t('filters.clear')}
           </button>
         </div>
       )}
@@ -170,6 +176,7 @@ function Filters(props: { names: TrailNames; filter: TrailFilter; localEvents: A
 
 /** The events that pass the filter, 50 at a time: the tablet's first, then older ones from the server as they are asked for. */
 function Trail({ user, names, filter, localEvents, filtered }: { user: SignedInUser; names: TrailNames; filter: TrailFilter; localEvents: AuditEventDoc[]; filtered: boolean }) {
+  const { t } = useTranslation(auditTexts);
   const [shown, setShown] = useState(PAGE_SIZE);
   const [askedOlder, setAskedOlder] = useState(false);
   const firstDay = firstLocalDay();
@@ -228,12 +235,12 @@ function Trail({ user, names, filter, localEvents, filtered }: { user: SignedInU
   const moreHere = events.length > shown;
   const moreOnServer = beyond && !older.complete;
   const more = moreHere
-    ? { label: 'Show more', busy: false, run: () => setShown((count) => count + PAGE_SIZE) }
+    ? { label: t('more.showMore'), busy: false, run: () => setShown((count) => count + PAGE_SIZE) }
     : !moreOnServer || older.needsConnection || older.error !== null
       ? null
       : !asked
-        ? { label: 'Show older events', busy: false, run: () => setAskedOlder(true) }
-        : { label: 'Show more', busy: older.loading, run: () => setShown((count) => count + PAGE_SIZE) };
+        ? { label: t('more.showOlder'), busy: false, run: () => setAskedOlder(true) }
+        : { label: t('more.showMore'), busy: older.loading, run: () => setShown((count) => count + PAGE_SIZE) };
 
   function changed(item: TrailEvent, changes: Correction | null) {
     if (item.document || typeof item.event.EventID !== 'number') return;
@@ -243,23 +250,18 @@ function Trail({ user, names, filter, localEvents, filtered }: { user: SignedInU
   const windowNote: ReactNode = (
     <div className={`audit-window${older.needsConnection || older.error ? ' attention' : ''}`} role="status">
       <p>
-        This tablet keeps the last {LOCAL_WINDOW_DAYS} days of the trail (since {formatDay(firstDay)}), and works on them offline.
-        {older.source === 'server' && older.events.length > 0 && ` ${older.events.length} older ${older.events.length === 1 ? 'event was' : 'events were'} read from the server.`}
+        {t('window.keeps', { days: LOCAL_WINDOW_DAYS, since: formatDay(firstDay) })}
+        {older.source === 'server' && older.events.length > 0 && ` ${t('window.readFromServer', { count: older.events.length })}`}
       </p>
-      {older.loading && <p>Loading older events from the server…</p>}
-      {older.needsConnection && (
-        <p>
-          Events before {formatDay(firstDay)} are kept on the server: showing them needs a connection. They will load when the tablet is back online
-          {older.events.length > 0 ? '; meanwhile you see the ones this tablet still holds.' : '.'}
-        </p>
-      )}
+      {older.loading && <p>{t('window.loading')}</p>}
+      {older.needsConnection && <p>{t(older.events.length > 0 ? 'window.needsConnectionHeld' : 'window.needsConnection', { since: formatDay(firstDay) })}</p>}
       {older.error && (
         <>
           <p className="error-text" role="alert">
-            Older events could not be read: {older.error}
+            {t('window.failed', { error: translateMessage(older.error) })}
           </p>
           <button type="button" className="button" onClick={older.retry}>
-            Try again
+            {t('window.tryAgain')}
           </button>
         </>
       )}
@@ -269,20 +271,21 @@ function Trail({ user, names, filter, localEvents, filtered }: { user: SignedInU
   const moreButton = more && (
     <div className="audit-more">
       <button type="button" className="button" disabled={more.busy} onClick={more.run}>
-        {more.busy ? 'Loading older events…' : more.label}
+        {more.busy ? t('more.loadingOlder') : more.label}
       </button>
     </div>
   );
 
   if (events.length === 0) {
-    const none = filtered ? 'No events match these filters' : 'No events yet';
+    const here = moreOnServer && !older.complete;
+    const none = filtered ? (here ? t('empty.noMatchHere') : t('empty.noMatch')) : here ? t('empty.noneHere') : t('empty.none');
     return (
       <>
         {windowNote}
         {!older.loading && (
           <p className="empty">
-            {moreOnServer && !older.complete ? `${none} on this tablet.` : `${none}.`}
-            {!filtered && ' Changes made in the app are recorded here; you can also record an event by hand with “Record an event”.'}
+            {none}
+            {!filtered && ` ${t('empty.hint')}`}
           </p>
         )}
         {moreButton}
@@ -294,10 +297,10 @@ function Trail({ user, names, filter, localEvents, filtered }: { user: SignedInU
     <>
       {windowNote}
       <p className="audit-count" data-shown={visible.length}>
-        Showing {visible.length} of {events.length} {events.length === 1 ? 'event' : 'events'}, newest first
-        {moreOnServer && !moreHere ? ' (older ones may be on the server)' : ''}
+        {t('count.showing', { shown: visible.length, count: events.length })}
+        {moreOnServer && !moreHere ? ` ${t('count.maybeOlder')}` : ''}
       </p>
-      <ol className="audit-list" aria-label="Audit events">
+      <ol className="audit-list" aria-label={t('listLabel')}>
         {visible.map((item) => (
           <EventCard key={item.key} item={item} names={names} box={boxOf(item.event.GridBoxID)} isAdmin={user.isAdmin} onChanged={changed} />
         ))}

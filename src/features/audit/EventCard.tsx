@@ -4,16 +4,19 @@
  * it here (deleting asks first, in the card); others see no such buttons, as the server would refuse them.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { auditMessages as m } from '../../../common/messages/audit';
 import { deleteAuditEvent } from '../../api/audit';
 import { reachedServer, type RecordId } from '../../api/records';
 import { useAction } from '../../app/hooks';
+import { translateMessage } from '../../i18n/messages';
 import { useSyncStatus } from '../../sync/sync-store';
 import { when } from '../rooms/model';
 import { ConfirmPanel, FormError } from '../shell/forms';
 import { type Correction, CorrectEventForm } from './EventForm';
 import type { TrailNames } from './hooks';
 import { describeDetails, type TrailEvent, whoDid } from './model';
+import { auditTexts } from './texts';
 
 export function EventCard(props: {
   item: TrailEvent;
@@ -23,6 +26,7 @@ export function EventCard(props: {
   /** Told of a correction or deletion, so an event read from the server shows it before it is read again. */
   onChanged: (item: TrailEvent, changes: Correction | null) => void;
 }) {
+  const { t } = useTranslation(auditTexts);
   const { item, names } = props;
   const { event, document } = item;
   const [mode, setMode] = useState<'view' | 'correct' | 'delete'>('view');
@@ -31,8 +35,8 @@ export function EventCard(props: {
   const refused = useSyncStatus((status) => (document ? (status.failed.find((entry) => entry.creates.includes(document.id))?.error ?? null) : null));
   const pending = document !== null && !reachedServer(document);
 
-  const room = event.RoomID === null ? null : (names.room(event.RoomID) ?? 'A room not on this tablet');
-  const batch = event.BatchID === null ? null : (names.batch(event.BatchID) ?? 'A batch not on this tablet');
+  const room = event.RoomID === null ? null : (names.room(event.RoomID) ?? t('event.roomNotHere'));
+  const batch = event.BatchID === null ? null : (names.batch(event.BatchID) ?? t('event.batchNotHere'));
   const facts = describeDetails(event.Details, names);
   const at = when(event.CreatedAt);
 
@@ -44,23 +48,24 @@ export function EventCard(props: {
   return (
     <li className={`card audit-event${pending ? ' pending' : ''}`} aria-label={event.EventTitle}>
       <div className="audit-event-head">
-        <h3>{event.EventTitle}</h3>
+        {/* The event's title as it was recorded (by the server's words or an Admin's): a record, shown as written. */}
+        <h3 data-record-text>{event.EventTitle}</h3>
         {refused ? (
-          <span className="chip refused" title={refused}>
-            Not accepted: {refused}
+          <span className="chip refused" title={translateMessage(refused)}>
+            {t('event.notAccepted', { reason: translateMessage(refused) })}
           </span>
         ) : (
-          pending && <span className="chip waiting">Waiting to sync</span>
+          pending && <span className="chip waiting">{t('event.waiting')}</span>
         )}
       </div>
       <p className="audit-meta">
-        <time dateTime={event.CreatedAt}>{at || 'Unknown time'}</time> · {whoDid(event, names.users)}
+        <time dateTime={event.CreatedAt}>{at || t('event.unknownTime')}</time> · {whoDid(event, names.users)}
       </p>
       {(room || batch || props.box) && (
         <p className="audit-places">
-          {room && <span className="tag">Room {room}</span>}
-          {batch && <span className="tag">Batch {batch}</span>}
-          {props.box && <span className="tag">Box {props.box}</span>}
+          {room && <span className="tag">{t('event.room', { name: room })}</span>}
+          {batch && <span className="tag">{t('event.batch', { name: batch })}</span>}
+          {props.box && <span className="tag">{t('event.box', { name: props.box })}</span>}
         </p>
       )}
       {facts.length > 0 && (
@@ -86,12 +91,8 @@ export function EventCard(props: {
       )}
       {props.isAdmin && mode === 'delete' && (
         <ConfirmPanel
-          question={`Delete the event “${event.EventTitle}”?`}
-          message={
-            <>
-              Delete the event “{event.EventTitle}”? It leaves the trail for everyone; the trail records who deleted it.
-            </>
-          }
+          question={t('event.deleteQuestion', { title: event.EventTitle })}
+          message={t('event.deleteMessage', { title: event.EventTitle })}
           busy={remove.busy}
           onConfirm={() => void confirmDelete()}
           onKeep={() => setMode('view')}
@@ -100,10 +101,10 @@ export function EventCard(props: {
       {props.isAdmin && mode === 'view' && (
         <div className="audit-actions">
           <button type="button" className="button" onClick={() => setMode('correct')}>
-            Correct
+            {t('event.correct')}
           </button>
           <button type="button" className="button danger" onClick={() => setMode('delete')}>
-            Delete
+            {t('event.delete')}
           </button>
         </div>
       )}

@@ -4,6 +4,7 @@
  * optional room and batch of this tablet; a correction sends only what changed.
  */
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { auditMessages as m } from '../../../common/messages/audit';
 import { addAuditEvent, updateAuditEvent } from '../../api/audit';
 import type { RecordId } from '../../api/records';
@@ -11,6 +12,7 @@ import { useAction } from '../../app/hooks';
 import { Field, FormButtons, FormError } from '../shell/forms';
 import type { TrailNames } from './hooks';
 import type { TrailEvent } from './model';
+import { auditTexts } from './texts';
 
 /** A link the tablet cannot show by name (a room or batch it does not hold): kept as it is unless changed. */
 const UNCHANGED = '\u0000unchanged';
@@ -21,27 +23,28 @@ function linkValue(reference: unknown, index: ReadonlyMap<string, { id: string }
 }
 
 function PlaceSelects(props: { names: TrailNames; room: string; batch: string; onRoom: (value: string) => void; onBatch: (value: string) => void }) {
+  const { t } = useTranslation(auditTexts);
   const { names } = props;
   return (
     <div className="audit-form-row">
-      <Field label="Room (optional)">
+      <Field label={t('form.roomOptional')}>
         <select value={props.room} onChange={(event) => props.onRoom(event.target.value)}>
-          <option value="">No room</option>
-          {props.room === UNCHANGED && <option value={UNCHANGED}>A room not on this tablet (unchanged)</option>}
+          <option value="">{t('form.noRoom')}</option>
+          {props.room === UNCHANGED && <option value={UNCHANGED}>{t('form.roomUnchanged')}</option>}
           {names.rooms.map((room) => (
             <option key={room.id} value={room.id}>
-              {room.Name || 'Unnamed room'}
+              {room.Name || t('unnamedRoom')}
             </option>
           ))}
         </select>
       </Field>
-      <Field label="Batch (optional)">
+      <Field label={t('form.batchOptional')}>
         <select value={props.batch} onChange={(event) => props.onBatch(event.target.value)}>
-          <option value="">No batch</option>
-          {props.batch === UNCHANGED && <option value={UNCHANGED}>A batch not on this tablet (unchanged)</option>}
+          <option value="">{t('form.noBatch')}</option>
+          {props.batch === UNCHANGED && <option value={UNCHANGED}>{t('form.batchUnchanged')}</option>}
           {names.batches.map((batch) => (
             <option key={batch.id} value={batch.id}>
-              {batch.BatchNumber || 'Unnamed batch'}
+              {batch.BatchNumber || t('unnamedBatch')}
               {batch.StrainName ? ` · ${batch.StrainName}` : ''}
             </option>
           ))}
@@ -55,6 +58,7 @@ const linkOf = (value: string): RecordId | null => (value === '' ? null : value)
 
 /** Records an event as the signed-in user; it shows at the top of the trail at once, online or not. */
 export function RecordEventForm({ names, onDone }: { names: TrailNames; onDone: () => void }) {
+  const { t } = useTranslation(auditTexts);
   const [title, setTitle] = useState('');
   const [room, setRoom] = useState('');
   const [batch, setBatch] = useState('');
@@ -66,15 +70,15 @@ export function RecordEventForm({ names, onDone }: { names: TrailNames; onDone: 
   }
 
   return (
-    <form className="form card audit-form" onSubmit={(event) => void submit(event)} noValidate aria-label="Record an event">
-      <h2>Record an event</h2>
-      <p className="muted">Write down something the trail does not record by itself, e.g. “Cleaned the irrigation lines”. It is recorded under your name.</p>
-      <Field label="What happened">
+    <form className="form card audit-form" onSubmit={(event) => void submit(event)} noValidate aria-label={t('recordEvent')}>
+      <h2>{t('recordEvent')}</h2>
+      <p className="muted">{t('form.recordHelp')}</p>
+      <Field label={t('form.whatHappened')}>
         <input value={title} onChange={(event) => setTitle(event.target.value)} maxLength={500} autoComplete="off" autoFocus />
       </Field>
       <PlaceSelects names={names} room={room} batch={batch} onRoom={setRoom} onBatch={setBatch} />
       <FormError error={record.error} />
-      <FormButtons className="audit-actions" submitLabel="Record event" busy={record.busy} onCancel={onDone} />
+      <FormButtons className="audit-actions" submitLabel={t('form.recordSubmit')} busy={record.busy} onCancel={onDone} />
     </form>
   );
 }
@@ -87,6 +91,7 @@ export interface Correction {
 
 /** An Admin's correction of an event, in its card. `onSaved` gets what changed (nothing when nothing did). */
 export function CorrectEventForm({ item, names, onSaved, onCancel }: { item: TrailEvent; names: TrailNames; onSaved: (changes: Correction) => void; onCancel: () => void }) {
+  const { t } = useTranslation(auditTexts);
   const { event } = item;
   const initial = { title: event.EventTitle, room: linkValue(event.RoomID, names.roomIndex), batch: linkValue(event.BatchID, names.batchIndex) };
   const [title, setTitle] = useState(initial.title);
@@ -107,15 +112,15 @@ export function CorrectEventForm({ item, names, onSaved, onCancel }: { item: Tra
     if (done) onSaved(changes);
   }
 
-  const name = `Correct event ${event.EventTitle}`;
+  const name = t('form.correctLabel', { title: event.EventTitle });
   return (
     <form className="form audit-form audit-correct" onSubmit={(submitted) => void submit(submitted)} noValidate aria-label={name}>
-      <Field label="Title">
+      <Field label={t('form.title')}>
         <input value={title} onChange={(changed) => setTitle(changed.target.value)} maxLength={500} autoComplete="off" autoFocus />
       </Field>
       <PlaceSelects names={names} room={room} batch={batch} onRoom={setRoom} onBatch={setBatch} />
       <FormError error={correct.error} />
-      <FormButtons className="audit-actions" submitLabel="Save correction" busy={correct.busy} onCancel={onCancel} />
+      <FormButtons className="audit-actions" submitLabel={t('form.saveCorrection')} busy={correct.busy} onCancel={onCancel} />
     </form>
   );
 }

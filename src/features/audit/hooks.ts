@@ -6,10 +6,12 @@
  * grids, users, boxes) come from the local store.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { AuditEventRecord } from '../../../common/schemas/audit';
 import { getAuditEvents } from '../../api/audit';
 import { unanswered } from '../../api/context';
 import { useApiContext, useLocalDocument, useLocalQuery } from '../../app/hooks';
+import { messageOf } from '../../i18n/messages';
 import type { LocalDocument } from '../../db/schemas';
 import { useSyncStatus } from '../../sync/sync-store';
 import { userName } from '../company/useCompany';
@@ -18,6 +20,7 @@ import type { BoxDoc, GridDoc, RoomDoc } from '../rooms/model';
 import { byName } from '../rooms/model';
 import type { LocalBatch } from '../batches/model';
 import { type Names, recordIndex, type ScanState, scanPage, SERVER_PAGE_SIZE, type TrailFilter } from './model';
+import { auditTexts } from './texts';
 
 export interface OlderQuery {
   companyId: number;
@@ -96,7 +99,7 @@ export function useOlderAuditEvents(query: OlderQuery): OlderEvents {
         }),
       (error: unknown) =>
         setStored((current) =>
-          current.key !== requested.key ? current : { ...current, loading: false, failure: { message: unanswered(error) ? null : error instanceof Error ? error.message : String(error), attempt } },
+          current.key !== requested.key ? current : { ...current, loading: false, failure: { message: unanswered(error) ? null : messageOf(error), attempt } },
         ),
     );
     // `progress` and `filter` are described by `key` and the offset; the effect runs again after each page while more are wanted.
@@ -139,6 +142,7 @@ export interface TrailNames extends Names {
 
 /** The company's rooms, batches, grids and users on this tablet, by both ids, for the trail's names and filters. */
 export function useTrailNames(companyId: number): TrailNames {
+  const { t } = useTranslation(auditTexts);
   const key = String(companyId);
   const rooms = useLocalQuery<RoomDoc>('rooms', { CompanyID: companyId }, key);
   const batches = useLocalQuery<LocalBatch>('batches', { CompanyID: companyId }, key);
@@ -159,12 +163,12 @@ export function useTrailNames(companyId: number): TrailNames {
       roomIndex,
       batchIndex,
       users,
-      room: name(roomIndex, (room) => room.Name || 'Unnamed room'),
-      batch: name(batchIndex, (batch) => batch.BatchNumber || 'Unnamed batch'),
-      grid: name(gridIndex, (grid) => grid.Name || 'Unnamed grid'),
+      room: name(roomIndex, (room) => room.Name || t('unnamedRoom')),
+      batch: name(batchIndex, (batch) => batch.BatchNumber || t('unnamedBatch')),
+      grid: name(gridIndex, (grid) => grid.Name || t('unnamedGrid')),
       loading: rooms.loading || batches.loading || company.loading,
     };
-  }, [rooms, batches, grids, company]);
+  }, [rooms, batches, grids, company, t]);
 }
 
 /**
@@ -172,6 +176,7 @@ export function useTrailNames(companyId: number): TrailNames {
  * the server), by both ids, with their grid's name: only those, since a company may have 100,000 boxes.
  */
 export function useEventBoxes(references: readonly unknown[], grids: Names['grid']): (reference: unknown) => string | null {
+  const { t } = useTranslation(auditTexts);
   const texts = [...new Set(references.filter((reference) => reference !== null && reference !== undefined).map(String))].sort();
   const clientIds = texts.filter((text) => !/^\d+$/.test(text));
   const serverIds = texts.filter((text) => /^\d+$/.test(text)).map(Number);
@@ -180,10 +185,10 @@ export function useEventBoxes(references: readonly unknown[], grids: Names['grid
     const index = recordIndex(boxes.documents);
     return (reference: unknown) => {
       const box = reference === null || reference === undefined ? undefined : index.get(String(reference));
-      if (!box) return reference === null || reference === undefined ? null : 'A box not on this tablet';
-      const place = box.CustomName?.trim() || `column ${String(box.X)}, row ${String(box.Y)}`;
+      if (!box) return reference === null || reference === undefined ? null : t('boxNotHere');
+      const place = box.CustomName?.trim() || t('boxPosition', { x: String(box.X), y: String(box.Y) });
       const grid = grids(box.gridId);
       return grid ? `${grid} · ${place}` : place;
     };
-  }, [boxes, grids]);
+  }, [boxes, grids, t]);
 }

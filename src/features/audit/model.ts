@@ -10,7 +10,10 @@
 import type { AuditEventRecord } from '../../../common/schemas/audit';
 import type { LocalDocument } from '../../db/schemas';
 import { AUDIT_WINDOW_DAYS } from '../../../common/messages/audit';
+import { i18next } from '../../i18n/i18n';
 import { addDays, localDay, today } from '../observations/model';
+import { auditTexts } from './texts';
+import { LANGUAGE_NAMES, supportedLanguage } from '../../i18n/languages';
 
 /** Days of events the tablet holds: the window of the `audit_events` pull. */
 export const LOCAL_WINDOW_DAYS = AUDIT_WINDOW_DAYS;
@@ -127,6 +130,8 @@ export function scanPage(page: readonly AuditEventRecord[], state: ScanState, fi
 export const scanStart = (localOnServer: number) => Math.max(0, localOnServer - 20);
 
 // ——— Words ———
+// Called at render, so they say it in the reader's language (src/i18n); keys the screen does not know
+// are shown by the words of their name (English, as the server names them).
 
 /** What the screen names records by. Ids may be client ids or server ids. */
 export interface Names {
@@ -150,63 +155,103 @@ export function words(key: string): string {
     .toLowerCase();
 }
 
+/** The audit texts in the reader's language. */
+const texts = () => i18next.getFixedT(null, auditTexts);
+
+/** A language code as its own name says it ("es" → "Español"); a code the app does not speak as stored. */
+const languageName = (code: unknown) => {
+  const language = supportedLanguage(code);
+  return language ? LANGUAGE_NAMES[language] : String(code);
+};
 const capital = (text: string) => (text ? text[0]!.toUpperCase() + text.slice(1) : text);
-const quoted = (value: unknown) => `“${String(value)}”`;
+const quoted = (value: unknown) => texts()('detail.quoted', { value: String(value) });
 const position = (value: unknown) => {
   const place = value as { subx?: unknown; suby?: unknown } | null;
-  return place && typeof place === 'object' && place.subx != null && place.suby != null ? `column ${String(place.subx)}, row ${String(place.suby)}` : null;
+  return place && typeof place === 'object' && place.subx != null && place.suby != null ? texts()('detail.position', { x: String(place.subx), y: String(place.suby) }) : null;
 };
 
+/** The details the screen names in words (locales: detail.label, detail.newLabel). */
+type Label =
+  | 'title'
+  | 'language'
+  | 'room'
+  | 'fromRoom'
+  | 'batch'
+  | 'grid'
+  | 'formResponse'
+  | 'fromPosition'
+  | 'toPosition'
+  | 'reason'
+  | 'plant'
+  | 'gridsDeleted'
+  | 'changed'
+  | 'plantPositions'
+  | 'boxes'
+  | 'grids'
+  | 'problems'
+  | 'formResponses'
+  | 'formTemplates';
+type Counted = 'plantPositions' | 'boxes' | 'grids' | 'problems' | 'formResponses' | 'formTemplates' | 'changed';
+
 /** Counted lists of ids, by key: what a grower reads instead of the ids. */
-const COUNTED: Record<string, [string, string]> = {
-  sub_gridbox_ids: ['plant position', 'plant positions'],
-  grid_box_ids: ['box', 'boxes'],
-  grid_ids: ['grid', 'grids'],
-  problem_ids: ['problem', 'problems'],
-  response_ids: ['form response', 'form responses'],
-  template_ids: ['form template', 'form templates'],
+const COUNTED: Record<string, Counted> = {
+  sub_gridbox_ids: 'plantPositions',
+  grid_box_ids: 'boxes',
+  grid_ids: 'grids',
+  problem_ids: 'problems',
+  response_ids: 'formResponses',
+  template_ids: 'formTemplates',
+  changed: 'changed',
 };
 
 /** Ids of records the screen cannot name (and a grower would not read), and what the title already says. */
 const UNSPOKEN = new Set(['template_id', 'tray_id', 'invitation_id', 'rule_id', 'movement_id', 'sub_gridbox_id', 'from_parent_gridbox_id', 'file', 'culled']);
 
-function fact(key: string, value: unknown, names: Names, prefix = ''): Fact | null {
-  const label = (text: string) => capital(prefix ? `${prefix} ${text}` : text);
+function fact(key: string, value: unknown, names: Names, changed = false): Fact | null {
+  const t = texts();
+  const label = (name: Label) => (changed ? t(`detail.newLabel.${name}`) : t(`detail.label.${name}`));
+  // A key the screen has no words for: its own name in words.
+  const named = (text: string) => (changed ? t('detail.newOther', { label: text }) : capital(text));
   if (value === undefined || UNSPOKEN.has(key)) return null;
   switch (key) {
     case 'event_title':
       return { label: label('title'), value: quoted(value) };
+    case 'language':
+      return { label: label('language'), value: languageName(value) };
     case 'room_id':
     case 'from_room_id':
-      return { label: label(key === 'room_id' ? 'room' : 'from room'), value: value === null ? 'none' : (names.room(value) ?? 'a room not on this tablet') };
+      return { label: label(key === 'room_id' ? 'room' : 'fromRoom'), value: value === null ? t('detail.none') : (names.room(value) ?? t('detail.roomNotHere')) };
     case 'batch_id':
-      return { label: label('batch'), value: value === null ? 'none' : (names.batch(value) ?? 'a batch not on this tablet') };
+      return { label: label('batch'), value: value === null ? t('detail.none') : (names.batch(value) ?? t('detail.batchNotHere')) };
     case 'grid_id': {
       const grid = names.grid(value);
       return grid ? { label: label('grid'), value: grid } : null;
     }
     case 'response_id':
-      return value === null ? { label: label('form response'), value: 'none' } : null;
+      return value === null ? { label: label('formResponse'), value: t('detail.none') } : null;
     case 'from_position':
     case 'to_position': {
       const place = position(value);
-      return place ? { label: label(key === 'from_position' ? 'from position' : 'to position'), value: place } : null;
+      return place ? { label: label(key === 'from_position' ? 'fromPosition' : 'toPosition'), value: place } : null;
     }
     case 'movement_reason':
       return value ? { label: label('reason'), value: String(value) } : null;
     case 'plant_id':
       return value ? { label: label('plant'), value: String(value) } : null;
     case 'grids':
-      return typeof value === 'number' ? { label: label('grids deleted with it'), value: String(value) } : null;
+      return typeof value === 'number' ? { label: label('gridsDeleted'), value: String(value) } : null;
     case 'fields':
       return Array.isArray(value) && value.length > 0 ? { label: label('changed'), value: value.map((item) => words(String(item))).join(', ') } : null;
   }
   if (Array.isArray(value)) {
-    const [one, many] = COUNTED[key] ?? [words(key), words(key)];
-    return value.length > 0 ? { label: label(many), value: `${value.length} ${value.length === 1 ? one : many}` } : null;
+    if (value.length === 0) return null;
+    const counted = COUNTED[key];
+    return counted
+      ? { label: label(counted), value: t(`detail.counted.${counted}`, { count: value.length }) }
+      : { label: named(words(key)), value: t('detail.countedOther', { count: value.length, what: words(key) }) };
   }
   if (/_id$/.test(key) || value === null || typeof value === 'object') return null;
-  return { label: label(words(key)), value: typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value) };
+  return { label: named(words(key)), value: typeof value === 'boolean' ? (value ? t('detail.yes') : t('detail.no')) : String(value) };
 }
 
 /**
@@ -216,17 +261,18 @@ function fact(key: string, value: unknown, names: Names, prefix = ''): Fact | nu
  */
 export function describeDetails(details: Record<string, unknown> | null | undefined, names: Names): Fact[] {
   if (!details) return [];
+  const t = texts();
   const facts: Fact[] = [];
   const push = (item: Fact | null) => item && facts.push(item);
   const { before, changes, title, from, to, status, ...rest } = details;
   // A correction of the trail (server/domains/audit/routes.ts): the title it had, then what changed.
-  if (before !== undefined) push({ label: 'Title before', value: quoted(before) });
+  if (before !== undefined) push({ label: t('detail.titleBefore'), value: quoted(before) });
   if (changes && typeof changes === 'object' && !Array.isArray(changes)) {
-    for (const [key, value] of Object.entries(changes)) push(fact(key, value, names, 'new'));
+    for (const [key, value] of Object.entries(changes)) push(fact(key, value, names, true));
   }
-  if (title !== undefined) push({ label: 'Title was', value: quoted(title) });
-  if (from !== undefined || to !== undefined) push({ label: 'Status', value: [from, to].filter((part) => part !== undefined && part !== null).map(String).join(' → ') });
-  if (status !== undefined && status !== null) push({ label: 'Status', value: String(status) });
+  if (title !== undefined) push({ label: t('detail.titleWas'), value: quoted(title) });
+  if (from !== undefined || to !== undefined) push({ label: t('detail.status'), value: [from, to].filter((part) => part !== undefined && part !== null).map(String).join(' → ') });
+  if (status !== undefined && status !== null) push({ label: t('detail.status'), value: String(status) });
   for (const [key, value] of Object.entries(rest)) push(fact(key, value, names));
   return facts;
 }
@@ -234,6 +280,6 @@ export function describeDetails(details: Record<string, unknown> | null | undefi
 /** Who did it: the name the server recorded, else the company's user on this tablet. Null user: the system (an operator command). */
 export function whoDid(event: Pick<AuditEventRecord, 'UserID' | 'UserName'>, users: ReadonlyMap<number, string>): string {
   if (event.UserName) return event.UserName;
-  if (event.UserID === null) return 'System';
-  return users.get(event.UserID) ?? `User ${event.UserID}`;
+  if (event.UserID === null) return texts()('system');
+  return users.get(event.UserID) ?? texts()('userNumber', { id: event.UserID });
 }

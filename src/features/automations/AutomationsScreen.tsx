@@ -8,6 +8,7 @@
  * Admin still reaching the screen is told so here (the server refuses its calls too).
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type Notification, deleteNotification, sendTestNotification } from '../../api/automations';
 import { type SignedInUser, useAction, useLocalQuery } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
@@ -18,22 +19,21 @@ import { ConfirmPanel, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { DeliveryLog } from './DeliveryLog';
 import { useAutomationRules, useDeliveryLog } from './hooks';
-import { KIND_LABELS, METHOD_LABELS, type Names, recipientText, ruleText, rulesByKind } from './model';
+import { kindLabels, methodLabels, type Names, recipientText, ruleText, rulesByKind } from './model';
 import { RuleForm, type TemplateDoc } from './RuleForm';
 import './automations.css';
-
-const TITLE = 'Automations';
-const OFFLINE_TEXT = 'Offline: automations need the connection. They are read and changed on the server only, so none are shown until the connection returns.';
+import { automationsTexts } from './texts';
 
 export function AutomationsScreen() {
+  const { t } = useTranslation(automationsTexts);
   return (
-    <SignedIn title={TITLE}>
+    <SignedIn title={t('title')}>
       {(user) =>
         user.isAdmin ? (
           <Automations user={user} />
         ) : (
-          <Screen title={TITLE}>
-            <p className="empty">Only Admins manage automations. Ask an Admin of your company to add or change one.</p>
+          <Screen title={t('title')}>
+            <p className="empty">{t('adminsOnly')}</p>
           </Screen>
         )
       }
@@ -45,6 +45,7 @@ export function AutomationsScreen() {
 type Editing = null | 'new' | Notification;
 
 function Automations({ user }: { user: SignedInUser }) {
+  const { t } = useTranslation(automationsTexts);
   const online = useSyncStatus((status) => status.online);
   const rules = useAutomationRules(user.userId);
   const [editing, setEditing] = useState<Editing>(null);
@@ -66,30 +67,30 @@ function Automations({ user }: { user: SignedInUser }) {
 
   return (
     <Screen
-      title={TITLE}
-      offline={OFFLINE_TEXT}
+      title={t('title')}
+      offline={t('offline')}
       actions={
         online && editing === null ? (
           <button type="button" className="button primary" onClick={() => setEditing('new')}>
-            New automation
+            {t('new')}
           </button>
         ) : null
       }
       loading={online && rules.loading && rules.data === null}
       error={rules.error}
-      empty={online && rules.data?.length === 0 && editing !== 'new' ? 'No automations yet. Create one to be told by e-mail, Slack or Microsoft Teams when something happens.' : null}
+      empty={online && rules.data?.length === 0 && editing !== 'new' ? t('empty') : null}
     >
       {online && (
         <div className="automations">
           {rules.error && (
             <button type="button" className="button" onClick={rules.reload}>
-              Try again
+              {t('tryAgain')}
             </button>
           )}
           {editing === 'new' && form()}
           {groups.map((group) => (
             <section key={group.kind} className="rule-group" aria-labelledby={`kind-${group.kind}`}>
-              <h2 id={`kind-${group.kind}`}>{KIND_LABELS[group.kind]}</h2>
+              <h2 id={`kind-${group.kind}`}>{kindLabels()[group.kind]}</h2>
               <ul className="rule-list">
                 {group.rules.map((rule) =>
                   editing !== null && editing !== 'new' && editing.id === rule.id ? (
@@ -111,11 +112,12 @@ function Automations({ user }: { user: SignedInUser }) {
 
 /** A rule: what fires it, where it goes, and its actions (edit, delete, send a test, its log). */
 function RuleCard({ rule, names, user, onEdit, onDeleted }: { rule: Notification; names: Names; user: SignedInUser; onEdit: () => void; onDeleted: () => void }) {
+  const { t } = useTranslation(automationsTexts);
   const [confirming, setConfirming] = useState(false);
   const [logOpen, setLogOpen] = useState(false);
   const [testId, setTestId] = useState<number | null>(null);
   const log = useDeliveryLog(rule.id, logOpen);
-  const removing = useAction(deleteNotification, 'Automation deleted.', { inlineErrors: true });
+  const removing = useAction(deleteNotification, t('card.deleted'), { inlineErrors: true });
   const testing = useAction(async (context, notificationId: number) => {
     setTestId(await sendTestNotification(context, { notificationId }));
     setLogOpen(true);
@@ -130,14 +132,14 @@ function RuleCard({ rule, names, user, onEdit, onDeleted }: { rule: Notification
         {description}
       </h3>
       <p className="rule-recipient">
-        <span className="chip rule-method">{METHOD_LABELS[rule.method]}</span> to {recipientText(rule)}
+        <span className="chip rule-method">{methodLabels()[rule.method]}</span> {t('card.to', { recipient: recipientText(rule) })}
       </p>
-      {madeBy && <p className="muted rule-meta">Saved by {madeBy}</p>}
+      {madeBy && <p className="muted rule-meta">{t('card.savedBy', { name: madeBy })}</p>}
       {confirming ? (
         <ConfirmPanel
-          question={`Delete the automation “${description}”?`}
-          message="Its messages stop at once. Its delivery log stays on the server."
-          confirmLabel="Delete automation"
+          question={t('card.deleteQuestion', { rule: description })}
+          message={t('card.deleteMessage')}
+          confirmLabel={t('card.deleteConfirm')}
           busy={removing.busy}
           onKeep={() => setConfirming(false)}
           onConfirm={() => void removing.run({ notificationId: rule.id, userId: user.userId, trigger: rule.trigger }).then((done) => done && onDeleted())}
@@ -145,22 +147,22 @@ function RuleCard({ rule, names, user, onEdit, onDeleted }: { rule: Notification
       ) : (
         <div className="form-actions rule-actions">
           <button type="button" className="button" onClick={onEdit}>
-            Edit
+            {t('edit')}
           </button>
           <button type="button" className="button" disabled={testing.busy} onClick={() => void testing.run(rule.id)}>
-            {testing.busy ? 'Sending…' : 'Send a test'}
+            {testing.busy ? t('card.sending') : t('card.sendTest')}
           </button>
           <button type="button" className="button" aria-expanded={logOpen} onClick={() => setLogOpen((open) => !open)}>
-            {logOpen ? 'Hide delivery log' : 'Delivery log'}
+            {logOpen ? t('card.hideLog') : t('card.showLog')}
           </button>
           <button type="button" className="button danger" onClick={() => setConfirming(true)}>
-            Delete
+            {t('delete')}
           </button>
         </div>
       )}
       {testId !== null && (
         <p className="rule-test" role="status">
-          Test queued: it shows in the delivery log below as sent once it has gone, or with the reason it failed.
+          {t('card.testQueued')}
         </p>
       )}
       <FormError error={testing.error ?? removing.error} />

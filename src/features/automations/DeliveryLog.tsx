@@ -4,15 +4,19 @@
  * every few seconds while a message still waits, so a test just sent shows as sent without a tap.
  */
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Delivery } from '../../api/automations';
 import type { ServerRead } from '../../app/hooks';
-import { DELIVERY_STATUS_LABELS, deliveryText } from './model';
+import { translateMessage } from '../../i18n/messages';
+import { deliveryStatusLabel, deliveryText } from './model';
 import { when } from '../rooms/model';
+import { automationsTexts } from './texts';
 
 /** How often an open log with a waiting message is read again (ours: deliveries usually take a second or two). */
 const WAITING_REREAD_MS = 3_000;
 
 export function DeliveryLog({ log, ruleName, highlight }: { log: ServerRead<Delivery[]>; ruleName: string; highlight: number | null }) {
+  const { t } = useTranslation(automationsTexts);
   const waiting = log.data?.some((delivery) => delivery.status === 'queued') ?? false;
   const { reload, loading } = log;
   useEffect(() => {
@@ -22,28 +26,29 @@ export function DeliveryLog({ log, ruleName, highlight }: { log: ServerRead<Deli
   }, [waiting, loading, reload]);
 
   return (
-    <section className="delivery-log" aria-label={`Delivery log of ${ruleName}`}>
+    <section className="delivery-log" aria-label={t('log.label', { rule: ruleName })}>
       <div className="delivery-log-head">
-        <h4>Delivery log</h4>
+        <h4>{t('log.heading')}</h4>
         <button type="button" className="button" disabled={log.loading} onClick={log.reload}>
-          {log.loading ? 'Reading…' : 'Refresh'}
+          {log.loading ? t('log.reading') : t('log.refresh')}
         </button>
       </div>
       {log.error && (
         <p className="error-text" role="alert">
-          {log.error}
+          {translateMessage(log.error)}
         </p>
       )}
-      {log.data?.length === 0 && <p className="muted">Nothing sent yet.</p>}
+      {log.data?.length === 0 && <p className="muted">{t('log.nothing')}</p>}
       {log.data && log.data.length > 0 && (
         <ul className="delivery-list">
           {log.data.map((delivery) => (
             <li key={delivery.id} className={`delivery ${delivery.status}${delivery.id === highlight ? ' latest-test' : ''}`}>
-              <span className={`chip delivery-status ${delivery.status}`}>{DELIVERY_STATUS_LABELS[delivery.status]}</span>
+              <span className={`chip delivery-status ${delivery.status}`}>{deliveryStatusLabel(delivery.status)}</span>
               <span className="delivery-subject">{delivery.subject}</span>
               <span className="muted delivery-meta">
-                To {delivery.recipient} · made {when(delivery.created_at)}
-                {delivery.attachment_name ? ` · with ${delivery.attachment_name}` : ''}
+                {delivery.attachment_name
+                  ? t('log.metaWithAttachment', { recipient: delivery.recipient, time: when(delivery.created_at), attachment: delivery.attachment_name })
+                  : t('log.meta', { recipient: delivery.recipient, time: when(delivery.created_at) })}
               </span>
               <span className="delivery-state">{deliveryText(delivery)}</span>
             </li>

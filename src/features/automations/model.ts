@@ -3,6 +3,7 @@
  * rule says in words (its trigger, its schedule, where its message goes), and the create/edit form's
  * values to and from a rule. The checks of a rule's fields are the schemas' (common/schemas/automations.ts,
  * run by src/api/automations.ts before any call), so the form shows their messages and repeats none.
+ * The words are the reader's (automationsTexts): these are called at render.
  */
 import {
   DEFAULT_DAY_OF_MONTH,
@@ -10,6 +11,7 @@ import {
   DEFAULT_NOTIFICATION_TIME,
   DEFAULT_REPORT_DURATION_WEEKS,
   DEFAULT_WEEKDAY,
+  FREQUENCIES,
   type Frequency,
   NOTIFICATION_METHODS,
   NOTIFICATION_TRIGGERS,
@@ -17,28 +19,36 @@ import {
   type NotificationTrigger,
   WEEKDAYS,
 } from '../../../common/messages/automations';
-import { DEFAULT_FORM_CATEGORY } from '../../../common/messages/forms';
+import { DEFAULT_FORM_CATEGORY, FIELD_TYPES, FORM_CATEGORIES, type FieldType, type FormCategory } from '../../../common/messages/forms';
 import { type Delivery, type Notification, type NotificationDraft, type Recipient, type RuleTriggerDraft, rulesByTrigger } from '../../api/automations';
 import type { RecordId } from '../../api/records';
+import { i18next } from '../../i18n/i18n';
+import { translateMessage } from '../../i18n/messages';
 import { when } from '../rooms/model';
+import { automationsTexts } from './texts';
 
-/** The kinds of rule, in the screen's order, with their headings. */
-export const KIND_LABELS: Record<NotificationTrigger, string> = {
-  problem_recorded: 'Problem recorded',
-  form_submitted: 'Form submitted',
-  keyword: 'Keyword in a field',
-  task_assigned: 'Task assigned',
-  task_done: 'Task done',
-  template_due: 'Form due',
-  weekly_report: 'Weekly report',
-};
+const t = () => i18next.getFixedT(null, automationsTexts);
 
+/** The kinds of rule, in the screen's order. */
 export const KINDS: readonly NotificationTrigger[] = NOTIFICATION_TRIGGERS;
-
-export const METHOD_LABELS: Record<NotificationMethod, string> = { email: 'E-mail', Slack: 'Slack', 'Microsoft Teams': 'Microsoft Teams' };
 export const METHODS: readonly NotificationMethod[] = NOTIFICATION_METHODS;
 
-export const FREQUENCY_LABELS: Record<Frequency, string> = { daily: 'Every day', weekly: 'Every week', monthly: 'Every month' };
+const METHOD_KEYS = { email: 'email', Slack: 'slack', 'Microsoft Teams': 'teams' } as const satisfies Record<NotificationMethod, string>;
+
+/** Each choice's words in the reader's language, for the form's selects and the rule cards' headings. */
+export const kindLabels = (): Record<NotificationTrigger, string> => Object.fromEntries(KINDS.map((kind) => [kind, t()(`kinds.${kind}`)])) as Record<NotificationTrigger, string>;
+export const methodLabels = (): Record<NotificationMethod, string> => Object.fromEntries(METHODS.map((method) => [method, t()(`methods.${METHOD_KEYS[method]}`)])) as Record<NotificationMethod, string>;
+export const frequencyLabels = (): Record<Frequency, string> => Object.fromEntries(FREQUENCIES.map((frequency) => [frequency, t()(`frequencies.${frequency}`)])) as Record<Frequency, string>;
+
+/** A form category (the app's: "Scouting", "Sticky Trap"…) in the reader's words; any other text as it is. */
+export function categoryName(category: string | null | undefined): string {
+  return FORM_CATEGORIES.includes(category as FormCategory) ? t()(`formCategories.${category as FormCategory}`) : (category ?? '');
+}
+
+/** A form field's type (the app's: "Text", "Dropdown"…) in the reader's words; any other text as it is. */
+export function fieldTypeName(type: string): string {
+  return FIELD_TYPES.includes(type as FieldType) ? t()(`fieldTypes.${type as FieldType}`) : type;
+}
 
 /** The names a rule's ids stand for, from the tablet's copy (a name not there shows its number). */
 export interface Names {
@@ -62,46 +72,52 @@ export function webhookOrigin(url: string | null): string {
   try {
     return new URL(url ?? '').origin;
   } catch {
-    return 'an address that is not a web address';
+    return t()('notWebAddress');
   }
 }
 
 const dayName = (weekday: number | null) => WEEKDAYS[(weekday ?? DEFAULT_WEEKDAY) - 1] ?? WEEKDAYS[0];
 
+/** A day of the week (1 Monday to 7 Sunday) as a choice of the form shows it ("Monday", "Lunes"). */
+export const weekdayLabel = (day: (typeof WEEKDAYS)[number]): string => t()(`weekdays.${day}`);
+
 /** "every Monday at 08:00 UTC" (times are UTC: common/messages/automations.ts DEFAULT_NOTIFICATION_TIME says why). */
 export function scheduleText(rule: Pick<Notification, 'frequency' | 'weekday' | 'day_of_month' | 'notification_time'>): string {
-  const at = `at ${rule.notification_time ?? DEFAULT_NOTIFICATION_TIME} UTC`;
+  const time = rule.notification_time ?? DEFAULT_NOTIFICATION_TIME;
   switch (rule.frequency) {
     case 'weekly':
-      return `every ${dayName(rule.weekday)} ${at}`;
+      return t()('schedule.weekly', { day: t()(`weekdaysInText.${dayName(rule.weekday)}`), time });
     case 'monthly':
-      return `on day ${rule.day_of_month ?? DEFAULT_DAY_OF_MONTH} of every month ${at}`;
+      return t()('schedule.monthly', { day: rule.day_of_month ?? DEFAULT_DAY_OF_MONTH, time });
     default:
-      return `every day ${at}`;
+      return t()('schedule.daily', { time });
   }
 }
 
 /** What fires a rule, in words ("Thrips recorded in Flower 1"). */
 export function ruleText(rule: Notification, names: Names): string {
-  const room = rule.room_id === null ? '' : ` in ${names.room(rule.room_id) ?? `room ${rule.room_id}`}`;
-  const form = rule.template_id === null ? 'a form' : (names.template(rule.template_id) ?? `form ${rule.template_id}`);
+  const words = t();
+  const room = rule.room_id === null ? null : (names.room(rule.room_id) ?? words('rule.roomNumber', { id: rule.room_id }));
+  const form = rule.template_id === null ? words('rule.aForm') : (names.template(rule.template_id) ?? words('rule.formNumber', { id: rule.template_id }));
   switch (rule.trigger) {
-    case 'problem_recorded':
-      return `${rule.problem_type ?? 'A problem'} recorded${room}`;
+    case 'problem_recorded': {
+      const problem = rule.problem_type ?? words('rule.aProblem');
+      return room === null ? words('rule.problemRecorded', { problem }) : words('rule.problemRecordedIn', { problem, room });
+    }
     case 'form_submitted':
-      return `A ${rule.form_category ?? ''} form submitted`;
+      return words('rule.formSubmitted', { category: categoryName(rule.form_category) });
     case 'keyword': {
       const field = rule.template_id !== null && rule.form_field_id !== null ? names.field(rule.template_id, rule.form_field_id) : null;
-      return `“${rule.keyword ?? ''}” in ${field ?? 'a field'} of ${form}`;
+      return words('rule.keyword', { keyword: rule.keyword ?? '', field: field ?? words('rule.aField'), form });
     }
     case 'task_assigned':
-      return 'A task is assigned';
+      return words('rule.taskAssigned');
     case 'task_done':
-      return 'A task is done';
+      return words('rule.taskDone');
     case 'template_due':
-      return `${form}${room} not filled ${scheduleText(rule)}`;
+      return room === null ? words('rule.templateDue', { form, schedule: scheduleText(rule) }) : words('rule.templateDueIn', { form, room, schedule: scheduleText(rule) });
     case 'weekly_report':
-      return `Summary of the last ${rule.report_duration_weeks ?? DEFAULT_REPORT_DURATION_WEEKS} week(s), ${scheduleText({ ...rule, frequency: 'weekly' })}`;
+      return words('rule.weeklyReport', { count: rule.report_duration_weeks ?? DEFAULT_REPORT_DURATION_WEEKS, schedule: scheduleText({ ...rule, frequency: 'weekly' }) });
   }
 }
 
@@ -229,18 +245,21 @@ export function draftOf(values: RuleFormValues, userId: number, saved?: Notifica
   return { userId, ...(saved === undefined ? {} : { id: saved.id }), ...recipientOf(values, saved), ...triggerOf(values) };
 }
 
-export const DELIVERY_STATUS_LABELS: Record<Delivery['status'], string> = { queued: 'Queued', sent: 'Sent', failed: 'Failed', retrying: 'Retrying' };
+/** A delivery's state as its chip says it ("Sent", "Failed"…). */
+export const deliveryStatusLabel = (status: Delivery['status']): string => t()(`deliveryStatus.${status}`);
 
-/** A delivery's state in words: when it was sent, why it failed, and when it is tried next. */
+/** A delivery's state in words: when it was sent, why it failed (the mail or chat service's words), and when it is tried next. */
 export function deliveryText(delivery: Delivery): string {
+  const words = t();
+  const reason = translateMessage(delivery.last_error ?? words('delivery.noReason'));
   switch (delivery.status) {
     case 'sent':
-      return `Sent ${when(delivery.sent_at)}`;
+      return words('delivery.sent', { time: when(delivery.sent_at) });
     case 'failed':
-      return `Failed: ${delivery.last_error ?? 'no reason given'}`;
+      return words('delivery.failed', { reason });
     case 'retrying':
-      return `Failed (${delivery.attempts} ${delivery.attempts === 1 ? 'try' : 'tries'}): ${delivery.last_error ?? 'no reason given'}. Next try ${when(delivery.next_try_at)}`;
+      return words('delivery.retrying', { count: delivery.attempts, reason, time: when(delivery.next_try_at) });
     case 'queued':
-      return delivery.next_try_at ? `Waiting to be sent (next try ${when(delivery.next_try_at)})` : 'Waiting to be sent';
+      return delivery.next_try_at ? words('delivery.waitingNextTry', { time: when(delivery.next_try_at) }) : words('delivery.waiting');
   }
 }

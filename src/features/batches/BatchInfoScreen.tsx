@@ -8,16 +8,20 @@ import { gridOrderOf } from '../rooms/model';
 import { Link } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
 import type { BatchDashboard, BatchProblemRecord } from '../../../common/schemas/batches';
 import { batchQr, batchQrUrl, getBatchDashboard, type BatchEvent } from '../../api/batches';
 import { unanswered } from '../../api/context';
 import { useApiContext, useLocalDocument, useToast } from '../../app/hooks';
+import { formatNumber } from '../../i18n/format';
+import { messageOf } from '../../i18n/messages';
 import { useSyncStatus } from '../../sync/sync-store';
 import { Screen } from '../shell/Screen';
 import { useBoxes, useCompany, usePlaces, useSignedIn } from './hooks';
 import { boxLabel, formatDay, formatMoment, gridName, idsOf, paintable, roomName, roomsOfBatch, type LocalBatch, type UserLike } from './model';
 import './batches.css';
 import { HistoryEntry, ProblemEntry } from './Entries';
+import { batchesTexts, statusName } from './texts';
 
 /** What the screen shows, from the server's batch_details or from the local document. */
 interface BatchAtAGlance {
@@ -46,6 +50,7 @@ function daysGrowing(start: string | null, end: string | null): number | null {
 }
 
 export function BatchInfoScreen(props: { batchId: string }) {
+  const { t } = useTranslation(batchesTexts);
   const context = useApiContext();
   const toast = useToast();
   const online = useSyncStatus((status) => status.online);
@@ -71,7 +76,7 @@ export function BatchInfoScreen(props: { batchId: string }) {
       .catch((error: unknown) => {
         if (!alive) return;
         // No answer (offline, weak signal): the tablet's copy stands in, without an error.
-        const message = unanswered(error) ? null : error instanceof Error ? error.message : String(error);
+        const message = unanswered(error) ? null : messageOf(error);
         setServer((current) => ({ forId: serverId, details: current.forId === serverId ? current.details : null, error: message, done: true }));
       });
     return () => {
@@ -96,7 +101,7 @@ export function BatchInfoScreen(props: { batchId: string }) {
         grids: details.grids.map((grid) => grid.Name),
         boxes: details.grid_boxes.map((box) => {
           const where = grids.get(String(box.GridID)) ?? gridName(places.gridsById.get(String(box.GridID)));
-          return `${where} · ${box.CustomName?.trim() || `column ${box.X}, row ${box.Y}`}`;
+          return `${where} · ${box.CustomName?.trim() || t('model.columnRow', { x: box.X, y: box.Y })}`;
         }),
         openProblems: details.problems.filter((problem) => !problem.resolved),
         history: details.history,
@@ -114,12 +119,13 @@ export function BatchInfoScreen(props: { batchId: string }) {
       plants: { planned: local.NumberOfPlants, positions: boxes.length, culled: boxes.filter((box) => box?.culled).length },
       rooms: roomsOfBatch(local, places.gridsById, boxesById).map((id) => roomName(places.roomsById.get(id))),
       grids: idsOf(local.GridIDs).map((id) => gridName(places.gridsById.get(String(id)))),
-      boxes: boxes.map((box) => (box ? boxLabel(box, places.gridsById.get(String(box.gridId)), gridOrderOf(company)) : 'A box not on this tablet')),
+      boxes: boxes.map((box) => (box ? boxLabel(box, places.gridsById.get(String(box.gridId)), gridOrderOf(company)) : t('info.boxGone'))),
       openProblems: (local.problems ?? []).filter((problem) => !problem.resolved),
       history: local.history ?? [],
       dates: { start: local.StartDate, end: local.EndDate, harvested: local.HarvestedAt, days: daysGrowing(local.StartDate, local.EndDate) },
     };
-  }, [server.details, local, boxesById, places, company]);
+    // `t` changes with the language: the names and places are worked out again in it.
+  }, [server.details, local, boxesById, places, company, t]);
 
   const waitingForServer = !local && serverId !== null && online && !server.done;
   const loading = !signedIn.ready || localLoading || waitingForServer;
@@ -127,14 +133,14 @@ export function BatchInfoScreen(props: { batchId: string }) {
 
   return (
     <Screen
-      title={view ? `Batch ${view.BatchNumber}` : 'Batch'}
+      title={view ? t('info.title', { number: view.BatchNumber }) : t('info.titleUnknown')}
       loading={loading}
       error={server.error && !view ? server.error : null}
-      empty={missing && !server.error ? 'This batch is not on this tablet. It may have been deleted, or it belongs to another company.' : null}
+      empty={missing && !server.error ? t('info.missing') : null}
       actions={
         view && (
           <Link className="button" to="/dashboard/batches" search={{ batch: batchId }}>
-            Manage this batch
+            {t('info.manage')}
           </Link>
         )
       }
@@ -142,50 +148,50 @@ export function BatchInfoScreen(props: { batchId: string }) {
       {view && (
         <div className="bt-batch-info">
           <p className="muted bt-source">
-            {view.source === 'server' ? 'As the server has it now.' : 'This tablet’s copy: changes made here show at once and reach the server when the connection allows.'}
+            {view.source === 'server' ? t('info.fromServer') : t('info.fromTablet')}
             {server.error && view && <span className="error-text"> {server.error}</span>}
           </p>
           <div className="bt-info-grid">
-            <section className="card bt-info-main" aria-label="Summary">
+            <section className="card bt-info-main" aria-label={t('info.summary')}>
               <p className="bt-summary-head">
                 {paintable(view.Color) && <span className="bt-color-dot bt-large" style={{ background: paintable(view.Color) ?? undefined }} aria-hidden="true" />}
-                <span className="bt-status-chip">{view.BatchStatus}</span>
-                <span>{view.StrainName || 'No strain given'}</span>
+                <span className="bt-status-chip">{statusName(view.BatchStatus)}</span>
+                <span>{view.StrainName || t('noStrain')}</span>
               </p>
               <dl className="bt-facts">
                 <div>
-                  <dt>Plants</dt>
-                  <dd>{view.plants.planned}</dd>
+                  <dt>{t('facts.plants')}</dt>
+                  <dd>{formatNumber(view.plants.planned)}</dd>
                 </div>
                 <div>
-                  <dt>Positions</dt>
+                  <dt>{t('facts.positions')}</dt>
                   <dd>{view.plants.positions}</dd>
                 </div>
                 <div>
-                  <dt>Culled</dt>
+                  <dt>{t('facts.culled')}</dt>
                   <dd>{view.plants.culled}</dd>
                 </div>
                 <div>
-                  <dt>Open problems</dt>
+                  <dt>{t('facts.openProblems')}</dt>
                   <dd>{view.openProblems.length}</dd>
                 </div>
               </dl>
               <dl className="bt-facts">
                 <div>
-                  <dt>Start</dt>
+                  <dt>{t('facts.start')}</dt>
                   <dd>{formatDay(view.dates.start)}</dd>
                 </div>
                 <div>
-                  <dt>End</dt>
+                  <dt>{t('facts.end')}</dt>
                   <dd>{formatDay(view.dates.end)}</dd>
                 </div>
                 <div>
-                  <dt>Days growing</dt>
+                  <dt>{t('facts.daysGrowing')}</dt>
                   <dd>{view.dates.days ?? '—'}</dd>
                 </div>
                 {view.dates.harvested && (
                   <div>
-                    <dt>Harvested</dt>
+                    <dt>{t('facts.harvested')}</dt>
                     <dd>{formatMoment(view.dates.harvested)}</dd>
                   </div>
                 )}
@@ -195,18 +201,18 @@ export function BatchInfoScreen(props: { batchId: string }) {
           </div>
 
           <section className="card" aria-labelledby="where-heading">
-            <h2 id="where-heading">Where it grows</h2>
+            <h2 id="where-heading">{t('info.whereHeading')}</h2>
             <dl className="bt-where">
               <div>
-                <dt>Rooms</dt>
-                <dd>{view.rooms.length ? view.rooms.join(', ') : 'Not in a room yet'}</dd>
+                <dt>{t('facts.rooms')}</dt>
+                <dd>{view.rooms.length ? view.rooms.join(', ') : t('notInRoom')}</dd>
               </div>
               <div>
-                <dt>Grids</dt>
-                <dd>{view.grids.length ? view.grids.join(', ') : 'None linked'}</dd>
+                <dt>{t('facts.grids')}</dt>
+                <dd>{view.grids.length ? view.grids.join(', ') : t('noneLinked')}</dd>
               </div>
               <div>
-                <dt>Plant positions ({view.boxes.length})</dt>
+                <dt>{t('info.plantPositionsCount', { positions: view.boxes.length })}</dt>
                 <dd>
                   {view.boxes.length ? (
                     <ul className="bt-plain-list">
@@ -215,7 +221,7 @@ export function BatchInfoScreen(props: { batchId: string }) {
                       ))}
                     </ul>
                   ) : (
-                    'None linked'
+                    t('noneLinked')
                   )}
                 </dd>
               </div>
@@ -223,16 +229,16 @@ export function BatchInfoScreen(props: { batchId: string }) {
           </section>
 
           <section className="card" aria-labelledby="problems-heading">
-            <h2 id="problems-heading">Open problems</h2>
+            <h2 id="problems-heading">{t('info.problemsHeading')}</h2>
             {view.openProblems.length === 0 ? (
-              <p className="muted">No open problems.</p>
+              <p className="muted">{t('info.noOpenProblems')}</p>
             ) : (
               <ul className="bt-problem-list">
                 {[...view.openProblems]
                   .sort((a, b) => b.severity - a.severity)
                   .map((problem) => (
                     <ProblemEntry key={String(problem.problem_id)} problem={problem} places={places}>
-                      <small className="muted">Reported {formatMoment(problem.created_at)}</small>
+                      <small className="muted">{t('info.reported', { when: formatMoment(problem.created_at) })}</small>
                     </ProblemEntry>
                   ))}
               </ul>
@@ -240,9 +246,9 @@ export function BatchInfoScreen(props: { batchId: string }) {
           </section>
 
           <section className="card" aria-labelledby="history-heading">
-            <h2 id="history-heading">History</h2>
+            <h2 id="history-heading">{t('info.historyHeading')}</h2>
             {view.history.length === 0 ? (
-              <p className="muted">Nothing recorded yet.</p>
+              <p className="muted">{t('info.nothingRecorded')}</p>
             ) : (
               <ol className="bt-timeline">
                 {[...view.history]
@@ -265,6 +271,7 @@ export function BatchInfoScreen(props: { batchId: string }) {
  * The QR code comes from the server (batch_qr_url): a batch made offline gets one once it is synced.
  */
 function QrLabel(props: { batchId: number | null; number: string; strain: string | null; companyId: number | null; online: boolean; onError: (message: string) => void }) {
+  const { t } = useTranslation(batchesTexts);
   const context = useApiContext();
   const [qr, setQr] = useState<{ forId: number; url: string | null; error: string | null } | null>(null);
   const [downloading, setDownloading] = useState(false);
@@ -279,7 +286,7 @@ function QrLabel(props: { batchId: number | null; number: string; strain: string
       .then((answer) => alive && setQr({ forId: batchId, url: answer?.qr_code_url ?? null, error: null }))
       .catch((error: unknown) => {
         if (!alive) return;
-        setQr({ forId: batchId, url: null, error: unanswered(error) ? null : error instanceof Error ? error.message : String(error) });
+        setQr({ forId: batchId, url: null, error: unanswered(error) ? null : messageOf(error) });
       });
     return () => {
       alive = false;
@@ -299,25 +306,25 @@ function QrLabel(props: { batchId: number | null; number: string; strain: string
       anchor.click();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
     } catch (error) {
-      props.onError(error instanceof Error ? error.message : String(error));
+      props.onError(messageOf(error));
     } finally {
       setDownloading(false);
     }
   }
 
   const note = !batchId
-    ? 'The QR code is made once this batch reaches the server.'
+    ? t('qr.notOnServer')
     : current?.error
       ? current.error
       : !haveImage && !online
-        ? 'The QR code comes from the server: it appears when the connection returns.'
+        ? t('qr.offline')
         : null;
 
   return (
     <section className="card bt-qr-card" aria-labelledby="label-heading">
-      <h2 id="label-heading">QR label</h2>
+      <h2 id="label-heading">{t('qr.heading')}</h2>
       <Label number={props.number} strain={props.strain} testId="qr-label">
-        {current?.url ? <img src={current.url} alt={`QR code of batch ${props.number}`} width={192} height={192} /> : <div className="bt-qr-placeholder">{note ?? 'Loading...'}</div>}
+        {current?.url ? <img src={current.url} alt={t('qr.alt', { number: props.number })} width={192} height={192} /> : <div className="bt-qr-placeholder">{note ?? t('qr.loading')}</div>}
       </Label>
       {current?.url &&
         createPortal(
@@ -331,10 +338,10 @@ function QrLabel(props: { batchId: number | null; number: string; strain: string
       {note && current?.url && <p className="muted">{note}</p>}
       <div className="bt-row-actions">
         <button type="button" className="button primary" disabled={!haveImage} onClick={() => window.print()}>
-          Print label
+          {t('qr.print')}
         </button>
         <button type="button" className="button" disabled={!batchId || downloading || !online} onClick={() => void download()}>
-          {downloading ? 'Downloading…' : 'Download PNG'}
+          {downloading ? t('qr.downloading') : t('qr.download')}
         </button>
       </div>
     </section>

@@ -7,6 +7,7 @@ import { gridOrderOf } from '../rooms/model';
 import { useCompany } from './hooks';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { batchMessages, deleteBatches, harvestBatch } from '../../api/batches';
 import { useAction, useApiContext, useToast } from '../../app/hooks';
 import { updateBatchOrFail } from './actions';
@@ -35,20 +36,12 @@ import { ProblemsPanel } from './ProblemsPanel';
 import { Confirm, Sheet } from './Sheet';
 import type { LocalDocument } from '../../db/schemas';
 import { FormError } from '../shell/forms';
+import { formatNumber } from '../../i18n/format';
 import { HistoryEntry } from './Entries';
 import { HarvestConfirm } from './HarvestConfirm';
+import { batchesTexts, statusName } from './texts';
 
 export type BatchView = 'details' | 'edit' | 'link' | 'move' | 'harvest' | 'problems' | 'delete';
-
-const TITLES: Record<BatchView, string> = {
-  details: 'Batch',
-  edit: 'Edit batch',
-  link: 'Link batch',
-  move: 'Move plants of batch',
-  harvest: 'Harvest batch',
-  problems: 'Problems of batch',
-  delete: 'Delete batch',
-};
 
 export function BatchSheet(props: {
   batch: LocalBatch;
@@ -65,6 +58,7 @@ export function BatchSheet(props: {
   initialView?: BatchView;
   onClose: () => void;
 }) {
+  const { t } = useTranslation(batchesTexts);
   const { batch, places } = props;
   const order = gridOrderOf(useCompany(props.companyId).document);
   const [view, setView] = useState<BatchView>(props.initialView ?? 'details');
@@ -104,14 +98,14 @@ export function BatchSheet(props: {
     props.onClose();
   }
 
-  const title = `${TITLES[view]} ${batch.BatchNumber}`;
+  const title = t(`sheet.titles.${view}`, { number: batch.BatchNumber });
   const harvested = Boolean(batch.HarvestedAt);
 
   return (
     <Sheet title={title} onClose={props.onClose} wide={view === 'link'}>
       {view !== 'details' && (
         <button type="button" className="button bt-back" onClick={back}>
-          ← Back to the batch
+          {t('sheet.back')}
         </button>
       )}
       {view === 'details' && (
@@ -119,26 +113,26 @@ export function BatchSheet(props: {
           <BatchSummary order={order} {...props} />
           <div className="bt-action-grid">
             <button type="button" className="button" onClick={() => setView('edit')}>
-              Edit
+              {t('sheet.edit')}
             </button>
             <button type="button" className="button" onClick={() => setView('link')}>
-              Link to rooms, grids, plants
+              {t('sheet.link')}
             </button>
             <button type="button" className="button" onClick={() => setView('move')}>
-              Move plants
+              {t('sheet.move')}
             </button>
             <button type="button" className="button" onClick={() => setView('harvest')} disabled={harvested}>
-              {harvested ? 'Harvested' : 'Harvest'}
+              {harvested ? t('sheet.harvested') : t('sheet.harvest')}
             </button>
             <button type="button" className="button" onClick={() => setView('problems')}>
-              Problems ({openProblems(batch).length} open)
+              {t('sheet.problems', { open: openProblems(batch).length })}
             </button>
             <Link className="button" to="/dashboard/batch-info/$batchId" params={{ batchId: batch.id }}>
-              Batch info and QR label
+              {t('sheet.info')}
             </Link>
             {props.isAdmin && (
               <button type="button" className="button danger" onClick={() => setView('delete')}>
-                Delete
+                {t('sheet.delete')}
               </button>
             )}
           </div>
@@ -148,7 +142,7 @@ export function BatchSheet(props: {
         <BatchForm
           initial={formOf(batch)}
           statuses={props.statuses}
-          submitLabel="Save changes"
+          submitLabel={t('sheet.saveChanges')}
           busy={update.busy}
           error={formError ?? update.error}
           onSubmit={(values) => void save(values)}
@@ -159,9 +153,7 @@ export function BatchSheet(props: {
       {view === 'move' && <MovePanel batch={batch} places={places} roomIds={props.roomIds} onDone={back} />}
       {view === 'harvest' &&
         (harvested ? (
-          <p className="empty">
-            Batch {batch.BatchNumber} was harvested {formatMoment(batch.HarvestedAt)}.
-          </p>
+          <p className="empty">{t('sheet.harvestedOn', { number: batch.BatchNumber, when: formatMoment(batch.HarvestedAt) })}</p>
         ) : (
           <>
             <HarvestConfirm
@@ -179,9 +171,9 @@ export function BatchSheet(props: {
       {view === 'delete' && (
         <>
           <Confirm
-            question={`Delete batch ${batch.BatchNumber}?`}
-            detail="Its links to rooms, grids and plants, its problems and its history go with it. This cannot be undone."
-            confirmLabel="Delete batch"
+            question={t('sheet.deleteQuestion', { number: batch.BatchNumber })}
+            detail={t('sheet.deleteDetail')}
+            confirmLabel={t('sheet.deleteConfirm')}
             danger
             busy={deleting}
             onConfirm={() => void remove()}
@@ -196,6 +188,7 @@ export function BatchSheet(props: {
 
 /** The batch at a glance inside the sheet. */
 function BatchSummary(props: { batch: LocalBatch; places: Places; boxesById: Map<string, LocalDocument>; roomIds: string[]; users: UserLike[]; order: GridOrder }) {
+  const { t } = useTranslation(batchesTexts);
   const { batch, places } = props;
   const color = paintable(batch.Color);
   const grids = idsOf(batch.GridIDs).map((id) => places.gridsById.get(String(id)));
@@ -205,54 +198,57 @@ function BatchSummary(props: { batch: LocalBatch; places: Places; boxesById: Map
     <div className="bt-batch-summary">
       <p className="bt-summary-head">
         {color && <span className="bt-color-dot bt-large" style={{ background: color }} aria-hidden="true" />}
-        <span className="bt-status-chip">{batch.BatchStatus}</span>
-        <span>{batch.StrainName || 'No strain given'}</span>
-        {!reachedServer(batch) && <span className="bt-pending-chip">Waiting to sync</span>}
+        <span className="bt-status-chip">{statusName(batch.BatchStatus)}</span>
+        <span>{batch.StrainName || t('noStrain')}</span>
+        {!reachedServer(batch) && <span className="bt-pending-chip">{t('waitingToSync')}</span>}
       </p>
       <dl className="bt-facts">
         <div>
-          <dt>Plants</dt>
-          <dd>{batch.NumberOfPlants}</dd>
+          <dt>{t('facts.plants')}</dt>
+          <dd>{formatNumber(batch.NumberOfPlants)}</dd>
         </div>
         <div>
-          <dt>Start</dt>
+          <dt>{t('facts.start')}</dt>
           <dd>{formatDay(batch.StartDate)}</dd>
         </div>
         <div>
-          <dt>End</dt>
+          <dt>{t('facts.end')}</dt>
           <dd>{formatDay(batch.EndDate)}</dd>
         </div>
         {batch.HarvestedAt && (
           <div>
-            <dt>Harvested</dt>
+            <dt>{t('facts.harvested')}</dt>
             <dd>{formatMoment(batch.HarvestedAt)}</dd>
           </div>
         )}
       </dl>
       <dl className="bt-where">
         <div>
-          <dt>Rooms</dt>
-          <dd>{props.roomIds.length ? props.roomIds.map((id) => roomName(places.roomsById.get(id))).join(', ') : 'Not in a room yet'}</dd>
+          <dt>{t('facts.rooms')}</dt>
+          <dd>{props.roomIds.length ? props.roomIds.map((id) => roomName(places.roomsById.get(id))).join(', ') : t('notInRoom')}</dd>
         </div>
         <div>
-          <dt>Grids</dt>
-          <dd>{grids.length ? grids.map((grid) => gridName(grid)).join(', ') : 'None linked'}</dd>
+          <dt>{t('facts.grids')}</dt>
+          <dd>{grids.length ? grids.map((grid) => gridName(grid)).join(', ') : t('noneLinked')}</dd>
         </div>
         <div>
-          <dt>Plant positions</dt>
+          <dt>{t('facts.plantPositions')}</dt>
           <dd>
             {boxes.length === 0
-              ? 'None linked'
-              : `${boxes.length}: ${boxes
-                  .slice(0, 12)
-                  .map((box) => (box ? boxLabel(box, places.gridsById.get(String(box.gridId)), props.order) : 'a box not on this tablet'))
-                  .join('; ')}${boxes.length > 12 ? '; …' : ''}`}
+              ? t('noneLinked')
+              : t(boxes.length > 12 ? 'sheet.positionsListMore' : 'sheet.positionsList', {
+                  positions: boxes.length,
+                  list: boxes
+                    .slice(0, 12)
+                    .map((box) => (box ? boxLabel(box, places.gridsById.get(String(box.gridId)), props.order) : t('sheet.boxGone')))
+                    .join('; '),
+                })}
           </dd>
         </div>
       </dl>
       {history.length > 0 && (
         <details className="bt-history">
-          <summary>History ({history.length})</summary>
+          <summary>{t('sheet.history', { entries: history.length })}</summary>
           <ol>
             {history.map((event) => (
               <HistoryEntry key={String(event.event_id)} event={event} users={props.users} places={places} />

@@ -6,7 +6,9 @@
  * offline; the sync indicator tells when it reached the server.
  */
 import { useNavigate } from '@tanstack/react-router';
+import type { TFunction } from 'i18next';
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { assignStatusToBatches, batchMessages } from '../../api/batches';
 import { useAction, useToast } from '../../app/hooks';
 import { InitialPull, useInitialPull } from '../shell/InitialPull';
@@ -35,10 +37,12 @@ import {
 import { Sheet } from './Sheet';
 import { StatusesPanel } from './StatusesPanel';
 import './batches.css';
+import { batchesTexts, statusName } from './texts';
 
 const ALL = '';
 
 export function BatchesScreen(props: { openBatch?: string }) {
+  const { t } = useTranslation(batchesTexts);
   const signedIn = useSignedIn();
   const navigate = useNavigate();
   const toast = useToast();
@@ -121,12 +125,12 @@ export function BatchesScreen(props: { openBatch?: string }) {
     if (done) setSelected(new Set());
   }
 
-  const noSession = signedIn.ready && signedIn.companyId === null ? 'This tablet has no signed-in company. Sign in again to see the batches.' : null;
+  const noSession = signedIn.ready && signedIn.companyId === null ? t('screen.noSession') : null;
 
   // A new tablet's first pull: the batches are on their way, not missing.
   if (pulling && batches.length === 0) {
     return (
-      <Screen title="Batches" loading={!signedIn.ready || loading}>
+      <Screen title={t('screen.title')} loading={!signedIn.ready || loading}>
         <InitialPull progress={pulling} />
       </Screen>
     );
@@ -136,16 +140,16 @@ export function BatchesScreen(props: { openBatch?: string }) {
   return (
     <>
       <Screen
-        title="Batches"
+        title={t('screen.title')}
         loading={!signedIn.ready || loading}
         error={noSession}
         actions={
           <>
             <button type="button" className="button" onClick={() => setSheet('scan')}>
-              Scan a label
+              {t('screen.scanLabel')}
             </button>
             <button type="button" className="button" onClick={() => setSheet('statuses')}>
-              Statuses
+              {t('screen.statuses')}
             </button>
             <button
               type="button"
@@ -155,67 +159,71 @@ export function BatchesScreen(props: { openBatch?: string }) {
                 setSheet('create');
               }}
             >
-              New batch
+              {t('screen.newBatch')}
             </button>
           </>
         }
-        empty={batches.length === 0 ? 'No batches yet. Create the first one with “New batch”.' : null}
+        empty={batches.length === 0 ? t('screen.empty') : null}
       >
         <div className="bt-batch-toolbar">
           <div className="bt-toolbar-row">
             <label className="bt-search">
-              <span className="bt-visually-hidden">Find a batch</span>
-              <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Find by number or strain" />
+              <span className="bt-visually-hidden">{t('screen.findBatch')}</span>
+              <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder={t('screen.findPlaceholder')} />
             </label>
             <button type="button" className="bt-filter-chip bt-problems-filter" aria-pressed={withProblems} onClick={() => setWithProblems((value) => !value)}>
-              With open problems <span className="bt-count">{withOpenProblems}</span>
+              {t('screen.withOpenProblems')} <span className="bt-count">{withOpenProblems}</span>
             </button>
           </div>
-          <div className="bt-status-filter" role="group" aria-label="Filter by status">
+          <div className="bt-status-filter" role="group" aria-label={t('screen.filterByStatus')}>
             <button type="button" className="bt-filter-chip" aria-pressed={status === ALL} onClick={() => setStatus(ALL)}>
-              All <span className="bt-count">{batches.length}</span>
+              {t('screen.all')} <span className="bt-count">{batches.length}</span>
             </button>
             {filterStatuses.map((name) => (
               <button key={name} type="button" className="bt-filter-chip" aria-pressed={status === name} onClick={() => setStatus(status === name ? ALL : name)}>
-                {name} <span className="bt-count">{counts.get(name) ?? 0}</span>
+                {statusName(name)} <span className="bt-count">{counts.get(name) ?? 0}</span>
               </button>
             ))}
           </div>
         </div>
 
         {selectedBatches.length > 0 && (
-          <div className="bt-selection-bar" role="region" aria-label="Selected batches">
-            <strong>{selectedBatches.length} selected</strong>
+          <div className="bt-selection-bar" role="region" aria-label={t('screen.selectedBatches')}>
+            <strong>{t('screen.selectedCount', { selected: selectedBatches.length })}</strong>
             <label>
-              <span className="bt-visually-hidden">Status for the selected batches</span>
-              <select className="control" value={bulkStatus || statuses.builtIn[0]} onChange={(event) => setBulkStatus(event.target.value)} aria-label="Status for the selected batches">
-                <optgroup label="Stages">
+              <span className="bt-visually-hidden">{t('screen.statusForSelected')}</span>
+              <select className="control" value={bulkStatus || statuses.builtIn[0]} onChange={(event) => setBulkStatus(event.target.value)} aria-label={t('screen.statusForSelected')}>
+                <optgroup label={t('form.stages')}>
                   {statuses.builtIn.map((name) => (
-                    <option key={name}>{name}</option>
+                    <option key={name} value={name}>
+                      {statusName(name)}
+                    </option>
                   ))}
                 </optgroup>
                 {statuses.custom.length > 0 && (
-                  <optgroup label="Your statuses">
+                  <optgroup label={t('form.yourStatuses')}>
                     {statuses.custom.map((name) => (
-                      <option key={name}>{name}</option>
+                      <option key={name} value={name}>
+                        {name}
+                      </option>
                     ))}
                   </optgroup>
                 )}
               </select>
             </label>
             <button type="button" className="button primary" disabled={assign.busy} onClick={() => void assignStatus()}>
-              {assign.busy ? 'Setting…' : 'Set status'}
+              {assign.busy ? t('screen.setting') : t('screen.setStatus')}
             </button>
             <button type="button" className="button" onClick={() => setSelected(new Set())}>
-              Clear selection
+              {t('screen.clearSelection')}
             </button>
           </div>
         )}
 
         {shown.length === 0 ? (
-          <p className="empty">No batch matches these filters.</p>
+          <p className="empty">{t('screen.noMatch')}</p>
         ) : (
-          <ul className="bt-batch-list" aria-label="Batches">
+          <ul className="bt-batch-list" aria-label={t('screen.title')}>
             {shown.map((batch) => (
               <BatchCard
                 key={batch.id}
@@ -231,11 +239,11 @@ export function BatchesScreen(props: { openBatch?: string }) {
       </Screen>
 
       {sheet === 'create' && (
-        <Sheet title="New batch" onClose={() => setSheet(null)}>
+        <Sheet title={t('screen.newBatch')} onClose={() => setSheet(null)}>
           <BatchForm
             initial={emptyBatchForm()}
             statuses={statuses}
-            submitLabel="Create batch"
+            submitLabel={t('screen.createBatch')}
             busy={create.busy}
             error={formError ?? create.error}
             onSubmit={(values) => void createOne(values)}
@@ -244,7 +252,7 @@ export function BatchesScreen(props: { openBatch?: string }) {
         </Sheet>
       )}
       {sheet === 'statuses' && (
-        <Sheet title="Batch statuses" onClose={() => setSheet(null)}>
+        <Sheet title={t('screen.statusesTitle')} onClose={() => setSheet(null)}>
           <StatusesPanel companyId={signedIn.companyId} statuses={statuses} inUse={counts} isAdmin={signedIn.isAdmin} />
         </Sheet>
       )}
@@ -271,6 +279,7 @@ export function BatchesScreen(props: { openBatch?: string }) {
 }
 
 function BatchCard(props: { batch: LocalBatch; roomNames: string[]; selected: boolean; onToggle: () => void; onOpen: () => void }) {
+  const { t } = useTranslation(batchesTexts);
   const { batch } = props;
   const color = paintable(batch.Color);
   const problems = openProblems(batch).length;
@@ -279,28 +288,22 @@ function BatchCard(props: { batch: LocalBatch; roomNames: string[]; selected: bo
   return (
     <li className={`bt-batch-card${props.selected ? ' bt-selected' : ''}`} style={color ? { borderLeftColor: color } : undefined}>
       <label className="bt-select-box">
-        <input type="checkbox" checked={props.selected} onChange={props.onToggle} aria-label={`Select batch ${batch.BatchNumber}`} />
+        <input type="checkbox" checked={props.selected} onChange={props.onToggle} aria-label={t('card.select', { number: batch.BatchNumber })} />
       </label>
       {/* Named by what it shows, batch number first (no aria-label: voice control says what it sees). */}
       <button type="button" className="bt-batch-open" onClick={props.onOpen}>
         <span className="bt-batch-line">
           <span className="bt-batch-number">{batch.BatchNumber}</span>
-          <span className="bt-status-chip">{batch.BatchStatus}</span>
-          {problems > 0 && (
-            <span className="bt-problem-chip">
-              {problems} open problem{problems === 1 ? '' : 's'}
-            </span>
-          )}
-          {!reachedServer(batch) && <span className="bt-pending-chip">Waiting to sync</span>}
+          <span className="bt-status-chip">{statusName(batch.BatchStatus)}</span>
+          {problems > 0 && <span className="bt-problem-chip">{t('card.openProblems', { count: problems })}</span>}
+          {!reachedServer(batch) && <span className="bt-pending-chip">{t('waitingToSync')}</span>}
         </span>
-        <span className="bt-batch-line bt-strain">{batch.StrainName || 'No strain given'}</span>
+        <span className="bt-batch-line bt-strain">{batch.StrainName || t('noStrain')}</span>
+        <span className="bt-batch-line bt-meta">{t('card.plants', { count: batch.NumberOfPlants, dates: datesOf(t, batch) })}</span>
         <span className="bt-batch-line bt-meta">
-          {batch.NumberOfPlants} plants · {datesOf(batch)}
-        </span>
-        <span className="bt-batch-line bt-meta">
-          {props.roomNames.length ? props.roomNames.join(', ') : 'Not in a room yet'}
-          {grids > 0 && ` · ${grids} grid${grids === 1 ? '' : 's'}`}
-          {boxes > 0 && ` · ${boxes} plant position${boxes === 1 ? '' : 's'}`}
+          {props.roomNames.length ? props.roomNames.join(', ') : t('notInRoom')}
+          {grids > 0 && ` · ${t('card.grids', { count: grids })}`}
+          {boxes > 0 && ` · ${t('card.positions', { count: boxes })}`}
         </span>
       </button>
     </li>
@@ -308,7 +311,7 @@ function BatchCard(props: { batch: LocalBatch; roomNames: string[]; selected: bo
 }
 
 /** The batch's dates in a few words: "2 Mar 2026 → ongoing", "until 1 Jun 2026", "No dates yet". */
-function datesOf(batch: LocalBatch) {
-  if (batch.StartDate) return `${formatDay(batch.StartDate)} → ${batch.EndDate ? formatDay(batch.EndDate) : 'ongoing'}`;
-  return batch.EndDate ? `until ${formatDay(batch.EndDate)}` : 'No dates yet';
+function datesOf(t: TFunction<typeof batchesTexts>, batch: LocalBatch) {
+  if (batch.StartDate) return t('card.dates', { start: formatDay(batch.StartDate), end: batch.EndDate ? formatDay(batch.EndDate) : t('card.ongoing') });
+  return batch.EndDate ? t('card.until', { end: formatDay(batch.EndDate) }) : t('card.noDates');
 }

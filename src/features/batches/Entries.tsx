@@ -3,12 +3,16 @@
  * rooms or grids offered in a select.
  */
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { BatchProblemRecord } from '../../../common/schemas/batches';
 import type { BatchEvent } from '../../api/batches';
 import type { Places } from './hooks';
 import { describeEvent, formatMoment, roomName, type UserLike, userName } from './model';
+import { batchesTexts } from './texts';
 
 export function HistoryEntry({ event, users, places }: { event: BatchEvent; users: UserLike[]; places: Places }) {
+  // describeEvent's words are in the reader's language: this follows a change of language.
+  useTranslation(batchesTexts);
   const by = userName(users, event.user_id);
   return (
     <li>
@@ -23,9 +27,10 @@ export function HistoryEntry({ event, users, places }: { event: BatchEvent; user
 
 /** `children`: the line under the problem (when and by whom it was reported, resolved). */
 export function ProblemEntry({ problem, places, children }: { problem: BatchProblemRecord; places: Places; children: ReactNode }) {
+  const { t } = useTranslation(batchesTexts);
   return (
     <li className={`bt-problem${problem.resolved ? ' bt-resolved' : ''}`}>
-      <span className="bt-severity" aria-label={`Severity ${problem.severity}`}>
+      <span className="bt-severity" aria-label={t('problems.severityLabel', { severity: problem.severity })}>
         {problem.severity}
       </span>
       <span className="bt-problem-text">

@@ -5,14 +5,17 @@
  * the local store, so the warning shows offline too.
  */
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { useLocalQuery } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
 import { type LocalSpray, preharvestBoxIds, preharvestHold, SPRAY_SELECTOR } from '../treatments/intervals';
 import { useBoxes } from './hooks';
 import { formatMoment, idsOf, type LocalBatch } from './model';
 import { Confirm } from './Sheet';
+import { batchesTexts } from './texts';
 
 export function HarvestConfirm(props: { batch: LocalBatch; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
+  const { t } = useTranslation(batchesTexts);
   const { batch } = props;
   // When the question is asked: an interval ending while it stays open still warned when it was read.
   const [now] = useState(() => Date.now());
@@ -30,22 +33,27 @@ export function HarvestConfirm(props: { batch: LocalBatch; busy: boolean; onConf
   );
   // Until the sprays are read, harvesting waits: a warning must not arrive after the tap.
   const reading = sprays.loading || sprayedBoxes.loading;
-  const plants = hold ? `${hold.boxes} of its plant position${hold.boxes === 1 ? '' : 's'}` : '';
+  const plants = hold ? t('harvest.positions', { count: hold.boxes }) : '';
   return (
     <>
       {hold && (
         <div className="bt-preharvest" role="alert">
-          <p className="bt-preharvest-title">Inside a pre-harvest interval</p>
+          <p className="bt-preharvest-title">{t('harvest.holdTitle')}</p>
           <p>
-            {hold.products.length ? hold.products.join(', ') : 'A product'} {hold.products.length > 1 ? 'were' : 'was'} sprayed on {plants}: safe to harvest from{' '}
-            <time dateTime={hold.safeFrom}>{formatMoment(hold.safeFrom)}</time>.
+            <Trans
+              t={t}
+              i18nKey="harvest.sprayed"
+              count={Math.max(1, hold.products.length)}
+              values={{ products: hold.products.length ? hold.products.join(', ') : t('harvest.aProduct'), positions: plants, date: formatMoment(hold.safeFrom) }}
+              components={{ time: <time dateTime={hold.safeFrom} /> }}
+            />
           </p>
         </div>
       )}
       <Confirm
-        question={hold ? `Harvest batch ${batch.BatchNumber} anyway?` : `Harvest batch ${batch.BatchNumber} now?`}
-        detail={`Its status becomes Harvested, harvested now${batch.EndDate ? '' : ', with today as its end date'}. A batch is harvested once.`}
-        confirmLabel={hold ? 'Harvest anyway' : 'Harvest'}
+        question={hold ? t('harvest.questionAnyway', { number: batch.BatchNumber }) : t('harvest.questionNow', { number: batch.BatchNumber })}
+        detail={batch.EndDate ? t('harvest.detail') : t('harvest.detailWithEndDate')}
+        confirmLabel={hold ? t('harvest.confirmAnyway') : t('harvest.confirm')}
         danger={hold !== null}
         busy={props.busy || reading}
         onConfirm={props.onConfirm}

@@ -3,7 +3,9 @@
  * picked from the tablet's copy. The spec has no call that removes a link: a batch leaves a room by
  * moving its plants (move_plants), so links already made show as done, not as toggles.
  */
+import type { TFunction } from 'i18next';
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useAction, useToast } from '../../app/hooks';
 import { linkBatch } from './actions';
 import { useCompany, useGridBoxes, type Places } from './hooks';
@@ -12,6 +14,7 @@ import { boxNumber } from '../../../common/grid-order';
 import { gridOrderOf } from '../rooms/model';
 import { FormError } from '../shell/forms';
 import { NameOptions } from './Entries';
+import { batchesTexts } from './texts';
 
 const toggle = (set: ReadonlySet<string>, id: string) => {
   const next = new Set(set);
@@ -21,6 +24,7 @@ const toggle = (set: ReadonlySet<string>, id: string) => {
 };
 
 export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: () => void }) {
+  const { t } = useTranslation(batchesTexts);
   const { batch, places } = props;
   const linkedRooms = useMemo(() => new Set(idsOf(batch.RoomIDs).map(String)), [batch.RoomIDs]);
   const linkedGrids = useMemo(() => new Set(idsOf(batch.GridIDs).map(String)), [batch.GridIDs]);
@@ -47,18 +51,18 @@ export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: ()
   async function save() {
     const done = await link.run({ batchId: batch.BatchID, roomIds: [...rooms], gridIds: [...grids], gridBoxIds: [...boxes] });
     if (!done) return;
-    toast(`Batch ${batch.BatchNumber} linked to ${describeCount(rooms.size, grids.size, boxes.size)}.`, 'success');
+    toast(t('link.linkedToast', { number: batch.BatchNumber, what: describeCount(t, rooms.size, grids.size, boxes.size) }), 'success');
     props.onDone();
   }
 
   if (places.rooms.length === 0) {
-    return <p className="empty">There are no rooms on this tablet yet. Create a room and its grids first, then link the batch to them.</p>;
+    return <p className="empty">{t('link.noRooms')}</p>;
   }
 
   return (
     <div className="bt-link-panel">
       <section aria-labelledby="link-rooms">
-        <h3 id="link-rooms">Rooms</h3>
+        <h3 id="link-rooms">{t('link.rooms')}</h3>
         <div className="bt-choices">
           {places.rooms.map((room) => {
             const linked = linkedRooms.has(room.id);
@@ -67,7 +71,7 @@ export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: ()
                 <input type="checkbox" checked={linked || rooms.has(room.id)} disabled={linked} onChange={() => setRooms((set) => toggle(set, room.id))} />
                 <span>
                   {String(room.Name)}
-                  {linked && <small> · linked</small>}
+                  {linked && <small>{` · ${t('link.linked')}`}</small>}
                 </span>
               </label>
             );
@@ -76,9 +80,9 @@ export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: ()
       </section>
 
       <section aria-labelledby="link-grids">
-        <h3 id="link-grids">Grids and plants of a room</h3>
+        <h3 id="link-grids">{t('link.gridsHeading')}</h3>
         <label className="bt-field">
-          Room
+          {t('link.room')}
           <select
             className="control"
             value={roomId}
@@ -95,7 +99,7 @@ export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: ()
           </select>
         </label>
         {gridsOfRoom.length === 0 ? (
-          <p className="muted">This room has no grids yet.</p>
+          <p className="muted">{t('link.noGrids')}</p>
         ) : (
           <>
             <div className="bt-choices">
@@ -105,27 +109,32 @@ export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: ()
                   <label key={grid.id} className={`bt-choice${linked ? ' bt-done' : ''}`}>
                     <input type="checkbox" checked={linked || grids.has(grid.id)} disabled={linked} onChange={() => setGrids((set) => toggle(set, grid.id))} />
                     <span>
-                      Whole grid {String(grid.Name)}
-                      {linked && <small> · linked</small>}
+                      {t('link.wholeGrid', { name: String(grid.Name) })}
+                      {linked && <small>{` · ${t('link.linked')}`}</small>}
                     </span>
                   </label>
                 );
               })}
             </div>
             <label className="bt-field">
-              Grid
+              {t('link.grid')}
               <select className="control" value={chosenGrid?.id ?? ''} onChange={(event) => setGridId(event.target.value)}>
                 <NameOptions items={gridsOfRoom} />
               </select>
             </label>
             {boxesLoading ? (
-              <p className="muted">Loading the grid’s boxes…</p>
+              <p className="muted">{t('link.loadingBoxes')}</p>
             ) : gridBoxes.length === 0 ? (
-              <p className="muted">This grid has no boxes on this tablet yet.</p>
+              <p className="muted">{t('link.noBoxes')}</p>
             ) : (
               <>
-                <p className="muted">Tap the plant positions to link. Linked ones are filled in.</p>
-                <div className="bt-box-map" style={{ gridTemplateColumns: `repeat(${columns}, minmax(48px, 1fr))` }} role="group" aria-label={`Boxes of ${String(chosenGrid?.Name ?? 'the grid')}`}>
+                <p className="muted">{t('link.tapHelp')}</p>
+                <div
+                  className="bt-box-map"
+                  style={{ gridTemplateColumns: `repeat(${columns}, minmax(48px, 1fr))` }}
+                  role="group"
+                  aria-label={t('link.boxesOf', { grid: chosenGrid?.Name === undefined || chosenGrid.Name === null ? t('link.theGrid') : String(chosenGrid.Name) })}
+                >
                   {gridBoxes.map((box) => {
                     const linked = linkedBoxes.has(box.id);
                     const chosen = boxes.has(box.id);
@@ -141,7 +150,11 @@ export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: ()
                         style={{ gridColumn: x, gridRow: y }}
                         aria-pressed={linked || chosen}
                         // The name starts with what the box shows (its custom name or number), then says where it is.
-                        aria-label={`${custom || number}: ${custom ? `box ${number}, ` : ''}column ${x}, row ${y}${linked ? ', linked' : ''}${box.culled ? ', culled' : ''}`}
+                        aria-label={[
+                          custom ? t('link.boxNumberAt', { name: custom, number, x, y }) : t('link.boxAt', { name: number, x, y }),
+                          ...(linked ? [t('link.linked')] : []),
+                          ...(box.culled ? [t('link.culled')] : []),
+                        ].join(', ')}
                         disabled={linked}
                         onClick={() => setBoxes((set) => toggle(set, box.id))}
                       >
@@ -156,10 +169,10 @@ export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: ()
                     className="button"
                     onClick={() => setBoxes((set) => new Set([...set, ...gridBoxes.filter((box) => !linkedBoxes.has(box.id) && !box.culled).map((box) => box.id)]))}
                   >
-                    Choose every free box
+                    {t('link.chooseFree')}
                   </button>
                   <button type="button" className="button" disabled={boxes.size === 0} onClick={() => setBoxes(new Set())}>
-                    Clear boxes
+                    {t('link.clearBoxes')}
                   </button>
                 </div>
               </>
@@ -171,17 +184,22 @@ export function LinkPanel(props: { batch: LocalBatch; places: Places; onDone: ()
       <FormError banner error={link.error} />
       <div className="bt-row-actions bt-sticky-actions">
         <button type="button" className="button primary" disabled={count === 0 || link.busy} onClick={() => void save()}>
-          {link.busy ? 'Linking…' : count === 0 ? 'Choose what to link' : `Link ${describeCount(rooms.size, grids.size, boxes.size)}`}
+          {link.busy ? t('link.linking') : count === 0 ? t('link.chooseWhat') : t('link.linkWhat', { what: describeCount(t, rooms.size, grids.size, boxes.size) })}
         </button>
         <button type="button" className="button" onClick={props.onDone}>
-          Cancel
+          {t('cancel')}
         </button>
       </div>
     </div>
   );
 }
 
-function describeCount(rooms: number, grids: number, boxes: number) {
-  const parts = [rooms ? `${rooms} room${rooms === 1 ? '' : 's'}` : '', grids ? `${grids} grid${grids === 1 ? '' : 's'}` : '', boxes ? `${boxes} box${boxes === 1 ? '' : 'es'}` : ''].filter(Boolean);
+/** "2 rooms, 1 grid, 12 boxes". */
+function describeCount(t: TFunction<typeof batchesTexts>, rooms: number, grids: number, boxes: number) {
+  const parts = [
+    rooms ? t('link.roomCount', { count: rooms }) : '',
+    grids ? t('link.gridCount', { count: grids }) : '',
+    boxes ? t('link.boxCount', { count: boxes }) : '',
+  ].filter(Boolean);
   return parts.join(', ');
 }

@@ -3,14 +3,17 @@
  * grid and box links there) and is linked to the new one, where the grower then places it in boxes.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { batchMessages, movePlants } from '../../api/batches';
 import { useAction } from '../../app/hooks';
 import type { Places } from './hooks';
 import { roomName, type LocalBatch } from './model';
 import { FormError } from '../shell/forms';
 import { NameOptions } from './Entries';
+import { batchesTexts } from './texts';
 
 export function MovePanel(props: { batch: LocalBatch; places: Places; roomIds: string[]; onDone: () => void }) {
+  const { t } = useTranslation(batchesTexts);
   const { batch, places } = props;
   const [pickedFrom, setFrom] = useState('');
   const from = props.roomIds.includes(pickedFrom) ? pickedFrom : (props.roomIds[0] ?? '');
@@ -20,10 +23,10 @@ export function MovePanel(props: { batch: LocalBatch; places: Places; roomIds: s
   const move = useAction(movePlants, batchMessages.moved);
 
   if (props.roomIds.length === 0) {
-    return <p className="empty">Batch {batch.BatchNumber} is not in a room yet. Link it to a room, a grid or boxes first.</p>;
+    return <p className="empty">{t('move.notInRoom', { number: batch.BatchNumber })}</p>;
   }
   if (places.rooms.length < 2) {
-    return <p className="empty">There is no other room to move the plants to.</p>;
+    return <p className="empty">{t('move.noOtherRoom')}</p>;
   }
 
   async function submit() {
@@ -33,7 +36,7 @@ export function MovePanel(props: { batch: LocalBatch; places: Places; roomIds: s
   return (
     <div className="form">
       <label>
-        From room
+        {t('move.fromRoom')}
         <select value={from} onChange={(event) => setFrom(event.target.value)}>
           {props.roomIds.map((id) => (
             <option key={id} value={id}>
@@ -43,19 +46,19 @@ export function MovePanel(props: { batch: LocalBatch; places: Places; roomIds: s
         </select>
       </label>
       <label>
-        To room
+        {t('move.toRoom')}
         <select value={target} onChange={(event) => setTo(event.target.value)}>
           <NameOptions items={targets} />
         </select>
       </label>
-      <p className="muted">The batch leaves {roomName(places.roomsById.get(from))}, with its grids and plant positions there, and is linked to the new room. Place it in boxes there afterwards.</p>
+      <p className="muted">{t('move.help', { room: roomName(places.roomsById.get(from)) })}</p>
       <FormError banner error={move.error} />
       <div className="bt-row-actions">
         <button type="button" className="button primary" disabled={move.busy || !target} onClick={() => void submit()}>
-          {move.busy ? 'Moving…' : 'Move plants'}
+          {move.busy ? t('move.moving') : t('move.submit')}
         </button>
         <button type="button" className="button" onClick={props.onDone}>
-          Cancel
+          {t('cancel')}
         </button>
       </div>
     </div>

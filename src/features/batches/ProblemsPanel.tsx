@@ -3,6 +3,7 @@
  * numeric severity, notes, optionally the room), and resolve them, all or narrowed by rooms and type.
  */
 import { type FormEvent, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { batchMessages, createBatchProblem, resolveBatchProblem } from '../../api/batches';
 import { useAction, useToast } from '../../app/hooks';
 import type { Places } from './hooks';
@@ -10,22 +11,24 @@ import { formatMoment, openProblems, problemsMatching, resolvedProblems, roomNam
 import type { BatchProblemRecord } from '../../../common/schemas/batches';
 import { FormButtons, FormError } from '../shell/forms';
 import { NameOptions, ProblemEntry } from './Entries';
+import { batchesTexts } from './texts';
 
 export function ProblemsPanel(props: { batch: LocalBatch; places: Places; roomIds: string[]; userId: number | null; companyId: number | null; users: UserLike[]; knownTypes: string[] }) {
+  const { t } = useTranslation(batchesTexts);
   const { batch, places } = props;
   const open = openProblems(batch);
   const resolved = resolvedProblems(batch);
   return (
     <div className="bt-problems-panel">
       <section aria-labelledby="open-problems">
-        <h3 id="open-problems">Open problems ({open.length})</h3>
-        {open.length === 0 ? <p className="muted">No open problems.</p> : <ProblemList problems={open} places={places} users={props.users} />}
+        <h3 id="open-problems">{t('problems.openHeading', { open: open.length })}</h3>
+        {open.length === 0 ? <p className="muted">{t('problems.noOpen')}</p> : <ProblemList problems={open} places={places} users={props.users} />}
       </section>
       <ReportProblem {...props} />
       {open.length > 0 && <ResolveProblems batch={batch} places={places} userId={props.userId} />}
       {resolved.length > 0 && (
         <details className="bt-resolved">
-          <summary>Resolved problems ({resolved.length})</summary>
+          <summary>{t('problems.resolvedHeading', { resolved: resolved.length })}</summary>
           <ProblemList problems={resolved} places={places} users={props.users} />
         </details>
       )}
@@ -34,17 +37,19 @@ export function ProblemsPanel(props: { batch: LocalBatch; places: Places; roomId
 }
 
 function ProblemList(props: { problems: BatchProblemRecord[]; places: Places; users: UserLike[] }) {
+  const { t } = useTranslation(batchesTexts);
   const sorted = [...props.problems].sort((a, b) => b.severity - a.severity || b.created_at.localeCompare(a.created_at));
   return (
     <ul className="bt-problem-list">
       {sorted.map((problem) => {
         const by = userName(props.users, problem.user_id);
+        const resolvedBy = userName(props.users, problem.resolved_by);
         return (
           <ProblemEntry key={String(problem.problem_id)} problem={problem} places={props.places}>
             <small className="muted">
-              Reported {formatMoment(problem.created_at)}
-              {by ? ` by ${by}` : ''}
-              {problem.resolved && ` · resolved ${formatMoment(problem.resolved_at)}${userName(props.users, problem.resolved_by) ? ` by ${userName(props.users, problem.resolved_by)}` : ''}`}
+              {by ? t('problems.reportedBy', { when: formatMoment(problem.created_at), user: by }) : t('problems.reported', { when: formatMoment(problem.created_at) })}
+              {problem.resolved &&
+                ` · ${resolvedBy ? t('problems.resolvedBy', { when: formatMoment(problem.resolved_at), user: resolvedBy }) : t('problems.resolved', { when: formatMoment(problem.resolved_at) })}`}
             </small>
           </ProblemEntry>
         );
@@ -58,7 +63,9 @@ function ProblemList(props: { problems: BatchProblemRecord[]; places: Places; us
  * chosen and the notes name the box, since a batch problem names a batch and a room, not a box.
  */
 export function ReportProblem(props: { batch: LocalBatch; places: Places; roomIds: string[]; userId: number | null; companyId: number | null; knownTypes: string[]; at?: { roomId: string; place: string } }) {
-  const seenAt = props.at ? `Seen at ${props.at.place}.` : '';
+  const { t } = useTranslation(batchesTexts);
+  // Written into the notes when the form opens, in the reader's language (then the grower's own text).
+  const seenAt = props.at ? t('problems.seenAt', { place: props.at.place }) : '';
   const [type, setType] = useState('');
   const [severity, setSeverity] = useState('');
   const [notes, setNotes] = useState(seenAt);
@@ -88,12 +95,12 @@ export function ReportProblem(props: { batch: LocalBatch; places: Places; roomId
 
   return (
     <section aria-labelledby="report-problem">
-      <h3 id="report-problem">Report a problem</h3>
+      <h3 id="report-problem">{t('problems.reportHeading')}</h3>
       <form className="form" onSubmit={(event) => void submit(event)} noValidate>
         <div className="bt-form-row">
           <label>
-            Problem type
-            <input name="problemType" value={type} onChange={(event) => setType(event.target.value)} list="batch-problem-types" autoComplete="off" placeholder="e.g. Powdery mildew" />
+            {t('problems.problemType')}
+            <input name="problemType" value={type} onChange={(event) => setType(event.target.value)} list="batch-problem-types" autoComplete="off" placeholder={t('problems.typePlaceholder')} />
             <datalist id="batch-problem-types">
               {props.knownTypes.map((known) => (
                 <option key={known} value={known} />
@@ -101,29 +108,30 @@ export function ReportProblem(props: { batch: LocalBatch; places: Places; roomId
             </datalist>
           </label>
           <label>
-            Severity
-            <input name="severity" type="number" inputMode="decimal" step="any" value={severity} onChange={(event) => setSeverity(event.target.value)} placeholder="e.g. 3" />
+            {t('problems.severity')}
+            <input name="severity" type="number" inputMode="decimal" step="any" value={severity} onChange={(event) => setSeverity(event.target.value)} placeholder={t('problems.severityPlaceholder')} />
           </label>
         </div>
         <label>
-          Room (optional)
+          {t('problems.roomOptional')}
           <select value={roomId} onChange={(event) => setRoomId(event.target.value)}>
-            <option value="">Not tied to a room</option>
+            <option value="">{t('problems.notTied')}</option>
             <NameOptions items={rooms} />
           </select>
         </label>
         <label>
-          Notes (optional)
+          {t('problems.notesOptional')}
           <textarea name="notes" rows={2} value={notes} onChange={(event) => setNotes(event.target.value)} />
         </label>
         <FormError banner error={create.error} />
-        <FormButtons className="bt-row-actions" submitLabel="Report problem" busyLabel="Saving…" busy={create.busy} />
+        <FormButtons className="bt-row-actions" submitLabel={t('problems.report')} busyLabel={t('problems.saving')} busy={create.busy} />
       </form>
     </section>
   );
 }
 
 function ResolveProblems(props: { batch: LocalBatch; places: Places; userId: number | null }) {
+  const { t } = useTranslation(batchesTexts);
   const open = openProblems(props.batch);
   const rooms = useMemo(() => [...new Set(open.filter((problem) => problem.room_id !== null).map((problem) => String(problem.room_id)))], [open]);
   const types = useMemo(() => [...new Set(open.map((problem) => problem.problem_type))].sort((a, b) => a.localeCompare(b)), [open]);
@@ -140,7 +148,7 @@ function ResolveProblems(props: { batch: LocalBatch; places: Places; userId: num
     const count = matching.length;
     const done = await resolve.run({ batchId: props.batch.BatchID, userId: props.userId, roomIds: liveRooms, problemType: liveType || null });
     if (done) {
-      toast(`Resolved ${count} problem${count === 1 ? '' : 's'} of batch ${props.batch.BatchNumber}.`, 'success');
+      toast(t('problems.resolvedToast', { count, number: props.batch.BatchNumber }), 'success');
       setChosenRooms([]);
       setType('');
     }
@@ -148,10 +156,10 @@ function ResolveProblems(props: { batch: LocalBatch; places: Places; userId: num
 
   return (
     <section aria-labelledby="resolve-problems">
-      <h3 id="resolve-problems">Resolve problems</h3>
+      <h3 id="resolve-problems">{t('problems.resolveHeading')}</h3>
       {rooms.length > 0 && (
         <fieldset className="bt-choices">
-          <legend>Only in these rooms (none chosen: every room)</legend>
+          <legend>{t('problems.onlyRooms')}</legend>
           {rooms.map((id) => (
             <label key={id} className="bt-choice">
               <input type="checkbox" checked={liveRooms.includes(id)} onChange={() => setChosenRooms((list) => (list.includes(id) ? list.filter((item) => item !== id) : [...list, id]))} />
@@ -162,9 +170,9 @@ function ResolveProblems(props: { batch: LocalBatch; places: Places; userId: num
       )}
       <div className="form">
         <label>
-          Problem type
+          {t('problems.problemType')}
           <select value={liveType} onChange={(event) => setType(event.target.value)}>
-            <option value="">Every type</option>
+            <option value="">{t('problems.everyType')}</option>
             {types.map((known) => (
               <option key={known}>{known}</option>
             ))}
@@ -174,7 +182,7 @@ function ResolveProblems(props: { batch: LocalBatch; places: Places; userId: num
       <FormError banner error={resolve.error} />
       <div className="bt-row-actions">
         <button type="button" className="button primary" disabled={resolve.busy || matching.length === 0 || props.userId === null} onClick={() => void submit()}>
-          {resolve.busy ? 'Resolving…' : `Resolve ${matching.length} problem${matching.length === 1 ? '' : 's'}`}
+          {resolve.busy ? t('problems.resolving') : t('problems.resolve', { count: matching.length })}
         </button>
       </div>
     </section>

@@ -4,8 +4,11 @@
  * browser's top layer, above the toasts, which must stay readable while a form is open.
  */
 import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { batchesTexts } from './texts';
 
 export function Sheet(props: { title: string; onClose: () => void; children: ReactNode; actions?: ReactNode; wide?: boolean }) {
+  const { t } = useTranslation(batchesTexts);
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   // Callers pass a new function each render; focus moves once, when the sheet opens.
@@ -31,7 +34,7 @@ export function Sheet(props: { title: string; onClose: () => void; children: Rea
           <h2 id={titleId}>{props.title}</h2>
           {props.actions}
           <button type="button" className="button" onClick={() => close.current()}>
-            Close
+            {t('sheet.close')}
           </button>
         </div>
         <div className="bt-sheet-body">{props.children}</div>
@@ -42,16 +45,17 @@ export function Sheet(props: { title: string; onClose: () => void; children: Rea
 
 /** A question before something that cannot be undone (delete, harvest). */
 export function Confirm(props: { question: ReactNode; detail?: ReactNode; confirmLabel: string; danger?: boolean; busy?: boolean; onConfirm: () => void; onCancel: () => void }) {
+  const { t } = useTranslation(batchesTexts);
   return (
-    <div className="bt-confirm" role="group" aria-label="Confirm">
+    <div className="bt-confirm" role="group" aria-label={t('sheet.confirm')}>
       <p className="bt-confirm-question">{props.question}</p>
       {props.detail && <p className="muted">{props.detail}</p>}
       <div className="bt-row-actions">
         <button type="button" className={`button ${props.danger ? 'danger' : 'primary'}`} disabled={props.busy} onClick={props.onConfirm}>
-          {props.busy ? 'Working…' : props.confirmLabel}
+          {props.busy ? t('sheet.working') : props.confirmLabel}
         </button>
         <button type="button" className="button" onClick={props.onCancel}>
-          Cancel
+          {t('cancel')}
         </button>
       </div>
     </div>

@@ -3,11 +3,14 @@
  * Removing a status leaves the batches that carry it as they are (README "Batches").
  */
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { batchMessages, createCustomBatchStatus, deleteCustomBatchStatus } from '../../api/batches';
 import { useAction } from '../../app/hooks';
 import { FormButtons, FormError } from '../shell/forms';
+import { batchesTexts, statusName } from './texts';
 
 export function StatusesPanel(props: { companyId: number | null; statuses: { builtIn: string[]; custom: string[] }; inUse: ReadonlyMap<string, number>; isAdmin: boolean }) {
+  const { t } = useTranslation(batchesTexts);
   const [name, setName] = useState('');
   const [confirming, setConfirming] = useState<string | null>(null);
   const create = useAction(createCustomBatchStatus, batchMessages.customStatusCreated);
@@ -20,26 +23,26 @@ export function StatusesPanel(props: { companyId: number | null; statuses: { bui
 
   const uses = (status: string) => {
     const count = props.inUse.get(status) ?? 0;
-    return count ? `${count} batch${count === 1 ? '' : 'es'}` : 'not used';
+    return count ? t('statusesPanel.uses', { count }) : t('statusesPanel.notUsed');
   };
 
   return (
     <div className="bt-statuses-panel">
       <section aria-labelledby="built-in-statuses">
-        <h3 id="built-in-statuses">Stages (built in)</h3>
+        <h3 id="built-in-statuses">{t('statusesPanel.builtIn')}</h3>
         <ul className="bt-status-list">
           {props.statuses.builtIn.map((status) => (
             <li key={status}>
-              <span className="bt-status-chip">{status}</span>
+              <span className="bt-status-chip">{statusName(status)}</span>
               <small className="muted">{uses(status)}</small>
             </li>
           ))}
         </ul>
       </section>
       <section aria-labelledby="custom-statuses">
-        <h3 id="custom-statuses">Your statuses</h3>
+        <h3 id="custom-statuses">{t('statusesPanel.yourStatuses')}</h3>
         {props.statuses.custom.length === 0 ? (
-          <p className="muted">None yet.{props.isAdmin ? ' Add one below.' : ''}</p>
+          <p className="muted">{props.isAdmin ? t('statusesPanel.noneYetAdmin') : t('statusesPanel.noneYet')}</p>
         ) : (
           <ul className="bt-status-list">
             {props.statuses.custom.map((status) => (
@@ -55,15 +58,15 @@ export function StatusesPanel(props: { companyId: number | null; statuses: { bui
                         disabled={remove.busy}
                         onClick={() => void remove.run({ companyId: props.companyId, statusName: status }).then(() => setConfirming(null))}
                       >
-                        Delete {status}
+                        {t('statusesPanel.deleteNamed', { status })}
                       </button>
                       <button type="button" className="button" onClick={() => setConfirming(null)}>
-                        Keep
+                        {t('statusesPanel.keep')}
                       </button>
                     </span>
                   ) : (
-                    <button type="button" className="button danger" aria-label={`Delete status ${status}`} onClick={() => setConfirming(status)}>
-                      Delete
+                    <button type="button" className="button danger" aria-label={t('statusesPanel.deleteLabel', { status })} onClick={() => setConfirming(status)}>
+                      {t('statusesPanel.delete')}
                     </button>
                   ))}
               </li>
@@ -74,14 +77,14 @@ export function StatusesPanel(props: { companyId: number | null; statuses: { bui
       {props.isAdmin ? (
         <form className="form" onSubmit={(event) => void add(event)} noValidate>
           <label>
-            New status
-            <input name="statusName" value={name} onChange={(event) => setName(event.target.value)} maxLength={60} autoComplete="off" placeholder="e.g. Mother plants" />
+            {t('statusesPanel.newStatus')}
+            <input name="statusName" value={name} onChange={(event) => setName(event.target.value)} maxLength={60} autoComplete="off" placeholder={t('statusesPanel.placeholder')} />
           </label>
           <FormError banner error={create.error} />
-          <FormButtons className="bt-row-actions" submitLabel="Add status" busyLabel="Adding…" busy={create.busy} />
+          <FormButtons className="bt-row-actions" submitLabel={t('statusesPanel.add')} busyLabel={t('statusesPanel.adding')} busy={create.busy} />
         </form>
       ) : (
-        <p className="muted">Only an Admin can add or remove statuses.</p>
+        <p className="muted">{t('statusesPanel.onlyAdmin')}</p>
       )}
       <FormError banner error={remove.error} />
     </div>

@@ -4,21 +4,23 @@
  */
 import { createBatch, linkGridBatch, linkGridboxBatch, linkRoomBatch, updateBatches, type CreateBatchInput, type UpdateBatchInput } from '../../api/batches';
 import type { ApiContext } from '../../api/context';
+import { i18next } from '../../i18n/i18n';
 import type { Id } from './model';
+import { batchesTexts } from './texts';
 
-/** Shown when create_batch or update_batches answers null although the screen's own check passed. */
-export const NOT_SAVED = 'The batch could not be saved on this tablet. Check its fields and try again.';
+/** Shown when create_batch or update_batches answers null although the screen's own check passed (in the reader's language). */
+const notSaved = () => new Error(i18next.t('model.notSaved', { ns: batchesTexts }));
 
 /** create_batch, failing with a message when it answers null (spec part 1 §8: it logs and answers null). */
 export async function createBatchOrFail(context: ApiContext, input: CreateBatchInput) {
   const created = await createBatch(context, input);
-  if (!created) throw new Error(NOT_SAVED);
+  if (!created) throw notSaved();
   return created;
 }
 
 export async function updateBatchOrFail(context: ApiContext, input: UpdateBatchInput) {
   const updated = await updateBatches(context, input);
-  if (!updated) throw new Error(NOT_SAVED);
+  if (!updated) throw notSaved();
   return updated;
 }
 

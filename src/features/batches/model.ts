@@ -1,7 +1,8 @@
 /**
  * What the batch screens show, worked out from local documents: names of rooms, grids and boxes
  * (never a temporary id), the statuses a company knows, the form's rules with the spec's messages,
- * and dates as growers read them. Pure functions: no React, no store.
+ * and dates as growers read them. Pure functions: no React, no store. Their words are read when they
+ * are called (at render), in the reader's language.
  */
 import { BUILT_IN_BATCH_STATUSES, DEFAULT_BATCH_STATUS, HARVESTED_BATCH_STATUS } from '../../../common/batch-statuses';
 import { boxNumber } from '../../../common/grid-order';
@@ -11,6 +12,10 @@ import { createBatchBody } from '../../../common/schemas/batches';
 import type { BatchProblemRecord } from '../../../common/schemas/batches';
 import type { BatchDocument, BatchEvent, UpdateBatchInput } from '../../api/batches';
 import type { LocalDocument } from '../../db/schemas';
+import type { ParseKeys } from 'i18next';
+import { i18next } from '../../i18n/i18n';
+import { formatDate } from '../../i18n/format';
+import { batchesTexts, statusName } from './texts';
 
 export type Id = BatchDocument['BatchID'];
 export type LocalBatch = LocalDocument & BatchDocument;
@@ -27,8 +32,11 @@ export { reachedServer } from '../../api/records';
 /** Natural order of names ("Room 2" before "Room 10"). */
 export const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' });
 
-export const roomName = (room: LocalDocument | undefined) => (room ? String(room.Name ?? 'Room') : 'A room no longer on this tablet');
-export const gridName = (grid: LocalDocument | undefined) => (grid ? String(grid.Name ?? 'Grid') : 'A grid no longer on this tablet');
+/** One of this feature's texts in the reader's language. */
+const text = (key: ParseKeys<typeof batchesTexts>, values: Record<string, unknown> = {}): string => i18next.t(key, { ...values, ns: batchesTexts });
+
+export const roomName = (room: LocalDocument | undefined) => (room ? String(room.Name ?? text('model.room')) : text('model.roomGone'));
+export const gridName = (grid: LocalDocument | undefined) => (grid ? String(grid.Name ?? text('model.grid')) : text('model.gridGone'));
 
 /**
  * A box as a grower finds it: its grid, then its custom name or its number in the company's grid order
@@ -39,9 +47,9 @@ export function boxLabel(box: LocalDocument, grid: LocalDocument | undefined, or
   const x = Number(box.X) || 1;
   const y = Number(box.Y) || 1;
   const custom = typeof box.CustomName === 'string' && box.CustomName.trim() ? box.CustomName.trim() : null;
-  if (!grid) return custom ?? `column ${x}, row ${y}`;
+  if (!grid) return custom ?? text('model.columnRow', { x, y });
   const number = boxNumber(order, x, y, Math.max(Number(grid.nx) || 0, x), Math.max(Number(grid.ny) || 0, y));
-  return `${gridName(grid)} · ${custom ? `${custom} (box ${number})` : `Box ${number}`}`;
+  return `${gridName(grid)} · ${custom ? text('model.customBox', { name: custom, number }) : text('model.box', { number })}`;
 }
 
 /**
@@ -73,20 +81,20 @@ export function byCurrentThenNewest(a: LocalBatch, b: LocalBatch): number {
 
 // ——— Dates ———
 
-const DAY = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-const MOMENT = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+const DAY: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' };
+const MOMENT: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' };
 
 /** A date-only value (yyyy-mm-dd) as "12 Mar 2026"; read as UTC so it never shifts a day. */
 export function formatDay(value: string | null | undefined): string {
   if (!value) return '—';
   const date = new Date(`${value.slice(0, 10)}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? value : DAY.format(date);
+  return Number.isNaN(date.getTime()) ? value : formatDate(date, DAY);
 }
 
 export function formatMoment(value: string | null | undefined): string {
   if (!value) return '—';
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : MOMENT.format(date);
+  return Number.isNaN(date.getTime()) ? value : formatDate(date, MOMENT);
 }
 
 export const today = () => new Date().toISOString().slice(0, 10);
@@ -143,7 +151,7 @@ export function batchFormProblem(values: BatchFormValues, companyId: number, bat
     StartDate: values.startDate || null,
     EndDate: values.endDate || null,
   });
-  if (!parsed.success) return parsed.error.issues[0]?.message ?? 'Check the batch’s fields.';
+  if (!parsed.success) return parsed.error.issues[0]?.message ?? text('model.checkFields');
   if (values.startDate && values.endDate && values.endDate < values.startDate) return batchMessages.endBeforeStart;
   const number = values.batchNumber.trim().toLowerCase();
   const taken = batches.some((batch) => String(batch.BatchNumber).toLowerCase() === number && !sameId(batch.BatchID, editing));
@@ -193,18 +201,19 @@ export function userName(users: readonly UserLike[], userId: unknown): string | 
 /** One line of a batch's history, in a grower's words. */
 export function describeEvent(event: BatchEvent, rooms: ReadonlyMap<string, LocalDocument>): string {
   const details = event.details ?? {};
-  const room = (id: unknown) => (id === null || id === undefined ? 'a room' : roomName(rooms.get(String(id))));
+  const room = (id: unknown) => (id === null || id === undefined ? text('model.aRoom') : roomName(rooms.get(String(id))));
+  const status = (value: unknown) => statusName(value === null || value === undefined ? '' : String(value));
   switch (event.kind) {
     case 'created':
-      return `Created${details.status ? ` as ${details.status}` : ''}`;
+      return details.status ? text('events.createdAs', { status: status(details.status) }) : text('events.created');
     case 'linked_room':
-      return `Placed in ${room(event.to_room_id)}`;
+      return text('events.placedIn', { room: room(event.to_room_id) });
     case 'moved':
-      return `Moved from ${room(event.from_room_id)} to ${room(event.to_room_id)}`;
+      return text('events.moved', { from: room(event.from_room_id), to: room(event.to_room_id) });
     case 'status':
-      return `Status ${details.from ? `${details.from} → ` : 'set to '}${details.to ?? ''}`;
+      return details.from ? text('events.statusChanged', { from: status(details.from), to: status(details.to) }) : text('events.statusSet', { to: status(details.to) });
     case 'harvested':
-      return 'Harvested';
+      return text('events.harvested');
     default:
       return String(event.kind);
   }

@@ -6,6 +6,7 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { CAMERA_IMAGES_PER_PAGE } from '../../../common/messages/cameras';
 import { type Camera, type CameraImage, captureCameraNow } from '../../api/cameras';
 import { type SignedInUser, useAction } from '../../app/hooks';
@@ -15,18 +16,20 @@ import { SignedIn } from '../session/SignedIn';
 import { FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { useCamera, useCameraImages, useEvery } from './hooks';
-import { analysisLines, intervalText, KIND_LABELS, placeText, stateText, timeText } from './model';
+import { analysisLines, intervalName, kindName, placeText, stateText, timeText } from './model';
+import { camerasTexts } from './texts';
 import { TimeLapse } from './TimeLapse';
 import './cameras.css';
 
-const OFFLINE_TEXT = 'Offline: automated cameras need the connection. Their images are on the server, so none are shown until the connection returns.';
 const REFRESH_MS = 10_000;
 
 export function CameraDetailScreen({ cameraId }: { cameraId: string }) {
-  return <SignedIn title="Camera">{(user) => <CameraDetail user={user} cameraId={Number(cameraId)} />}</SignedIn>;
+  const { t } = useTranslation(camerasTexts);
+  return <SignedIn title={t('camera')}>{(user) => <CameraDetail user={user} cameraId={Number(cameraId)} />}</SignedIn>;
 }
 
 function CameraDetail({ user, cameraId }: { user: SignedInUser; cameraId: number }) {
+  const { t } = useTranslation(camerasTexts);
   const online = useSyncStatus((status) => status.online);
   const read = useCamera(cameraId);
   const [page, setPage] = useState(1);
@@ -41,15 +44,15 @@ function CameraDetail({ user, cameraId }: { user: SignedInUser; cameraId: number
 
   return (
     <Screen
-      title={camera?.name ?? 'Camera'}
-      offline={OFFLINE_TEXT}
+      title={camera?.name ?? t('camera')}
+      offline={t('offline')}
       actions={
         <Link to="/dashboard/automatedcameras" className="button">
-          All cameras
+          {t('detail.allCameras')}
         </Link>
       }
       loading={online && valid && read.loading && read.data === null}
-      error={valid ? read.error : 'There is no such camera.'}
+      error={valid ? read.error : t('detail.noSuchCamera')}
     >
       {online && camera && (
         <div className="camera-detail">
@@ -57,30 +60,28 @@ function CameraDetail({ user, cameraId }: { user: SignedInUser; cameraId: number
           <TimeLapse camera={camera} />
           <section className="camera-timeline" aria-labelledby="timeline-title">
             <div className="camera-timeline-head">
-              <h2 id="timeline-title">Images</h2>
-              <p className="muted">{total === 1 ? '1 image' : `${total} images`}, newest first</p>
+              <h2 id="timeline-title">{t('detail.images')}</h2>
+              <p className="muted">{t('detail.imageCount', { count: total })}</p>
             </div>
             {images.error && (
               <p className="banner error" role="alert">
                 {images.error}
               </p>
             )}
-            {images.data && images.data.images.length === 0 && <p className="empty">No images yet. {camera.kind === 'device' ? 'They arrive when the phone with the device link captures.' : 'The first arrives at the camera’s next capture.'}</p>}
+            {images.data && images.data.images.length === 0 && <p className="empty">{camera.kind === 'device' ? t('detail.noImagesDevice') : t('detail.noImagesIp')}</p>}
             <ul className="timeline-list">
               {images.data?.images.map((image) => (
                 <TimelineImage key={image.image_id} image={image} camera={camera} />
               ))}
             </ul>
             {pages > 1 && (
-              <nav className="form-actions timeline-pages" aria-label="Pages of images">
+              <nav className="form-actions timeline-pages" aria-label={t('detail.pages')}>
                 <button type="button" className="button" disabled={page <= 1} onClick={() => setPage((at) => at - 1)}>
-                  Newer
+                  {t('detail.newer')}
                 </button>
-                <span className="timeline-page">
-                  Page {page} of {pages}
-                </span>
+                <span className="timeline-page">{t('detail.page', { page, pages })}</span>
                 <button type="button" className="button" disabled={page >= pages} onClick={() => setPage((at) => at + 1)}>
-                  Older
+                  {t('detail.older')}
                 </button>
               </nav>
             )}
@@ -92,6 +93,7 @@ function CameraDetail({ user, cameraId }: { user: SignedInUser; cameraId: number
 }
 
 function CameraSummary({ camera, user, onCaptured }: { camera: Camera; user: SignedInUser; onCaptured: () => void }) {
+  const { t } = useTranslation(camerasTexts);
   const [asked, setAsked] = useState(false);
   const capturing = useAction(
     async (context) => {
@@ -103,21 +105,21 @@ function CameraSummary({ camera, user, onCaptured }: { camera: Camera; user: Sig
     { inlineErrors: true },
   );
   return (
-    <section className="camera-summary card" aria-label={`About ${camera.name}`}>
+    <section className="camera-summary card" aria-label={t('detail.about', { name: camera.name })}>
       <p className="camera-place">{placeText(camera)}</p>
       <p>
-        <span className="chip camera-kind">{KIND_LABELS[camera.kind]}</span> every {intervalText(camera.interval_seconds)} · last image {timeText(camera.last_capture_at)}
-        {camera.next_capture_at ? ` · next ${timeText(camera.next_capture_at)}` : ''}
+        <span className="chip camera-kind">{kindName(camera.kind)}</span> {t('card.meta', { interval: intervalName(camera.interval_seconds), time: timeText(camera.last_capture_at) })}
+        {camera.next_capture_at ? t('card.next', { time: timeText(camera.next_capture_at) }) : ''}
       </p>
       <p className={`camera-state ${camera.enabled ? camera.state : 'paused'}`}>{stateText(camera)}</p>
       {user.isAdmin && camera.kind === 'ip' && (
         <div className="form-actions">
           <button type="button" className="button" disabled={capturing.busy} onClick={() => void capturing.run()}>
-            {capturing.busy ? 'Asking…' : 'Capture now'}
+            {capturing.busy ? t('card.asking') : t('card.captureNow')}
           </button>
         </div>
       )}
-      {asked && <p role="status">Capture asked: the image shows in a moment.</p>}
+      {asked && <p role="status">{t('card.captureAsked')}</p>}
       <FormError error={capturing.error} />
     </section>
   );
@@ -125,18 +127,22 @@ function CameraSummary({ camera, user, onCaptured }: { camera: Camera; user: Sig
 
 /** One image of the timeline: its thumbnail (the full image on demand), its time and what its analysis found. */
 function TimelineImage({ image, camera }: { image: CameraImage; camera: Camera }) {
+  const { t } = useTranslation(camerasTexts);
   const [full, setFull] = useState(false);
   const stored = useStoredImage(full ? image.image_path : (image.thumbnail_path ?? image.image_path));
   const when = timeText(image.captured_at);
   return (
     <li className={full ? 'timeline-image full' : 'timeline-image'}>
-      <button type="button" className="timeline-thumb" aria-label={full ? `Show ${when} small` : `Show ${when} full size`} aria-pressed={full} onClick={() => setFull((open) => !open)}>
-        {stored.url ? <img src={stored.url} alt={`${camera.name} at ${when}`} /> : <span>{stored.error ?? 'Loading…'}</span>}
+      <button type="button" className="timeline-thumb" aria-label={full ? t('detail.showSmall', { time: when }) : t('detail.showFull', { time: when })} aria-pressed={full} onClick={() => setFull((open) => !open)}>
+        {stored.url ? <img src={stored.url} alt={t('detail.imageAt', { name: camera.name, time: when })} /> : <span>{stored.error ?? t('detail.loading')}</span>}
       </button>
       <div className="timeline-text">
         <p className="timeline-time">
           {when}
-          <span className="muted"> · {image.source === 'device' ? 'from the phone' : 'fetched'}</span>
+          <span className="muted">
+            {' · '}
+            {image.source === 'device' ? t('detail.fromPhone') : t('detail.fetched')}
+          </span>
         </p>
         <ul className="timeline-findings">
           {analysisLines(image.analysis).map((line) => (

@@ -11,14 +11,20 @@
  * - The kind of a saved camera is fixed (an address and a device link do not convert).
  */
 import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { BUILT_IN_MODELS } from '../../../common/models/catalogue';
-import { CAMERA_KINDS } from '../../../common/messages/cameras';
+import { CAMERA_KINDS, cameraMessages } from '../../../common/messages/cameras';
 import { type Camera, type CameraLimits, saveCamera } from '../../api/cameras';
 import { type SignedInUser, useAction, useLocalQuery } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
+import { translateMessage } from '../../i18n/messages';
 import { type BoxDoc, boxLabel, byName, type GridDoc, type RoomDoc } from '../rooms/model';
 import { ChoiceOptions, Field, FormButtons, FormError } from '../shell/forms';
-import { type CameraFormValues, draftOf, intervalText, KIND_LABELS, NEW_CAMERA, valuesOf } from './model';
+import { type CameraFormValues, draftOf, intervalName, NEW_CAMERA, valuesOf } from './model';
+import { camerasTexts, kindLabels } from './texts';
+
+/** What a still-image address looks like (not a text to translate). */
+const SNAPSHOT_URL_EXAMPLE = 'https://camera.example.com/snapshot.jpg';
 
 /**
  * A select with its label beside it, not around it: a wrapped select would put its chosen value into
@@ -40,6 +46,7 @@ function SelectField(props: { label: string; value: string; disabled?: boolean; 
 type AiModelDoc = LocalDocument & { key?: string; name?: string; latest?: boolean };
 
 export function CameraForm(props: { user: SignedInUser; camera?: Camera; limits: CameraLimits; rooms: readonly RoomDoc[]; onSaved: (camera: Camera) => void; onCancel: () => void }) {
+  const { t } = useTranslation(camerasTexts);
   const { user, camera, limits } = props;
   const grids = useLocalQuery<GridDoc>('grids', { CompanyID: user.companyId }, `camera-grids-${user.companyId}`).documents;
   const models = useLocalQuery<AiModelDoc>('operations', { kind: 'ai_model' }, 'camera-ai-models').documents;
@@ -52,12 +59,12 @@ export function CameraForm(props: { user: SignedInUser; camera?: Camera; limits:
   const [values, setValues] = useState<CameraFormValues>(() => (camera ? valuesOf(camera, docIdOf) : NEW_CAMERA));
   const set = (patch: Partial<CameraFormValues>) => setValues((current) => ({ ...current, ...patch }));
   const boxes = useLocalQuery<BoxDoc>('grid_boxes', { gridId: values.gridId || '\u0000' }, `camera-boxes-${values.gridId}`).documents;
-  const saving = useAction(async (context, draft: ReturnType<typeof draftOf>) => props.onSaved(await saveCamera(context, draft, limits)), camera ? 'Camera saved.' : 'Camera added.', { inlineErrors: true });
+  const saving = useAction(async (context, draft: ReturnType<typeof draftOf>) => props.onSaved(await saveCamera(context, draft, limits)), camera ? cameraMessages.cameraUpdated : cameraMessages.cameraCreated, { inlineErrors: true });
   const roomGrids = useMemo(() => grids.filter((grid) => grid.roomId === values.roomId).sort(byName), [grids, values.roomId]);
   const sortedBoxes = useMemo(() => [...boxes].sort((a, b) => Number(a.Y) - Number(b.Y) || Number(a.X) - Number(b.X)), [boxes]);
   const customModels = models.filter((model) => model.latest !== false && typeof model.key === 'string');
   const kind = camera?.kind ?? values.kind;
-  const minimum = intervalText(limits.min_interval_seconds);
+  const minimum = intervalName(limits.min_interval_seconds);
 
   // A saved camera's box is named by its server id until its grid's boxes are read: then by its document.
   useEffect(() => {
@@ -70,49 +77,49 @@ export function CameraForm(props: { user: SignedInUser; camera?: Camera; limits:
     void saving.run(draftOf(values, user.companyId, camera));
   }
 
-  const title = camera ? `Edit ${camera.name}` : 'New camera';
+  const title = camera ? t('form.editTitle', { name: camera.name }) : t('form.new');
   return (
-    <form className="form camera-form" onSubmit={submit} aria-label={camera ? 'Edit camera' : 'New camera'} noValidate>
+    <form className="form camera-form" onSubmit={submit} aria-label={camera ? t('form.edit') : t('form.new')} noValidate>
       <h2>{title}</h2>
       <div className="camera-form-grid">
-        <Field label="Name">
+        <Field label={t('form.name')}>
           <input type="text" value={values.name} maxLength={100} onChange={(event) => set({ name: event.target.value })} />
         </Field>
-        <SelectField label="Kind" value={kind} disabled={camera !== undefined} onChange={(value) => set({ kind: value as CameraFormValues['kind'] })}>
-          <ChoiceOptions choices={CAMERA_KINDS} labels={KIND_LABELS} />
+        <SelectField label={t('form.kind')} value={kind} disabled={camera !== undefined} onChange={(value) => set({ kind: value as CameraFormValues['kind'] })}>
+          <ChoiceOptions choices={CAMERA_KINDS} labels={kindLabels()} />
         </SelectField>
-        <SelectField label="Room" value={values.roomId} onChange={(value) => set({ roomId: value, gridId: '', gridBoxId: '' })}>
-          <option value="">Choose a room</option>
+        <SelectField label={t('form.room')} value={values.roomId} onChange={(value) => set({ roomId: value, gridId: '', gridBoxId: '' })}>
+          <option value="">{t('form.chooseRoom')}</option>
           {props.rooms.map((room) => (
             <option key={room.id} value={room.id}>
-              {room.Name || 'Unnamed room'}
+              {room.Name || t('form.unnamedRoom')}
             </option>
           ))}
         </SelectField>
-        <SelectField label="Grid (optional)" value={values.gridId} disabled={!values.roomId} onChange={(value) => set({ gridId: value, gridBoxId: '' })}>
-          <option value="">The whole room</option>
+        <SelectField label={t('form.grid')} value={values.gridId} disabled={!values.roomId} onChange={(value) => set({ gridId: value, gridBoxId: '' })}>
+          <option value="">{t('form.wholeRoom')}</option>
           {roomGrids.map((grid) => (
             <option key={grid.id} value={grid.id}>
-              {grid.Name || 'Unnamed grid'}
+              {grid.Name || t('form.unnamedGrid')}
             </option>
           ))}
         </SelectField>
-        <SelectField label="Box (optional)" value={values.gridBoxId} disabled={!values.gridId} onChange={(value) => set({ gridBoxId: value })}>
-          <option value="">The whole grid</option>
+        <SelectField label={t('form.box')} value={values.gridBoxId} disabled={!values.gridId} onChange={(value) => set({ gridBoxId: value })}>
+          <option value="">{t('form.wholeGrid')}</option>
           {sortedBoxes.map((box, index) => (
             <option key={box.id} value={box.id}>
               {boxLabel(box, index + 1)}
             </option>
           ))}
         </SelectField>
-        <Field label={`Every (minutes, at least ${minimum})`}>
+        <Field label={t('form.every', { minimum })}>
           <input type="number" inputMode="decimal" step="any" min={limits.min_interval_seconds / 60} max={limits.max_interval_minutes} value={values.intervalMinutes} onChange={(event) => set({ intervalMinutes: event.target.value })} />
         </Field>
-        <SelectField label="Analysed with" value={values.modelKey} onChange={(value) => set({ modelKey: value })}>
-          <option value="">The company’s model (Settings)</option>
+        <SelectField label={t('form.model')} value={values.modelKey} onChange={(value) => set({ modelKey: value })}>
+          <option value="">{t('form.companyModel')}</option>
           {BUILT_IN_MODELS.map((model) => (
             <option key={model.key} value={model.key}>
-              {model.name}
+              {translateMessage(model.name)}
             </option>
           ))}
           {customModels.map((model) => (
@@ -126,25 +133,25 @@ export function CameraForm(props: { user: SignedInUser; camera?: Camera; limits:
         </SelectField>
       </div>
       {kind === 'ip' ? (
-        <Field label="Still-image address of the camera">
+        <Field label={t('form.snapshotUrl')}>
           <input
             type="url"
             autoComplete="off"
             spellCheck={false}
-            placeholder="https://camera.example.com/snapshot.jpg"
+            placeholder={SNAPSHOT_URL_EXAMPLE}
             value={values.snapshotUrl}
             onChange={(event) => set({ snapshotUrl: event.target.value })}
           />
         </Field>
       ) : (
-        <p className="muted">A phone mounted in the room opens a device link (made after saving) and uploads a photo at this interval, keeping what it took while offline.</p>
+        <p className="muted">{t('form.deviceHelp')}</p>
       )}
       <label className="camera-enabled">
         <input type="checkbox" checked={values.enabled} onChange={(event) => set({ enabled: event.target.checked })} />
-        Capturing (untick to pause)
+        {t('form.enabled')}
       </label>
       <FormError error={saving.error} />
-      <FormButtons submitLabel={camera ? 'Save camera' : 'Add camera'} busy={saving.busy} busyLabel="Saving…" onCancel={props.onCancel} />
+      <FormButtons submitLabel={camera ? t('form.save') : t('form.add')} busy={saving.busy} busyLabel={t('form.saving')} onCancel={props.onCancel} />
     </form>
   );
 }

@@ -6,12 +6,16 @@
  * connection, and a revoked link, after which it stops and says so.
  */
 import { useRef, useState } from 'react';
-import { cameraMessages as m, intervalText } from '../../../common/messages/cameras';
+import { useTranslation } from 'react-i18next';
+import { cameraMessages as m } from '../../../common/messages/cameras';
+import { translateMessage } from '../../i18n/messages';
 import { type DeviceState, takeDeviceToken, useDeviceCamera } from './device-camera';
-import { clockText, placeText } from './model';
+import { clockText, intervalName, placeText } from './model';
+import { camerasTexts } from './texts';
 import './cameras.css';
 
 export function CameraPage() {
+  const { t } = useTranslation(camerasTexts);
   // Read once: the address loses its token as soon as it is read.
   const [token] = useState(takeDeviceToken);
   const video = useRef<HTMLVideoElement | null>(null);
@@ -21,17 +25,17 @@ export function CameraPage() {
 
   return (
     <main className="page camera-page">
-      <h1>{config?.name ?? 'Camera'}</h1>
+      <h1>{config?.name ?? t('camera')}</h1>
       {config && <p className="camera-page-place">{placeText({ room_name: config.room_name, grid_name: config.grid_name, grid_box_name: config.grid_box_name })}</p>}
       {device.phase === 'no-link' && (
         <p className="banner error camera-page-banner" role="alert">
-          {m.deviceTokenMissing}
+          {translateMessage(m.deviceTokenMissing)}
         </p>
       )}
       {device.phase === 'revoked' && (
         <p className="banner error camera-page-banner" role="alert">
-          Stopped: {m.deviceTokenInvalid}
-          {device.discarded > 0 ? ` ${device.discarded === 1 ? 'One photo that was waiting was' : `${device.discarded} photos that were waiting were`} discarded.` : ''}
+          {t('page.stopped', { reason: translateMessage(m.deviceTokenInvalid) })}
+          {device.discarded > 0 ? ` ${t('page.discarded', { count: device.discarded })}` : ''}
         </p>
       )}
       {!stopped && (
@@ -41,11 +45,11 @@ export function CameraPage() {
             <div className="banner error camera-page-banner" role="alert">
               <p>{device.problem}</p>
               <button type="button" className="button primary" onClick={device.retryCamera}>
-                Try the camera again
+                {t('page.retryCamera')}
               </button>
             </div>
           )}
-          <video ref={video} className="camera-page-preview" muted playsInline aria-label="What the camera sees" />
+          <video ref={video} className="camera-page-preview" muted playsInline aria-label={t('page.preview')} />
         </>
       )}
     </main>
@@ -53,39 +57,40 @@ export function CameraPage() {
 }
 
 function StatusPanel({ device }: { device: DeviceState }) {
+  const { t } = useTranslation(camerasTexts);
   const { config } = device;
   const phaseText: Record<DeviceState['phase'], string> = {
-    'no-link': 'No camera link',
-    starting: config ? 'Opening the camera…' : 'Reading the camera’s settings…',
-    running: config ? `Capturing every ${intervalText(config.interval_seconds)}` : 'Capturing',
-    paused: 'Paused by an Admin: no photos are taken',
-    revoked: 'Stopped',
-    'camera-error': 'The camera is not open',
+    'no-link': t('page.phases.noLink'),
+    starting: config ? t('page.phases.opening') : t('page.phases.readingSettings'),
+    running: config ? t('page.phases.capturingEvery', { interval: intervalName(config.interval_seconds) }) : t('page.phases.capturing'),
+    paused: t('page.phases.paused'),
+    revoked: t('page.phases.stopped'),
+    'camera-error': t('page.phases.cameraError'),
   };
   return (
-    <section className="camera-page-status" aria-label="Camera status">
+    <section className="camera-page-status" aria-label={t('page.status')}>
       <p className={`camera-page-phase ${device.phase}`} role="status">
         {phaseText[device.phase]}
       </p>
       <dl className="camera-page-facts">
         <div>
-          <dt>Last photo</dt>
+          <dt>{t('page.lastPhoto')}</dt>
           <dd>{clockText(device.lastCaptureAt)}</dd>
         </div>
         <div>
-          <dt>Waiting to send</dt>
+          <dt>{t('page.waiting')}</dt>
           <dd>{device.waiting}</dd>
         </div>
         <div>
-          <dt>Last sent</dt>
+          <dt>{t('page.lastSent')}</dt>
           <dd>{clockText(device.lastUploadAt)}</dd>
         </div>
         <div>
-          <dt>Connection</dt>
-          <dd>{device.online ? 'Online' : 'Offline'}</dd>
+          <dt>{t('page.connection')}</dt>
+          <dd>{device.online ? t('page.online') : t('page.offlineState')}</dd>
         </div>
       </dl>
-      {!device.online && <p className="banner offline camera-page-banner">Offline: photos are kept on this phone and sent in order when the network returns.</p>}
+      {!device.online && <p className="banner offline camera-page-banner">{t('page.offline')}</p>}
       {device.problem && device.phase !== 'camera-error' && <p className="camera-page-problem">{device.problem}</p>}
     </section>
   );

@@ -8,6 +8,8 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { cameraMessages } from '../../../common/messages/cameras';
 import { type Camera, type CameraLimits, captureCameraNow, deleteCamera } from '../../api/cameras';
 import { type SignedInUser, useAction, useLocalQuery } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
@@ -19,21 +21,22 @@ import { Screen } from '../shell/Screen';
 import { CameraForm } from './CameraForm';
 import { DeviceLinks } from './DeviceLinks';
 import { useCameras, useEvery } from './hooks';
-import { intervalText, KIND_LABELS, placeText, stateText, timeText } from './model';
+import { intervalName, kindName, placeText, stateText, timeText } from './model';
+import { camerasTexts } from './texts';
 import './cameras.css';
 
-const TITLE = 'Automated cameras';
-const OFFLINE_TEXT = 'Offline: automated cameras need the connection. Their images are on the server, so none are shown until the connection returns.';
 /** How often the list reads itself again. */
 const REFRESH_MS = 10_000;
 
 export function CamerasScreen() {
-  return <SignedIn title={TITLE}>{(user) => <Cameras user={user} />}</SignedIn>;
+  const { t } = useTranslation(camerasTexts);
+  return <SignedIn title={t('title')}>{(user) => <Cameras user={user} />}</SignedIn>;
 }
 
 type Editing = null | 'new' | Camera;
 
 function Cameras({ user }: { user: SignedInUser }) {
+  const { t } = useTranslation(camerasTexts);
   const online = useSyncStatus((status) => status.online);
   const read = useCameras(user.companyId);
   const [editing, setEditing] = useState<Editing>(null);
@@ -50,12 +53,12 @@ function Cameras({ user }: { user: SignedInUser }) {
 
   return (
     <Screen
-      title={TITLE}
-      offline={OFFLINE_TEXT}
+      title={t('title')}
+      offline={t('offline')}
       actions={
         online && user.isAdmin && editing === null && limits ? (
           <button type="button" className="button primary" onClick={() => setEditing('new')}>
-            Add camera
+            {t('list.add')}
           </button>
         ) : null
       }
@@ -64,17 +67,17 @@ function Cameras({ user }: { user: SignedInUser }) {
       empty={
         online && read.data?.cameras.length === 0 && editing !== 'new'
           ? user.isAdmin
-            ? 'No cameras yet. Add an IP camera by its still-image address, or a spare phone mounted in a room.'
-            : 'No cameras yet. An Admin of your company adds them.'
+            ? t('list.emptyAdmin')
+            : t('list.empty')
           : null
       }
     >
       {online && (
         <div className="cameras">
-          {!user.isAdmin && <p className="muted">Only Admins add and change cameras; you see their images.</p>}
+          {!user.isAdmin && <p className="muted">{t('list.adminsOnly')}</p>}
           {read.error && (
             <button type="button" className="button" onClick={read.reload}>
-              Try again
+              {t('list.tryAgain')}
             </button>
           )}
           {editing === 'new' && form()}
@@ -97,18 +100,20 @@ function Cameras({ user }: { user: SignedInUser }) {
 
 /** The camera's last image, small (its thumbnail when made). */
 function LastImage({ camera }: { camera: Camera }) {
+  const { t } = useTranslation(camerasTexts);
   const image = camera.last_image;
   const stored = useStoredImage(image ? (image.thumbnail_path ?? image.image_path) : null);
-  if (!image) return <div className="camera-thumb empty-thumb">No image yet</div>;
-  if (!stored.url) return <div className="camera-thumb empty-thumb">{stored.error ?? 'Loading the image…'}</div>;
-  return <img className="camera-thumb" src={stored.url} alt={`Last image of ${camera.name}, ${timeText(image.captured_at)}`} />;
+  if (!image) return <div className="camera-thumb empty-thumb">{t('list.noImage')}</div>;
+  if (!stored.url) return <div className="camera-thumb empty-thumb">{stored.error ?? t('list.loadingImage')}</div>;
+  return <img className="camera-thumb" src={stored.url} alt={t('list.lastImage', { name: camera.name, time: timeText(image.captured_at) })} />;
 }
 
 function CameraCard({ camera, user, onEdit, onChanged }: { camera: Camera; user: SignedInUser; limits: CameraLimits | undefined; onEdit: () => void; onChanged: () => void }) {
+  const { t } = useTranslation(camerasTexts);
   const [confirming, setConfirming] = useState(false);
   const [linksOpen, setLinksOpen] = useState(false);
   const [asked, setAsked] = useState(false);
-  const removing = useAction(deleteCamera, 'Camera deleted.', { inlineErrors: true });
+  const removing = useAction(deleteCamera, cameraMessages.cameraDeleted, { inlineErrors: true });
   const capturing = useAction(
     async (context, cameraId: number) => {
       await captureCameraNow(context, { cameraId });
@@ -134,19 +139,19 @@ function CameraCard({ camera, user, onEdit, onChanged }: { camera: Camera; user:
         </h2>
         <p className="camera-place">{placeText(camera)}</p>
         <p className="camera-meta">
-          <span className="chip camera-kind">{KIND_LABELS[camera.kind]}</span> every {intervalText(camera.interval_seconds)} · last image {timeText(camera.last_capture_at)}
+          <span className="chip camera-kind">{kindName(camera.kind)}</span> {t('card.meta', { interval: intervalName(camera.interval_seconds), time: timeText(camera.last_capture_at) })}
         </p>
         <p className={`camera-state ${camera.enabled ? camera.state : 'paused'}`} role={camera.state === 'failing' ? 'alert' : undefined}>
           {stateText(camera)}
         </p>
         {camera.snapshot_url && <p className="camera-address muted">{camera.snapshot_url}</p>}
-        {asked && <p role="status">Capture asked: the image shows in a moment.</p>}
+        {asked && <p role="status">{t('card.captureAsked')}</p>}
         {user.isAdmin &&
           (confirming ? (
             <ConfirmPanel
-              question={`Delete the camera “${camera.name}”?`}
-              message="It stops capturing at once and its device links stop working. Its images stay until their retention ends."
-              confirmLabel="Delete camera"
+              question={t('card.deleteQuestion', { name: camera.name })}
+              message={t('card.deleteMessage')}
+              confirmLabel={t('card.delete')}
               busy={removing.busy}
               onKeep={() => setConfirming(false)}
               onConfirm={() => void removing.run({ cameraId: camera.camera_id }).then((done) => done && onChanged())}
@@ -155,19 +160,19 @@ function CameraCard({ camera, user, onEdit, onChanged }: { camera: Camera; user:
             <div className="form-actions camera-actions">
               {camera.kind === 'ip' && (
                 <button type="button" className="button" disabled={capturing.busy} onClick={() => void capturing.run(camera.camera_id)}>
-                  {capturing.busy ? 'Asking…' : 'Capture now'}
+                  {capturing.busy ? t('card.asking') : t('card.captureNow')}
                 </button>
               )}
               {camera.kind === 'device' && (
                 <button type="button" className="button" aria-expanded={linksOpen} onClick={() => setLinksOpen((open) => !open)}>
-                  {linksOpen ? 'Hide device links' : `Device links (${camera.active_device_links})`}
+                  {linksOpen ? t('card.hideLinks') : t('card.showLinks', { links: camera.active_device_links })}
                 </button>
               )}
               <button type="button" className="button" onClick={onEdit}>
-                Edit
+                {t('card.edit')}
               </button>
               <button type="button" className="button danger" onClick={() => setConfirming(true)}>
-                Delete
+                {t('card.deleteShort')}
               </button>
             </div>
           ))}

@@ -4,12 +4,14 @@
  * and revoke one (the phone using it stops at its next call and says so).
  */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { toString as qrSvg } from 'qrcode';
 import { type Camera, createDeviceLink, revokeDeviceLink } from '../../api/cameras';
 import { useAction } from '../../app/hooks';
 import { FormError } from '../shell/forms';
 import { useDeviceLinks } from './hooks';
 import { timeText } from './model';
+import { camerasTexts } from './texts';
 
 /** The link as a QR code (an SVG data URL, allowed by the page's image policy). */
 function useQrCode(text: string | null): string | null {
@@ -29,6 +31,7 @@ function useQrCode(text: string | null): string | null {
 }
 
 export function DeviceLinks({ camera, onChanged }: { camera: Camera; onChanged: () => void }) {
+  const { t } = useTranslation(camerasTexts);
   const [fresh, setFresh] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
   const links = useDeviceLinks(camera.camera_id, true);
@@ -50,7 +53,7 @@ export function DeviceLinks({ camera, onChanged }: { camera: Camera; onChanged: 
       links.reload();
       onChanged();
     },
-    'Device link revoked.',
+    t('links.revoked'),
     { inlineErrors: true },
   );
 
@@ -63,45 +66,45 @@ export function DeviceLinks({ camera, onChanged }: { camera: Camera; onChanged: 
   }
 
   return (
-    <section className="device-links" aria-label={`Device links of ${camera.name}`}>
+    <section className="device-links" aria-label={t('links.label', { name: camera.name })}>
       <div className="device-links-head">
-        <h3>Device links</h3>
+        <h3>{t('links.heading')}</h3>
         <button type="button" className="button primary" disabled={making.busy} onClick={() => void making.run()}>
-          {making.busy ? 'Making…' : 'Make a device link'}
+          {making.busy ? t('links.making') : t('links.make')}
         </button>
       </div>
       {fresh && (
         <div className="device-link-new" role="status">
-          <p>Open this link on the phone that photographs the room (it is shown only now):</p>
+          <p>{t('links.openOnPhone')}</p>
           <p className="device-link-url">
             <a href={fresh} target="_blank" rel="noreferrer">
               {fresh}
             </a>
           </p>
-          {qr && <img className="device-link-qr" src={qr} alt={`QR code of the device link of ${camera.name}`} width={220} height={220} />}
+          {qr && <img className="device-link-qr" src={qr} alt={t('links.qr', { name: camera.name })} width={220} height={220} />}
           <div className="form-actions">
             <button type="button" className="button" onClick={() => void copy()}>
-              {copied ? 'Copied' : 'Copy link'}
+              {copied ? t('links.copied') : t('links.copy')}
             </button>
             <button type="button" className="button" onClick={() => setFresh(null)}>
-              Done
+              {t('links.done')}
             </button>
           </div>
         </div>
       )}
       <FormError error={making.error ?? revoking.error ?? links.error} />
-      {links.data && links.data.length === 0 && <p className="muted">No device links yet.</p>}
+      {links.data && links.data.length === 0 && <p className="muted">{t('links.none')}</p>}
       {links.data && links.data.length > 0 && (
         <ul className="device-link-list">
           {links.data.map((link) => (
             <li key={link.token_id} className={link.revoked_at ? 'device-link revoked' : 'device-link'}>
               <span>
-                Made {timeText(link.created_at)} · last used {timeText(link.last_used_at)}
-                {link.revoked_at ? ` · revoked ${timeText(link.revoked_at)}` : ''}
+                {t('links.made', { made: timeText(link.created_at), used: timeText(link.last_used_at) })}
+                {link.revoked_at ? t('links.revokedAt', { time: timeText(link.revoked_at) }) : ''}
               </span>
               {!link.revoked_at && (
-                <button type="button" className="button danger" disabled={revoking.busy} onClick={() => void revoking.run(link.token_id)} aria-label={`Revoke the link made ${timeText(link.created_at)}`}>
-                  Revoke
+                <button type="button" className="button danger" disabled={revoking.busy} onClick={() => void revoking.run(link.token_id)} aria-label={t('links.revokeLabel', { time: timeText(link.created_at) })}>
+                  {t('links.revoke')}
                 </button>
               )}
             </li>

@@ -4,14 +4,17 @@
  * oldest first; playing waits at a frame not loaded yet instead of skipping it.
  */
 import { useEffect, useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Camera } from '../../api/cameras';
 import { useObjectUrls, useTimeLapseImages } from './hooks';
 import { timeText } from './model';
+import { camerasTexts } from './texts';
 
 const DAY_CHOICES = [1, 3, 7] as const;
 const SPEEDS = [2, 4, 8] as const;
 
 export function TimeLapse({ camera }: { camera: Camera }) {
+  const { t } = useTranslation(camerasTexts);
   const [days, setDays] = useState<number>(3);
   const [fps, setFps] = useState<number>(4);
   const [playing, setPlaying] = useState(false);
@@ -56,23 +59,23 @@ export function TimeLapse({ camera }: { camera: Camera }) {
   return (
     <section className="time-lapse card" aria-labelledby="time-lapse-title">
       <div className="time-lapse-head">
-        <h2 id="time-lapse-title">Time-lapse</h2>
+        <h2 id="time-lapse-title">{t('timeLapse.title')}</h2>
         <div className="time-lapse-choice">
-          <label htmlFor={daysId}>Last</label>
+          <label htmlFor={daysId}>{t('timeLapse.last')}</label>
           <select id={daysId} className="control" value={days} onChange={(event) => setDays(Number(event.target.value))}>
             {DAY_CHOICES.map((choice) => (
               <option key={choice} value={choice}>
-                {choice === 1 ? '1 day' : `${choice} days`}
+                {t('timeLapse.days', { count: choice })}
               </option>
             ))}
           </select>
         </div>
         <div className="time-lapse-choice">
-          <label htmlFor={speedId}>Speed</label>
+          <label htmlFor={speedId}>{t('timeLapse.speed')}</label>
           <select id={speedId} className="control" value={fps} onChange={(event) => setFps(Number(event.target.value))}>
             {SPEEDS.map((speed) => (
               <option key={speed} value={speed}>
-                {speed} frames a second
+                {t('timeLapse.framesPerSecond', { count: speed })}
               </option>
             ))}
           </select>
@@ -84,28 +87,28 @@ export function TimeLapse({ camera }: { camera: Camera }) {
         </p>
       )}
       {frames.loading && frames.data === null ? (
-        <p role="status">Loading the images of the last {days === 1 ? 'day' : `${days} days`}…</p>
+        <p role="status">{t('timeLapse.loading', { count: days })}</p>
       ) : list.length === 0 ? (
-        <p className="empty">No images in the last {days === 1 ? 'day' : `${days} days`}.</p>
+        <p className="empty">{t('timeLapse.none', { count: days })}</p>
       ) : (
         <>
           <div className="time-lapse-frame">
-            {currentUrl ? <img src={currentUrl} alt={`${camera.name} at ${timeText(current?.captured_at ?? null)}`} /> : <p role="status">Loading frame…</p>}
+            {currentUrl ? <img src={currentUrl} alt={t('detail.imageAt', { name: camera.name, time: timeText(current?.captured_at ?? null) })} /> : <p role="status">{t('timeLapse.loadingFrame')}</p>}
           </div>
           <p className="time-lapse-time" aria-live="off">
-            {timeText(current?.captured_at ?? null)} · frame {Math.min(index, list.length - 1) + 1} of {list.length}
-            {loaded < list.length ? ` · loaded ${loaded} of ${list.length}` : ''}
+            {t('timeLapse.position', { time: timeText(current?.captured_at ?? null), frame: Math.min(index, list.length - 1) + 1, frames: list.length })}
+            {loaded < list.length ? t('timeLapse.loaded', { loaded, frames: list.length }) : ''}
           </p>
           <div className="time-lapse-controls">
             <button type="button" className="button primary" onClick={() => (playing ? setPlaying(false) : play())}>
-              {playing ? 'Pause' : 'Play'}
+              {playing ? t('timeLapse.pause') : t('timeLapse.play')}
             </button>
             <input
               type="range"
               min={0}
               max={Math.max(0, list.length - 1)}
               value={Math.min(index, list.length - 1)}
-              aria-label="Frame"
+              aria-label={t('timeLapse.frame')}
               aria-valuetext={timeText(current?.captured_at ?? null)}
               onChange={(event) => {
                 setPlaying(false);

@@ -13,7 +13,10 @@ import { newClientId } from '../../../common/client-ids';
 import { type DeviceConfig, deviceClient, getDeviceConfig, linkRevoked, uploadDeviceCapture } from '../../api/cameras';
 import { backendUrl } from '../../api/client';
 import { ApiError, unanswered } from '../../api/errors';
+import { i18next } from '../../i18n/i18n';
+import { messageOf } from '../../i18n/messages';
 import { captureStore } from './capture-store';
+import { camerasTexts } from './texts';
 
 const TOKEN_KEY = 'growroom.cameraDeviceToken';
 const CONFIG_KEY = 'growroom.cameraDeviceConfig';
@@ -34,7 +37,7 @@ export interface DeviceState {
   waiting: number;
   lastCaptureAt: string | null;
   lastUploadAt: string | null;
-  /** What went wrong last (the camera refused, a photo refused), for the person at the phone. */
+  /** What went wrong last (the camera refused, a photo refused), for the person at the phone, in the reader's language. */
   problem: string | null;
   /** Photos dropped when the link was found revoked. */
   discarded: number;
@@ -75,8 +78,6 @@ async function still(video: HTMLVideoElement): Promise<Blob | null> {
   canvas.getContext('2d')?.drawImage(video, 0, 0, canvas.width, canvas.height);
   return new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.85));
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function useDeviceCamera(token: string | null, video: RefObject<HTMLVideoElement | null>): DeviceState & { retryCamera: () => void } {
   const [state, setState] = useState<DeviceState>(() => ({
@@ -125,7 +126,7 @@ export function useDeviceCamera(token: string | null, video: RefObject<HTMLVideo
           }
           // Refused for good (not an image, too large): it can never be sent; the next ones go on.
           await captureStore.remove(next.id);
-          patch({ problem: `A photo was refused: ${messageOf(error)}`, waiting: await captureStore.count() });
+          patch({ problem: i18next.t('page.photoRefused', { ns: camerasTexts, reason: messageOf(error) }), waiting: await captureStore.count() });
         }
       }
       return undefined;
@@ -173,7 +174,7 @@ export function useDeviceCamera(token: string | null, video: RefObject<HTMLVideo
     let stream: MediaStream | null = null;
     let alive = true;
     if (!navigator.mediaDevices?.getUserMedia) {
-      patch({ phase: 'camera-error', problem: 'This browser cannot use the camera. Open the link in Chrome or Safari.' });
+      patch({ phase: 'camera-error', problem: i18next.t('page.noCameraApi', { ns: camerasTexts }) });
       return undefined;
     }
     navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: 'environment' }, width: { ideal: 1920 }, height: { ideal: 1080 } }, audio: false }).then(
@@ -190,7 +191,7 @@ export function useDeviceCamera(token: string | null, video: RefObject<HTMLVideo
         }
         patch({ phase: 'running', problem: null });
       },
-      (error: unknown) => alive && patch({ phase: 'camera-error', problem: `The camera could not be opened: ${messageOf(error)}. Allow the camera for this page and try again.` }),
+      (error: unknown) => alive && patch({ phase: 'camera-error', problem: i18next.t('page.cameraRefused', { ns: camerasTexts, reason: messageOf(error) }) }),
     );
     return () => {
       alive = false;

@@ -2,46 +2,72 @@
  * The cameras screens' pure model: what a camera and an image's analysis say in words, the form's
  * values, and which frames a time-lapse plays. No React, no network (tested without either).
  */
-import { CAMERA_DEFAULT_INTERVAL_MINUTES, type CameraKind, intervalText, KIND_LABELS, STATE_LABELS } from '../../../common/messages/cameras';
+import type { ParseKeys } from 'i18next';
+import { CAMERA_DEFAULT_INTERVAL_MINUTES, type CameraKind } from '../../../common/messages/cameras';
 import type { CameraAnalysis } from '../../../common/schemas/cameras';
 import type { Camera, CameraDraft, CameraImage } from '../../api/cameras';
+import { formatDate, formatNumber } from '../../i18n/format';
+import { i18next } from '../../i18n/i18n';
+import { translateMessage } from '../../i18n/messages';
+import { camerasTexts } from './texts';
 
-export { intervalText, KIND_LABELS, STATE_LABELS };
+export { intervalName, kindName } from './texts';
+
+/** One of the cameras' texts in the reader's language. */
+const text = (key: ParseKeys<typeof camerasTexts>, values: Record<string, unknown> = {}): string => i18next.t(key, { ...values, ns: camerasTexts });
 
 /** "12 Nov, 14:05:09": a capture's time on the tablet's clock. */
 export function timeText(iso: string | null): string {
-  if (!iso) return 'never';
-  return new Date(iso).toLocaleString(undefined, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  if (!iso) return text('never');
+  return formatDate(iso, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
 
 /** "14:05:09" today, else "12 Nov, 14:05:09": for the phone's status, read from a few steps away. */
 export function clockText(iso: string | null, now: Date = new Date()): string {
-  if (!iso) return 'never';
+  if (!iso) return text('never');
   const at = new Date(iso);
   if (at.toDateString() !== now.toDateString()) return timeText(iso);
-  return at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return formatDate(at, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
 
 /** "Flower 1 · Bench A · A-07": where a camera looks. */
 export function placeText(camera: Pick<Camera, 'room_name' | 'grid_name' | 'grid_box_name'>): string {
-  return [camera.room_name ?? 'A deleted room', camera.grid_name, camera.grid_box_name].filter(Boolean).join(' · ');
+  return [camera.room_name ?? text('deletedRoom'), camera.grid_name, camera.grid_box_name].filter(Boolean).join(' · ');
 }
 
 /** A number of an analysis as people read it: shares as percentages, counts as they are. */
 function valueText(key: string, value: number): string {
-  if (/share|fraction|ratio|percent/i.test(key) && value >= 0 && value <= 1) return `${Math.round(value * 1000) / 10}%`;
-  return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
+  if (/share|fraction|ratio|percent/i.test(key) && value >= 0 && value <= 1) return formatNumber(value, { style: 'percent', maximumFractionDigits: 1 });
+  return formatNumber(value, { maximumFractionDigits: 2 });
 }
 
-const words = (key: string) => key.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+/** The built-in analyses' values (common/vision: leaf-colour.ts, trap-marks.ts) by their keys. */
+const VALUE_NAMES = {
+  leafShare: 'analysis.values.leafShare',
+  healthy: 'analysis.values.healthy',
+  chlorotic: 'analysis.values.chlorotic',
+  necrotic: 'analysis.values.necrotic',
+  powdery: 'analysis.values.powdery',
+  thrips: 'analysis.values.thrips',
+  whitefly_aphid: 'analysis.values.whitefly_aphid',
+  gnat_fly: 'analysis.values.gnat_fly',
+} as const satisfies Record<string, ParseKeys<typeof camerasTexts>>;
+
+/** A value's name: a built-in analysis's in the reader's language, another's from its key ("leafShare" → "leaf share"). */
+function valueName(key: string): string {
+  const known = Object.hasOwn(VALUE_NAMES, key) ? VALUE_NAMES[key as keyof typeof VALUE_NAMES] : null;
+  return known ? text(known) : key.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+const line = (key: string, value: string) => text('analysis.line', { name: valueName(key), value });
 
 /** The numbers a built-in analysis's result holds at its top level and one level down (counts by size class, shares by colour). */
 function resultLines(result: Record<string, unknown>): string[] {
   const lines: string[] = [];
   for (const [key, value] of Object.entries(result)) {
-    if (typeof value === 'number' && key !== 'version') lines.push(`${words(key)}: ${valueText(key, value)}`);
+    if (typeof value === 'number' && key !== 'version') lines.push(line(key, valueText(key, value)));
     else if (value && typeof value === 'object' && !Array.isArray(value) && !/size|bounds|trap/i.test(key)) {
-      for (const [inner, number] of Object.entries(value as Record<string, unknown>)) if (typeof number === 'number') lines.push(`${words(inner)}: ${valueText(`${key} ${inner}`, number)}`);
+      for (const [inner, number] of Object.entries(value as Record<string, unknown>)) if (typeof number === 'number') lines.push(line(inner, valueText(`${key} ${inner}`, number)));
     }
   }
   return lines;
@@ -49,23 +75,25 @@ function resultLines(result: Record<string, unknown>): string[] {
 
 /** What an image's analysis found, as lines for the timeline (most telling first). */
 export function analysisLines(analysis: CameraAnalysis | null): string[] {
-  if (analysis === null) return ['Analysing…'];
-  if (analysis.type === 'failed') return [`No analysis: ${analysis.message}`];
-  const model = `${analysis.model.name}${analysis.model.version === null ? '' : ` v${analysis.model.version}`}`;
+  if (analysis === null) return [text('analysis.analysing')];
+  if (analysis.type === 'failed') return [text('analysis.none', { message: translateMessage(analysis.message) })];
+  // A built-in analysis's name is one of the spec's messages (common/messages/models.ts).
+  const model = `${translateMessage(analysis.model.name)}${analysis.model.version === null ? '' : ` v${analysis.model.version}`}`;
+  const by = text('analysis.by', { model });
   if (analysis.type === 'classifier') {
-    const findings = analysis.findings.slice(0, 3).map((finding) => `${finding.label}: ${Math.round(finding.confidence * 100)}%`);
-    return [...(findings.length ? findings : ['Nothing found']), `by ${model}`];
+    const findings = analysis.findings.slice(0, 3).map((finding) => text('analysis.finding', { label: finding.label, confidence: formatNumber(finding.confidence, { style: 'percent', maximumFractionDigits: 0 }) }));
+    return [...(findings.length ? findings : [text('analysis.nothingFound')]), by];
   }
   const lines = resultLines(analysis.result);
-  return [...(lines.length ? lines : ['Nothing found']), `by ${model}`];
+  return [...(lines.length ? lines : [text('analysis.nothingFound')]), by];
 }
 
-/** The camera's state in words, with why it fails. */
+/** The camera's state in words, with why it fails (the server's reason, common/messages/cameras.ts `fetchProblems`, in the reader's language). */
 export function stateText(camera: Pick<Camera, 'state' | 'enabled' | 'last_error' | 'kind'>): string {
-  if (!camera.enabled) return 'Paused';
-  if (camera.state === 'failing') return `Failing: ${camera.last_error ?? 'no image arrives'}`;
-  if (camera.state === 'waiting' && camera.kind === 'device') return 'Waiting for the phone’s first photo';
-  return STATE_LABELS[camera.state];
+  if (!camera.enabled) return text('states.paused');
+  if (camera.state === 'failing') return text('states.failingBecause', { reason: camera.last_error ? translateMessage(camera.last_error) : text('states.noImageArrives') });
+  if (camera.state === 'waiting' && camera.kind === 'device') return text('states.waitingForPhone');
+  return text(`states.${camera.state}`);
 }
 
 /** The form's values: text, as the inputs hold them. Rooms, grids and boxes by their local document id. */

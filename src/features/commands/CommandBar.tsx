@@ -8,14 +8,16 @@
  */
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { CommandLanguage } from '../../../common/commands/actions';
 import { type SignedInUser, useLocalDocument } from '../../app/hooks';
 import { apiContext } from '../../app/services';
+import { messageOf, translateMessage } from '../../i18n/messages';
 import { useSyncStatus } from '../../sync/sync-store';
-import { commandBarMessages as m } from './messages';
 import { type CommandCompanyDoc, commandLanguageOf, readCommandPlaces, SPEECH_LANGUAGE, vocabularyOf } from './places';
 import { type ActionPlan, planCommand, runnable } from './resolve';
 import { type ActionOutcome, type CommandRun, runCommand } from './run';
+import { commandsTexts } from './texts';
 // Its styles come with the slot (CommandBarSlot.tsx), which reserves the bar's place.
 
 export interface CommandBarProps {
@@ -26,21 +28,23 @@ export interface CommandBarProps {
   gridId?: string | null;
 }
 
+/** What stops the bar before a command is read, as its text in locales/*.json `bar` (with the reason, where one). */
+type BarProblem = { key: 'empty' | 'readerNotSaved' } | { key: 'storeUnreadable'; reason: string };
+
 type Stage =
   | { kind: 'idle' }
   | { kind: 'reading' }
-  | { kind: 'problem'; message: string }
+  | { kind: 'problem'; problem: BarProblem }
   | { kind: 'unparsed'; message: string; example: string }
   | { kind: 'confirm'; command: string; language: CommandLanguage; plans: ActionPlan[] }
   | { kind: 'running'; command: string; plans: ActionPlan[] }
   | { kind: 'ran'; command: string; plans: ActionPlan[]; run: CommandRun };
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /** The parser loads with the first command read, not with the bar. */
 const parser = () => import('../../../common/commands/parse');
 
 export function CommandBar({ user, roomId = null, gridId = null }: CommandBarProps) {
+  const { t } = useTranslation(commandsTexts);
   const company = useLocalDocument<CommandCompanyDoc>('company', String(user.companyId)).document;
   const language = commandLanguageOf(company);
   const navigate = useNavigate();
@@ -56,7 +60,7 @@ export function CommandBar({ user, roomId = null, gridId = null }: CommandBarPro
     async (said: string) => {
       const command = said.trim();
       const round = (reads.current += 1);
-      if (!command) return setStage({ kind: 'problem', message: m.empty });
+      if (!command) return setStage({ kind: 'problem', problem: { key: 'empty' } });
       setStage({ kind: 'reading' });
       const next = await parser().then(
         async ({ parseCommand }): Promise<Stage> => {
@@ -68,10 +72,10 @@ export function CommandBar({ user, roomId = null, gridId = null }: CommandBarPro
               ? { kind: 'confirm', command, language: places.language, plans: await planCommand(context, parsed.actions, { roomId, gridId }, places) }
               : { kind: 'unparsed', message: parsed.message, example: parsed.example };
           } catch (error) {
-            return { kind: 'problem', message: m.storeUnreadable(messageOf(error)) };
+            return { kind: 'problem', problem: { key: 'storeUnreadable', reason: messageOf(error) } };
           }
         },
-        (): Stage => ({ kind: 'problem', message: m.readerNotSaved }),
+        (): Stage => ({ kind: 'problem', problem: { key: 'readerNotSaved' } }),
       );
       if (round === reads.current) setStage(next);
     },
@@ -94,7 +98,7 @@ export function CommandBar({ user, roomId = null, gridId = null }: CommandBarPro
       result = await runCommand(await apiContext(), { command, language: stage.language, plans, user: { userId: user.userId, companyId: user.companyId } });
     } catch (error) {
       // Each action's failure is its own line (run.ts); this is the local store not opening at all.
-      return setStage({ kind: 'problem', message: m.storeUnreadable(messageOf(error)) });
+      return setStage({ kind: 'problem', problem: { key: 'storeUnreadable', reason: messageOf(error) } });
     }
     setStage({ kind: 'ran', command, plans, run: result });
     if (result.form) {
@@ -116,9 +120,9 @@ export function CommandBar({ user, roomId = null, gridId = null }: CommandBarPro
 
   return (
     <section className="card command-bar" aria-labelledby={headingId}>
-      <h2 id={headingId}>{m.title}</h2>
+      <h2 id={headingId}>{t('bar.title')}</h2>
       <form className="command-form" onSubmit={submit} noValidate>
-        <label htmlFor={inputId}>{m.label}</label>
+        <label htmlFor={inputId}>{t('bar.label')}</label>
         <div className="command-row">
           <input
             id={inputId}
@@ -140,23 +144,23 @@ export function CommandBar({ user, roomId = null, gridId = null }: CommandBarPro
             aria-describedby={hintId}
           />
           <button type="submit" className="button primary" disabled={stage.kind === 'reading' || stage.kind === 'running'}>
-            {m.read}
+            {t('bar.read')}
           </button>
           {speech.available && (
             <button type="button" className="button" aria-pressed={speech.listening} onClick={speech.listening ? speech.stop : speech.start}>
-              {speech.listening ? m.stopListening : m.speak}
+              {speech.listening ? t('bar.stopListening') : t('bar.speak')}
             </button>
           )}
         </div>
         <p id={hintId} className="muted command-hint">
-          {m.hint}
+          {t('bar.hint')}
         </p>
       </form>
       <div className="command-answer" aria-live="polite">
-        {speech.listening && <p className="command-status">{m.listening}</p>}
+        {speech.listening && <p className="command-status">{t('bar.listening')}</p>}
         {speech.error && (
           <p className="error-text" role="alert">
-            {speech.error}
+            {speech.error.key === 'speechFailed' ? t('bar.speechFailed', { reason: speech.error.reason }) : t(`bar.${speech.error.key}`)}
           </p>
         )}
         <StageView stage={stage} onRun={() => void run()} onCancel={clear} />
@@ -166,23 +170,25 @@ export function CommandBar({ user, roomId = null, gridId = null }: CommandBarPro
 }
 
 function StageView({ stage, onRun, onCancel }: { stage: Stage; onRun: () => void; onCancel: () => void }) {
+  const { t } = useTranslation(commandsTexts);
   const listId = useId();
   switch (stage.kind) {
     case 'idle':
       return null;
     case 'reading':
-      return <p className="command-status">{m.reading}</p>;
+      return <p className="command-status">{t('bar.reading')}</p>;
     case 'problem':
       return (
         <p className="error-text" role="alert">
-          {stage.message}
+          {stage.problem.key === 'storeUnreadable' ? t('bar.storeUnreadable', { reason: stage.problem.reason }) : t(`bar.${stage.problem.key}`)}
         </p>
       );
     case 'unparsed':
       return (
         <div className="command-unparsed" role="alert">
-          <p>{stage.message || m.notUnderstood}</p>
-          <p>{m.tryExample(stage.example)}</p>
+          {/* The parser's own answer, in the company's command language (common/commands/phrases.ts). */}
+          <p>{stage.message || t('bar.notUnderstood')}</p>
+          <p>{t('bar.tryExample', { example: stage.example })}</p>
         </div>
       );
     case 'confirm':
@@ -190,7 +196,7 @@ function StageView({ stage, onRun, onCancel }: { stage: Stage; onRun: () => void
       const ready = runnable(stage.plans);
       return (
         <div className="command-confirm">
-          <h3 id={listId}>{m.confirmHeading}</h3>
+          <h3 id={listId}>{t('bar.confirmHeading')}</h3>
           <ol className="command-actions" aria-labelledby={listId}>
             {stage.plans.map((plan, index) => (
               <li key={index} className={plan.problem ? 'blocked' : undefined}>
@@ -201,15 +207,15 @@ function StageView({ stage, onRun, onCancel }: { stage: Stage; onRun: () => void
           </ol>
           {!ready && (
             <p className="error-text" role="alert">
-              {m.fixFirst}
+              {t('bar.fixFirst')}
             </p>
           )}
           <div className="form-actions">
             <button type="button" className="button primary" disabled={!ready || stage.kind === 'running'} onClick={onRun}>
-              {stage.kind === 'running' ? m.running : m.run}
+              {stage.kind === 'running' ? t('bar.running') : t('bar.run')}
             </button>
             <button type="button" className="button" disabled={stage.kind === 'running'} onClick={onCancel}>
-              {m.cancel}
+              {t('bar.cancel')}
             </button>
           </div>
         </div>
@@ -218,7 +224,7 @@ function StageView({ stage, onRun, onCancel }: { stage: Stage; onRun: () => void
     case 'ran':
       return (
         <div className="command-results">
-          <h3 id={listId}>{m.resultsHeading}</h3>
+          <h3 id={listId}>{t('bar.resultsHeading')}</h3>
           <ol className="command-actions" aria-labelledby={listId}>
             {stage.plans.map((plan, index) => (
               <li key={index}>
@@ -231,7 +237,7 @@ function StageView({ stage, onRun, onCancel }: { stage: Stage; onRun: () => void
             <SavedText outcome={stage.run.saved} />
           </p>
           <button type="button" className="button" onClick={onCancel}>
-            {m.newCommand}
+            {t('bar.newCommand')}
           </button>
         </div>
       );
@@ -241,33 +247,37 @@ function StageView({ stage, onRun, onCancel }: { stage: Stage; onRun: () => void
 type Progress = { state: 'failed'; message: string } | { state: 'queued' | 'sending' | 'done' | 'form' };
 
 /**
- * Where an action's changes are, as the sync status tells it: refused (with the server's message),
- * waiting for the connection, on their way, or with the server.
+ * Where an action's changes are, as the sync status tells it: refused (with the server's message, in
+ * the reader's language), waiting for the connection, on their way, or with the server.
  */
 function useProgress(outcome: ActionOutcome | null): Progress {
+  const { t } = useTranslation(commandsTexts);
   const refused = useSyncStatus((status) => status.failed.find((entry) => outcome?.entryIds.includes(entry.id))?.error ?? null);
   const online = useSyncStatus((status) => status.online);
   const waiting = useSyncStatus((status) => status.pending - status.failed.length > 0);
-  if (!outcome) return { state: 'failed', message: m.notUnderstood };
-  if (outcome.error) return { state: 'failed', message: outcome.error };
-  if (refused !== null) return { state: 'failed', message: refused };
+  if (!outcome) return { state: 'failed', message: t('bar.notUnderstood') };
+  if (outcome.error) return { state: 'failed', message: translateMessage(outcome.error) };
+  if (refused !== null) return { state: 'failed', message: translateMessage(refused) };
   if (outcome.form) return { state: 'form' };
   if (outcome.entryIds.length === 0) return { state: 'done' };
   if (!online) return { state: 'queued' };
   return waiting ? { state: 'sending' } : { state: 'done' };
 }
 
-const PROGRESS_WORDS = { queued: m.queuedOffline, sending: m.sending, done: m.done, form: m.opensForm } as const;
+/** Each state's words (locales/*.json `bar`). */
+const PROGRESS_WORDS = { queued: 'queuedOffline', sending: 'sending', done: 'done', form: 'opensForm' } as const;
 
 function OutcomeText({ outcome }: { outcome: ActionOutcome | null }) {
+  const { t } = useTranslation(commandsTexts);
   const progress = useProgress(outcome);
-  return <span className={`command-outcome ${progress.state}`}>{progress.state === 'failed' ? m.failed(progress.message) : PROGRESS_WORDS[progress.state]}</span>;
+  return <span className={`command-outcome ${progress.state}`}>{progress.state === 'failed' ? t('bar.failed', { message: progress.message }) : t(`bar.${PROGRESS_WORDS[progress.state]}`)}</span>;
 }
 
 function SavedText({ outcome }: { outcome: ActionOutcome }) {
+  const { t } = useTranslation(commandsTexts);
   const progress = useProgress(outcome);
-  if (progress.state === 'failed') return <span className="error-text">{m.commandNotSaved(progress.message)}</span>;
-  return <>{progress.state === 'queued' ? m.commandQueued : m.commandSaved}</>;
+  if (progress.state === 'failed') return <span className="error-text">{t('bar.commandNotSaved', { message: progress.message })}</span>;
+  return <>{progress.state === 'queued' ? t('bar.commandQueued') : t('bar.commandSaved')}</>;
 }
 
 // ——— Listening ———
@@ -292,12 +302,15 @@ function recognitionConstructor(): RecognitionConstructor | null {
   return speech.SpeechRecognition ?? speech.webkitSpeechRecognition ?? null;
 }
 
-const SPEECH_ERRORS: Record<string, string> = {
-  'not-allowed': m.speechRefused,
-  'service-not-allowed': m.speechRefused,
-  'audio-capture': m.speechRefused,
-  network: m.speechOffline,
-  'no-speech': m.speechNothingHeard,
+/** What stopped listening, as its text in locales/*.json `bar`: a known error, or another with its code. */
+type SpeechError = { key: 'speechRefused' | 'speechOffline' | 'speechNothingHeard' } | { key: 'speechFailed'; reason: string };
+
+const SPEECH_ERRORS: Record<string, SpeechError> = {
+  'not-allowed': { key: 'speechRefused' },
+  'service-not-allowed': { key: 'speechRefused' },
+  'audio-capture': { key: 'speechRefused' },
+  network: { key: 'speechOffline' },
+  'no-speech': { key: 'speechNothingHeard' },
 };
 
 /**
@@ -308,7 +321,7 @@ const SPEECH_ERRORS: Record<string, string> = {
 function useSpeech(language: CommandLanguage, onHeard: (text: string) => void) {
   const [Recognition] = useState(recognitionConstructor);
   const [listening, setListening] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<SpeechError | null>(null);
   const current = useRef<Recognition | null>(null);
   const heard = useRef(onHeard);
   useEffect(() => {
@@ -330,7 +343,7 @@ function useSpeech(language: CommandLanguage, onHeard: (text: string) => void) {
         .trim();
       if (transcript) heard.current(transcript);
     };
-    recognition.onerror = (event) => setError(SPEECH_ERRORS[event.error] ?? m.speechFailed(event.error));
+    recognition.onerror = (event) => setError(SPEECH_ERRORS[event.error] ?? { key: 'speechFailed', reason: event.error });
     recognition.onend = () => {
       if (current.current === recognition) current.current = null;
       setListening(false);
@@ -341,7 +354,7 @@ function useSpeech(language: CommandLanguage, onHeard: (text: string) => void) {
       current.current = recognition;
       setListening(true);
     } catch (caught) {
-      setError(m.speechFailed(messageOf(caught)));
+      setError({ key: 'speechFailed', reason: messageOf(caught) });
     }
   }, [Recognition, language]);
   const stop = useCallback(() => current.current?.stop(), []);

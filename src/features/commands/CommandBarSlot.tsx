@@ -5,13 +5,16 @@
  * figure, issue 13). The slot keeps the bar's place meanwhile (commands.css).
  */
 import { Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ChunkFallback, lazyChunk } from '../../app/lazy-chunk';
 import type { CommandBarProps } from './CommandBar';
 import './commands.css';
+import { commandsTexts } from './texts';
 
 const commandBar = lazyChunk(async () => (await import('./CommandBar')).CommandBar);
 
 export function CommandBarSlot(props: CommandBarProps) {
+  const { t } = useTranslation(commandsTexts);
   const [painted, setPainted] = useState(false);
   useEffect(() => {
     const idle = requestIdleCallback(() => setPainted(true), { timeout: 1500 });
@@ -22,7 +25,7 @@ export function CommandBarSlot(props: CommandBarProps) {
   return (
     <div className="command-bar-slot">
       {painted && (
-        <Suspense fallback={<ChunkFallback>Loading the command bar…</ChunkFallback>}>
+        <Suspense fallback={<ChunkFallback>{t('bar.loading')}</ChunkFallback>}>
           <commandBar.Component {...props} />
         </Suspense>
       )}

@@ -7,11 +7,17 @@
  * they asked for by surprise.
  */
 import type { BoxesOfGrid, CommandAction } from '../../../common/commands/actions';
+import type * as CommandPhrasesModule from '../../../common/commands/phrases';
 import type { ApiContext } from '../../api/context';
+import { i18next } from '../../i18n/i18n';
 import { type BatchDoc, type BoxDoc, type GridDoc, gridSize, type RoomDoc, numberOfBox } from '../rooms/model';
-import { commandBarMessages as m, describeAction } from './messages';
 import { findLocal } from '../../db/local-store';
 import { type CommandPlaces, type TemplateDoc } from './places';
+import { commandsTexts } from './texts';
+import { describeAction, listOfNumbers } from './words';
+
+/** Why an action cannot run, in the reader's language (locales/*.json `unresolved`). */
+const m = i18next.getFixedT(null, commandsTexts, 'unresolved');
 
 /** Where the command was said: the room and the grid on screen (null on the dashboard, or when the room shows several grids and none is picked). */
 export interface CommandScene {
@@ -55,9 +61,27 @@ const refuse = (message: string): never => {
   throw new Unresolved(message);
 };
 
-/** The example a "which grid?" answer gives: the command as said, with a grid of the company's named. */
-const gridExample = (places: CommandPlaces) => `cull box 12 in ${places.grids.map(nameOf).find(Boolean) ?? 'Bench A'}`;
-const roomExample = (places: CommandPlaces) => `mark ${places.rooms.map(nameOf).find(Boolean) ?? 'Flower 1'} scanned`;
+/**
+ * The parser's examples and the names they fall back on (common/commands/phrases.ts), loaded with the
+ * first command planned: the parser has loaded them already (CommandBar.tsx), and the bar's own chunk
+ * stays without them.
+ */
+let phrases: Pick<typeof CommandPhrasesModule, 'COMMAND_PHRASES' | 'EXAMPLE_NAME_FALLBACKS'> | null = null;
+
+/**
+ * The example a "which grid?" answer gives: a command in the company's command language (the one the
+ * parser reads), with a grid of the company's named.
+ */
+function gridExample(places: CommandPlaces): string {
+  const grid = places.grids.map(nameOf).find(Boolean);
+  if (!phrases) return `cull box 12 in ${grid ?? 'Bench A'}`;
+  return phrases.COMMAND_PHRASES[places.language].examples.cull({ ...phrases.EXAMPLE_NAME_FALLBACKS, grid: grid ?? phrases.EXAMPLE_NAME_FALLBACKS.grid });
+}
+function roomExample(places: CommandPlaces): string {
+  const room = places.rooms.map(nameOf).find(Boolean);
+  if (!phrases) return `mark ${room ?? 'Flower 1'} scanned`;
+  return phrases.COMMAND_PHRASES[places.language].examples['mark-scanned']({ ...phrases.EXAMPLE_NAME_FALLBACKS, room: room ?? phrases.EXAMPLE_NAME_FALLBACKS.room });
+}
 
 /** The grid a command names (preferring one in the room on screen when names repeat), or the grid on screen. */
 function gridOf(name: string | null, scene: CommandScene, places: CommandPlaces): GridDoc {
@@ -65,39 +89,41 @@ function gridOf(name: string | null, scene: CommandScene, places: CommandPlaces)
     const onScreen = scene.gridId === null ? undefined : places.grids.find((grid) => grid.id === scene.gridId);
     if (onScreen) return onScreen;
     const inRoom = scene.roomId === null ? [] : places.grids.filter((grid) => grid.roomId === scene.roomId);
-    return inRoom.length === 1 ? inRoom[0]! : refuse(m.whichGrid(gridExample(places)));
+    return inRoom.length === 1 ? inRoom[0]! : refuse(m('whichGrid', { example: gridExample(places) }));
   }
   const named = places.grids.filter((grid) => same(grid.Name, name));
-  if (named.length === 0) refuse(m.noGrid(name));
+  if (named.length === 0) refuse(m('noGrid', { name }));
   const here = named.filter((grid) => grid.roomId === scene.roomId);
   const chosen = here.length === 1 ? here : named;
-  return chosen.length === 1 ? chosen[0]! : refuse(m.gridNameTwice(name, chosen.length));
+  return chosen.length === 1 ? chosen[0]! : refuse(m('gridNameTwice', { name, total: chosen.length }));
 }
 
 function roomOf(name: string | null, scene: CommandScene, places: CommandPlaces): RoomDoc {
   if (name === null) {
     const onScreen = scene.roomId === null ? undefined : places.rooms.find((room) => room.id === scene.roomId);
-    return onScreen ?? refuse(m.whichRoom(roomExample(places)));
+    return onScreen ?? refuse(m('whichRoom', { example: roomExample(places) }));
   }
   const named = places.rooms.filter((room) => same(room.Name, name));
-  if (named.length === 0) refuse(m.noRoom(name));
-  return named.length === 1 ? named[0]! : refuse(m.roomNameTwice(name, named.length));
+  if (named.length === 0) refuse(m('noRoom', { name }));
+  return named.length === 1 ? named[0]! : refuse(m('roomNameTwice', { name, total: named.length }));
 }
 
-const batchOf = (name: string, places: CommandPlaces): BatchDoc => places.batches.find((batch) => same(batch.BatchNumber, name)) ?? refuse(m.noBatch(name));
+const batchOf = (name: string, places: CommandPlaces): BatchDoc => places.batches.find((batch) => same(batch.BatchNumber, name)) ?? refuse(m('noBatch', { name }));
 
 /** The boxes of a grid by their numbers in the room; numbers beyond the grid, or boxes the tablet lacks, refuse. */
 async function boxesOf(context: Pick<ApiContext, 'database'>, target: BoxesOfGrid, scene: CommandScene, places: CommandPlaces): Promise<GridBoxes> {
   const grid = gridOf(target.grid, scene, places);
   const numbers = [...new Set(target.boxes)].sort((a, b) => a - b);
-  if (numbers.length === 0) refuse(m.noBoxes);
+  if (numbers.length === 0) refuse(m('noBoxes'));
   const boxes = (await findLocal(context, 'grid_boxes', { gridId: grid.id })) as BoxDoc[];
   const { nx, ny } = gridSize(grid, boxes);
   const beyond = numbers.filter((number) => !Number.isInteger(number) || number < 1 || number > nx * ny);
-  if (beyond.length > 0) refuse(m.beyondGrid(nameOf(grid), nx * ny, beyond));
+  if (beyond.length > 0) {
+    refuse(m('beyondGrid', { grid: nameOf(grid), size: m('gridSize', { count: nx * ny }), missing: m('noSuchBoxes', { count: beyond.length, numbers: listOfNumbers(beyond) }) }));
+  }
   const byNumber = new Map(boxes.map((box) => [numberOfBox(places.order, box, nx, ny), box.id]));
   const missing = numbers.filter((number) => !byNumber.has(number));
-  if (missing.length > 0) refuse(m.boxNotOnTablet(nameOf(grid), missing));
+  if (missing.length > 0) refuse(m('boxNotOnTablet', { grid: nameOf(grid), count: missing.length, numbers: listOfNumbers(missing) }));
   return { grid, boxes: numbers.map((number) => ({ id: byNumber.get(number)!, number })) };
 }
 
@@ -110,21 +136,21 @@ async function resolveAction(context: Pick<ApiContext, 'database'>, action: Comm
     case 'problem': {
       // Loaded here: the problems' messages carry the catalogue, which the bar loads with its first command (places.ts).
       const { SEVERITY_MAX, SEVERITY_MIN } = await import('../../../common/messages/problems');
-      if (!Number.isInteger(action.severity) || action.severity < SEVERITY_MIN || action.severity > SEVERITY_MAX) refuse(m.severity(action.severity));
+      if (!Number.isInteger(action.severity) || action.severity < SEVERITY_MIN || action.severity > SEVERITY_MAX) refuse(m('severity', { severity: action.severity }));
       return { kind: 'problem', problem: action.problem, severity: action.severity, notes: action.notes, ...(await boxesOf(context, action, scene, places)) };
     }
     case 'batch-status': {
       const batch = batchOf(action.batch, places);
-      const status = places.statuses.find((known) => same(known, action.status)) ?? refuse(m.noStatus(action.status));
+      const status = places.statuses.find((known) => same(known, action.status)) ?? refuse(m('noStatus', { name: action.status }));
       return { kind: 'batch-status', batch, status };
     }
     case 'harvest': {
       const batch = batchOf(action.batch, places);
-      if (batch.HarvestedAt) refuse(m.alreadyHarvested(batch.BatchNumber ?? action.batch));
+      if (batch.HarvestedAt) refuse(m('alreadyHarvested', { batch: batch.BatchNumber ?? action.batch }));
       return { kind: 'harvest', batch };
     }
     case 'fill-form': {
-      const form = places.forms.find((template) => same(template.TemplateName, action.form)) ?? refuse(m.noForm(action.form));
+      const form = places.forms.find((template) => same(template.TemplateName, action.form)) ?? refuse(m('noForm', { name: action.form }));
       return { kind: 'fill-form', form, ...(await boxesOf(context, action, scene, places)) };
     }
   }
@@ -160,11 +186,12 @@ function named(action: CommandAction, resolved: ResolvedAction): CommandAction {
  * it cannot be. A command opens one form at most (opening it leaves the screen).
  */
 export async function planCommand(context: Pick<ApiContext, 'database'>, actions: readonly CommandAction[], scene: CommandScene, places: CommandPlaces): Promise<ActionPlan[]> {
+  phrases ??= await import('../../../common/commands/phrases');
   const plans: ActionPlan[] = [];
   let formOpened = false;
   for (const parsed of actions) {
     try {
-      if (parsed.kind === 'fill-form' && formOpened) refuse(m.oneFormAtATime);
+      if (parsed.kind === 'fill-form' && formOpened) refuse(m('oneFormAtATime'));
       const resolved = await resolveAction(context, parsed, scene, places);
       formOpened ||= resolved.kind === 'fill-form';
       const action = named(parsed, resolved);

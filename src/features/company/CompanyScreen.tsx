@@ -12,29 +12,33 @@
  */
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { sessionMessages as m } from '../../../common/messages/session';
 import { createInvitation, deleteInvitation, type PendingInvitation, pendingInvitations } from '../../api/users';
 import { useAction, useApiContext, type SignedInUser } from '../../app/hooks';
+import { formatDate } from '../../i18n/format';
+import { messageOf } from '../../i18n/messages';
 import { SignedIn } from '../session/SignedIn';
 import { Screen } from '../shell/Screen';
+import { roleName } from '../shell/texts';
+import { companyTexts } from './texts';
 import { type CompanyDocument, useCompany, userName } from './useCompany';
 import './company.css';
 
-const dateText = (value: string | null | undefined) => {
-  const date = value ? new Date(value) : null;
-  return date && !Number.isNaN(date.getTime()) ? date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : null;
-};
+const dateText = (value: string | null | undefined) => formatDate(value, { year: 'numeric', month: 'short', day: 'numeric' }) || null;
 
 export function CompanyScreen() {
-  return <SignedIn title="Company">{(user) => <CompanyView user={user} />}</SignedIn>;
+  const { t } = useTranslation(companyTexts);
+  return <SignedIn title={t('title')}>{(user) => <CompanyView user={user} />}</SignedIn>;
 }
 
 function CompanyView({ user }: { user: SignedInUser }) {
+  const { t } = useTranslation(companyTexts);
   const company = useCompany(user.companyId);
   const document = company.document;
 
   return (
-    <Screen title="Company" loading={company.loading} empty={document ? null : 'The company’s details arrive with the first sync. Keep the tablet connected for a moment.'}>
+    <Screen title={t('title')} loading={company.loading} empty={document ? null : t('arrivesWithSync')}>
       {document && (
         <div className="company">
           <CompanyDetails company={document} />
@@ -49,29 +53,31 @@ function CompanyView({ user }: { user: SignedInUser }) {
 
 /** Where an Admin finds the company's plan (the spec's /Payments screen; src/features/payments). */
 function Subscription() {
+  const { t } = useTranslation(companyTexts);
   return (
     <section className="card" aria-labelledby="company-subscription">
-      <h2 id="company-subscription">Subscription</h2>
-      <p>The company’s plan, its renewal date, and paying monthly or yearly.</p>
+      <h2 id="company-subscription">{t('subscription.heading')}</h2>
+      <p>{t('subscription.text')}</p>
       <Link to="/Payments" className="button">
-        Plan and payments
+        {t('subscription.link')}
       </Link>
     </section>
   );
 }
 
 function CompanyDetails({ company }: { company: CompanyDocument }) {
+  const { t } = useTranslation(companyTexts);
   const rows: Array<[string, string | null | undefined]> = [
-    ['Contact', company.contact_name],
-    ['Contact email', company.contact_email],
-    ['Phone', company.contact_phone],
-    ['Type', company.company_type],
-    ['Since', dateText(company.created_at)],
+    [t('details.contact'), company.contact_name],
+    [t('details.contactEmail'), company.contact_email],
+    [t('details.phone'), company.contact_phone],
+    [t('details.type'), company.company_type],
+    [t('details.since'), dateText(company.created_at)],
   ];
   const shown = rows.filter(([, value]) => value);
   return (
     <section className="card" aria-labelledby="company-name">
-      <h2 id="company-name">{company.company_name || 'Your company'}</h2>
+      <h2 id="company-name">{company.company_name || t('details.yourCompany')}</h2>
       {shown.length > 0 ? (
         <dl className="company-facts">
           {shown.map(([label, value]) => (
@@ -82,13 +88,14 @@ function CompanyDetails({ company }: { company: CompanyDocument }) {
           ))}
         </dl>
       ) : (
-        <p className="muted">No contact details recorded.</p>
+        <p className="muted">{t('details.none')}</p>
       )}
     </section>
   );
 }
 
 function UserList({ company, user }: { company: CompanyDocument; user: SignedInUser }) {
+  const { t } = useTranslation(companyTexts);
   const users = useMemo(
     () =>
       [...(company.users ?? [])].sort(
@@ -98,19 +105,19 @@ function UserList({ company, user }: { company: CompanyDocument; user: SignedInU
   );
   return (
     <section className="card" aria-labelledby="company-users">
-      <h2 id="company-users">Users ({users.length})</h2>
+      <h2 id="company-users">{t('users.heading', { number: users.length })}</h2>
       {users.length === 0 ? (
-        <p className="empty">No users yet.</p>
+        <p className="empty">{t('users.none')}</p>
       ) : (
-        <ul className="user-list" aria-label="Users">
+        <ul className="user-list" aria-label={t('users.label')}>
           {users.map((member) => (
             <li key={member.user_id} className="user-row">
               <span className="user-name">
                 {userName(member)}
-                {member.user_id === user.userId && <span className="muted"> (you)</span>}
+                {member.user_id === user.userId && <span className="muted">{t('users.you')}</span>}
               </span>
               <span className="user-email">{member.email}</span>
-              <span className={`role-chip ${member.role === 'Regular' ? '' : 'admin'}`}>{member.role}</span>
+              <span className={`role-chip ${member.role === 'Regular' ? '' : 'admin'}`}>{roleName(member.role)}</span>
             </li>
           ))}
         </ul>
@@ -122,6 +129,7 @@ function UserList({ company, user }: { company: CompanyDocument; user: SignedInU
 type Loaded = { state: 'loading' } | { state: 'loaded'; invitations: PendingInvitation[] } | { state: 'failed'; error: string };
 
 function Invitations({ user }: { user: SignedInUser }) {
+  const { t } = useTranslation(companyTexts);
   const context = useApiContext();
   const [pending, setPending] = useState<Loaded>({ state: 'loading' });
 
@@ -132,7 +140,7 @@ function Invitations({ user }: { user: SignedInUser }) {
       const invitations = await pendingInvitations(context, { companyId: user.companyId });
       setPending({ state: 'loaded', invitations: [...invitations].sort((a, b) => b.created_at.localeCompare(a.created_at)) });
     } catch (error) {
-      setPending({ state: 'failed', error: error instanceof Error ? error.message : String(error) });
+      setPending({ state: 'failed', error: messageOf(error) });
     }
   }, [context, user.companyId]);
   useEffect(() => {
@@ -141,25 +149,25 @@ function Invitations({ user }: { user: SignedInUser }) {
 
   return (
     <section className="card" aria-labelledby="company-invitations">
-      <h2 id="company-invitations">Invite a user</h2>
-      <p className="muted">The server mails a sign-up link to the address; inviting needs a connection.</p>
+      <h2 id="company-invitations">{t('invitations.heading')}</h2>
+      <p className="muted">{t('invitations.help')}</p>
       <InviteForm onInvited={() => void load()} />
-      <h3>Pending invitations</h3>
+      <h3>{t('invitations.pending')}</h3>
       {pending.state === 'loading' ? (
-        <p className="muted">Loading...</p>
+        <p className="muted">{t('invitations.loading')}</p>
       ) : pending.state === 'failed' ? (
         <div className="invite-problem">
           <p className="error-text" role="alert">
             {pending.error}
           </p>
           <button type="button" className="button" onClick={() => void load()}>
-            Try again
+            {t('invitations.tryAgain')}
           </button>
         </div>
       ) : pending.invitations.length === 0 ? (
-        <p className="empty">No invitations waiting.</p>
+        <p className="empty">{t('invitations.none')}</p>
       ) : (
-        <ul className="user-list" aria-label="Pending invitations">
+        <ul className="user-list" aria-label={t('invitations.pending')}>
           {pending.invitations.map((invitation) => (
             <InvitationRow key={invitation.invitation_id} invitation={invitation} onWithdrawn={() => void load()} />
           ))}
@@ -170,9 +178,11 @@ function Invitations({ user }: { user: SignedInUser }) {
 }
 
 function InviteForm({ onInvited }: { onInvited: () => void }) {
+  const { t } = useTranslation(companyTexts);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<'Regular' | 'Admin'>('Regular');
   const invite = useAction(createInvitation, m.invitationCreated);
+  const adminName = roleName('Admin');
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (await invite.run({ email, role })) {
@@ -181,16 +191,16 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
     }
   }
   return (
-    <form className="form invite-form" onSubmit={(event) => void submit(event)} noValidate aria-label="Invite a user">
+    <form className="form invite-form" onSubmit={(event) => void submit(event)} noValidate aria-label={t('invite.label')}>
       <label>
-        Email
+        {t('invite.email')}
         <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} autoComplete="off" />
       </label>
       <label>
-        Role
+        {t('invite.role')}
         <select value={role} onChange={(event) => setRole(event.target.value as 'Regular' | 'Admin')}>
-          <option value="Regular">Regular (grower)</option>
-          <option value="Admin">Admin</option>
+          <option value="Regular">{t('invite.regular')}</option>
+          <option value="Admin">{adminName}</option>
         </select>
       </label>
       {invite.error && (
@@ -199,34 +209,35 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
         </p>
       )}
       <button className="button primary" type="submit" disabled={invite.busy}>
-        {invite.busy ? 'Sending…' : 'Send invitation'}
+        {invite.busy ? t('invite.sending') : t('invite.send')}
       </button>
     </form>
   );
 }
 
 function InvitationRow({ invitation, onWithdrawn }: { invitation: PendingInvitation; onWithdrawn: () => void }) {
+  const { t } = useTranslation(companyTexts);
   const [confirming, setConfirming] = useState(false);
   const withdraw = useAction(deleteInvitation, m.invitationDeleted);
   const expires = dateText(invitation.expires_at);
   return (
     <li className="user-row">
       <span className="user-name">{invitation.email}</span>
-      <span className="user-email">{expires ? `Expires ${expires}` : ''}</span>
-      <span className={`role-chip ${invitation.role === 'Regular' ? '' : 'admin'}`}>{invitation.role}</span>
+      <span className="user-email">{expires ? t('invitation.expires', { date: expires }) : ''}</span>
+      <span className={`role-chip ${invitation.role === 'Regular' ? '' : 'admin'}`}>{roleName(invitation.role)}</span>
       {confirming ? (
-        <span className="invite-actions" role="group" aria-label={`Withdraw the invitation to ${invitation.email}?`}>
+        <span className="invite-actions" role="group" aria-label={t('invitation.withdrawQuestion', { email: invitation.email })}>
           <button type="button" className="button danger" disabled={withdraw.busy} onClick={() => void withdraw.run({ invitationId: invitation.invitation_id }).then((done) => done && onWithdrawn())}>
-            Withdraw
+            {t('invitation.withdraw')}
           </button>
           <button type="button" className="button" onClick={() => setConfirming(false)}>
-            Keep
+            {t('invitation.keep')}
           </button>
         </span>
       ) : (
         <span className="invite-actions">
           <button type="button" className="button" onClick={() => setConfirming(true)}>
-            Withdraw…
+            {t('invitation.withdrawAsk')}
           </button>
         </span>
       )}

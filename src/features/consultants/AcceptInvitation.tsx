@@ -5,15 +5,20 @@
  * accepting is one tap. Then they sign in as anyone does.
  */
 import { Link, useNavigate } from '@tanstack/react-router';
+import { Trans, useTranslation } from 'react-i18next';
+import { consultantMessages as m } from '../../../common/messages/consultants';
 import { MIN_PASSWORD_LENGTH } from '../../../common/schemas/session';
 import { useToast } from '../../app/hooks';
 import { client } from '../../app/services';
+import { translateMessage } from '../../i18n/messages';
 import { Field } from '../shell/forms';
 import { PublicForm, PublicPage, useFormSubmit } from '../shell/PublicPage';
 import { acceptConsultantInvitation, dateText, useInvitation } from './hooks';
+import { consultantsTexts } from './texts';
 import '../session/session.css';
 
 export function AcceptInvitation({ inviteToken }: { inviteToken?: string }) {
+  const { t } = useTranslation(consultantsTexts);
   const navigate = useNavigate();
   const toast = useToast();
   const read = useInvitation(inviteToken);
@@ -24,56 +29,60 @@ export function AcceptInvitation({ inviteToken }: { inviteToken?: string }) {
       { client },
       invitation?.has_account ? { token: inviteToken ?? '' } : { token: inviteToken ?? '', firstName: field('first_name'), lastName: field('last_name'), password: field('password') },
     );
-    toast(accepted.message ?? 'Invitation accepted. Sign in to start.', 'success');
+    toast(accepted.message ?? t('accept.accepted'), 'success');
     await navigate({ to: '/signIn', replace: true });
   });
 
   return (
     <PublicPage
-      title="Consultant invitation"
+      title={t('accept.title')}
       className="session-page"
       footer={
         <>
-          Already accepted? <Link to="/signIn">Sign in</Link>
+          {t('accept.alreadyAccepted')} <Link to="/signIn">{t('accept.signIn')}</Link>
         </>
       }
     >
       {!inviteToken ? (
         <p className="error-text" role="alert">
-          This link has no invitation in it. Open the link in the invitation email again.
+          {t('accept.noToken')}
         </p>
       ) : read.loading ? (
         <p className="muted" role="status">
-          Reading the invitation…
+          {t('accept.reading')}
         </p>
       ) : read.error || !invitation ? (
         <p className="error-text" role="alert">
-          {read.error ?? 'This invitation is not valid.'}
+          {translateMessage(read.error ?? m.inviteInvalid)}
         </p>
       ) : (
         <>
           <p>
-            <strong>{invitation.company_name}</strong> gives <strong>{invitation.email}</strong> read-only access to its rooms, observations, problems, reports and
-            tasks until {dateText(invitation.expires_at)}. You may comment on observations; you change nothing else.
+            <Trans
+              t={t}
+              i18nKey="accept.grant"
+              values={{ company: invitation.company_name, email: invitation.email, date: dateText(invitation.expires_at) }}
+              components={{ strong: <strong /> }}
+            />
           </p>
-          <PublicForm sending={sending} submitLabel="Accept invitation" busyLabel="Accepting…">
+          <PublicForm sending={sending} submitLabel={t('accept.submit')} busyLabel={t('accept.busy')}>
             {invitation.has_account ? (
-              <p className="muted">You already have a consultant account with this address: accepting adds {invitation.company_name} to your companies.</p>
+              <p className="muted">{t('accept.hasAccount', { company: invitation.company_name })}</p>
             ) : (
               <>
                 <div className="name-fields">
-                  <Field label="First name">
+                  <Field label={t('accept.firstName')}>
                     <input name="first_name" autoComplete="given-name" />
                   </Field>
-                  <Field label="Last name">
+                  <Field label={t('accept.lastName')}>
                     <input name="last_name" autoComplete="family-name" />
                   </Field>
                 </div>
-                <Field label="Password">
+                <Field label={t('accept.password')}>
                   <input name="password" type="password" autoComplete="new-password" aria-describedby="password-rule" />
                 </Field>
                 <p id="password-rule" className="hint">
-                  At least {MIN_PASSWORD_LENGTH} characters. You sign in with {invitation.email} and this password.
+                  {t('accept.passwordRule', { min: MIN_PASSWORD_LENGTH, email: invitation.email })}
                 </p>
               </>
             )}

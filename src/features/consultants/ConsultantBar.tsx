@@ -11,16 +11,20 @@
  * app again on the new company's data (src/db/store-company.ts).
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { consultantClientMessages as cm } from '../../../common/messages/consultants';
 import { type SignedInUser, useAction } from '../../app/hooks';
+import { translateMessage } from '../../i18n/messages';
 import { holdNext } from '../../db/store-company';
 import { useSyncStatus } from '../../sync/sync-store';
 import { useCompany } from '../company/useCompany';
 import { FormError, SelectField } from '../shell/forms';
 import { dateText, switchCompany, useMyCompanies } from './hooks';
+import { consultantsTexts } from './texts';
 import './consultants.css';
 
 export function ConsultantBar({ user }: { user: SignedInUser }) {
+  const { t } = useTranslation(consultantsTexts);
   const online = useSyncStatus((status) => status.online);
   // A new refusal (a failed change, a failed pull) may mean the access ended: read the companies again.
   const round = useSyncStatus((status) => `${status.failed.length}|${status.lastError ?? ''}`);
@@ -32,29 +36,29 @@ export function ConsultantBar({ user }: { user: SignedInUser }) {
   const local = useCompany(user.companyId).document;
   const companies = read.data ?? [];
   const current = companies.find((company) => company.current) ?? null;
-  const name = current?.company_name ?? local?.company_name ?? 'this company';
+  const name = current?.company_name ?? local?.company_name ?? t('bar.thisCompany');
   const ended = read.data !== null && current === null;
   const others = companies.filter((company) => !company.current);
 
   return (
-    <section className={`banner consultant-bar${ended ? ' ended' : ''}`} aria-label="Consultant access">
+    <section className={`banner consultant-bar${ended ? ' ended' : ''}`} aria-label={t('bar.label')}>
       {ended ? (
         <p role="alert">
-          Your consultant access to {name} has ended: it was revoked or it expired. {others.length > 0 ? 'Switch to another company below, or sign out.' : 'Sign out, or ask the company for a new invitation.'}
+          {t('bar.ended', { name })} {others.length > 0 ? t('bar.endedSwitch') : t('bar.endedSignOut')}
         </p>
       ) : (
         <p role="status">
-          <strong>Read-only:</strong> consultant access to {name}
-          {current ? ` until ${dateText(current.expires_at)}` : ''}. You may read and comment; you change nothing else.
+          <strong>{t('bar.readOnly')}</strong> {current ? t('bar.accessUntil', { name, date: dateText(current.expires_at) }) : t('bar.access', { name })}
         </p>
       )}
       {others.length > 0 && <CompanySwitch companies={others} waiting={waiting} />}
-      {read.error && <span className="muted">{read.error}</span>}
+      {read.error && <span className="muted">{translateMessage(read.error)}</span>}
     </section>
   );
 }
 
 function CompanySwitch({ companies, waiting }: { companies: ReadonlyArray<{ company_id: number; company_name: string }>; waiting: number }) {
+  const { t } = useTranslation(consultantsTexts);
   const [chosen, setChosen] = useState(String(companies[0]?.company_id ?? ''));
   const switching = useAction(
     async (context, companyId: number) => {
@@ -70,13 +74,13 @@ function CompanySwitch({ companies, waiting }: { companies: ReadonlyArray<{ comp
   return (
     <form
       className="consultant-switch"
-      aria-label="Switch company"
+      aria-label={t('bar.switchLabel')}
       onSubmit={(event) => {
         event.preventDefault();
         void switching.run(Number(chosen));
       }}
     >
-      <SelectField label="Company">
+      <SelectField label={t('bar.company')}>
         {(id) => (
           <select id={id} className="control" value={chosen} onChange={(event) => setChosen(event.target.value)}>
             {companies.map((company) => (
@@ -88,7 +92,7 @@ function CompanySwitch({ companies, waiting }: { companies: ReadonlyArray<{ comp
         )}
       </SelectField>
       <button type="submit" className="button" disabled={switching.busy}>
-        {switching.busy ? 'Switching…' : 'Switch company'}
+        {switching.busy ? t('bar.switching') : t('bar.switch')}
       </button>
       <FormError error={switching.error} />
     </form>

@@ -10,58 +10,59 @@
  * grants can be revoked. The invitation link is mailed, never shown: it is a credential.
  */
 import { type FormEvent, useState } from 'react';
-import { CONSULTANT_PERIOD_DAYS, type ConsultantStatus, consultantMessages as m } from '../../../common/messages/consultants';
+import { useTranslation } from 'react-i18next';
+import { CONSULTANT_PERIOD_DAYS, consultantMessages as m } from '../../../common/messages/consultants';
 import type { ConsultantAccess } from '../../api/consultants';
 import { type SignedInUser, useAction } from '../../app/hooks';
+import { i18next } from '../../i18n/i18n';
+import { translateMessage } from '../../i18n/messages';
 import { useSyncStatus } from '../../sync/sync-store';
 import { SignedIn } from '../session/SignedIn';
 import { ConfirmPanel, Field, FormError, SelectField } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { dateText, inviteConsultant, revokeConsultant, useConsultants } from './hooks';
+import { consultantsTexts } from './texts';
 import './consultants.css';
 
-const TITLE = 'Consultants';
-const OFFLINE_TEXT = 'Offline: consultants are invited and revoked on the server. Their list shows when the connection returns.';
-
-const STATUS_LABELS: Record<ConsultantStatus, string> = { invited: 'Invited', active: 'Active', expired: 'Expired', revoked: 'Revoked' };
-const periodLabel = (days: number) => (days === 7 ? '1 week' : days === 365 ? '1 year' : `${days} days`);
+/** A period of access as the form offers it: "1 week", "30 days", "1 year". */
+const periodLabel = (days: number) =>
+  days === 7 ? i18next.t('period.week', { ns: consultantsTexts }) : days === 365 ? i18next.t('period.year', { ns: consultantsTexts }) : i18next.t('period.days', { ns: consultantsTexts, count: days });
 
 export function ConsultantsScreen() {
-  return <SignedIn title={TITLE}>{(user) => <Consultants user={user} />}</SignedIn>;
+  const { t } = useTranslation(consultantsTexts);
+  return <SignedIn title={t('title')}>{(user) => <Consultants user={user} />}</SignedIn>;
 }
 
 function Consultants({ user }: { user: SignedInUser }) {
+  const { t } = useTranslation(consultantsTexts);
   const online = useSyncStatus((status) => status.online);
   const read = useConsultants(user.companyId);
   const consultants = read.data ?? [];
   return (
-    <Screen title={TITLE} offline={OFFLINE_TEXT} loading={online && read.loading && read.data === null}>
+    <Screen title={t('title')} offline={t('offline')} loading={online && read.loading && read.data === null}>
       {online && (
         <div className="consultants">
-          <p className="muted">
-            A consultant reads your rooms, observations, problems, reports and tasks, and may comment on observations. They change nothing else, and their access ends
-            on its date or when you revoke it.
-          </p>
+          <p className="muted">{t('about')}</p>
           <InviteForm companyId={user.companyId} onInvited={read.reload} />
           <section className="card" aria-labelledby="consultants-list">
-            <h2 id="consultants-list">Consultants and their access</h2>
+            <h2 id="consultants-list">{t('list.heading')}</h2>
             {read.error ? (
               <div className="consultants-problem">
                 <p className="error-text" role="alert">
-                  {read.error}
+                  {translateMessage(read.error)}
                 </p>
                 <button type="button" className="button" onClick={read.reload}>
-                  Try again
+                  {t('list.tryAgain')}
                 </button>
               </div>
             ) : read.loading && read.data === null ? (
               <p className="muted" role="status">
-                Loading the consultants…
+                {t('list.loading')}
               </p>
             ) : consultants.length === 0 ? (
-              <p className="empty">No consultants yet. Invite one above.</p>
+              <p className="empty">{t('list.none')}</p>
             ) : (
-              <ul className="consultant-list" aria-label="Consultants">
+              <ul className="consultant-list" aria-label={t('list.label')}>
                 {consultants.map((access) => (
                   <ConsultantRow key={access.access_id} access={access} onRevoked={read.reload} />
                 ))}
@@ -75,6 +76,7 @@ function Consultants({ user }: { user: SignedInUser }) {
 }
 
 function InviteForm({ companyId, onInvited }: { companyId: number; onInvited: () => void }) {
+  const { t } = useTranslation(consultantsTexts);
   const [email, setEmail] = useState('');
   const [days, setDays] = useState<number>(30);
   const invite = useAction(inviteConsultant, m.invited, { inlineErrors: true });
@@ -87,12 +89,12 @@ function InviteForm({ companyId, onInvited }: { companyId: number; onInvited: ()
   }
   return (
     <section className="card" aria-labelledby="consultants-invite">
-      <h2 id="consultants-invite">Invite a consultant</h2>
-      <form className="form consultant-invite" onSubmit={(event) => void submit(event)} noValidate aria-label="Invite a consultant">
-        <Field label="Consultant’s email">
+      <h2 id="consultants-invite">{t('invite.heading')}</h2>
+      <form className="form consultant-invite" onSubmit={(event) => void submit(event)} noValidate aria-label={t('invite.heading')}>
+        <Field label={t('invite.email')}>
           <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} autoComplete="off" />
         </Field>
-        <SelectField label="Access for">
+        <SelectField label={t('invite.period')}>
           {(id) => (
             <select id={id} value={days} onChange={(event) => setDays(Number(event.target.value))}>
               {CONSULTANT_PERIOD_DAYS.map((period) => (
@@ -106,7 +108,7 @@ function InviteForm({ companyId, onInvited }: { companyId: number; onInvited: ()
         <FormError error={invite.error} />
         <div className="form-actions">
           <button className="button primary" type="submit" disabled={invite.busy}>
-            {invite.busy ? 'Sending…' : 'Send invitation'}
+            {invite.busy ? t('invite.sending') : t('invite.send')}
           </button>
         </div>
       </form>
@@ -116,38 +118,41 @@ function InviteForm({ companyId, onInvited }: { companyId: number; onInvited: ()
 
 /** When a grant ends or ended, as the list says it. */
 function untilText(access: ConsultantAccess): string {
+  const t = i18next.getFixedT(null, consultantsTexts);
   switch (access.status) {
     case 'invited':
-      return `Invited ${dateText(access.invited_at)} · access until ${dateText(access.expires_at)}`;
+      return t('until.invited', { invited: dateText(access.invited_at), until: dateText(access.expires_at) });
     case 'active':
-      return `Until ${dateText(access.expires_at)}`;
+      return t('until.active', { until: dateText(access.expires_at) });
     case 'expired':
-      return `Ended ${dateText(access.expires_at)}`;
+      return t('until.expired', { until: dateText(access.expires_at) });
     case 'revoked':
-      return `Revoked ${dateText(access.revoked_at)}`;
+      return t('until.revoked', { revoked: dateText(access.revoked_at) });
   }
 }
 
 function ConsultantRow({ access, onRevoked }: { access: ConsultantAccess; onRevoked: () => void }) {
+  const { t } = useTranslation(consultantsTexts);
   const [asking, setAsking] = useState(false);
   const revoke = useAction(revokeConsultant, m.revoked);
   const name = [access.first_name, access.last_name].filter(Boolean).join(' ').trim();
   const who = name || access.email;
   const revocable = access.status === 'invited' || access.status === 'active';
+  const status = t(`status.${access.status}`);
   return (
-    <li className="consultant-row" aria-label={`${who}, ${STATUS_LABELS[access.status]}`}>
+    <li className="consultant-row" aria-label={t('list.row', { who, status })}>
       <span className="consultant-name">{who}</span>
-      <span className={`chip consultant-status ${access.status}`}>{STATUS_LABELS[access.status]}</span>
+      <span className={`chip consultant-status ${access.status}`}>{status}</span>
       {name && <span className="muted consultant-email">{access.email}</span>}
       <span className="consultant-until">{untilText(access)}</span>
       {revocable &&
         (asking ? (
           <ConfirmPanel
             className="consultant-actions"
-            question={`Revoke the access of ${who}?`}
-            message={`${who} loses access to your company at once.`}
-            confirmLabel="Revoke access"
-            keepLabel="Keep access"
+            question={t('revoke.question', { who })}
+            message={t('revoke.message', { who })}
+            confirmLabel={t('revoke.confirm')}
+            keepLabel={t('revoke.keep')}
             busy={revoke.busy}
             onKeep={() => setAsking(false)}
             onConfirm={() => void revoke.run({ accessId: access.access_id }).then((done) => done && onRevoked())}
@@ -155,7 +160,7 @@ function ConsultantRow({ access, onRevoked }: { access: ConsultantAccess; onRevo
         ) : (
           <div className="form-actions consultant-actions">
             <button type="button" className="button danger" onClick={() => setAsking(true)}>
-              Revoke…
+              {t('revoke.ask')}
             </button>
           </div>
         ))}

@@ -8,6 +8,8 @@ import { deferred } from '../../app/deferred';
 import { type ServerRead, useServerRead } from '../../app/hooks';
 import { client } from '../../app/services';
 import type { ConsultantAccess, ConsultantCompany } from '../../api/consultants';
+import { formatDate } from '../../i18n/format';
+import { messageOf } from '../../i18n/messages';
 
 const consultantsApi = () => import('../../api/consultants');
 export const listConsultants = deferred(consultantsApi, 'listConsultants');
@@ -28,10 +30,9 @@ export function useMyCompanies(enabled: boolean, round: string): ServerRead<Cons
   return useServerRead(enabled ? (context) => myCompanies(context) : null, `my-companies-${round}`);
 }
 
-/** A moment as the tablet's reader reads a date (at render: the tablet's language), or '' for none. */
+/** A moment as the tablet's reader reads a date (at render: the reader's language), or '' for none. */
 export function dateText(value: string | null | undefined): string {
-  const date = value ? new Date(value) : null;
-  return date && !Number.isNaN(date.getTime()) ? date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '';
+  return formatDate(value, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
 export interface InvitationRead {
@@ -52,7 +53,7 @@ export function useInvitation(token: string | undefined): InvitationRead {
     setState({ invitation: null, loading: true, error: null });
     consultantInvitation({ client }, { token }).then(
       (invitation) => current && setState({ invitation, loading: false, error: null }),
-      (error: unknown) => current && setState({ invitation: null, loading: false, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => current && setState({ invitation: null, loading: false, error: messageOf(error) }),
     );
     return () => {
       current = false;

@@ -18,12 +18,15 @@
  *   CSSClass is kept as a class of its row.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { CHOICE_SEPARATOR, choicesOf, visibleFieldIds } from '../../../common/form-rules';
 import { photoFileName } from '../../api/form-responses';
 import type { FormFieldRecord, FormTemplateRecord } from '../../../common/schemas/forms';
 import { preparePhoto } from '../../app/photos';
+import { messageOf } from '../../i18n/messages';
 import { ProblemAnswer } from './ProblemAnswer';
 import './forms.css';
+import { formsTexts } from './texts';
 
 export interface FormFieldsProps {
   template: FormTemplateRecord;
@@ -55,6 +58,7 @@ function answersWithPhotos(answers: Record<string, string>, photos: Record<strin
 }
 
 export function FormFields(props: FormFieldsProps) {
+  const { t } = useTranslation(formsTexts);
   const baseId = useId();
   const fields = useMemo(() => shownFields(props.template, props.answers, props.photos), [props.template, props.answers, props.photos]);
   const missingRef = useRef<HTMLDivElement | null>(null);
@@ -71,7 +75,7 @@ export function FormFields(props: FormFieldsProps) {
     row.querySelector<HTMLElement>('input:not([readonly]), select, textarea')?.focus({ preventScroll: true });
   }, [props.missingFieldId]);
 
-  if (fields.length === 0) return <p className="empty">This form has no fields to fill.</p>;
+  if (fields.length === 0) return <p className="empty">{t('fields.empty')}</p>;
   return (
     <div className="form-fields">
       {fields.map((field) => {
@@ -85,7 +89,7 @@ export function FormFields(props: FormFieldsProps) {
             data-field-id={fieldId}
           >
             <FieldInput field={field} controlId={`${baseId}-field-${fieldId}`} missing={missing} {...props} />
-            {missing && <p className="field-missing">Answer this field to submit the form.</p>}
+            {missing && <p className="field-missing">{t('fields.missing')}</p>}
           </div>
         );
       })}
@@ -95,6 +99,7 @@ export function FormFields(props: FormFieldsProps) {
 
 /** The field's name (the control's label) and its visible required mark. */
 function FieldName({ field, htmlFor, id }: { field: FormFieldRecord; htmlFor?: string; id?: string }) {
+  const { t } = useTranslation(formsTexts);
   const required = Boolean(Number(field.IsRequired));
   const name = htmlFor ? (
     <label htmlFor={htmlFor} className="field-name">
@@ -110,7 +115,7 @@ function FieldName({ field, htmlFor, id }: { field: FormFieldRecord; htmlFor?: s
       {name}
       {required && (
         <span className="required-mark" aria-hidden="true">
-          required
+          {t('fields.required')}
         </span>
       )}
     </div>
@@ -118,6 +123,7 @@ function FieldName({ field, htmlFor, id }: { field: FormFieldRecord; htmlFor?: s
 }
 
 function FieldInput(props: FormFieldsProps & { field: FormFieldRecord; controlId: string; missing: boolean }) {
+  const { t } = useTranslation(formsTexts);
   const { field, controlId, disabled, missing } = props;
   const fieldId = String(field.FieldID);
   const value = props.answers[fieldId] ?? '';
@@ -152,7 +158,7 @@ function FieldInput(props: FormFieldsProps & { field: FormFieldRecord; controlId
         <>
           <FieldName field={field} htmlFor={controlId} />
           <select {...common} value={value} onChange={(event) => answer(event.target.value)}>
-            <option value="">Choose…</option>
+            <option value="">{t('fields.choose')}</option>
             {field.FieldOptions.map((option) => (
               <option key={option} value={option}>
                 {option}
@@ -176,7 +182,7 @@ function FieldInput(props: FormFieldsProps & { field: FormFieldRecord; controlId
             ))}
             {value && !disabled && (
               <button type="button" className="button choice-clear" onClick={() => answer('')}>
-                Clear
+                {t('fields.clear')}
               </button>
             )}
           </div>
@@ -216,7 +222,7 @@ function FieldInput(props: FormFieldsProps & { field: FormFieldRecord; controlId
           {props.coordinates ? (
             <input {...common} type="text" readOnly value={props.coordinates} className="read-only" />
           ) : (
-            <input {...common} type="text" placeholder="e.g. row 2, column 5" value={value} onChange={(event) => answer(event.target.value)} />
+            <input {...common} type="text" placeholder={t('fields.coordinatesPlaceholder')} value={value} onChange={(event) => answer(event.target.value)} />
           )}
         </>
       );
@@ -240,6 +246,7 @@ function FieldInput(props: FormFieldsProps & { field: FormFieldRecord; controlId
 
 /** A photo from the camera (or the tablet's files), its thumbnail, and a way to take it off again. */
 function ImageInput(props: FormFieldsProps & { field: FormFieldRecord; controlId: string; missing: boolean }) {
+  const { t } = useTranslation(formsTexts);
   const { field, controlId, disabled, missing } = props;
   const fieldId = String(field.FieldID);
   const photo = props.photos[fieldId] ?? null;
@@ -252,7 +259,7 @@ function ImageInput(props: FormFieldsProps & { field: FormFieldRecord; controlId
     try {
       props.onPhoto(fieldId, await preparePhoto(file));
     } catch (error) {
-      setPhotoError(error instanceof Error ? error.message : String(error));
+      setPhotoError(messageOf(error));
     } finally {
       setPreparing(false);
     }
@@ -262,7 +269,7 @@ function ImageInput(props: FormFieldsProps & { field: FormFieldRecord; controlId
       <FieldName field={field} htmlFor={controlId} />
       <div className="photo-row">
         <span className={`button file-button${disabled || preparing ? ' disabled' : ''}`}>
-          {preparing ? 'Preparing the photo…' : photo ? 'Take another photo' : 'Take or choose a photo'}
+          {preparing ? t('fields.preparingPhoto') : photo ? t('fields.takeAnotherPhoto') : t('fields.takePhoto')}
           <input
             id={controlId}
             type="file"
@@ -281,9 +288,9 @@ function ImageInput(props: FormFieldsProps & { field: FormFieldRecord; controlId
         </span>
         {photo && url && (
           <figure className="photo-preview">
-            <img src={url} alt={`Photo for ${field.FieldName}`} />
+            <img src={url} alt={t('fields.photoFor', { field: field.FieldName })} />
             <button type="button" className="button danger" disabled={disabled} onClick={() => props.onPhoto(fieldId, null)}>
-              Remove photo
+              {t('fields.removePhoto')}
             </button>
           </figure>
         )}

@@ -10,10 +10,12 @@
  * as it is, with a way to clear it.
  */
 import { useId, useMemo, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { SEVERITY_MAX, SEVERITY_MIN } from '../../../common/messages/problems';
 import { canNameProblem, formatProblemAnswer, type NamedProblem, parseProblemAnswer, PROBLEMS_PER_ANSWER_MAX } from '../../../common/problem-answers';
 import { NO_FILTERS, searchCatalogue } from '../plant-problems/model';
 import { useCatalogue } from '../plant-problems/useCatalogue';
+import { formsTexts } from './texts';
 
 const SEVERITIES = Array.from({ length: SEVERITY_MAX - SEVERITY_MIN + 1 }, (_, index) => SEVERITY_MIN + index);
 /** How many catalogue matches show at once (a tablet's screen, not a page of results). */
@@ -33,6 +35,7 @@ export interface ProblemAnswerProps {
 }
 
 export function ProblemAnswer(props: ProblemAnswerProps) {
+  const { t } = useTranslation(formsTexts);
   const { fieldName, controlId, value, disabled } = props;
   const ids = useId();
   const { catalogue, error: catalogueError } = useCatalogue();
@@ -64,10 +67,10 @@ export function ProblemAnswer(props: ProblemAnswerProps) {
     return (
       <div className="problem-answer">
         <p className="muted">
-          This answer is not a list of problems with their severity: <q>{value}</q>
+          <Trans t={t} i18nKey="problems.notAList" values={{ answer: value }} components={{ q: <q /> }} />
         </p>
         <button type="button" className="button" disabled={disabled} onClick={() => props.onAnswer('')}>
-          Clear it and pick problems
+          {t('problems.clearAndPick')}
         </button>
         {/* The field's label names this control, so the label still points at something. */}
         <input id={controlId} type="hidden" value={value} />
@@ -78,7 +81,7 @@ export function ProblemAnswer(props: ProblemAnswerProps) {
   return (
     <div className="problem-answer">
       {chosen.length > 0 && (
-        <ul className="problem-answer-list" aria-label={`Problems seen: ${fieldName}`}>
+        <ul className="problem-answer-list" aria-label={t('problems.seen', { field: fieldName })}>
           {chosen.map((problem, index) => (
             <li key={problem.name} className="problem-answer-item">
               <strong>{problem.name}</strong>
@@ -88,8 +91,8 @@ export function ProblemAnswer(props: ProblemAnswerProps) {
                 disabled={disabled}
                 onChoose={(severity) => write(chosen.map((each, at) => (at === index ? { ...each, severity } : each)))}
               />
-              <button type="button" className="button danger" disabled={disabled} aria-label={`Remove ${problem.name}`} onClick={() => write(chosen.filter((_, at) => at !== index))}>
-                Remove
+              <button type="button" className="button danger" disabled={disabled} aria-label={t('problems.removeNamed', { problem: problem.name })} onClick={() => write(chosen.filter((_, at) => at !== index))}>
+                {t('problems.remove')}
               </button>
             </li>
           ))}
@@ -97,9 +100,9 @@ export function ProblemAnswer(props: ProblemAnswerProps) {
       )}
 
       {pending !== null ? (
-        <div className="problem-answer-pending" role="group" aria-label={`Add ${pending}`}>
+        <div className="problem-answer-pending" role="group" aria-label={t('problems.add', { problem: pending })}>
           <p>
-            How bad is <strong>{pending}</strong>? 1 is a few signs, 5 is severe.
+            <Trans t={t} i18nKey="problems.howBad" values={{ problem: pending }} components={{ strong: <strong /> }} />
           </p>
           <SeverityButtons
             name={pending}
@@ -111,11 +114,11 @@ export function ProblemAnswer(props: ProblemAnswerProps) {
             }}
           />
           <button type="button" className="button" disabled={disabled} onClick={() => setPending(null)}>
-            Cancel
+            {t('problems.cancel')}
           </button>
         </div>
       ) : full ? (
-        <p className="muted">At most {PROBLEMS_PER_ANSWER_MAX} problems in one answer.</p>
+        <p className="muted">{t('problems.atMost', { max: PROBLEMS_PER_ANSWER_MAX })}</p>
       ) : (
         <>
           <input
@@ -125,7 +128,7 @@ export function ProblemAnswer(props: ProblemAnswerProps) {
             value={query}
             disabled={disabled}
             autoComplete="off"
-            placeholder={chosen.length ? 'Add another: search the catalogue, or type your own' : 'Search the catalogue, or type your own'}
+            placeholder={chosen.length ? t('problems.searchAnother') : t('problems.search')}
             aria-required={props.required || undefined}
             aria-invalid={props.missing || undefined}
             aria-describedby={`${ids}-hint`}
@@ -134,29 +137,29 @@ export function ProblemAnswer(props: ProblemAnswerProps) {
           <p id={`${ids}-hint`} className="muted problem-answer-hint">
             {catalogueError ??
               (!typed
-                ? 'Pests, diseases and disorders by name, or by what you see.'
+                ? t('problems.hint')
                 : !catalogue
-                  ? 'Loading the catalogue…'
+                  ? t('problems.loadingCatalogue')
                   : !canNameProblem(typed)
-                    ? 'A name cannot hold a number in brackets (that is the severity).'
+                    ? t('problems.noBrackets')
                     : isChosen(typed)
-                      ? 'Already named above.'
+                      ? t('problems.alreadyNamed')
                       : null)}
           </p>
           {(matches.length > 0 || ownOffered) && (
-            <ul className="problem-answer-matches" aria-label="Problems to add">
+            <ul className="problem-answer-matches" aria-label={t('problems.toAdd')}>
               {matches.map((problem) => (
                 <li key={problem.slug}>
                   <button type="button" className="button" disabled={disabled} onClick={() => pick(problem.name)}>
                     {problem.name}
-                    <span className="muted"> · {problem.kind}</span>
+                    <span className="muted"> · {t(`problems.kinds.${problem.kind}`)}</span>
                   </button>
                 </li>
               ))}
               {ownOffered && (
                 <li>
                   <button type="button" className="button" disabled={disabled} onClick={() => pick(typed)}>
-                    Add “{typed}” as your company’s own problem
+                    {t('problems.addOwn', { problem: typed })}
                   </button>
                 </li>
               )}
@@ -170,15 +173,16 @@ export function ProblemAnswer(props: ProblemAnswerProps) {
 
 /** Severity 1–5 as a row of large buttons; the chosen one pressed. */
 function SeverityButtons(props: { name: string; value: number | null; disabled?: boolean | undefined; onChoose(severity: number): void }) {
+  const { t } = useTranslation(formsTexts);
   return (
-    <div className="problem-answer-severity" role="group" aria-label={`Severity of ${props.name}`}>
+    <div className="problem-answer-severity" role="group" aria-label={t('problems.severityOf', { problem: props.name })}>
       {SEVERITIES.map((severity) => (
         <button
           key={severity}
           type="button"
           className="button problem-answer-severity-button"
           aria-pressed={props.value === severity}
-          aria-label={`Severity ${severity} of ${SEVERITY_MAX}: ${props.name}`}
+          aria-label={t('problems.severity', { severity, max: SEVERITY_MAX, problem: props.name })}
           disabled={props.disabled}
           onClick={() => props.onChoose(severity)}
         >

@@ -20,6 +20,7 @@
  */
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { GRID_TEMPLATE_DEFAULT_TYPE, GRID_TEMPLATE_TYPES, type GridTemplateType, gridTemplateMessages as m } from '../../../common/messages/grid-templates';
 import { createGridTemplates, deleteGridTemplates, type GridTemplate, submitGridTemplate } from '../../api/grid-templates';
 import type { ApiContext } from '../../api/context';
@@ -27,15 +28,18 @@ import { reachedServer } from '../../api/records';
 import { subGridboxDisplayName, subGridboxesOf } from '../../api/subgrids';
 import { useAction, useLocalDocument, useLocalQuery, type SignedInUser } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
+import { i18next } from '../../i18n/i18n';
 import type { BoxDoc, GridDoc, RoomDoc } from '../rooms/model';
 import { SignedIn } from '../session/SignedIn';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { BoxSelect, placedName, RoomSelect, useCompanyDoc, useCompanyRooms, useRoomBoxes } from '../plant-moves/places';
 import './grid-templates.css';
+import { gridTemplatesTexts } from './texts';
 
 type TemplateDoc = LocalDocument & GridTemplate;
 type Filter = GridTemplateType | 'All';
+const FILTERS: readonly Filter[] = ['All', ...GRID_TEMPLATE_TYPES];
 
 /** What a use made, followed live in the local store. */
 type Result = { kind: 'Grid'; gridId: string; roomId: string } | { kind: 'SubGrid'; boxId: string; boxName: string };
@@ -43,16 +47,17 @@ type Panel = { kind: 'new' } | { kind: 'use'; template: TemplateDoc } | null;
 
 const templateOrder = (a: TemplateDoc, b: TemplateDoc) => a.template_name.localeCompare(b.template_name, undefined, { numeric: true, sensitivity: 'base' });
 
-const sizeText = (template: Pick<GridTemplate, 'rows' | 'columns' | 'template_type'>) => {
-  const count = template.rows * template.columns;
-  return `${template.columns} × ${template.rows} · ${count} ${template.template_type === 'Grid' ? (count === 1 ? 'box' : 'boxes') : count === 1 ? 'position' : 'positions'}`;
-};
+/** "4 × 2 · 8 boxes" (called at render, in the reader's language). */
+const sizeText = (template: Pick<GridTemplate, 'rows' | 'columns' | 'template_type'>) =>
+  i18next.t(template.template_type === 'Grid' ? 'size.boxes' : 'size.positions', { ns: gridTemplatesTexts, count: template.rows * template.columns, columns: template.columns, rows: template.rows });
 
 export function GridTemplatesScreen() {
-  return <SignedIn title="Grid templates">{(user) => <GridTemplates user={user} />}</SignedIn>;
+  const { t } = useTranslation(gridTemplatesTexts);
+  return <SignedIn title={t('title')}>{(user) => <GridTemplates user={user} />}</SignedIn>;
 }
 
 function GridTemplates({ user }: { user: SignedInUser }) {
+  const { t } = useTranslation(gridTemplatesTexts);
   // The company's own documents only: a shared tablet may still hold another company's.
   const { companyId } = user;
   const templates = useLocalQuery<TemplateDoc>('operations', { kind: 'grid_template', company_id: companyId }, `grid_template-${companyId}`);
@@ -67,12 +72,12 @@ function GridTemplates({ user }: { user: SignedInUser }) {
   };
   return (
     <Screen
-      title="Grid templates"
+      title={t('title')}
       loading={templates.loading}
       actions={
         user.isAdmin && (
           <button type="button" className="button primary" onClick={() => open({ kind: 'new' })}>
-            New template
+            {t('newTemplate')}
           </button>
         )
       }
@@ -93,10 +98,10 @@ function GridTemplates({ user }: { user: SignedInUser }) {
       {result?.kind === 'Grid' && <GridResult gridId={result.gridId} roomId={result.roomId} onClose={() => setResult(null)} />}
       {result?.kind === 'SubGrid' && <SubGridResult boxId={result.boxId} boxName={result.boxName} onClose={() => setResult(null)} />}
 
-      <div className="template-filter" role="group" aria-label="Show templates">
-        {(['All', ...GRID_TEMPLATE_TYPES] as const).map((type) => (
+      <div className="template-filter" role="group" aria-label={t('list.filter')}>
+        {FILTERS.map((type) => (
           <button key={type} type="button" className={`button${filter === type ? ' primary' : ''}`} aria-pressed={filter === type} onClick={() => setFilter(type)}>
-            {type}
+            {t(`types.${type}`)}
           </button>
         ))}
       </div>
@@ -104,13 +109,13 @@ function GridTemplates({ user }: { user: SignedInUser }) {
       {shown.length === 0 ? (
         <p className="empty">
           {templates.documents.length > 0
-            ? `No ${filter} templates yet.`
+            ? t('list.emptyOfType', { type: t(`types.${filter}`) })
             : user.isAdmin
-              ? 'No grid templates yet. Create one with “New template”: a Grid template lays out a whole grid in a room, a SubGrid template divides a box into plant positions.'
-              : 'No grid templates yet. An Admin can create them.'}
+              ? t('list.emptyAdmin')
+              : t('list.empty')}
         </p>
       ) : (
-        <ul className="template-list" aria-label="Grid templates">
+        <ul className="template-list" aria-label={t('title')}>
           {shown.map((template) => (
             <TemplateCard key={template.id} template={template} user={user} onUse={() => open({ kind: 'use', template })} />
           ))}
@@ -121,25 +126,27 @@ function GridTemplates({ user }: { user: SignedInUser }) {
 }
 
 function Waiting({ document }: { document: object | null }) {
-  return document && !reachedServer(document) ? <span className="chip waiting">Waiting to sync</span> : null;
+  const { t } = useTranslation(gridTemplatesTexts);
+  return document && !reachedServer(document) ? <span className="chip waiting">{t('waitingToSync')}</span> : null;
 }
 
 function TemplateCard({ template, user, onUse }: { template: TemplateDoc; user: SignedInUser; onUse: () => void }) {
+  const { t } = useTranslation(gridTemplatesTexts);
   const [confirming, setConfirming] = useState(false);
   const remove = useAction(deleteGridTemplates, m.deleted);
   return (
     <li className="card template-card" aria-label={template.template_name}>
       <div className="template-head">
         <h2>{template.template_name}</h2>
-        <span className={`chip type-chip ${template.template_type === 'Grid' ? 'grid-type' : 'subgrid-type'}`}>{template.template_type}</span>
+        <span className={`chip type-chip ${template.template_type === 'Grid' ? 'grid-type' : 'subgrid-type'}`}>{t(`types.${template.template_type}`)}</span>
         <Waiting document={template} />
       </div>
       <p className="template-size">{sizeText(template)}</p>
       {template.description && <p className="muted">{template.description}</p>}
       {confirming ? (
         <ConfirmPanel
-          question={`Delete template ${template.template_name}?`}
-          message={`Delete template ${template.template_name}? What was made from it stays.`}
+          question={t('card.deleteQuestion', { name: template.template_name })}
+          message={t('card.deleteMessage', { name: template.template_name })}
           busy={remove.busy}
           onConfirm={() => void remove.run({ templateId: template.template_id, companyId: user.companyId })}
           onKeep={() => setConfirming(false)}
@@ -147,11 +154,11 @@ function TemplateCard({ template, user, onUse }: { template: TemplateDoc; user: 
       ) : (
         <div className="template-actions">
           <button type="button" className="button primary" onClick={onUse}>
-            {template.template_type === 'Grid' ? 'Lay out a grid' : 'Divide a box'}
+            {template.template_type === 'Grid' ? t('card.layOutGrid') : t('card.divideBox')}
           </button>
           {user.isAdmin && (
             <button type="button" className="button danger" onClick={() => setConfirming(true)}>
-              Delete
+              {t('card.delete')}
             </button>
           )}
         </div>
@@ -173,6 +180,7 @@ function createFromForm(context: ApiContext, input: Omit<Parameters<typeof creat
 }
 
 function TemplateForm({ user, initialType, onDone }: { user: SignedInUser; initialType: GridTemplateType; onDone: () => void }) {
+  const { t } = useTranslation(gridTemplatesTexts);
   const [name, setName] = useState('');
   const [type, setType] = useState<GridTemplateType>(initialType);
   const [rows, setRows] = useState('');
@@ -195,36 +203,37 @@ function TemplateForm({ user, initialType, onDone }: { user: SignedInUser; initi
   }
 
   return (
-    <form className="form card template-form" onSubmit={(event) => void submit(event)} noValidate aria-label="New grid template">
-      <h2>New grid template</h2>
+    <form className="form card template-form" onSubmit={(event) => void submit(event)} noValidate aria-label={t('form.title')}>
+      <h2>{t('form.title')}</h2>
       <div className="template-fields">
-        <Field label="Template name">
+        <Field label={t('form.name')}>
           <input value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus />
         </Field>
-        <Field label="Type">
+        <Field label={t('form.type')}>
           <select value={type} onChange={(event) => setType(event.target.value as GridTemplateType)}>
-            <option value="Grid">Grid</option>
-            <option value="SubGrid">SubGrid</option>
+            <option value="Grid">{t('types.Grid')}</option>
+            <option value="SubGrid">{t('types.SubGrid')}</option>
           </select>
         </Field>
-        <Field label="Columns">
+        <Field label={t('form.columns')}>
           <input type="number" inputMode="numeric" min={1} step={1} value={columns} onChange={(event) => setColumns(event.target.value)} />
         </Field>
-        <Field label="Rows">
+        <Field label={t('form.rows')}>
           <input type="number" inputMode="numeric" min={1} step={1} value={rows} onChange={(event) => setRows(event.target.value)} />
         </Field>
       </div>
-      <p className="muted">{type === 'Grid' ? 'A Grid template lays out a whole grid of columns × rows boxes in a room.' : 'A SubGrid template divides a box into columns × rows plant positions.'}</p>
-      <Field label="Description">
+      <p className="muted">{type === 'Grid' ? t('form.gridHelp') : t('form.subGridHelp')}</p>
+      <Field label={t('form.description')}>
         <textarea rows={2} value={description} onChange={(event) => setDescription(event.target.value)} />
       </Field>
       <FormError error={create.error} />
-      <FormButtons className="template-actions" submitLabel="Create template" busy={create.busy} onCancel={onDone} />
+      <FormButtons className="template-actions" submitLabel={t('form.create')} busy={create.busy} onCancel={onDone} />
     </form>
   );
 }
 
 function UseForm({ user, template, onCancel, onDone }: { user: SignedInUser; template: TemplateDoc; onCancel: () => void; onDone: (result: Result) => void }) {
+  const { t } = useTranslation(gridTemplatesTexts);
   const { rooms } = useCompanyRooms(user.companyId);
   const company = useCompanyDoc(user.companyId);
   // A company with one room needs no choosing.
@@ -259,79 +268,81 @@ function UseForm({ user, template, onCancel, onDone }: { user: SignedInUser; tem
     });
   }
 
-  const title = isGrid ? `Lay out a grid from ${template.template_name}` : `Divide a box with ${template.template_name}`;
+  const title = isGrid ? t('use.gridTitle', { name: template.template_name }) : t('use.subGridTitle', { name: template.template_name });
   return (
     <form className="form card template-form" onSubmit={(event) => void submit(event)} noValidate aria-label={title}>
       <h2>{title}</h2>
       <p className="muted">
         {isGrid
-          ? `A grid of ${template.columns} columns × ${template.rows} rows (${template.columns * template.rows} boxes).`
-          : `The box gets ${template.columns} columns × ${template.rows} rows of plant positions (${template.columns * template.rows}), numbered row by row from Sub-1-1.`}
+          ? t('use.gridSummary', { columns: template.columns, rows: template.rows, boxes: template.columns * template.rows })
+          : t('use.subGridSummary', { columns: template.columns, rows: template.rows, positions: template.columns * template.rows })}
       </p>
       <div className="template-fields">
         <RoomSelect
-          label="Room"
+          label={t('use.room')}
           value={roomId}
           rooms={rooms}
-          none={rooms.length === 0 ? 'No rooms yet' : 'Choose a room'}
+          none={rooms.length === 0 ? t('use.noRooms') : t('use.chooseRoom')}
           onChange={(id) => {
             setRoomChoice(id);
             setBoxId('');
           }}
         />
         {isGrid ? (
-          <Field label="Grid name">
+          <Field label={t('use.gridName')}>
             <input value={gridName} placeholder={template.template_name} onChange={(event) => setGridName(event.target.value)} autoComplete="off" />
           </Field>
         ) : (
           <BoxSelect
-            label="Box"
+            label={t('use.box')}
             value={box ? boxId : ''}
             boxes={placed}
-            none={!roomId ? 'Choose a room first' : loading ? 'Loading the boxes…' : placed.length === 0 ? 'This room has no boxes' : 'Choose a box'}
+            none={!roomId ? t('use.chooseRoomFirst') : loading ? t('use.loadingBoxes') : placed.length === 0 ? t('use.noBoxes') : t('use.chooseBox')}
             disabled={!roomId}
             note={(each) => {
               const count = subGridboxesOf(each.box).length;
-              return count === 0 ? null : `${count} ${count === 1 ? 'position' : 'positions'} already`;
+              return count === 0 ? null : t('use.positionsAlready', { count });
             }}
             onChange={setBoxId}
           />
         )}
       </div>
-      {isGrid && <p className="muted">Leave the grid name blank to name it after the template.</p>}
+      {isGrid && <p className="muted">{t('use.gridNameHelp')}</p>}
       {!isGrid && (
         <label className="check-field">
           <input type="checkbox" checked={autoPlants} onChange={(event) => setAutoPlants(event.target.checked)} />
-          Auto initialize plants (each position gets a plant id)
+          {t('use.autoPlants')}
         </label>
       )}
       <FormError error={use.error} />
-      <FormButtons className="template-actions" submitLabel={isGrid ? 'Lay out grid' : 'Divide box'} busy={use.busy} onCancel={onCancel} />
+      <FormButtons className="template-actions" submitLabel={isGrid ? t('use.layOutGrid') : t('use.divideBox')} busy={use.busy} onCancel={onCancel} />
     </form>
   );
 }
 
 /** The grid a Grid template made, live: its boxes appear at once and it is marked until the server has it. */
 function GridResult({ gridId, roomId, onClose }: { gridId: string; roomId: string; onClose: () => void }) {
+  const { t } = useTranslation(gridTemplatesTexts);
   const grid = useLocalDocument<GridDoc>('grids', gridId).document;
   const room = useLocalDocument<RoomDoc>('rooms', roomId).document;
   const boxes = useLocalQuery<BoxDoc>('grid_boxes', { gridId }, `result-boxes-${gridId}`);
   return (
-    <section className="card template-result" aria-label="Grid laid out">
+    <section className="card template-result" aria-label={t('gridResult.label')}>
       <div className="template-head">
-        <h2>Grid {grid?.Name ?? ''} laid out</h2>
+        <h2>{t('gridResult.heading', { name: grid?.Name ?? '' })}</h2>
         <Waiting document={grid} />
       </div>
       <p data-boxes={boxes.documents.length}>
-        In {room?.Name ?? 'the room'}: {boxes.documents.length} {boxes.documents.length === 1 ? 'box' : 'boxes'}
-        {grid?.nx && grid.ny ? ` (${grid.nx} columns × ${grid.ny} rows)` : ''}.
+        {grid?.nx && grid.ny
+          ? t('gridResult.boxesWithSize', { room: room?.Name ?? t('gridResult.theRoom'), count: boxes.documents.length, columns: grid.nx, rows: grid.ny })
+          : t('gridResult.boxes', { room: room?.Name ?? t('gridResult.theRoom'), count: boxes.documents.length })}
       </p>
       <div className="template-actions">
         <Link className="button primary" to="/dashboard/rooms/$roomID" params={{ roomID: roomId }}>
-          Open the room
+          {t('gridResult.openRoom')}
         </Link>
         <button type="button" className="button" onClick={onClose}>
-          Done
+          {t('gridResult.done')}
         </button>
       </div>
     </section>
@@ -340,31 +351,30 @@ function GridResult({ gridId, roomId, onClose }: { gridId: string; roomId: strin
 
 /** The positions a SubGrid template made in a box, live: plant ids arrive with the pull once the division has synced. */
 function SubGridResult({ boxId, boxName, onClose }: { boxId: string; boxName: string; onClose: () => void }) {
+  const { t } = useTranslation(gridTemplatesTexts);
   const box = useLocalDocument<BoxDoc>('grid_boxes', boxId).document;
   const subs = subGridboxesOf(box).sort((a, b) => a.SubY - b.SubY || a.SubX - b.SubX);
   return (
-    <section className="card template-result" aria-label="Box divided">
+    <section className="card template-result" aria-label={t('subGridResult.label')}>
       <div className="template-head">
-        <h2>{boxName} divided</h2>
-        {subs.some((sub) => sub.pending) && <span className="chip waiting">Waiting to sync</span>}
+        <h2>{t('subGridResult.heading', { box: boxName })}</h2>
+        {subs.some((sub) => sub.pending) && <span className="chip waiting">{t('waitingToSync')}</span>}
       </div>
-      <p>
-        {subs.length} {subs.length === 1 ? 'position' : 'positions'} in this box:
-      </p>
-      <ul className="result-positions" aria-label={`Positions of ${boxName}`}>
+      <p>{t('subGridResult.positions', { count: subs.length })}</p>
+      <ul className="result-positions" aria-label={t('subGridResult.positionsOf', { box: boxName })}>
         {subs.map((sub) => (
           <li key={String(sub.Sub_gridboxID)}>
             <strong>{subGridboxDisplayName(sub.CustomName, sub.SubX, sub.SubY)}</strong>
-            <span className="muted">{sub.PlantID ?? (sub.pending ? 'plant id after sync' : 'no plant id')}</span>
+            <span className="muted">{sub.PlantID ?? (sub.pending ? t('subGridResult.plantIdAfterSync') : t('subGridResult.noPlantId'))}</span>
           </li>
         ))}
       </ul>
       <div className="template-actions">
         <Link className="button primary" to="/dashboard/plantMoves">
-          Move plants
+          {t('subGridResult.movePlants')}
         </Link>
         <button type="button" className="button" onClick={onClose}>
-          Done
+          {t('subGridResult.done')}
         </button>
       </div>
     </section>

@@ -11,25 +11,27 @@
  */
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { kioskMessages } from '../../../common/messages/kiosk';
 import { kioskMembers, setPin } from '../../api/kiosk';
 import { homeOf } from '../../app/home';
+import { messageOf, translateMessage } from '../../i18n/messages';
 import { kiosk, session } from '../../app/services';
 import { useSyncStatus } from '../../sync/sync-store';
 import { FormError } from '../shell/forms';
-import { kioskScreenMessages, switchAway, switchTo } from './actions';
+import { switchAway, switchTo } from './actions';
 import { Keypad, PinField } from './PinPad';
 import { useUserNames } from './useUserNames';
 import './kiosk.css';
+import { kioskTexts } from './texts';
 
 type Member = ReturnType<typeof kioskMembers>[number];
 
 /** What the screen shows: the signed-in user's PIN to set first, the list, or one user's PIN pad. */
 type Stage = { kind: 'starting' } | { kind: 'set-pin'; userId: number } | { kind: 'list' } | { kind: 'pin'; member: Member };
 
-const changesWaiting = (count: number) => (count > 0 ? `Changes waiting: ${count}` : 'No changes waiting');
-
 export function SwitchUserScreen() {
+  const { t } = useTranslation(kioskTexts);
   const navigate = useNavigate();
   const [stage, setStage] = useState<Stage>({ kind: 'starting' });
   const [error, setError] = useState<string | null>(null);
@@ -46,7 +48,7 @@ export function SwitchUserScreen() {
       try {
         await switchAway();
       } catch (caught) {
-        if (alive) setError(caught instanceof Error ? caught.message : String(caught));
+        if (alive) setError(messageOf(caught));
       }
       if (alive) setStage({ kind: 'list' });
     })();
@@ -84,15 +86,15 @@ export function SwitchUserScreen() {
   }
   return (
     <main className="page kiosk-page">
-      <h1>Switch user</h1>
-      <p>Tap your name and type your PIN. Everyone’s changes keep reaching the server under their own name while others use the tablet.</p>
+      <h1>{t('switchUser.title')}</h1>
+      <p>{t('switchUser.intro')}</p>
       <FormError error={error} banner />
       <MemberList
         onPick={(member) => (member.parked && !member.locked ? setStage({ kind: 'pin', member }) : void navigate({ to: '/signIn' }))}
         another={
           <div className="kiosk-actions">
             <button type="button" className="button primary kiosk-another" onClick={() => void navigate({ to: '/signIn' })}>
-              Another user
+              {t('switchUser.anotherUser')}
             </button>
           </div>
         }
@@ -105,6 +107,7 @@ export function SwitchUserScreen() {
 function MemberList({ onPick, another }: { onPick: (member: Member) => void; another: ReactNode }) {
   const members = kioskMembers(kiosk);
   const users = useSyncStatus((status) => status.users);
+  const { t } = useTranslation(kioskTexts);
   const nameOf = useUserNames();
   const pendingOf = (userId: number | null) => users.find((user) => user.userId === userId)?.pending ?? 0;
   // Changes of users who signed out fully: kept here, sent when they sign in again.
@@ -112,15 +115,15 @@ function MemberList({ onPick, another }: { onPick: (member: Member) => void; ano
   return (
     <>
       {members.length === 0 ? (
-        <p className="empty">Nobody is signed in on this tablet. Sign in with your password: “Another user”.</p>
+        <p className="empty">{t('switchUser.nobody')}</p>
       ) : (
-        <ul className="kiosk-members" aria-label="Users on this tablet">
+        <ul className="kiosk-members" aria-label={t('switchUser.members')}>
           {members.map((member) => (
             <li key={member.userId}>
               <button type="button" className="kiosk-member" onClick={() => onPick(member)} data-user={member.userId}>
                 <span className="kiosk-member-name">{nameOf(member.userId)}</span>
-                <span className="kiosk-member-facts">{changesWaiting(pendingOf(member.userId))}</span>
-                {(member.locked || !member.parked) && <span className="kiosk-member-note">Sign in with your password</span>}
+                <span className="kiosk-member-facts">{pendingOf(member.userId) > 0 ? t('switchUser.changesWaiting', { count: pendingOf(member.userId) }) : t('switchUser.noChangesWaiting')}</span>
+                {(member.locked || !member.parked) && <span className="kiosk-member-note">{t('switchUser.usePassword')}</span>}
               </button>
             </li>
           ))}
@@ -129,11 +132,11 @@ function MemberList({ onPick, another }: { onPick: (member: Member) => void; ano
       {another}
       {signedOut.length > 0 && (
         <section className="card kiosk-waiting" aria-labelledby="kiosk-waiting">
-          <h2 id="kiosk-waiting">Waiting for their authors to sign in</h2>
+          <h2 id="kiosk-waiting">{t('switchUser.waitingForAuthors')}</h2>
           <ul>
             {signedOut.map((user) => (
               <li key={user.userId ?? 'none'}>
-                {nameOf(user.userId)}: {user.pending} change{user.pending === 1 ? '' : 's'}, kept on this tablet and sent when {user.userId === null ? 'their author signs' : 'they sign'} in again.
+                {t(user.userId === null ? 'switchUser.keptForUnknown' : 'switchUser.keptForUser', { name: nameOf(user.userId), count: user.pending })}
               </li>
             ))}
           </ul>
@@ -149,6 +152,7 @@ function PinPrompt({ member, name, onBack, onSwitched, onPassword }: { member: M
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [locked, setLocked] = useState(member.locked);
+  const { t } = useTranslation(kioskTexts);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -157,7 +161,7 @@ function PinPrompt({ member, name, onBack, onSwitched, onPassword }: { member: M
     try {
       onSwitched(await switchTo(member.userId, pin));
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
+      setError(messageOf(caught));
       setPinValue('');
       setLocked(kioskMembers(kiosk).find((other) => other.userId === member.userId)?.locked ?? false);
     } finally {
@@ -166,34 +170,34 @@ function PinPrompt({ member, name, onBack, onSwitched, onPassword }: { member: M
   }
 
   return (
-    <form className="kiosk-pin" onSubmit={(event) => void submit(event)} aria-label={`PIN of ${name}`} noValidate>
+    <form className="kiosk-pin" onSubmit={(event) => void submit(event)} aria-label={t('pinPrompt.label', { name })} noValidate>
       <h1>{name}</h1>
-      {!locked && <p>Type your PIN to switch to {name}.</p>}
+      {!locked && <p>{t('pinPrompt.typePin', { name })}</p>}
       {locked ? (
         <>
           <p className="banner error" role="alert">
-            {kioskMessages.locked}
+            {translateMessage(kioskMessages.locked)}
           </p>
           <div className="kiosk-actions">
             <button type="button" className="button primary" onClick={onPassword}>
-              Sign in with your password
+              {t('pinPrompt.usePassword')}
             </button>
             <button type="button" className="button" onClick={onBack}>
-              Back
+              {t('back')}
             </button>
           </div>
         </>
       ) : (
         <>
-          <PinField label="PIN" name="pin" value={pin} onChange={setPinValue} autoFocus invalid={Boolean(error)} />
+          <PinField label={t('pin')} name="pin" value={pin} onChange={setPinValue} autoFocus invalid={Boolean(error)} />
           <FormError error={error} />
-          <Keypad label="PIN" value={pin} onChange={setPinValue} disabled={busy} />
+          <Keypad label={t('pin')} value={pin} onChange={setPinValue} disabled={busy} />
           <div className="kiosk-actions">
             <button type="submit" className="button primary" disabled={busy || pin.length < 4}>
-              {busy ? 'Checking…' : 'Switch'}
+              {busy ? t('pinPrompt.checking') : t('pinPrompt.switch')}
             </button>
             <button type="button" className="button" onClick={onBack}>
-              Back
+              {t('back')}
             </button>
           </div>
         </>
@@ -211,41 +215,42 @@ function SetPinForm({ userId, onDone, onCancel }: { userId: number; onDone: () =
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const name = nameOf(userId);
+  const { t } = useTranslation(kioskTexts);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
     if (!/^\d{4,8}$/.test(pin)) return setError(kioskMessages.pinFormat);
-    if (pin !== confirm) return setError(kioskScreenMessages.pinsDiffer);
+    if (pin !== confirm) return setError(t('setPin.pinsDiffer'));
     setBusy(true);
     try {
       await setPin(kiosk, session, { pin, name });
       await onDone();
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
+      setError(messageOf(caught));
       setBusy(false);
     }
   }
 
-  const typing = active === 'pin' ? { label: 'PIN', value: pin, onChange: setPinValue } : { label: 'Confirm PIN', value: confirm, onChange: setConfirm };
+  const typing = active === 'pin' ? { label: t('pin'), value: pin, onChange: setPinValue } : { label: t('confirmPin'), value: confirm, onChange: setConfirm };
   return (
-    <form className="kiosk-pin" onSubmit={(event) => void submit(event)} aria-label="Set your PIN" noValidate>
-      <h1>Set your PIN</h1>
+    <form className="kiosk-pin" onSubmit={(event) => void submit(event)} aria-label={t('setPin.title')} noValidate>
+      <h1>{t('setPin.title')}</h1>
       <p>
-        {name}, choose a PIN of 4 to 8 digits for this tablet. You stay signed in while someone else uses it, your changes keep syncing, and your PIN brings you back without your password.
+        {t('setPin.intro', { name })}
       </p>
       <div className="pin-pair">
-        <PinField label="PIN" name="pin" value={pin} onChange={setPinValue} onFocus={() => setActive('pin')} autoFocus />
-        <PinField label="Confirm PIN" name="confirm" value={confirm} onChange={setConfirm} onFocus={() => setActive('confirm')} />
+        <PinField label={t('pin')} name="pin" value={pin} onChange={setPinValue} onFocus={() => setActive('pin')} autoFocus />
+        <PinField label={t('confirmPin')} name="confirm" value={confirm} onChange={setConfirm} onFocus={() => setActive('confirm')} />
       </div>
       <FormError error={error} />
       <Keypad {...typing} disabled={busy} />
       <div className="kiosk-actions">
         <button type="submit" className="button primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save PIN and switch user'}
+          {busy ? t('saving') : t('setPin.submit')}
         </button>
         <button type="button" className="button" onClick={onCancel}>
-          Cancel
+          {t('cancel')}
         </button>
       </div>
     </form>

@@ -8,13 +8,16 @@
  */
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSignedInUser } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
 import { signOutFully } from './actions';
 import { useUserNames } from './useUserNames';
 import './kiosk.css';
+import { kioskTexts } from './texts';
 
 export function UserMenu() {
+  const { t } = useTranslation(kioskTexts);
   const navigate = useNavigate();
   const user = useSignedInUser();
   const nameOf = useUserNames();
@@ -33,28 +36,28 @@ export function UserMenu() {
   }
 
   return (
-    <div className="user-menu" role="group" aria-label={name ? `Signed in as ${name}` : 'Signed in'}>
+    <div className="user-menu" role="group" aria-label={name ? t('userMenu.signedInAs', { name }) : t('userMenu.signedIn')}>
       {name && <span className="user-name">{name}</span>}
       <button type="button" className="button" onClick={() => void navigate({ to: '/switchUser' })}>
-        Switch user
+        {t('userMenu.switchUser')}
       </button>
       <button type="button" className="button" disabled={busy} aria-expanded={waiting > 0 ? confirming : undefined} onClick={() => (waiting > 0 ? setConfirming(true) : void signOut())}>
-        Sign out
+        {t('userMenu.signOut')}
       </button>
       {confirming && (
-        <div className="sign-out-panel" role="dialog" aria-label="Sign out with changes waiting?">
+        <div className="sign-out-panel" role="dialog" aria-label={t('userMenu.confirmLabel')}>
           <p className="sign-out-count" data-waiting={waiting}>
-            You have {waiting} change{waiting === 1 ? '' : 's'} waiting to reach the server.
+            {t('userMenu.waiting', { count: waiting })}
           </p>
           <p>
-            {waiting === 1 ? 'It stays' : 'They stay'} on this tablet and {waiting === 1 ? 'is' : 'are'} sent when you sign in here again, never as someone else. To keep {waiting === 1 ? 'it' : 'them'} going now, use “Switch user” instead: you stay signed in.
+            {t('userMenu.staysHere', { count: waiting })}
           </p>
           <div className="form-actions">
             <button type="button" className="button danger" disabled={busy} onClick={() => void signOut()}>
-              {busy ? 'Signing out…' : 'Sign out now'}
+              {busy ? t('userMenu.signingOut') : t('userMenu.signOutNow')}
             </button>
             <button type="button" className="button" onClick={() => setConfirming(false)}>
-              Stay signed in
+              {t('userMenu.staySignedIn')}
             </button>
           </div>
         </div>

@@ -11,11 +11,6 @@ import { homeOf } from '../../app/home';
 import { client, kiosk, session, startSync } from '../../app/services';
 import { syncWorker } from '../../sync/sync-store';
 
-/** Our own messages (the spec has no kiosk); the API's are in common/messages/kiosk.ts. */
-export const kioskScreenMessages = {
-  pinsDiffer: 'The two PINs are not the same. Type the PIN again.',
-} as const;
-
 /**
  * Tells the sync worker the sessions changed, without waiting for the replay it starts (a kiosk
  * switch must not wait for a queue of changes to reach the server). Starts the worker after a

@@ -4,6 +4,7 @@
  * set their PIN, else "User 12". Works signed out too (the switch screen has nobody signed in).
  */
 import { useCallback, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { kioskMembers } from '../../api/kiosk';
 import type { CompanyUser } from '../../api/users';
 import { useLocalQuery } from '../../app/hooks';
@@ -11,11 +12,11 @@ import { kiosk } from '../../app/services';
 import type { CompanyDocument } from '../company/useCompany';
 import { userName } from '../company/useCompany';
 import { kioskMessages } from '../../../common/messages/kiosk';
-
-/** Changes recorded before entries named their author belong to nobody in particular. */
-export const UNNAMED_CHANGES = 'Earlier changes';
+import { translateMessage } from '../../i18n/messages';
+import { kioskTexts } from './texts';
 
 export function useUserNames(): (userId: number | null) => string {
+  const { t } = useTranslation(kioskTexts);
   // Every company document on the tablet: a handful at most, and there is none signed in on the switch screen.
   const companies = useLocalQuery<CompanyDocument>('company', {}, 'all');
   const names = useMemo(() => {
@@ -28,9 +29,10 @@ export function useUserNames(): (userId: number | null) => string {
   // The kiosk's members are read at each call: local storage, changed by switches, not observable.
   return useCallback(
     (userId: number | null) => {
-      if (userId === null) return UNNAMED_CHANGES;
-      return names.get(userId) ?? kioskMembers(kiosk).find((member) => member.userId === userId)?.name ?? kioskMessages.unnamed(userId);
+      // Changes recorded before entries named their author belong to nobody in particular.
+      if (userId === null) return t('unnamedChanges');
+      return names.get(userId) ?? kioskMembers(kiosk).find((member) => member.userId === userId)?.name ?? translateMessage(kioskMessages.unnamed(userId));
     },
-    [names],
+    [names, t],
   );
 }

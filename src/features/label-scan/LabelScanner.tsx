@@ -9,10 +9,12 @@
  * WARNING: load this module lazily (ScanLabelSheet.tsx `LazyLabelScanner`): it pulls in the QR decoder.
  */
 import { type ChangeEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { messageOf } from '../../i18n/messages';
 import { FRAME_MAX_SIDE, PHOTO_MAX_SIDE, pixelsOf, readQr } from './decode';
 import { findLabelledBatch, type LabelLookup } from './find-batch';
 import { batchIdOfLabel, type ScannedBatch } from './label';
-import { labelScanMessages as m } from './messages';
+import { labelScanTexts } from './texts';
 import './label-scan.css';
 
 /** A few reads a second: enough to feel immediate, little enough to leave the tablet responsive. */
@@ -20,18 +22,24 @@ const SCAN_INTERVAL_MS = 250;
 
 type CameraState = 'starting' | 'live' | 'no-camera' | 'refused' | 'busy' | 'insecure';
 
-interface Notice {
-  text: string;
-  kind: 'problem' | 'progress';
-}
+/** What the scanner says under the picture: a text of its own (texts.ts), with the values it names. */
+type NoticeText =
+  | { key: 'readingPhoto' | 'notAnImage' | 'noCodeInPhoto' | 'notALabel' | 'notOnTablet' | 'noSession' }
+  | { key: 'opening'; batch: string }
+  | { key: 'storeUnreadable'; reason: string };
 
-const cameraMessages: Record<Exclude<CameraState, 'live'>, string> = {
-  starting: m.starting,
-  'no-camera': m.noCamera,
-  refused: m.refused,
-  busy: m.cameraBusy,
-  insecure: m.insecure,
-};
+type Notice = NoticeText & { kind: 'problem' | 'progress' };
+
+/** The texts of the camera's states (translated at render). */
+const cameraMessages = {
+  starting: 'starting',
+  'no-camera': 'noCamera',
+  refused: 'refused',
+  busy: 'cameraBusy',
+  insecure: 'insecure',
+} as const satisfies Record<Exclude<CameraState, 'live'>, string>;
+
+const sameNotice = (a: Notice | null, b: Notice | null) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Whether this browser can open a camera at all (getUserMedia exists only on secure pages). */
 function initialCameraState(): CameraState {
@@ -57,6 +65,7 @@ export interface LabelScannerProps {
 }
 
 export default function LabelScanner({ onBatch }: LabelScannerProps) {
+  const { t } = useTranslation(labelScanTexts);
   const video = useRef<HTMLVideoElement>(null);
   const canvas = useRef<HTMLCanvasElement | null>(null);
   const [camera, setCamera] = useState<CameraState>(initialCameraState);
@@ -76,7 +85,7 @@ export default function LabelScanner({ onBatch }: LabelScannerProps) {
 
   const canvasOf = () => (canvas.current ??= document.createElement('canvas'));
   // The same notice again (the same wrong code seen four times a second) neither re-renders nor is read out again.
-  const show = useCallback((next: Notice | null) => setNotice((current) => (current?.text === next?.text && current?.kind === next?.kind ? current : next)), []);
+  const show = useCallback((next: Notice | null) => setNotice((current) => (sameNotice(current, next) ? current : next)), []);
 
   /** What a read code means; true when it opened a batch (the caller stops reading). */
   const handleCode = useCallback(
@@ -84,7 +93,7 @@ export default function LabelScanner({ onBatch }: LabelScannerProps) {
       if (opened.current) return true;
       const address = batchIdOfLabel(text);
       if (address === null) {
-        show({ text: m.notALabel, kind: 'problem' });
+        show({ key: 'notALabel', kind: 'problem' });
         return false;
       }
       let lookup: LabelLookup;
@@ -92,17 +101,17 @@ export default function LabelScanner({ onBatch }: LabelScannerProps) {
         lookup = await findLabelledBatch(address);
       } catch (error) {
         // The local store failed to answer (storage full, a broken database): say so, and keep scanning.
-        show({ text: m.storeUnreadable(error instanceof Error ? error.message : String(error)), kind: 'problem' });
+        show({ key: 'storeUnreadable', reason: messageOf(error), kind: 'problem' });
         return false;
       }
       if (opened.current) return true;
       if ('missing' in lookup) {
-        show({ text: lookup.missing === 'session' ? m.noSession : m.notOnTablet, kind: 'problem' });
+        show({ key: lookup.missing === 'session' ? 'noSession' : 'notOnTablet', kind: 'problem' });
         return false;
       }
       opened.current = true;
       stopCamera.current();
-      show({ text: m.opening(lookup.found.BatchNumber), kind: 'progress' });
+      show({ key: 'opening', batch: lookup.found.BatchNumber, kind: 'progress' });
       onBatchLatest.current(lookup.found);
       return true;
     },
@@ -165,11 +174,11 @@ export default function LabelScanner({ onBatch }: LabelScannerProps) {
     input.value = '';
     if (!file || opened.current) return;
     setReadingPhoto(true);
-    show({ text: m.readingPhoto, kind: 'progress' });
+    show({ key: 'readingPhoto', kind: 'progress' });
     try {
       // The content decides, not the name or the type the file claims: a file the browser cannot decode is refused.
       const bitmap = await createImageBitmap(file).catch(() => null);
-      if (!bitmap) return show({ text: m.notAnImage, kind: 'problem' });
+      if (!bitmap) return show({ key: 'notAnImage', kind: 'problem' });
       let text: string | null;
       try {
         const pixels = pixelsOf(bitmap, bitmap.width, bitmap.height, PHOTO_MAX_SIDE, canvasOf());
@@ -177,7 +186,7 @@ export default function LabelScanner({ onBatch }: LabelScannerProps) {
       } finally {
         bitmap.close();
       }
-      if (text === null) return show({ text: m.noCodeInPhoto, kind: 'problem' });
+      if (text === null) return show({ key: 'noCodeInPhoto', kind: 'problem' });
       await handleCode(text);
     } finally {
       setReadingPhoto(false);
@@ -194,17 +203,17 @@ export default function LabelScanner({ onBatch }: LabelScannerProps) {
         {live && <div className="ls-target" aria-hidden="true" />}
       </div>
       <p className={`ls-status${cameraUnusable ? ' banner' : ''}`} role="status">
-        {live ? m.scanning : cameraMessages[camera]}
+        {live ? t('scanning') : t(cameraMessages[camera])}
       </p>
       {notice && (
         <p className={`ls-notice banner${notice.kind === 'problem' ? ' error' : ''}`} role={notice.kind === 'problem' ? 'alert' : 'status'}>
-          {notice.text}
+          {notice.key === 'opening' ? t('opening', { batch: notice.batch }) : notice.key === 'storeUnreadable' ? t('storeUnreadable', { reason: notice.reason }) : t(notice.key)}
         </p>
       )}
       <div className="ls-actions">
         {/* The label wraps the input, so the control is named by the words on the button. */}
         <label className={`button ls-photo${cameraUnusable ? ' primary' : ''}${readingPhoto ? ' ls-busy' : ''}`}>
-          {m.takePhoto}
+          {t('takePhoto')}
           <input className="ls-photo-input" type="file" accept="image/*" capture="environment" disabled={readingPhoto} onChange={(event) => void readPhoto(event)} />
         </label>
         {(camera === 'refused' || camera === 'busy') && (
@@ -216,7 +225,7 @@ export default function LabelScanner({ onBatch }: LabelScannerProps) {
               setAttempt((count) => count + 1);
             }}
           >
-            {m.tryCameraAgain}
+            {t('tryCameraAgain')}
           </button>
         )}
       </div>

@@ -6,10 +6,11 @@
  */
 import { useNavigate } from '@tanstack/react-router';
 import { Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ChunkFallback, lazyChunk } from '../../app/lazy-chunk';
 import { Sheet } from '../batches/Sheet';
 import type { ScannedBatch } from './label';
-import { labelScanMessages as m } from './messages';
+import { labelScanTexts } from './texts';
 
 /** The scanner, loaded on first use (app/lazy-chunk.tsx: offline before the app was saved, it waits for the connection). */
 const labelScanner = lazyChunk(async () => (await import('./LabelScanner')).default);
@@ -19,12 +20,13 @@ const labelScanner = lazyChunk(async () => (await import('./LabelScanner')).defa
  * label itself holds); `onBatch` replaces that (a scan screen may want the batch for something else).
  */
 export function ScanLabelSheet(props: { onClose: () => void; onBatch?: (batch: ScannedBatch) => void }) {
+  const { t } = useTranslation(labelScanTexts);
   const navigate = useNavigate();
   const openBatch = props.onBatch ?? ((batch: ScannedBatch) => void navigate({ to: '/dashboard/batch-info/$batchId', params: { batchId: batch.address } }));
   return (
-    <Sheet title={m.title} onClose={props.onClose} wide>
+    <Sheet title={t('title')} onClose={props.onClose} wide>
       <Suspense
-        fallback={<ChunkFallback>{m.starting}</ChunkFallback>}
+        fallback={<ChunkFallback>{t('starting')}</ChunkFallback>}
       >
         <labelScanner.Component onBatch={openBatch} />
       </Suspense>

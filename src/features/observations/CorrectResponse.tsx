@@ -16,6 +16,7 @@
  */
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useId, useMemo, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { mayCorrect } from '../../../common/form-corrections';
 import { FORM_RESPONSES_WINDOW_DAYS } from '../../../common/messages/forms';
 import type { FormTemplateRecord } from '../../../common/schemas/forms';
@@ -25,6 +26,7 @@ import { reachedServer } from '../../api/records';
 import { deferred } from '../../app/deferred';
 import { type SignedInUser, useAction, useLocalDocument } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
+import { i18next } from '../../i18n/i18n';
 import { FormFields } from '../forms/FormFields';
 import { type CompanyDoc, userName, when } from '../rooms/model';
 import { SignedIn } from '../session/SignedIn';
@@ -33,48 +35,53 @@ import { InitialPull, useInitialPull } from '../shell/InitialPull';
 import { Screen } from '../shell/Screen';
 import { changedAny, correctionForm, currentAnswers, FIXED_TYPES, newestCorrectionsFirst, originalsOf } from './correction-model';
 import './corrections.css';
+import { observationsTexts } from './texts';
 
 const correctFormResponse = deferred(() => import('../../api/form-corrections'), 'correctFormResponse');
 
 type ResponseDoc = LocalDocument & FormResponse;
 type TemplateDoc = LocalDocument & FormTemplateRecord;
 
-const TITLE = 'Correct a response';
-const shown = (value: string | null | undefined) => (value?.trim() ? value : 'blank');
+/** An answer as the history shows it: "blank" when there was none (called at render). */
+const shown = (value: string | null | undefined) => (value?.trim() ? value : i18next.t('correction.blank', { ns: observationsTexts }));
 
 export function CorrectResponseScreen({ responseId }: { responseId: string | null }) {
-  return <SignedIn title={TITLE}>{(user) => <CorrectResponse user={user} responseId={responseId} />}</SignedIn>;
+  const { t } = useTranslation(observationsTexts);
+  return <SignedIn title={t('correction.title')}>{(user) => <CorrectResponse user={user} responseId={responseId} />}</SignedIn>;
 }
 
 function CorrectResponse({ user, responseId }: { user: SignedInUser; responseId: string | null }) {
+  const { t } = useTranslation(observationsTexts);
+  const title = t('correction.title');
   const { document: response, loading } = useLocalDocument<ResponseDoc>('form_responses', responseId ?? undefined);
   const form = useLocalDocument<TemplateDoc>('form_templates', response ? String(response.TemplateID) : undefined);
   const company = useLocalDocument<CompanyDoc>('company', String(user.companyId)).document;
   const pulling = useInitialPull();
   const back = (
     <Link to="/dashboard/observations" className="button">
-      Back to observations
+      {t('correction.back')}
     </Link>
   );
   if (pulling && !response) {
     return (
-      <Screen title={TITLE} actions={back}>
+      <Screen title={title} actions={back}>
         <InitialPull progress={pulling} />
       </Screen>
     );
   }
   const missing = !responseId
-    ? 'No response chosen: open Observations and tap “Correct” under the response to correct.'
-    : `This response is not on this tablet: it was deleted, or it is older than the ${FORM_RESPONSES_WINDOW_DAYS} days a tablet keeps. Responses are corrected from the tablet’s copy.`;
+    ? t('correction.noneChosen')
+    : t('correction.notOnTablet', { days: FORM_RESPONSES_WINDOW_DAYS });
   return (
-    <Screen title={TITLE} actions={back} loading={loading || (response !== null && form.loading)} empty={!loading && !response ? missing : null}>
+    <Screen title={title} actions={back} loading={loading || (response !== null && form.loading)} empty={!loading && !response ? missing : null}>
       {response && <Correction key={response.id} user={user} response={response} form={form.document} company={company} />}
     </Screen>
   );
 }
 
 function Correction({ user, response, form, company }: { user: SignedInUser; response: ResponseDoc; form: FormTemplateRecord | null; company: CompanyDoc | null }) {
-  const who = userName(company, response.SubmittedBy) ?? 'a user not on this tablet';
+  const { t } = useTranslation(observationsTexts);
+  const who = userName(company, response.SubmittedBy) ?? t('correction.unknownUser');
   const allowed = mayCorrect({ userId: user.userId, role: user.role ?? 'Regular' }, response.SubmittedBy);
   const corrections = response.corrections ?? [];
   return (
@@ -82,11 +89,11 @@ function Correction({ user, response, form, company }: { user: SignedInUser; res
       <div className="card correction-head">
         <h2>{response.TemplateName}</h2>
         <p className="muted">
-          Submitted {when(response.SubmittedAt)} by {who}
+          {t('correction.submitted', { when: when(response.SubmittedAt), who })}
           {!reachedServer(response) && (
             <>
               {' '}
-              <span className="chip waiting">Waiting to sync</span>
+              <span className="chip waiting">{t('correction.waiting')}</span>
             </>
           )}
         </p>
@@ -95,15 +102,15 @@ function Correction({ user, response, form, company }: { user: SignedInUser; res
         <CorrectionForm response={response} form={form} />
       ) : (
         <p className="banner" role="status">
-          Only the person who submitted this response, or an Admin, can correct it. Its answers and corrections are below.
+          {t('correction.notAllowed')}
         </p>
       )}
       <FixedAnswers response={response} />
       <Originals response={response} />
       <section className="card correction-history" aria-labelledby="correction-history">
-        <h2 id="correction-history">Corrections</h2>
+        <h2 id="correction-history">{t('correction.history')}</h2>
         {corrections.length === 0 ? (
-          <p className="muted">Not corrected yet: the answers are as submitted.</p>
+          <p className="muted">{t('correction.notCorrected')}</p>
         ) : (
           <ol className="corrections">
             {newestCorrectionsFirst(corrections).map((correction, index) => (
@@ -117,6 +124,7 @@ function Correction({ user, response, form, company }: { user: SignedInUser; res
 }
 
 function CorrectionForm({ response, form }: { response: ResponseDoc; form: FormTemplateRecord | null }) {
+  const { t } = useTranslation(observationsTexts);
   const ids = useId();
   const editable = useMemo(() => correctionForm(response, form), [response, form]);
   // What the grower started from: the answers as they were when the screen opened (or last saved).
@@ -145,12 +153,12 @@ function CorrectionForm({ response, form }: { response: ResponseDoc; form: FormT
     }
   }
 
-  if (editable.fields.length === 0) return <p className="empty">This response has no answers that can be corrected here.</p>;
+  if (editable.fields.length === 0) return <p className="empty">{t('correction.nothingToCorrect')}</p>;
   const changed = changedAny(answers, before);
   return (
     <form className="card correct-form" onSubmit={(event) => void submit(event)} aria-labelledby={`${ids}-title`} noValidate>
-      <h2 id={`${ids}-title`}>Answers now</h2>
-      <p className="muted">Change what was wrong, say why, and save. The values as submitted are kept and shown below.</p>
+      <h2 id={`${ids}-title`}>{t('correction.answersNow')}</h2>
+      <p className="muted">{t('correction.help')}</p>
       <FormFields
         template={editable}
         answers={answers}
@@ -164,36 +172,37 @@ function CorrectionForm({ response, form }: { response: ResponseDoc; form: FormT
       />
       <div className="form-field correction-reason">
         <label htmlFor={`${ids}-reason`} className="field-name">
-          Reason for the correction
+          {t('correction.reason')}
         </label>
         <textarea id={`${ids}-reason`} rows={3} maxLength={CORRECTION_REASON_MAX} value={reason} aria-required="true" disabled={save.busy} onChange={(event) => setReason(event.target.value)} />
       </div>
       <FormError error={save.error} />
       {saved && (
         <p className="correction-saved" role="status">
-          Correction saved. It is on this tablet now and reaches the server with the next sync.
+          {t('correction.saved')}
         </p>
       )}
-      <FormButtons submitLabel="Save correction" busy={save.busy} busyLabel="Saving…" />
-      {!changed && !saved && <p className="muted">Nothing changed yet.</p>}
+      <FormButtons submitLabel={t('correction.save')} busy={save.busy} busyLabel={t('correction.saving')} />
+      {!changed && !saved && <p className="muted">{t('correction.nothingChanged')}</p>}
     </form>
   );
 }
 
 /** Photos and problems: shown as answered, not corrected here. */
 function FixedAnswers({ response }: { response: FormResponse }) {
+  const { t } = useTranslation(observationsTexts);
   const fixed = response.fieldResponses.filter((answer) => FIXED_TYPES.includes(answer.FieldType));
   if (fixed.length === 0) return null;
   return (
     <section className="card" aria-labelledby="fixed-answers">
-      <h2 id="fixed-answers">Not corrected here</h2>
+      <h2 id="fixed-answers">{t('correction.fixed')}</h2>
       <dl className="answers">
         {fixed.map((answer) => (
           <div key={String(answer.FieldID)}>
             <dt>{answer.FieldName}</dt>
             <dd>
               {shown(answer.InputData)}{' '}
-              <span className="muted">{answer.FieldType === 'Image' ? '(a photo: add another to the response instead)' : '(problems are corrected on their box)'}</span>
+              <span className="muted">{answer.FieldType === 'Image' ? t('correction.fixedPhoto') : t('correction.fixedProblems')}</span>
             </dd>
           </div>
         ))}
@@ -204,17 +213,18 @@ function FixedAnswers({ response }: { response: FormResponse }) {
 
 /** The values as submitted of every corrected field, beside what they are now. */
 function Originals({ response }: { response: FormResponse }) {
+  const { t } = useTranslation(observationsTexts);
   const originals = originalsOf(response);
   if (originals.length === 0) return null;
   return (
     <section className="card correction-originals" aria-labelledby="correction-originals">
-      <h2 id="correction-originals">As submitted</h2>
+      <h2 id="correction-originals">{t('correction.asSubmitted')}</h2>
       <dl className="answers">
         {originals.map((each) => (
           <div key={each.fieldId}>
             <dt>{each.name}</dt>
             <dd>
-              {shown(each.original)} <span className="muted">(now {shown(each.now)})</span>
+              {shown(each.original)} <span className="muted">{t('correction.now', { value: shown(each.now) })}</span>
             </dd>
           </div>
         ))}
@@ -224,7 +234,8 @@ function Originals({ response }: { response: FormResponse }) {
 }
 
 function CorrectionItem({ correction, company }: { correction: FormCorrection; company: CompanyDoc | null }) {
-  const who = userName(company, correction.CorrectedBy) ?? 'a user not on this tablet';
+  const { t } = useTranslation(observationsTexts);
+  const who = userName(company, correction.CorrectedBy) ?? t('correction.unknownUser');
   return (
     <li className="correction-item">
       <p className="correction-when">
@@ -232,18 +243,18 @@ function CorrectionItem({ correction, company }: { correction: FormCorrection; c
         {correction.CorrectionID === null && (
           <>
             {' '}
-            <span className="chip waiting">Waiting to sync</span>
+            <span className="chip waiting">{t('correction.waiting')}</span>
           </>
         )}
       </p>
       <ul className="correction-values">
         {correction.values.map((value) => (
           <li key={String(value.FieldID)}>
-            <strong>{value.FieldName}</strong>: from {shown(value.PreviousValue)} to {shown(value.CorrectedValue)}
+            <Trans t={t} i18nKey="correction.change" values={{ field: value.FieldName, from: shown(value.PreviousValue), to: shown(value.CorrectedValue) }} components={{ strong: <strong /> }} />
           </li>
         ))}
       </ul>
-      <p className="correction-reason-text">Reason: {correction.Reason}</p>
+      <p className="correction-reason-text">{t('correction.reasonOf', { reason: correction.Reason })}</p>
     </li>
   );
 }

@@ -4,19 +4,24 @@
  * observations screen, and by a task's screen for the observation the task was made from.
  */
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
 import { type FormResponse, originalAnswers, type ResponseImage } from '../../api/form-responses';
 import { reachedServer } from '../../api/records';
+import { translateMessage } from '../../i18n/messages';
 import { useSyncStatus } from '../../sync/sync-store';
+import { categoryName } from '../forms/texts';
 import { useStoredImage } from '../rooms/hooks';
 import { type CompanyDoc, userName, when } from '../rooms/model';
 import './corrections.css';
 import './observations.css';
+import { observationsTexts } from './texts';
 
 /** `children`: what may be done with the response (e.g. make a task of it), under its answers. */
 export function ResponseCard({ response, company, children }: { response: FormResponse; company: CompanyDoc | null; children?: ReactNode }) {
+  const { t } = useTranslation(observationsTexts);
   const sticky = response.FormCategory === STICKY_TRAP_CATEGORY;
-  const who = userName(company, response.SubmittedBy) ?? 'A user not on this tablet';
+  const who = userName(company, response.SubmittedBy) ?? t('card.unknownUser');
   const answers = response.fieldResponses.filter((answer) => answer.FieldType !== 'Image');
   // A corrected answer shows what it was submitted as (CorrectResponse.tsx keeps the whole history).
   const originals = originalAnswers(response.corrections ?? []);
@@ -25,15 +30,15 @@ export function ResponseCard({ response, company, children }: { response: FormRe
     <li className={`response${sticky ? ' sticky-trap' : ''}`} aria-label={`${response.TemplateName}, ${when(response.SubmittedAt)}`}>
       <div className="response-head">
         <h3>{response.TemplateName}</h3>
-        <span className={`tag${sticky ? ' sticky-tag' : ''}`}>{sticky ? 'Sticky trap' : response.FormCategory || 'Scouting'}</span>
-        {originals.size > 0 && <span className="tag corrected-tag">Corrected</span>}
+        <span className={`tag${sticky ? ' sticky-tag' : ''}`}>{sticky ? t('card.stickyTrap') : categoryName(response.FormCategory)}</span>
+        {originals.size > 0 && <span className="tag corrected-tag">{t('card.corrected')}</span>}
         {/* Made on this tablet and not on the server yet; refused, it says so (the sync indicator offers retry and discard). */}
         {refused ? (
-          <span className="chip refused" title={refused}>
-            Not accepted: {refused}
+          <span className="chip refused" title={translateMessage(refused)}>
+            {t('card.notAccepted', { reason: translateMessage(refused) })}
           </span>
         ) : (
-          !reachedServer(response) && <span className="chip waiting">Waiting to sync</span>
+          !reachedServer(response) && <span className="chip waiting">{t('card.waiting')}</span>
         )}
       </div>
       <p className="muted">
@@ -44,7 +49,12 @@ export function ResponseCard({ response, company, children }: { response: FormRe
           {answers.map((answer) => (
             <Answer key={String(answer.FieldID)} name={answer.FieldName}>
               {answer.InputData?.trim() ? answer.InputData : <span className="muted">—</span>}
-              {originals.has(String(answer.FieldID)) && <span className="answer-original"> (submitted as {originals.get(String(answer.FieldID))?.trim() || 'blank'})</span>}
+              {originals.has(String(answer.FieldID)) && (
+                <span className="answer-original">
+                  {' '}
+                  {t('card.submittedAs', { value: originals.get(String(answer.FieldID))?.trim() || t('card.blank') })}
+                </span>
+              )}
             </Answer>
           ))}
         </dl>
@@ -71,9 +81,10 @@ function Answer({ name, children }: { name: string; children: ReactNode }) {
 }
 
 function ResponsePhoto({ image, name }: { image: ResponseImage; name: string }) {
+  const { t } = useTranslation(observationsTexts);
   const stored = useStoredImage(image.pending ? null : image.ImagePath);
-  if (image.pending || !image.ImagePath) return <p className="photo-pending">Photo waiting to upload</p>;
-  if (stored.error) return <p className="muted">Photo not available: {stored.error}</p>;
-  if (!stored.url) return <p className="muted">Loading photo…</p>;
-  return <img className="response-photo" src={stored.url} alt={`Photo: ${name}`} />;
+  if (image.pending || !image.ImagePath) return <p className="photo-pending">{t('card.photoWaiting')}</p>;
+  if (stored.error) return <p className="muted">{t('card.photoUnavailable', { reason: translateMessage(stored.error) })}</p>;
+  if (!stored.url) return <p className="muted">{t('card.loadingPhoto')}</p>;
+  return <img className="response-photo" src={stored.url} alt={t('card.photoOf', { name })} />;
 }

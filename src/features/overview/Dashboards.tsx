@@ -11,8 +11,10 @@
  */
 import { Link } from '@tanstack/react-router';
 import { type ReactNode, Suspense } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { ChunkFallback, lazyChunk } from '../../app/lazy-chunk';
 import { useLocalDocument, useSignedInUser } from '../../app/hooks';
+import { i18next } from '../../i18n/i18n';
 import { useSyncStatus } from '../../sync/sync-store';
 import { type CompanyDoc, userName, when } from '../rooms/model';
 import { InitialPull, useInitialPull } from '../shell/InitialPull';
@@ -20,6 +22,7 @@ import { Screen } from '../shell/Screen';
 import { TodaysWeather } from '../weather/TodaysWeather';
 import { CommandBarSlot } from '../commands/CommandBarSlot';
 import { CountCards } from './CountCards';
+import { overviewTexts } from './texts';
 import { type FarmCounts, type RoomCounts, useFarmCounts } from './useFarmCounts';
 import './overview.css';
 
@@ -48,26 +51,35 @@ const dashboardReports = lazyChunk(async () => (await import('../reports/Dashboa
 
 /** The four reports an Admin chose for the dashboard (spec part 2 §3), under the counts. */
 function ChosenReports() {
+  const { t } = useTranslation(overviewTexts);
   return (
-    <Suspense fallback={<ChunkFallback>Loading the dashboard’s reports…</ChunkFallback>}>
+    <Suspense fallback={<ChunkFallback>{t('loadingReports')}</ChunkFallback>}>
       <dashboardReports.Component />
     </Suspense>
   );
 }
 
-function RoomsToScan({ counts, heading = 'Rooms not scanned' }: { counts: FarmCounts; heading?: string }) {
+/** "No rooms yet", with the way to the rooms list. */
+function NoRooms() {
+  const { t } = useTranslation(overviewTexts);
+  return (
+    <p className="muted">
+      <Trans t={t} i18nKey="noRooms" components={{ roomsLink: <Link to="/dashboard/rooms" /> }} />
+    </p>
+  );
+}
+
+function RoomsToScan({ counts, heading: named }: { counts: FarmCounts; heading?: string }) {
+  const { t } = useTranslation(overviewTexts);
   const waiting = counts.byRoom.filter((room) => !room.scanned);
+  const heading = named ?? t('toScan.heading');
   return (
     <section className="card dashboard-section" aria-labelledby="rooms-to-scan">
-      <h2 id="rooms-to-scan">
-        {heading} ({waiting.length})
-      </h2>
+      <h2 id="rooms-to-scan">{t('toScan.count', { heading, count: waiting.length })}</h2>
       {counts.rooms === 0 ? (
-        <p className="muted">
-          No rooms yet. <Link to="/dashboard/rooms">Create the first room</Link>.
-        </p>
+        <NoRooms />
       ) : waiting.length === 0 ? (
-        <p>Every room is scanned.</p>
+        <p>{t('toScan.allScanned')}</p>
       ) : (
         <ul className="link-list" aria-label={heading}>
           {waiting.map((room) => (
@@ -75,7 +87,7 @@ function RoomsToScan({ counts, heading = 'Rooms not scanned' }: { counts: FarmCo
               <Link to="/dashboard/rooms/$roomID" params={{ roomID: room.id }}>
                 <strong>{room.name}</strong>
                 <span className="muted">
-                  {room.grids} grid{room.grids === 1 ? '' : 's'} · {room.plants} plants
+                  {t('toScan.grids', { count: room.grids })} · {t('toScan.plants', { count: room.plants })}
                 </span>
               </Link>
             </li>
@@ -87,19 +99,21 @@ function RoomsToScan({ counts, heading = 'Rooms not scanned' }: { counts: FarmCo
 }
 
 function FailedChanges() {
+  const { t } = useTranslation(overviewTexts);
   const failed = useSyncStatus((status) => status.failed);
   if (failed.length === 0) return null;
   return (
     <p className="banner error" role="alert">
-      {failed.length} change{failed.length === 1 ? '' : 's'} could not be saved on the server. Open the sync status at the top to retry or discard {failed.length === 1 ? 'it' : 'them'}.
+      {t('failedChanges', { count: failed.length })}
     </p>
   );
 }
 
 export function DashboardHome() {
+  const { t } = useTranslation(overviewTexts);
   const { user, counts } = useDashboard();
   return (
-    <Screen title="Dashboard" loading={!user || !counts}>
+    <Screen title={t('dashboard.title')} loading={!user || !counts}>
       {counts && (
         <Counted>
           <FailedChanges />
@@ -109,19 +123,17 @@ export function DashboardHome() {
           <div className="dashboard-columns">
             <RoomsToScan counts={counts} />
             <section className="card dashboard-section" aria-labelledby="batch-problems">
-              <h2 id="batch-problems">Batches with open problems ({counts.batchesWithProblems.length})</h2>
+              <h2 id="batch-problems">{t('dashboard.batchProblems', { count: counts.batchesWithProblems.length })}</h2>
               {counts.batchesWithProblems.length === 0 ? (
-                <p>No open batch problems.</p>
+                <p>{t('dashboard.noBatchProblems')}</p>
               ) : (
-                <ul className="link-list" aria-label="Batches with open problems">
+                <ul className="link-list" aria-label={t('dashboard.batchProblemsLabel')}>
                   {counts.batchesWithProblems.slice(0, 10).map((batch) => (
                     <li key={batch.id}>
                       {/* A batch made on this tablet has no page of its own until it syncs: the list holds it. */}
                       <Link {...(batch.waiting ? { to: '/dashboard/batches' } : { to: '/dashboard/batch-info/$batchId', params: { batchId: batch.id } })}>
                         <strong>{batch.batchNumber}</strong>
-                        <span className="muted">
-                          {batch.open} open problem{batch.open === 1 ? '' : 's'}
-                        </span>
+                        <span className="muted">{t('dashboard.openProblems', { count: batch.open })}</span>
                       </Link>
                     </li>
                   ))}
@@ -129,18 +141,18 @@ export function DashboardHome() {
               )}
             </section>
           </div>
-          <nav className="shortcuts" aria-label="Shortcuts">
+          <nav className="shortcuts" aria-label={t('dashboard.shortcuts')}>
             <Link className="button" to="/dashboard/overview">
-              Overview
+              {t('dashboard.overview')}
             </Link>
             <Link className="button" to="/dashboard/quickview">
-              Quick view
+              {t('dashboard.quickView')}
             </Link>
             <Link className="button" to="/dashboard/rooms">
-              Rooms
+              {t('dashboard.rooms')}
             </Link>
             <Link className="button" to="/dashboard/batches">
-              Batches
+              {t('dashboard.batches')}
             </Link>
           </nav>
         </Counted>
@@ -150,30 +162,29 @@ export function DashboardHome() {
 }
 
 export function OverviewScreen() {
+  const { t } = useTranslation(overviewTexts);
   const { user, counts, company } = useDashboard();
   return (
-    <Screen title="Overview" loading={!user || !counts}>
+    <Screen title={t('overview.title')} loading={!user || !counts}>
       {counts && (
         <Counted>
           <FailedChanges />
           <CountCards counts={counts} />
           <ChosenReports />
           <section className="card dashboard-section" aria-labelledby="rooms-table">
-            <h2 id="rooms-table">Rooms</h2>
+            <h2 id="rooms-table">{t('overview.rooms')}</h2>
             {counts.byRoom.length === 0 ? (
-              <p className="muted">
-                No rooms yet. <Link to="/dashboard/rooms">Create the first room</Link>.
-              </p>
+              <NoRooms />
             ) : (
               <div className="table-scroll">
                 <table className="counts-table">
                   <thead>
                     <tr>
-                      <th scope="col">Room</th>
-                      <th scope="col">Grids</th>
-                      <th scope="col">Plants</th>
-                      <th scope="col">Culled</th>
-                      <th scope="col">Scanned</th>
+                      <th scope="col">{t('overview.room')}</th>
+                      <th scope="col">{t('overview.grids')}</th>
+                      <th scope="col">{t('overview.plants')}</th>
+                      <th scope="col">{t('overview.culled')}</th>
+                      <th scope="col">{t('overview.scanned')}</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -201,16 +212,20 @@ export function OverviewScreen() {
   );
 }
 
+/** A room's Scanned cell: "No", or when and by whom ("Yes" when the time is not known). */
 function scanned(room: RoomCounts, company: CompanyDoc | null): string {
-  if (!room.scanned) return 'No';
+  const t = i18next.getFixedT(null, overviewTexts, 'overview');
+  if (!room.scanned) return t('no');
   const by = userName(company, room.lastScannedBy);
-  return [when(room.scannedAt) || 'Yes', by ? `by ${by}` : ''].filter(Boolean).join(' ');
+  const at = when(room.scannedAt) || t('yes');
+  return by ? t('scannedBy', { scanned: at, by }) : at;
 }
 
 export function QuickviewScreen() {
+  const { t } = useTranslation(overviewTexts);
   const { user, counts } = useDashboard();
   return (
-    <Screen title="Quick view" loading={!user || !counts}>
+    <Screen title={t('quickView.title')} loading={!user || !counts}>
       {counts && (
         <Counted>
           <FailedChanges />

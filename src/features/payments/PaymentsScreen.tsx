@@ -9,17 +9,22 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { paymentClientMessages as cm, paymentMessages as m, type Plan } from '../../../common/messages/payments';
 import { type SignedInUser, useAction } from '../../app/hooks';
+import { translateMessage } from '../../i18n/messages';
 import { SignedIn } from '../session/SignedIn';
 import { FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { startCheckout, useBilling } from './hooks';
-import { PLAN_DESCRIPTIONS, PLAN_LABELS } from './model';
 import { SubscriptionCard } from './SubscriptionCard';
+import { paymentsTexts } from './texts';
 import './payments.css';
 
-export function PaymentsScreen({ title, plans }: { title: string; plans: readonly Plan[] }) {
+/** The screen names itself in the reader's language: "Yearly payment" for the yearly plan alone, else "Payments". */
+export function PaymentsScreen({ plans }: { plans: readonly Plan[] }) {
+  const { t } = useTranslation(paymentsTexts);
+  const title = plans.length === 1 && plans[0] === 'yearly' ? t('title.yearly') : t('title.payments');
   return (
     <main className="page payments-page">
       <SignedIn title={title}>{(user) => (user.isAdmin ? <BillingView user={user} title={title} plans={plans} /> : <AdminsOnly title={title} />)}</SignedIn>
@@ -32,7 +37,7 @@ export function AdminsOnly({ title }: { title: string }) {
   return (
     <Screen title={title}>
       <div className="payments">
-        <p className="banner">{cm.adminsOnly}</p>
+        <p className="banner">{translateMessage(cm.adminsOnly)}</p>
         <BackLinks />
       </div>
     </Screen>
@@ -40,14 +45,15 @@ export function AdminsOnly({ title }: { title: string }) {
 }
 
 export function BackLinks({ payments = false }: { payments?: boolean }) {
+  const { t } = useTranslation(paymentsTexts);
   return (
     <p className="payments-links">
       <Link to="/dashboard" className="button">
-        Back to the dashboard
+        {t('backToDashboard')}
       </Link>
       {payments && (
         <Link to="/Payments" className="button">
-          Payments
+          {t('payments')}
         </Link>
       )}
     </p>
@@ -55,26 +61,27 @@ export function BackLinks({ payments = false }: { payments?: boolean }) {
 }
 
 function BillingView({ user, title, plans }: { user: SignedInUser; title: string; plans: readonly Plan[] }) {
+  const { t } = useTranslation(paymentsTexts);
   const billing = useBilling(user.companyId);
   const data = billing.data;
   return (
-    <Screen title={title} loading={billing.loading && !data} error={billing.error} offline={cm.needsConnection}>
+    <Screen title={title} loading={billing.loading && !data} error={billing.error} offline={translateMessage(cm.needsConnection)}>
       <div className="payments">
         {billing.error && (
           <p>
             <button type="button" className="button" onClick={billing.reload}>
-              Try again
+              {t('tryAgain')}
             </button>
           </p>
         )}
         {data?.subscription && <SubscriptionCard subscription={data.subscription} />}
         {data && !data.configured && (
           <p className="banner" role="status">
-            {m.notConfigured}
+            {translateMessage(m.notConfigured)}
           </p>
         )}
         {data?.configured && !data.subscription?.current && <PlanChoices companyId={user.companyId} plans={plans} />}
-        {data?.configured && data.subscription?.current && <p className="muted">The plan renews on its own. Stripe mails each invoice to the address it was paid with.</p>}
+        {data?.configured && data.subscription?.current && <p className="muted">{t('renewsOnItsOwn')}</p>}
         <BackLinks />
       </div>
     </Screen>
@@ -82,6 +89,7 @@ function BillingView({ user, title, plans }: { user: SignedInUser; title: string
 }
 
 function PlanChoices({ companyId, plans }: { companyId: number; plans: readonly Plan[] }) {
+  const { t } = useTranslation(paymentsTexts);
   const [chosen, setChosen] = useState<Plan | null>(null);
   // Set once the tablet is on its way to Stripe's page: the buttons stay busy until it has left.
   const [leaving, setLeaving] = useState(false);
@@ -107,15 +115,15 @@ function PlanChoices({ companyId, plans }: { companyId: number; plans: readonly 
   };
   return (
     <section className="payment-plans" aria-labelledby="payment-plans-heading">
-      <h2 id="payment-plans-heading">{plans.length === 1 ? `The ${PLAN_LABELS[plans[0]!].toLowerCase()} plan` : 'Choose a plan'}</h2>
-      <p className="muted">You pay on Stripe’s secure payment page, which shows the price before anything is paid, then come back here.</p>
+      <h2 id="payment-plans-heading">{plans.length === 1 ? t(`plan.${plans[0]!}.heading`) : t('plans.choose')}</h2>
+      <p className="muted">{t('plans.stripePage')}</p>
       <div className="plan-cards">
         {plans.map((plan) => (
           <div key={plan} className="card plan-card">
-            <h3>{PLAN_LABELS[plan]}</h3>
-            <p>{PLAN_DESCRIPTIONS[plan]}</p>
+            <h3>{t(`plan.${plan}.name`)}</h3>
+            <p>{t(`plan.${plan}.description`)}</p>
             <button type="button" className="button primary" disabled={busy} onClick={() => choose(plan)}>
-              {busy && chosen === plan ? 'Opening the payment page…' : `Pay ${PLAN_LABELS[plan].toLowerCase()}`}
+              {busy && chosen === plan ? t('plans.opening') : t(`plan.${plan}.pay`)}
             </button>
           </div>
         ))}
@@ -123,7 +131,7 @@ function PlanChoices({ companyId, plans }: { companyId: number; plans: readonly 
       <FormError error={checkout.error} banner />
       {plans.length === 1 && (
         <p>
-          <Link to="/Payments">See both plans</Link>
+          <Link to="/Payments">{t('plans.seeBoth')}</Link>
         </p>
       )}
     </section>

@@ -4,30 +4,33 @@
  * and its renewal date are shown. Offline it waits for the connection; a grower is told that Admins
  * manage billing.
  */
-import { paymentClientMessages as cm, paymentMessages as m } from '../../../common/messages/payments';
+import { useTranslation } from 'react-i18next';
+import { paymentClientMessages as cm } from '../../../common/messages/payments';
 import type { SignedInUser } from '../../app/hooks';
+import { translateMessage } from '../../i18n/messages';
 import { SignedIn } from '../session/SignedIn';
 import { Screen } from '../shell/Screen';
 import { useConfirmedCheckout } from './hooks';
 import { AdminsOnly, BackLinks } from './PaymentsScreen';
 import { SubscriptionCard } from './SubscriptionCard';
+import { paymentsTexts } from './texts';
 import './payments.css';
 
-const TITLE = 'Payment';
-
 export function PostPaymentScreen({ sessionId }: { sessionId: string | undefined }) {
+  const { t } = useTranslation(paymentsTexts);
+  const title = t('title.payment');
   return (
     <main className="page payments-page">
-      <SignedIn title={TITLE}>
+      <SignedIn title={title}>
         {(user) =>
           !user.isAdmin ? (
-            <AdminsOnly title={TITLE} />
+            <AdminsOnly title={title} />
           ) : sessionId ? (
             <Confirmation user={user} sessionId={sessionId} />
           ) : (
-            <Screen title={TITLE}>
+            <Screen title={title}>
               <div className="payments">
-                <p className="banner">{cm.noSession}</p>
+                <p className="banner">{translateMessage(cm.noSession)}</p>
                 <BackLinks payments />
               </div>
             </Screen>
@@ -39,20 +42,21 @@ export function PostPaymentScreen({ sessionId }: { sessionId: string | undefined
 }
 
 function Confirmation({ user, sessionId }: { user: SignedInUser; sessionId: string }) {
+  const { t } = useTranslation(paymentsTexts);
   const confirmed = useConfirmedCheckout(user.companyId, sessionId);
   const subscription = confirmed.data;
   return (
-    <Screen title={TITLE} error={confirmed.error} offline={cm.needsConnection}>
+    <Screen title={t('title.payment')} error={confirmed.error} offline={translateMessage(cm.needsConnection)}>
       <div className="payments">
         {confirmed.loading && (
           <p role="status" aria-live="polite">
-            Confirming the payment with Stripe…
+            {t('confirming')}
           </p>
         )}
         {subscription && (
           <>
             <p className="banner done" role="status">
-              {m.subscribed(subscription.plan)}
+              {t(`plan.${subscription.plan}.paid`)}
             </p>
             <SubscriptionCard subscription={subscription} />
           </>
@@ -60,7 +64,7 @@ function Confirmation({ user, sessionId }: { user: SignedInUser; sessionId: stri
         {confirmed.error && (
           <p>
             <button type="button" className="button" onClick={confirmed.reload}>
-              Try again
+              {t('tryAgain')}
             </button>
           </p>
         )}

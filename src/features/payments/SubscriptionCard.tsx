@@ -1,25 +1,28 @@
 /** The company's subscription as Stripe last said it: its plan, its status and its renewal date. */
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { BillingSubscription } from '../../api/payments';
-import { dateText, PLAN_LABELS, renewalLabel, subscriptionStatusText } from './model';
+import { dateText, planName, renewalLabel, subscriptionStatusText } from './model';
+import { paymentsTexts } from './texts';
 
 export function SubscriptionCard({ subscription }: { subscription: BillingSubscription }) {
+  const { t } = useTranslation(paymentsTexts);
   const heading = useId();
   return (
     <section className="card subscription-card" aria-labelledby={heading}>
-      <h2 id={heading}>Your subscription</h2>
+      <h2 id={heading}>{t('subscription.heading')}</h2>
       <dl className="subscription-facts">
         <div>
-          <dt>Plan</dt>
-          <dd className="subscription-plan">{PLAN_LABELS[subscription.plan]}</dd>
+          <dt>{t('subscription.plan')}</dt>
+          <dd className="subscription-plan">{planName(subscription.plan)}</dd>
         </div>
         <div>
-          <dt>Status</dt>
+          <dt>{t('subscription.status')}</dt>
           <dd className="subscription-status">{subscriptionStatusText(subscription.status)}</dd>
         </div>
         <div>
           <dt>{renewalLabel(subscription)}</dt>
-          <dd className="subscription-renewal">{subscription.renews_at ? <time dateTime={subscription.renews_at}>{dateText(subscription.renews_at)}</time> : 'Not known yet'}</dd>
+          <dd className="subscription-renewal">{subscription.renews_at ? <time dateTime={subscription.renews_at}>{dateText(subscription.renews_at)}</time> : t('subscription.notKnown')}</dd>
         </div>
       </dl>
     </section>

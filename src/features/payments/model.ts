@@ -1,22 +1,25 @@
 /**
  * The payment screens' pure model: what a subscription says in words. No React, no network.
+ * Called at render, so the words are the reader's language (src/i18n).
  */
-import { PLAN_LABELS, type Plan, subscriptionStatusText } from '../../../common/messages/payments';
+import { type Plan, subscriptionStatusText as statusInEnglish } from '../../../common/messages/payments';
 import type { BillingSubscription } from '../../api/payments';
+import { formatDate } from '../../i18n/format';
+import { i18next } from '../../i18n/i18n';
+import { translateMessage } from '../../i18n/messages';
+import { paymentsTexts } from './texts';
 
-export { PLAN_LABELS, subscriptionStatusText };
+/** A plan's name ("Monthly"), in the reader's language. */
+export const planName = (plan: Plan) => i18next.t(`plan.${plan}.name`, { ns: paymentsTexts });
 
-/** What each plan is, beside its name on the choice cards (the price is Stripe's: its page shows it before anything is paid). */
-export const PLAN_DESCRIPTIONS: Readonly<Record<Plan, string>> = {
-  monthly: 'Paid each month, renewed on its own until it is cancelled.',
-  yearly: 'Paid once a year, renewed on its own until it is cancelled.',
-};
+/** Stripe's status of a subscription as an Admin reads it (the spec's words, common/messages/payments.ts), translated. */
+export const subscriptionStatusText = (status: string) => translateMessage(statusInEnglish(status));
 
 /** "Renews on" while the subscription goes on; "Paid until" once it has stopped. */
-export const renewalLabel = (subscription: Pick<BillingSubscription, 'current'>) => (subscription.current ? 'Renews on' : 'Paid until');
+export const renewalLabel = (subscription: Pick<BillingSubscription, 'current'>) =>
+  i18next.t(subscription.current ? 'subscription.renewsOn' : 'subscription.paidUntil', { ns: paymentsTexts });
 
-/** "25 November 2027": a renewal date on the tablet's calendar. */
+/** "25 November 2027": a renewal date on the reader's calendar. */
 export function dateText(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleDateString(undefined, { dateStyle: 'long' });
+  return formatDate(iso, { dateStyle: 'long' }) || iso;
 }

@@ -12,6 +12,7 @@
  */
 import { Link } from '@tanstack/react-router';
 import { type CSSProperties, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { OPEN_PROBLEM_STATUSES, type ProblemAction } from '../../../common/messages/problems';
 import { manageProblem, manageProblemsByType, updateUnresolvedProblems } from '../../api/problems';
 import { byCreation } from '../../api/records';
@@ -22,14 +23,15 @@ import { ConfirmPanel } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { type BoxCircle, colorMappingsOf, indexProblems, keepUnchangedCircles, type LegendEntry, type PressureMap, pressureAt, type ProblemDoc, type ProblemType, REPLAY_WEEKS, weekSteps } from './model';
 import { PressureGrid } from './PressureGrid';
+import { pestPressureTexts } from './texts';
 import './pest-pressure.css';
 
-/** The actions the map offers on open problems, as growers name them. */
-const MAP_ACTIONS: ReadonlyArray<{ action: ProblemAction; label: string }> = [
-  { action: 'resolve', label: 'Resolve' },
-  { action: 'dismiss', label: 'False alarm' },
-  { action: 'treat', label: 'Treated' },
-];
+/** The actions the map offers on open problems, as growers name them (the names' keys). */
+const MAP_ACTIONS = [
+  { action: 'resolve', label: 'actions.resolve' },
+  { action: 'dismiss', label: 'actions.dismiss' },
+  { action: 'treat', label: 'actions.treat' },
+] as const satisfies ReadonlyArray<{ action: ProblemAction; label: string }>;
 
 /** A selector matching no document: the weeks' query before the slider is touched. */
 const NO_DOCUMENT = localDocumentSelector('plant_problems', undefined);
@@ -40,6 +42,7 @@ const NOTHING_SHOWN: PressureMap = { circles: new Map(), problems: new Map(), le
 type Scope = { kind: 'room' } | { kind: 'grid'; grid: GridDoc };
 
 export function PestPressureScreen({ roomId: addressed }: { roomId: string }) {
+  const { t } = useTranslation(pestPressureTexts);
   const user = useSignedInUser();
   const companyKey = user ? String(user.companyId) : '';
   const room = useLocalDocument<RoomDoc>('rooms', addressed);
@@ -65,7 +68,7 @@ export function PestPressureScreen({ roomId: addressed }: { roomId: string }) {
   const history = useMemo(() => (replaying && !historyList.loading ? indexProblems(historyList.documents, boxList.documents, colors) : null), [replaying, historyList, boxList.documents, colors]);
   const present = useMemo(() => pressureAt(index, Number.POSITIVE_INFINITY), [index]);
   const [now] = useState(() => Date.now());
-  const steps = useMemo(() => weekSteps(now), [now]);
+  const steps = useMemo(() => weekSteps(now, t), [now, t]);
   const [weeksAgo, setWeeksAgo] = useState(0);
   const step = steps[weeksAgo] ?? steps[0]!;
   // A week back whose problems are still being read shows nothing rather than now's state under its label.
@@ -79,7 +82,7 @@ export function PestPressureScreen({ roomId: addressed }: { roomId: string }) {
   const closeBox = useCallback(() => setSelectedBoxId(null), []);
   const closeType = useCallback(() => setSelectedType(null), []);
 
-  const resolveAll = useAction(updateUnresolvedProblems, 'Problems resolved.');
+  const resolveAll = useAction(updateUnresolvedProblems, t('resolved'));
   // An outside consultant reads the map; acting on problems is the company's (the server refuses it too).
   const acts = user?.role !== 'Consultant';
   const document = room.document;
@@ -93,19 +96,19 @@ export function PestPressureScreen({ roomId: addressed }: { roomId: string }) {
 
   return (
     <Screen
-      title={document ? `Pest pressure: ${document.Name ?? 'Room'}` : 'Pest pressure'}
+      title={document ? t('titleOf', { room: document.Name ?? t('room') }) : t('title')}
       loading={loading}
       error={resolveAll.error}
-      empty={!document ? 'This room is not on this tablet: it was deleted, or it has not synced here yet.' : null}
+      empty={!document ? t('notHere') : null}
       actions={
         document && (
           <>
             <Link className="button" to="/dashboard/rooms/$roomID" params={{ roomID: roomId }}>
-              Back to the room
+              {t('backToRoom')}
             </Link>
             {acts && present.total > 0 && (
               <button type="button" className="button danger" onClick={() => setConfirming({ kind: 'room' })}>
-                Resolve all in this room
+                {t('resolveAllInRoom')}
               </button>
             )}
           </>
@@ -117,14 +120,14 @@ export function PestPressureScreen({ roomId: addressed }: { roomId: string }) {
           {confirming && (
             <ConfirmPanel
               className="card pp-confirm"
-              question={confirming.kind === 'room' ? 'Resolve all in this room?' : `Resolve all in ${confirming.grid.Name ?? 'this grid'}?`}
+              question={confirming.kind === 'room' ? t('confirm.roomQuestion') : t('confirm.gridQuestion', { grid: confirming.grid.Name ?? t('confirm.thisGrid') })}
               message={
                 confirming.kind === 'room'
-                  ? `Resolve all ${present.total} open problem${present.total === 1 ? '' : 's'} in ${document.Name ?? 'this room'}?`
-                  : `Resolve all ${present.grids.get(confirming.grid.id)?.total ?? 0} open problems in ${confirming.grid.Name ?? 'this grid'}?`
+                  ? t('confirm.room', { count: present.total, room: document.Name ?? t('confirm.thisRoom') })
+                  : t('confirm.grid', { count: present.grids.get(confirming.grid.id)?.total ?? 0, grid: confirming.grid.Name ?? t('confirm.thisGrid') })
               }
-              confirmLabel="Resolve all"
-              keepLabel="Cancel"
+              confirmLabel={t('confirm.resolveAll')}
+              keepLabel={t('confirm.cancel')}
               busy={resolveAll.busy}
               onConfirm={() => confirmAll(confirming)}
               onKeep={() => setConfirming(null)}
@@ -133,30 +136,30 @@ export function PestPressureScreen({ roomId: addressed }: { roomId: string }) {
           <WeekSlider steps={steps} weeksAgo={weeksAgo} onChange={setWeeksAgo} onTouched={() => setReplaying(true)} />
           {readingWeeks ? (
             <p className="muted" role="status">
-              Reading the last {REPLAY_WEEKS} weeks of this room…
+              {t('readingWeeks', { weeks: REPLAY_WEEKS })}
             </p>
           ) : shown.total === 0 ? (
-            <p className="empty">{weeksAgo === 0 ? 'No open problems in this room' : `No open problems in this room ${step.label} (${step.day}).`}</p>
+            <p className="empty">{weeksAgo === 0 ? t('noneNow') : t('noneThen', { when: step.label, day: step.day })}</p>
           ) : (
             <Legend map={shown} onPick={setSelectedType} />
           )}
-          {grids.length === 0 && <p className="muted">No grids in this room yet.</p>}
+          {grids.length === 0 && <p className="muted">{t('noGrids')}</p>}
           {grids.map((grid) => {
             const gridOpen = present.grids.get(grid.id)?.total ?? 0;
             const gridShown = shown.grids.get(grid.id)?.total ?? 0;
             return (
-              <section key={grid.id} className="card pp-grid-section" aria-label={`Grid ${grid.Name ?? ''}`.trim()}>
+              <section key={grid.id} className="card pp-grid-section" aria-label={t('grid.section', { grid: grid.Name ?? '' }).trim()}>
                 <div className="section-head">
                   <div>
                     <h2>{grid.Name}</h2>
                     <p className="muted" data-count={`grid-${grid.id}`} data-value={gridShown}>
-                      {gridShown} open problem{gridShown === 1 ? '' : 's'}
+                      {t('openCount', { count: gridShown })}
                       {weeksAgo > 0 && ` ${step.label}`}
                     </p>
                   </div>
                   {acts && gridOpen > 0 && (
                     <button type="button" className="button danger" onClick={() => setConfirming({ kind: 'grid', grid })}>
-                      Resolve all in this grid
+                      {t('resolveAllInGrid')}
                     </button>
                   )}
                 </div>
@@ -197,12 +200,13 @@ function useStableCircles(map: PressureMap): ReadonlyMap<string, BoxCircle[]> {
 
 /** The week slider: "Now" at the right, 12 weeks ago at the left, each step's week named as it is read out. */
 function WeekSlider({ steps, weeksAgo, onChange, onTouched }: { steps: ReturnType<typeof weekSteps>; weeksAgo: number; onChange: (weeksAgo: number) => void; onTouched: () => void }) {
+  const { t } = useTranslation(pestPressureTexts);
   const step = steps[weeksAgo] ?? steps[0]!;
-  const text = step.weeksAgo === 0 ? 'Now' : `${step.label} (${step.day})`;
+  const text = step.weeksAgo === 0 ? step.label : t('slider.past', { when: step.label, day: step.day });
   return (
-    <section className="card pp-slider" aria-label="Week shown">
+    <section className="card pp-slider" aria-label={t('slider.label')}>
       <label htmlFor="pp-week" className="pp-slider-label">
-        Week shown: <output htmlFor="pp-week">{text}</output>
+        {t('slider.weekShown')} <output htmlFor="pp-week">{text}</output>
       </label>
       <input
         id="pp-week"
@@ -225,13 +229,13 @@ function WeekSlider({ steps, weeksAgo, onChange, onTouched }: { steps: ReturnTyp
       <ol className="pp-ticks" aria-hidden="true">
         {[...steps].reverse().map((candidate) => (
           <li key={candidate.weeksAgo} className={candidate.weeksAgo === weeksAgo ? 'current' : ''}>
-            {candidate.weeksAgo === 0 ? 'Now' : `−${candidate.weeksAgo}w`}
+            {candidate.weeksAgo === 0 ? candidate.label : t('slider.tick', { weeks: candidate.weeksAgo })}
           </li>
         ))}
       </ol>
       {weeksAgo > 0 && (
         <button type="button" className="button" onClick={() => onChange(0)}>
-          Back to now
+          {t('slider.backToNow')}
         </button>
       )}
     </section>
@@ -249,16 +253,17 @@ function Circle({ type, count }: { type: ProblemType; count?: number }) {
 
 /** The legend: each type shown, with its circle and counts; tapping one opens its actions. */
 function Legend({ map, onPick }: { map: PressureMap; onPick: (type: ProblemType) => void }) {
+  const { t } = useTranslation(pestPressureTexts);
   return (
-    <section className="card pp-legend" aria-label="Legend">
+    <section className="card pp-legend" aria-label={t('legend.title')}>
       <h2>
-        Legend <span className="muted">· {map.total} open problem{map.total === 1 ? '' : 's'}</span>
+        {t('legend.title')} <span className="muted">{t('legend.total', { count: map.total })}</span>
       </h2>
       <ul>
         {map.legend.map((entry: LegendEntry) => (
           <li key={entry.type.key}>
             <button type="button" className="button pp-legend-entry" data-problem={entry.type.key} data-count={entry.count} onClick={() => onPick(entry.type)}>
-              <Circle type={entry.type} /> {entry.type.name}: {entry.count} on {entry.boxes} box{entry.boxes === 1 ? '' : 'es'}
+              <Circle type={entry.type} /> {t('legend.entry', { name: entry.type.name, problems: entry.count, count: entry.boxes })}
             </button>
           </li>
         ))}
@@ -269,6 +274,7 @@ function Legend({ map, onPick }: { map: PressureMap; onPick: (type: ProblemType)
 
 /** A dialog at the side: focus moves in when it opens, Escape and the backdrop close it. */
 function SidePanel({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+  const { t } = useTranslation(pestPressureTexts);
   const panel = useRef<HTMLElement>(null);
   useEffect(() => panel.current?.focus(), [title]);
   useEffect(() => {
@@ -282,7 +288,7 @@ function SidePanel({ title, onClose, children }: { title: string; onClose: () =>
         <div className="pp-panel-head">
           <h2 id="pp-panel-title">{title}</h2>
           <button type="button" className="button" onClick={onClose}>
-            Close
+            {t('panel.close')}
           </button>
         </div>
         {children}
@@ -293,6 +299,7 @@ function SidePanel({ title, onClose, children }: { title: string; onClose: () =>
 
 /** A box's open problems now, each with Resolve, False alarm and Treated. */
 function BoxProblemsPanel(props: { box: BoxDoc | null; grids: GridDoc[]; order: GridOrder; boxesOfGrid: Map<string, BoxDoc[]>; problems: ProblemDoc[]; circles: BoxCircle[]; styleOf: (problem: ProblemDoc) => ProblemType | null; pastLabel: string | null; user: SignedInUser; onClose: () => void }) {
+  const { t } = useTranslation(pestPressureTexts);
   const act = useAction(manageProblem, undefined);
   const { box } = props;
   const grid = box ? props.grids.find((candidate) => candidate.id === box.gridId) : undefined;
@@ -300,39 +307,35 @@ function BoxProblemsPanel(props: { box: BoxDoc | null; grids: GridDoc[]; order: 
   const { nx, ny } = grid && box ? gridSize(grid, props.boxesOfGrid.get(grid.id) ?? []) : { nx: 1, ny: 1 };
   const number = box ? numberOfBox(props.order, box, nx, ny) : 0;
   return (
-    <SidePanel title={box ? boxLabel(box, number) : 'Box'} onClose={props.onClose}>
-      {box && (
-        <p className="muted">
-          {grid?.Name} · box {number} · column {box.X}, row {box.Y}
-        </p>
-      )}
-      {props.pastLabel && <p className="muted">The map shows {props.pastLabel}; these are the box’s open problems now.</p>}
+    <SidePanel title={box ? boxLabel(box, number) : t('panel.box')} onClose={props.onClose}>
+      {box && <p className="muted">{t('panel.where', { grid: grid?.Name ?? '', number, column: box.X, row: box.Y })}</p>}
+      {props.pastLabel && <p className="muted">{t('panel.mapShows', { when: props.pastLabel })}</p>}
       {act.error && (
         <p className="error-text" role="alert">
           {act.error}
         </p>
       )}
       {props.problems.length === 0 ? (
-        <p>No open problems on this box now.</p>
+        <p>{t('panel.noneOnBox')}</p>
       ) : (
-        <ul className="pp-problems" aria-label="Open problems">
+        <ul className="pp-problems" aria-label={t('panel.openProblems')}>
           {props.problems.map((problem) => {
             const type = props.styleOf(problem);
             return (
-              <li key={problem.id} aria-label={String(problem.problem_type ?? 'Problem')} data-problem-id={problem.id}>
+              <li key={problem.id} aria-label={String(problem.problem_type ?? t('panel.problem'))} data-problem-id={problem.id}>
                 <div className="pp-problem-line">
                   {type && <Circle type={type} />}
                   <strong>{problem.problem_type}</strong>
-                  <span>severity {problem.severity ?? '?'}</span>
-                  <span className="muted">seen {when(problem.observed_at)}</span>
-                  {problem.status === 'treated' && <span className="chip waiting">Treated</span>}
+                  <span>{t('panel.severity', { severity: problem.severity ?? '?' })}</span>
+                  <span className="muted">{t('panel.seen', { time: when(problem.observed_at) })}</span>
+                  {problem.status === 'treated' && <span className="chip waiting">{t('panel.treated')}</span>}
                 </div>
                 {problem.notes && <p className="pp-notes">{problem.notes}</p>}
                 {props.user.role !== 'Consultant' && (
                   <div className="form-actions">
                     {MAP_ACTIONS.filter((entry) => !(entry.action === 'treat' && problem.status === 'treated')).map((entry) => (
                       <button key={entry.action} type="button" className={`button${entry.action === 'resolve' ? ' primary' : ''}`} disabled={act.busy} onClick={() => void act.run({ problemId: problem.id, action: entry.action, userId: props.user.userId })}>
-                        {entry.label}
+                        {t(entry.label)}
                       </button>
                     ))}
                   </div>
@@ -349,33 +352,32 @@ function BoxProblemsPanel(props: { box: BoxDoc | null; grids: GridDoc[]; order: 
 /** A problem type from the legend: its counts now in the room and each grid, and the actions for each. */
 function TypePanel(props: { type: ProblemType; roomId: string; present: PressureMap; grids: GridDoc[]; user: SignedInUser; onClose: () => void }) {
   const { type, present, user } = props;
+  const { t } = useTranslation(pestPressureTexts);
   const act = useAction(manageProblemsByType, undefined);
   const inRoom = present.legend.find((entry) => entry.type.key === type.key)?.count ?? 0;
   const places = [
-    { key: 'room', title: 'In this room', count: inRoom, place: { roomId: props.roomId } },
-    ...props.grids.map((grid) => ({ key: grid.id, title: `In ${grid.Name ?? 'grid'}`, count: present.grids.get(grid.id)?.byType.get(type.key) ?? 0, place: { gridId: grid.id } })),
+    { key: 'room', title: t('panel.inRoom'), count: inRoom, place: { roomId: props.roomId } },
+    ...props.grids.map((grid) => ({ key: grid.id, title: t('panel.inGrid', { grid: grid.Name ?? t('panel.gridFallback') }), count: present.grids.get(grid.id)?.byType.get(type.key) ?? 0, place: { gridId: grid.id } })),
   ].filter((entry) => entry.count > 0);
   return (
     <SidePanel title={type.name} onClose={props.onClose}>
       <p className="pp-problem-line">
-        <Circle type={type} /> {inRoom} open now
+        <Circle type={type} /> {t('panel.openNow', { problems: inRoom })}
       </p>
       {act.error && (
         <p className="error-text" role="alert">
           {act.error}
         </p>
       )}
-      {places.length === 0 && <p>No open {type.name} problems now.</p>}
+      {places.length === 0 && <p>{t('panel.noneOfType', { type: type.name })}</p>}
       {places.map((entry) => (
         <section key={entry.key} className="pp-place" aria-label={entry.title}>
-          <h3>
-            {entry.title}: {entry.count}
-          </h3>
+          <h3>{t('panel.count', { place: entry.title, problems: entry.count })}</h3>
           {user.role !== 'Consultant' && (
             <div className="form-actions">
               {MAP_ACTIONS.map((action) => (
                 <button key={action.action} type="button" className={`button${action.action === 'resolve' ? ' primary' : ''}`} disabled={act.busy} onClick={() => void act.run(entry.place, { problemType: type.name, action: action.action, userId: user.userId })}>
-                  {action.label}
+                  {t(action.label)}
                 </button>
               ))}
             </div>

@@ -6,10 +6,12 @@
  * circles changed, and a box's circles keep their identity while the same (PestPressureScreen).
  */
 import { type CSSProperties, memo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { boxNumber } from '../../../common/grid-order';
 import type { GridOrder } from '../../../common/messages/settings';
 import { type BoxDoc, boxLabel, type GridDoc, gridSize } from '../rooms/model';
 import type { BoxCircle } from './model';
+import { pestPressureTexts } from './texts';
 
 const NO_CIRCLES: BoxCircle[] = [];
 
@@ -22,23 +24,26 @@ export const PressureGrid = memo(function PressureGrid(props: {
   /** Must keep its identity between renders (memoised boxes). */
   onSelect: (boxId: string) => void;
 }) {
+  const { t } = useTranslation(pestPressureTexts);
   const { grid, boxes, order } = props;
   const { nx, ny } = gridSize(grid, boxes);
+  // The word said after a box's number, read out (one string for every box: boxes are memoised).
+  const boxWord = t('grid.box');
   return (
     <div className="pp-grid-scroll" style={{ '--grid-rows': ny } as CSSProperties}>
-      <div className="pp-grid" style={{ gridTemplateColumns: `repeat(${nx}, minmax(var(--pp-box, 56px), 1fr))` }} role="group" aria-label={`${grid.Name ?? 'Grid'}: ${nx} columns × ${ny} rows`}>
+      <div className="pp-grid" style={{ gridTemplateColumns: `repeat(${nx}, minmax(var(--pp-box, 56px), 1fr))` }} role="group" aria-label={t('grid.label', { grid: grid.Name ?? t('grid.unnamed'), columns: nx, rows: ny })}>
         {boxes.map((box) => {
           const x = Number(box.X) || 1;
           const y = Number(box.Y) || 1;
           const number = boxNumber(order, x, y, nx, ny);
-          return <PressureBox key={box.id} box={box} x={x} y={y} label={boxLabel(box, number)} number={number} circles={props.circles.get(box.id) ?? NO_CIRCLES} selected={props.selectedId === box.id} onSelect={props.onSelect} />;
+          return <PressureBox key={box.id} box={box} x={x} y={y} label={boxLabel(box, number)} number={number} circles={props.circles.get(box.id) ?? NO_CIRCLES} selected={props.selectedId === box.id} onSelect={props.onSelect} boxWord={boxWord} />;
         })}
       </div>
     </div>
   );
 });
 
-const PressureBox = memo(function PressureBox(props: { box: BoxDoc; x: number; y: number; label: string; number: number; circles: BoxCircle[]; selected: boolean; onSelect: (boxId: string) => void }) {
+const PressureBox = memo(function PressureBox(props: { box: BoxDoc; x: number; y: number; label: string; number: number; circles: BoxCircle[]; selected: boolean; onSelect: (boxId: string) => void; boxWord: string }) {
   const { box, circles } = props;
   const place = { gridColumn: props.x, gridRow: props.y };
   const named = Boolean(box.CustomName?.trim());
@@ -56,7 +61,7 @@ const PressureBox = memo(function PressureBox(props: { box: BoxDoc; x: number; y
     <button type="button" className={`pp-box with-problems${props.selected ? ' selected' : ''}`} style={place} data-x={props.x} data-y={props.y} aria-pressed={props.selected} onClick={() => props.onSelect(box.id)}>
       <span className="pp-box-name">
         {name}
-        {!named && <span className="pp-hidden"> box</span>}
+        {!named && <span className="pp-hidden"> {props.boxWord}</span>}
       </span>{' '}
       {circles.map((circle) => (
         <span key={circle.type.key} className="pp-circle" style={{ '--pp-color': circle.type.color } as CSSProperties} data-problem={circle.type.key}>

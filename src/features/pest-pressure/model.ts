@@ -12,9 +12,13 @@
  * once (times parsed, types grouped and styled once per type), and `pressureAt` is then one pass over
  * numbers per moment, with no per-box scan (bench/pest-pressure.ts times both).
  */
+import type { TFunction } from 'i18next';
 import { type ColorMappingLike, OPEN_PROBLEM_STATUSES, problemCircleStyle } from '../../../common/messages/problems';
 import type { PlantProblemRecord } from '../../../common/schemas/problems';
 import type { LocalDocument } from '../../db/schemas';
+import { formatDate } from '../../i18n/format';
+import { i18next } from '../../i18n/i18n';
+import { pestPressureTexts } from './texts';
 
 /** A problem as the local `plant_problems` collection holds it (src/db/schemas.ts): ids are client ids, `gridBoxId` its box's key. */
 export type ProblemDoc = LocalDocument & Partial<PlantProblemRecord> & { gridBoxId?: string };
@@ -108,7 +112,7 @@ export function indexProblems(problems: readonly ProblemDoc[], boxes: readonly M
         type = types.length;
         typeByKey.set(key, type);
         const style = problemCircleStyle(spelling, problem.problem_slug ?? null, mappings);
-        types.push({ key, name: spelling.trim() || 'Unnamed problem', color: style.color, abbreviation: style.abbreviation });
+        types.push({ key, name: spelling.trim() || i18next.t('unnamedProblem', { ns: pestPressureTexts }), color: style.color, abbreviation: style.abbreviation });
       }
       typeBySpelling.set(spelling, type);
     }
@@ -196,21 +200,24 @@ export interface WeekStep {
   weeksAgo: number;
   /** The moment shown: +Infinity for now (see pressureAt), else `now` less so many weeks. */
   at: number;
-  /** "Now", "1 week ago", "12 weeks ago". */
+  /** "Now", "1 week ago", "12 weeks ago", in the reader's language. */
   label: string;
-  /** The day shown, as the tablet's locale writes it ("14 Apr"); empty for now. */
+  /** The day shown, as the reader writes it ("14 Apr"); empty for now. */
   day: string;
 }
 
-/** The slider's steps, now first: the same time of day, one week apart, back REPLAY_WEEKS weeks. */
-export function weekSteps(now: number): WeekStep[] {
+/**
+ * The slider's steps, now first: the same time of day, one week apart, back REPLAY_WEEKS weeks. `t`:
+ * the screen's (useTranslation), so that the steps are made again when the reader's language changes.
+ */
+export function weekSteps(now: number, t: TFunction<'pest-pressure'> = i18next.getFixedT(null, pestPressureTexts)): WeekStep[] {
   return Array.from({ length: REPLAY_WEEKS + 1 }, (_, weeksAgo) => {
     const at = weeksAgo === 0 ? Number.POSITIVE_INFINITY : now - weeksAgo * WEEK_MS;
     return {
       weeksAgo,
       at,
-      label: weeksAgo === 0 ? 'Now' : `${weeksAgo} week${weeksAgo === 1 ? '' : 's'} ago`,
-      day: weeksAgo === 0 ? '' : new Date(at).toLocaleDateString(undefined, { day: 'numeric', month: 'short' }),
+      label: weeksAgo === 0 ? t('slider.now') : t('slider.weeksAgo', { count: weeksAgo }),
+      day: weeksAgo === 0 ? '' : formatDate(at, { day: 'numeric', month: 'short' }),
     };
   });
 }

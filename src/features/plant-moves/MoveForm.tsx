@@ -5,6 +5,7 @@
  * the history as waiting until the server has it.
  */
 import { type FormEvent, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { subgridMessages } from '../../../common/messages/subgrids';
 import { movePlant, type Position, type SubGridbox, subGridboxDisplayName, subGridboxesOf } from '../../api/subgrids';
 import { useAction, type SignedInUser } from '../../app/hooks';
@@ -13,6 +14,7 @@ import type { CompanyDoc, RoomDoc } from '../rooms/model';
 import { Field, FormButtons, FormError } from '../shell/forms';
 import { parsePositionKey, positionChoices, positionKey } from './model';
 import { BoxSelect, positionName, RoomSelect, useRoomBoxes } from './places';
+import { plantMovesTexts } from './texts';
 
 /** Sub-gridboxes holding a plant (one without a plant id cannot be moved: move_plant names the plant), row by row. */
 const plantsOf = (placed: PlacedBox | undefined): SubGridbox[] =>
@@ -20,9 +22,8 @@ const plantsOf = (placed: PlacedBox | undefined): SubGridbox[] =>
     .filter((sub) => Boolean(sub.PlantID))
     .sort((a, b) => a.SubY - b.SubY || a.SubX - b.SubX);
 
-const plantCount = (count: number) => `${count} ${count === 1 ? 'plant' : 'plants'}`;
-
 export function MoveForm({ user, rooms, company }: { user: SignedInUser; rooms: RoomDoc[]; company: CompanyDoc | null }) {
+  const { t } = useTranslation(plantMovesTexts);
   // A company with one room needs no choosing.
   const [roomChoice, setRoomChoice] = useState('');
   const roomId = roomChoice || (rooms.length === 1 ? rooms[0]!.id : '');
@@ -84,33 +85,33 @@ export function MoveForm({ user, rooms, company }: { user: SignedInUser; rooms: 
   const noPlantsNote = !roomId
     ? null
     : source.loading
-      ? 'Loading the room’s boxes…'
+      ? t('move.loadingBoxes')
       : boxesWithPlants.length === 0
-        ? 'No box of this room holds a plant with a plant id. Divide a box into positions (room screen, or a SubGrid template) first; plant ids arrive once the division has synced.'
+        ? t('move.noPlants')
         : null;
 
   return (
-    <form className="form card move-form" onSubmit={(event) => void submit(event)} noValidate aria-label="Move a plant">
-      <h2>Move a plant</h2>
+    <form className="form card move-form" onSubmit={(event) => void submit(event)} noValidate aria-label={t('move.title')}>
+      <h2>{t('move.title')}</h2>
       <fieldset className="move-step">
-        <legend>Plant</legend>
+        <legend>{t('move.plant')}</legend>
         <div className="move-fields">
-          <RoomSelect label="Room" value={roomId} rooms={rooms} none="Choose a room" onChange={chooseRoom} />
+          <RoomSelect label={t('move.room')} value={roomId} rooms={rooms} none={t('move.chooseRoom')} onChange={chooseRoom} />
           <BoxSelect
-            label="Box"
+            label={t('move.box')}
             value={sourceBox ? boxId : ''}
             boxes={boxesWithPlants}
-            none={roomId ? 'Choose a box' : 'Choose a room first'}
+            none={roomId ? t('move.chooseBox') : t('move.chooseRoomFirst')}
             disabled={!roomId}
-            note={(placed) => plantCount(plantsOf(placed).length)}
+            note={(placed) => t('move.plantCount', { count: plantsOf(placed).length })}
             onChange={(id) => {
               setBoxId(id);
               setPlantId('');
             }}
           />
-          <Field label="Plant">
+          <Field label={t('move.plant')}>
             <select value={plant ? plantId : ''} disabled={!sourceBox} onChange={(event) => setPlantId(event.target.value)}>
-              <option value="">{sourceBox ? 'Choose a plant' : 'Choose a box first'}</option>
+              <option value="">{sourceBox ? t('move.choosePlant') : t('move.chooseBoxFirst')}</option>
               {plants.map((sub) => (
                 <option key={String(sub.Sub_gridboxID)} value={String(sub.Sub_gridboxID)}>
                   {subGridboxDisplayName(sub.CustomName, sub.SubX, sub.SubY)} · {sub.PlantID}
@@ -122,32 +123,31 @@ export function MoveForm({ user, rooms, company }: { user: SignedInUser; rooms: 
         {noPlantsNote && <p className="muted">{noPlantsNote}</p>}
       </fieldset>
       <fieldset className="move-step">
-        <legend>Move to</legend>
+        <legend>{t('move.moveTo')}</legend>
         <div className="move-fields">
-          <RoomSelect label="Target room" value={targetRoomId} rooms={rooms} none="Choose a room" onChange={chooseTargetRoom} />
+          <RoomSelect label={t('move.targetRoom')} value={targetRoomId} rooms={rooms} none={t('move.chooseRoom')} onChange={chooseTargetRoom} />
           <BoxSelect
-            label="Target box"
+            label={t('move.targetBox')}
             value={targetBox ? targetBoxId : ''}
             boxes={target.placed}
-            none={targetRoomId ? 'Choose a box' : 'Choose a room first'}
+            none={targetRoomId ? t('move.chooseBox') : t('move.chooseRoomFirst')}
             disabled={!targetRoomId}
             note={(placed) => {
-              if (placed.box.id === sourceBox?.box.id) return 'the plant’s box';
+              if (placed.box.id === sourceBox?.box.id) return t('move.plantsBox');
               const count = subGridboxesOf(placed.box).length;
-              return count === 0 ? 'empty' : `${count} taken`;
+              return count === 0 ? t('move.empty') : t('move.taken', { taken: count });
             }}
             onChange={(id) => {
               setTargetBoxId(id);
               setPositionChoice('');
             }}
           />
-          <Field label="Position">
+          <Field label={t('move.position')}>
             <select value={chosenKey} disabled={!targetBox} onChange={(event) => setPositionChoice(event.target.value)}>
-              {!targetBox && <option value="">Choose a box first</option>}
+              {!targetBox && <option value="">{t('move.chooseBoxFirst')}</option>}
               {choices.map((choice) => (
                 <option key={positionKey(choice.position)} value={positionKey(choice.position)}>
-                  {positionName(choice.position)}
-                  {choice.newRow ? ' (new row)' : ''}
+                  {choice.newRow ? t('move.newRow', { position: positionName(choice.position) }) : positionName(choice.position)}
                 </option>
               ))}
             </select>
@@ -155,20 +155,20 @@ export function MoveForm({ user, rooms, company }: { user: SignedInUser; rooms: 
         </div>
         {targetBox && (
           <p className="muted">
-            {occupants.length === 0 ? 'This box is empty: the plant starts its first row.' : `${occupants.length} of this box’s positions are taken; only free ones are offered.`}
+            {occupants.length === 0 ? t('move.boxEmpty') : t('move.positionsTaken', { taken: occupants.length })}
           </p>
         )}
       </fieldset>
       <div className="move-fields">
-        <Field label="Reason">
-          <input value={reason} onChange={(event) => setReason(event.target.value)} autoComplete="off" placeholder="e.g. Spacing" />
+        <Field label={t('move.reason')}>
+          <input value={reason} onChange={(event) => setReason(event.target.value)} autoComplete="off" placeholder={t('move.reasonPlaceholder')} />
         </Field>
-        <Field label="Notes">
+        <Field label={t('move.notes')}>
           <textarea rows={2} value={notes} onChange={(event) => setNotes(event.target.value)} />
         </Field>
       </div>
       <FormError error={move.error} />
-      <FormButtons submitLabel="Move plant" busy={move.busy} busyLabel="Moving…" />
+      <FormButtons submitLabel={t('move.submit')} busy={move.busy} busyLabel={t('move.moving')} />
     </form>
   );
 }

@@ -19,6 +19,7 @@
  *   the tablet) and says so; moves not yet on the server are listed apart, marked "Waiting to sync".
  * - Filters live in the screen, not the address (the history is a review, not a place to link to).
  */
+import { useTranslation } from 'react-i18next';
 import { type SignedInUser } from '../../app/hooks';
 import { SignedIn } from '../session/SignedIn';
 import { Screen } from '../shell/Screen';
@@ -26,18 +27,21 @@ import { History } from './History';
 import { MoveForm } from './MoveForm';
 import { useCompanyDoc, useCompanyRooms } from './places';
 import './plant-moves.css';
+import { plantMovesTexts } from './texts';
 
 export function PlantMovesScreen() {
-  return <SignedIn title="Plant moves">{(user) => <PlantMoves user={user} />}</SignedIn>;
+  const { t } = useTranslation(plantMovesTexts);
+  return <SignedIn title={t('title')}>{(user) => <PlantMoves user={user} />}</SignedIn>;
 }
 
 function PlantMoves({ user }: { user: SignedInUser }) {
+  const { t } = useTranslation(plantMovesTexts);
   const { rooms, loading } = useCompanyRooms(user.companyId);
   const company = useCompanyDoc(user.companyId);
   return (
-    <Screen title="Plant moves" loading={loading}>
+    <Screen title={t('title')} loading={loading}>
       {rooms.length === 0 ? (
-        <p className="empty">No rooms yet. Plants are moved between the positions of a room’s boxes: create a room and its grids first.</p>
+        <p className="empty">{t('noRooms')}</p>
       ) : (
         <MoveForm user={user} rooms={rooms} company={company} />
       )}

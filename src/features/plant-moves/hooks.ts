@@ -11,6 +11,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { subgridMessages } from '../../../common/messages/subgrids';
 import { unanswered } from '../../api/context';
+import { messageOf } from '../../i18n/messages';
 import { reachedServer } from '../../api/records';
 import { getCompanyMovementHistory, type MovementHistoryAnswer } from '../../api/subgrids';
 import { useApiContext, useLocalDocument, useLocalQuery } from '../../app/hooks';
@@ -86,7 +87,7 @@ export function useMovementHistory(companyId: number, filters: HistoryFilters): 
     let alive = true;
     getCompanyMovementHistory(context, request).then(
       (page) => alive && setAnswer({ key: requestKey, version: movesVersion, answer: page, error: null, unanswered: false }),
-      (error: unknown) => alive && setAnswer({ key: requestKey, version: movesVersion, answer: null, error: error instanceof Error ? error.message : String(error), unanswered: unanswered(error) }),
+      (error: unknown) => alive && setAnswer({ key: requestKey, version: movesVersion, answer: null, error: messageOf(error), unanswered: unanswered(error) }),
     );
     return () => {
       alive = false;

@@ -4,12 +4,15 @@
  * store: shared by the plant moves and grid templates screens, whose pickers go room → box.
  */
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type Position, subGridboxDisplayName } from '../../api/subgrids';
 import { byCreation } from '../../api/records';
 import { useLocalDocument, useLocalQuery } from '../../app/hooks';
+import { i18next } from '../../i18n/i18n';
 import { type PlacedBox, placeBoxes } from '../forms/fill/model';
 import { type BoxDoc, byName, type CompanyDoc, type GridDoc, gridOrderOf, gridSize, boxLabel, type RoomDoc, numberOfBox } from '../rooms/model';
 import { Field } from '../shell/forms';
+import { plantMovesTexts } from './texts';
 
 /** Matches no document: the selector of a query that has nothing to ask yet. */
 const NOTHING = '\u0000';
@@ -39,20 +42,21 @@ export function useRoomBoxes(roomId: string | null, company: CompanyDoc | null):
   return { placed, loading: gridList.loading || boxList.loading };
 }
 
-/** "Bench A · Box 3": the box's grid and the name the room screen gives it. */
-export const placedName = (placed: PlacedBox) => `${placed.grid?.Name ?? 'Grid'} · ${placed.label}`;
+/** "Bench A · Box 3": the box's grid and the name the room screen gives it (called at render, in the reader's language). */
+export const placedName = (placed: PlacedBox) => `${placed.grid?.Name ?? i18next.t('places.grid', { ns: plantMovesTexts })} · ${placed.label}`;
 
 /** A position's name, as a sub-gridbox there is called when it has no name of its own (spec §3). */
 export const positionName = (position: Position) => subGridboxDisplayName(null, position.subx, position.suby);
 
 export function RoomSelect(props: { label: string; value: string; rooms: RoomDoc[]; onChange: (roomId: string) => void; none: string }) {
+  const { t } = useTranslation(plantMovesTexts);
   return (
     <Field label={props.label}>
       <select value={props.value} onChange={(event) => props.onChange(event.target.value)}>
         <option value="">{props.none}</option>
         {props.rooms.map((room) => (
           <option key={room.id} value={room.id}>
-            {room.Name || 'Unnamed room'}
+            {room.Name || t('places.unnamedRoom')}
           </option>
         ))}
       </select>
@@ -62,6 +66,8 @@ export function RoomSelect(props: { label: string; value: string; rooms: RoomDoc
 
 /** A box of a room, named "Bench A · Box 3"; `note` adds what matters for the choice (e.g. how many plants). */
 export function BoxSelect(props: { label: string; value: string; boxes: PlacedBox[]; onChange: (boxId: string) => void; none: string; note?: (placed: PlacedBox) => string | null; disabled?: boolean }) {
+  // Its box names (placedName) are in the reader's language: this loads them and follows a change of language.
+  useTranslation(plantMovesTexts);
   return (
     <Field label={props.label}>
       <select value={props.value} disabled={props.disabled} onChange={(event) => props.onChange(event.target.value)}>
@@ -110,6 +116,7 @@ export function useBoxNames(ids: ReadonlyArray<string | number | null>, company:
       names.set(box.id, name);
       if (typeof box.serverId === 'number') names.set(String(box.serverId), name);
     }
-    return (id) => (id === null ? 'nowhere (a new plant)' : (names.get(String(id)) ?? 'a box not on this tablet'));
+    // Called at render, so its words are in the reader's language.
+    return (id) => (id === null ? i18next.t('places.nowhere', { ns: plantMovesTexts }) : (names.get(String(id)) ?? i18next.t('places.boxNotOnTablet', { ns: plantMovesTexts })));
   }, [boxes, grids.documents, rooms.documents, order]);
 }

@@ -12,14 +12,17 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useId, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { create } from 'zustand';
 import type { ProblemKind, SymptomGroup } from '../../../common/plant-problems';
 import { Field } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { ColorSwatches } from './ColorSwatches';
-import { type CatalogueFilters, KIND_NAMES, NO_FILTERS, searchCatalogue, symptomsOfGroup } from './model';
+import { type CatalogueFilters, kindName, NO_FILTERS, searchCatalogue, symptomsOfGroup } from './model';
 import { type LoadedCatalogue, useCatalogue } from './useCatalogue';
 import './plant-problems.css';
+import { useCatalogueWords } from './catalogue-texts';
+import { plantProblemsTexts } from './texts';
 
 /** The grower's search and filters, kept while they look at a problem and come back (not stored). */
 const useFilters = create<{ filters: CatalogueFilters; set: (change: Partial<CatalogueFilters>) => void; clear: () => void }>((set) => ({
@@ -29,20 +32,22 @@ const useFilters = create<{ filters: CatalogueFilters; set: (change: Partial<Cat
 }));
 
 const KINDS: ProblemKind[] = ['pest', 'disease', 'disorder'];
-const KIND_PLURALS: Record<ProblemKind, string> = { pest: 'Pests', disease: 'Diseases', disorder: 'Disorders' };
 
 export function PlantProblemsScreen() {
+  const { t } = useTranslation(plantProblemsTexts);
   const { catalogue, error } = useCatalogue();
   return (
-    <Screen title="Plant problems" loading={!catalogue && !error} error={error}>
+    <Screen title={t('title')} loading={!catalogue && !error} error={error}>
       {catalogue && <Catalogue catalogue={catalogue} />}
     </Screen>
   );
 }
 
 function Catalogue({ catalogue }: { catalogue: LoadedCatalogue }) {
+  const { t } = useTranslation(plantProblemsTexts);
   const { filters, set, clear } = useFilters();
-  const results = useMemo(() => searchCatalogue(catalogue, filters), [catalogue, filters]);
+  const words = useCatalogueWords();
+  const results = useMemo(() => searchCatalogue(catalogue, filters, words), [catalogue, filters, words]);
   const symptoms = useMemo(() => symptomsOfGroup(catalogue, filters.group), [catalogue, filters.group]);
   const colorNames = useMemo(() => new Map(catalogue.colorSymptoms.map((color) => [color.slug, color])), [catalogue]);
   const filtered = filters.query.trim() !== '' || filters.group !== null || filters.symptom !== null || filters.color !== null || filters.kind !== null;
@@ -51,83 +56,83 @@ function Catalogue({ catalogue }: { catalogue: LoadedCatalogue }) {
 
   return (
     <>
-      <form className="form card problem-filters" role="search" aria-label="Search plant problems" onSubmit={(event) => event.preventDefault()}>
-        <Field label="Search" className="problem-search">
+      <form className="form card problem-filters" role="search" aria-label={t('search.label')} onSubmit={(event) => event.preventDefault()}>
+        <Field label={t('search.field')} className="problem-search">
           <input
             type="search"
             value={filters.query}
             onChange={(event) => set({ query: event.target.value })}
-            placeholder="Name, scientific name, symptom or category"
+            placeholder={t('search.placeholder')}
             autoComplete="off"
             enterKeyHint="search"
           />
         </Field>
         <div className="form-columns">
           <div className="problem-field">
-            <label htmlFor={groupId}>Symptom group</label>
+            <label htmlFor={groupId}>{t('search.symptomGroup')}</label>
             <select id={groupId} value={filters.group ?? ''} onChange={(event) => set({ group: (event.target.value || null) as SymptomGroup['slug'] | null, symptom: null })}>
-              <option value="">All groups</option>
+              <option value="">{t('search.allGroups')}</option>
               {catalogue.groups.map((group) => (
                 <option key={group.slug} value={group.slug}>
-                  {group.name}
+                  {words.group(group)}
                 </option>
               ))}
             </select>
           </div>
           <div className="problem-field">
-            <label htmlFor={symptomId}>Symptom</label>
+            <label htmlFor={symptomId}>{t('search.symptom')}</label>
             <select id={symptomId} value={filters.symptom ?? ''} disabled={!filters.group} onChange={(event) => set({ symptom: event.target.value || null })}>
-              <option value="">{filters.group ? 'Any symptom' : 'Choose a symptom group first'}</option>
+              <option value="">{filters.group ? t('search.anySymptom') : t('search.chooseGroupFirst')}</option>
               {symptoms.map((symptom) => (
                 <option key={symptom.slug} value={symptom.slug}>
-                  {symptom.name}
+                  {words.symptom(symptom)}
                 </option>
               ))}
             </select>
           </div>
         </div>
         <fieldset className="choice-row">
-          <legend>Kind</legend>
-          <Choice name="kind" label="All kinds" checked={filters.kind === null} onChoose={() => set({ kind: null })} />
+          <legend>{t('search.kind')}</legend>
+          <Choice name="kind" label={t('search.allKinds')} checked={filters.kind === null} onChoose={() => set({ kind: null })} />
           {KINDS.map((kind) => (
-            <Choice key={kind} name="kind" label={KIND_PLURALS[kind]} checked={filters.kind === kind} onChoose={() => set({ kind })} />
+            <Choice key={kind} name="kind" label={t(`kindPlurals.${kind}`)} checked={filters.kind === kind} onChoose={() => set({ kind })} />
           ))}
         </fieldset>
         <fieldset className="choice-row">
-          <legend>Colour</legend>
-          <Choice name="colour" label="Any colour" checked={filters.color === null} onChoose={() => set({ color: null })} />
+          <legend>{t('search.colour')}</legend>
+          <Choice name="colour" label={t('search.anyColour')} checked={filters.color === null} onChoose={() => set({ color: null })} />
           {catalogue.colorSymptoms.map((color) => (
-            <Choice key={color.slug} name="colour" label={color.name} swatch={color.swatch} checked={filters.color === color.slug} onChoose={() => set({ color: color.slug })} />
+            <Choice key={color.slug} name="colour" label={words.color(color)} swatch={color.swatch} checked={filters.color === color.slug} onChoose={() => set({ color: color.slug })} />
           ))}
         </fieldset>
         {filtered && (
           <div className="form-actions">
             <button type="button" className="button" onClick={clear}>
-              Clear search and filters
+              {t('search.clear')}
             </button>
           </div>
         )}
       </form>
 
       <p className="problem-count" role="status">
-        {results.length === catalogue.problems.length ? `All ${results.length} problems` : `${results.length} of ${catalogue.problems.length} problems`}
+        {results.length === catalogue.problems.length ? t('search.all', { total: results.length }) : t('search.some', { shown: results.length, total: catalogue.problems.length })}
       </p>
       {results.length === 0 ? (
-        <p className="empty">No plant problem matches this search and these filters. Try fewer words or clear a filter.</p>
+        <p className="empty">{t('search.noMatch')}</p>
       ) : (
-        <ul className="problem-list" aria-label="Plant problems found">
+        <ul className="problem-list" aria-label={t('search.results')}>
           {results.map((problem) => (
-            <li key={problem.slug} className="card problem-card" aria-label={problem.name}>
+            <li key={problem.slug} className="card problem-card" aria-label={words.name(problem)}>
               <h2>
                 <Link to="/dashboard/plantsProblems/$problemID" params={{ problemID: problem.slug }} className="problem-link">
-                  {problem.name}
+                  {words.name(problem)}
                 </Link>
               </h2>
               {problem.scientific_name && <p className="scientific">{problem.scientific_name}</p>}
               <p className="problem-meta">
-                <span className="chip kind-chip">{KIND_NAMES[problem.kind]}</span>
-                <span>{problem.category}</span>
-                <abbr className="abbreviation" title="Abbreviation on the pest-pressure map">
+                <span className="chip kind-chip">{kindName(problem.kind)}</span>
+                <span>{words.category(problem)}</span>
+                <abbr className="abbreviation" title={t('search.abbreviationTitle')}>
                   {problem.abbreviation}
                 </abbr>
               </p>

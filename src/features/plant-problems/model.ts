@@ -4,6 +4,9 @@
  * here: its content arrives as its own chunk (useCatalogue.ts) and is passed in.
  */
 import type { CatalogueProblem, ColorSymptom, ProblemKind, Symptom, SymptomGroup } from '../../../common/plant-problems';
+import { i18next } from '../../i18n/i18n';
+import { type CatalogueWords, catalogueWords } from './catalogue-texts';
+import { plantProblemsTexts } from './texts';
 
 /** What the screens use of the catalogue module (common/plant-problems), once it has loaded. */
 export interface CatalogueContent {
@@ -25,7 +28,8 @@ export interface CatalogueFilters {
 
 export const NO_FILTERS: CatalogueFilters = { query: '', group: null, symptom: null, color: null, kind: null };
 
-export const KIND_NAMES: Record<ProblemKind, string> = { pest: 'Pest', disease: 'Disease', disorder: 'Disorder' };
+/** A kind of problem as the reader reads it ("Pest", "Plaga", "Plaag"). */
+export const kindName = (kind: ProblemKind): string => i18next.t(`kinds.${kind}`, { ns: plantProblemsTexts });
 
 /** Lower case without accents, so "Fusarium" finds "fusarium" and "mildiou" finds "mildíou". */
 const plain = (text: string) =>
@@ -38,15 +42,16 @@ const plain = (text: string) =>
 const wordsOf = (query: string) => plain(query).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 
 /**
- * The problems matching every filter and every typed word, best first. A word matches a problem's name,
- * scientific name, category, kind, abbreviation or the name of one of its symptoms or colour symptoms
+ * The problems matching every filter and every typed word, best first. A word matches a problem's name
+ * (in English and in the reader's language, `said`),
+ * scientific name, category, kind (its English word or the reader's), abbreviation or the name of one of its symptoms or colour symptoms
  * (a grower searches by what they see as often as by name). Problems whose name holds the words come
  * first (those whose name starts with the first word before the others), then the rest, each part in
  * name order.
  */
-export function searchCatalogue(content: CatalogueContent, filters: CatalogueFilters): CatalogueProblem[] {
-  const symptomNames = new Map(content.symptoms.map((symptom) => [symptom.slug, symptom.name]));
-  const colorNames = new Map(content.colorSymptoms.map((color) => [color.slug, color.name]));
+export function searchCatalogue(content: CatalogueContent, filters: CatalogueFilters, said: CatalogueWords = catalogueWords(null)): CatalogueProblem[] {
+  const symptomNames = new Map(content.symptoms.map((symptom) => [symptom.slug, `${symptom.name} ${said.symptom(symptom)}`]));
+  const colorNames = new Map(content.colorSymptoms.map((color) => [color.slug, `${color.name} ${said.color(color)}`]));
   const words = wordsOf(filters.query);
   const ranked: Array<{ problem: CatalogueProblem; rank: number }> = [];
   for (const problem of content.problems) {
@@ -58,13 +63,16 @@ export function searchCatalogue(content: CatalogueContent, filters: CatalogueFil
       ranked.push({ problem, rank: 0 });
       continue;
     }
-    const name = plain(problem.name);
+    const name = plain(`${said.name(problem)} \u0000 ${problem.name}`);
     const everything = plain(
       [
         problem.name,
+        said.name(problem),
+        said.category(problem),
         problem.scientific_name ?? '',
         problem.category,
-        KIND_NAMES[problem.kind],
+        problem.kind,
+        kindName(problem.kind),
         problem.abbreviation,
         ...problem.symptoms.map((slug) => symptomNames.get(slug) ?? ''),
         ...problem.color_symptoms.map((slug) => colorNames.get(slug) ?? ''),

@@ -4,8 +4,10 @@
  * stays out of the bundle every page loads until a screen asks for it.
  */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { CatalogueProblem } from '../../../common/plant-problems';
 import type { CatalogueContent } from './model';
+import { plantProblemsTexts } from './texts';
 
 export interface LoadedCatalogue extends CatalogueContent {
   /** The entry a slug or id (as a string of digits) names (catalogueProblem). */
@@ -32,18 +34,19 @@ function loadCatalogue(): Promise<LoadedCatalogue> {
   return loading;
 }
 
-/** The catalogue once loaded (null while it loads), or the error that stopped it. */
+/** The catalogue once loaded (null while it loads), or the error that stopped it (in the reader's language). */
 export function useCatalogue(): { catalogue: LoadedCatalogue | null; error: string | null } {
-  const [state, setState] = useState<{ catalogue: LoadedCatalogue | null; error: string | null }>({ catalogue: null, error: null });
+  const { t } = useTranslation(plantProblemsTexts);
+  const [state, setState] = useState<{ catalogue: LoadedCatalogue | null; failed: boolean }>({ catalogue: null, failed: false });
   useEffect(() => {
     let alive = true;
     loadCatalogue().then(
-      (catalogue) => alive && setState({ catalogue, error: null }),
-      () => alive && setState({ catalogue: null, error: 'The plant problem catalogue could not be loaded. Reload the page to try again.' }),
+      (catalogue) => alive && setState({ catalogue, failed: false }),
+      () => alive && setState({ catalogue: null, failed: true }),
     );
     return () => {
       alive = false;
     };
   }, []);
-  return state;
+  return { catalogue: state.catalogue, error: state.failed ? t('catalogueError') : null };
 }

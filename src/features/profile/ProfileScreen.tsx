@@ -11,43 +11,49 @@
  * saved with its button; the threshold accepts any number, as the server does.
  */
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { sessionMessages as m } from '../../../common/messages/session';
 import { setThreshold, updateLocation } from '../../api/users';
 import { useAction, useApiContext, type SignedInUser } from '../../app/hooks';
+import { translateMessage } from '../../i18n/messages';
 import { useCompany, userName } from '../company/useCompany';
 import { SignedIn } from '../session/SignedIn';
 import { Screen } from '../shell/Screen';
+import { roleName } from '../shell/texts';
 import './profile.css';
+import { profileTexts } from './texts';
 
 /** How long after the last keystroke a threshold is saved. */
 const THRESHOLD_SAVE_DELAY_MS = 800;
 
 export function ProfileScreen() {
-  return <SignedIn title="Profile">{(user) => <Profile user={user} />}</SignedIn>;
+  const { t } = useTranslation(profileTexts);
+  return <SignedIn title={t('title')}>{(user) => <Profile user={user} />}</SignedIn>;
 }
 
 function Profile({ user }: { user: SignedInUser }) {
+  const { t } = useTranslation(profileTexts);
   const company = useCompany(user.companyId);
   const me = company.document?.users?.find((candidate) => candidate.user_id === user.userId) ?? null;
 
   return (
     <Screen
-      title="Profile"
+      title={t('title')}
       loading={company.loading}
-      empty={me ? null : 'Your profile arrives with the first sync. Keep the tablet connected for a moment.'}
+      empty={me ? null : t('arrivesWithSync')}
     >
       {me && (
         <div className="profile">
-          <section className="card profile-who" aria-label="You">
+          <section className="card profile-who" aria-label={t('you')}>
             <h2>{userName(me)}</h2>
             <dl className="facts">
-              <dt>Email</dt>
+              <dt>{t('email')}</dt>
               <dd>{me.email}</dd>
-              <dt>Role</dt>
-              <dd>{me.role}</dd>
+              <dt>{t('role')}</dt>
+              <dd>{roleName(me.role)}</dd>
               {company.document?.company_name && (
                 <>
-                  <dt>Company</dt>
+                  <dt>{t('company')}</dt>
                   <dd>{company.document.company_name}</dd>
                 </>
               )}
@@ -62,6 +68,7 @@ function Profile({ user }: { user: SignedInUser }) {
 }
 
 function ThresholdSetting({ user, value }: { user: SignedInUser; value: number | null }) {
+  const { t } = useTranslation(profileTexts);
   const context = useApiContext();
   const current = value === null ? '' : String(value);
   const [draft, setDraft] = useState(current);
@@ -88,10 +95,10 @@ function ThresholdSetting({ user, value }: { user: SignedInUser; value: number |
   const invalid = draft.trim() !== '' && !Number.isFinite(Number(draft));
   return (
     <section className="card profile-setting" aria-labelledby="profile-threshold">
-      <h2 id="profile-threshold">Threshold</h2>
-      <p className="muted">Your alert threshold. Changes are saved as you type.</p>
+      <h2 id="profile-threshold">{t('threshold.heading')}</h2>
+      <p className="muted">{t('threshold.help')}</p>
       <input
-          aria-label="Threshold"
+          aria-label={t('threshold.heading')}
           type="number"
           inputMode="decimal"
           step="any"
@@ -103,13 +110,14 @@ function ThresholdSetting({ user, value }: { user: SignedInUser; value: number |
           }}
         />
       <p className="muted" role="status">
-        {invalid ? m.thresholdRequired : state === 'waiting' ? 'Saving…' : state === 'saved' ? 'Saved.' : value === null ? 'Not set yet.' : ''}
+        {invalid ? translateMessage(m.thresholdRequired) : state === 'waiting' ? t('threshold.saving') : state === 'saved' ? t('threshold.saved') : value === null ? t('threshold.notSet') : ''}
       </p>
     </section>
   );
 }
 
 function LocationSetting({ user, value }: { user: SignedInUser; value: string | null }) {
+  const { t } = useTranslation(profileTexts);
   const [draft, setDraft] = useState(value ?? '');
   const save = useAction(updateLocation, m.locationUpdated);
   useEffect(() => setDraft(value ?? ''), [value]);
@@ -119,12 +127,12 @@ function LocationSetting({ user, value }: { user: SignedInUser; value: string | 
   }
   return (
     <section className="card profile-setting" aria-labelledby="profile-location">
-      <h2 id="profile-location">Location</h2>
-      <p className="muted">Where you work: a site, a greenhouse or a town.</p>
+      <h2 id="profile-location">{t('location.heading')}</h2>
+      <p className="muted">{t('location.help')}</p>
       <form className="profile-form" onSubmit={submit} noValidate>
-        <input aria-label="Location" value={draft} onChange={(event) => setDraft(event.target.value)} autoComplete="off" />
+        <input aria-label={t('location.heading')} value={draft} onChange={(event) => setDraft(event.target.value)} autoComplete="off" />
         <button className="button primary" type="submit" disabled={save.busy}>
-          Save location
+          {t('location.save')}
         </button>
       </form>
       {save.error && (

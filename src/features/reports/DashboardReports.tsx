@@ -8,20 +8,25 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { addDaysTo, mondayOf, todayUtc } from '../../../common/schemas/report-dates';
 import { useLocalQuery } from '../../app/hooks';
+import { i18next } from '../../i18n/i18n';
 import { useSyncStatus } from '../../sync/sync-store';
 import type { LocalReport } from './model';
 import { SavedReportView } from './SavedReportView';
+import { reportsTexts } from './texts';
 import { useCompanyAutoRefresh } from './useReportData';
 
 function weekText(weeksBack: number): string {
   const monday = addDaysTo(mondayOf(todayUtc()), -7 * weeksBack);
-  const label = weeksBack === 0 ? 'This week' : weeksBack === 1 ? 'Last week' : `${weeksBack} weeks ago`;
-  return `${label}: ${monday} to ${addDaysTo(monday, 6)}`;
+  const ns = reportsTexts;
+  const label = weeksBack === 0 ? i18next.t('dashboard.thisWeek', { ns }) : weeksBack === 1 ? i18next.t('dashboard.lastWeek', { ns }) : i18next.t('dashboard.weeksAgo', { ns, count: weeksBack });
+  return i18next.t('dashboard.weekShown', { ns, label, start: monday, end: addDaysTo(monday, 6) });
 }
 
 export default function DashboardReports() {
+  const { t } = useTranslation(reportsTexts);
   const online = useSyncStatus((status) => status.online);
   const autoRefresh = useCompanyAutoRefresh();
   const { documents, loading } = useLocalQuery<LocalReport>('reports', { dashboard_slot: { $ne: null } }, 'on-dashboard');
@@ -32,25 +37,25 @@ export default function DashboardReports() {
   return (
     <section className="dashboard-reports" aria-labelledby="dashboard-reports">
       <div className="dashboard-reports-head">
-        <h2 id="dashboard-reports">Reports</h2>
+        <h2 id="dashboard-reports">{t('title')}</h2>
         {reports.length > 0 && (
-          <div className="week-selector no-print" role="group" aria-label="Week">
+          <div className="week-selector no-print" role="group" aria-label={t('dashboard.week')}>
             <button type="button" className="button" disabled={!online} onClick={() => setWeeksBack((weeks) => weeks + 1)}>
-              Previous week
+              {t('dashboard.previousWeek')}
             </button>
             <span className="week-shown" aria-live="polite">
               {weekText(shown)}
             </span>
             <button type="button" className="button" disabled={!online || shown === 0} onClick={() => setWeeksBack((weeks) => Math.max(0, weeks - 1))}>
-              Next week
+              {t('dashboard.nextWeek')}
             </button>
           </div>
         )}
       </div>
-      {!online && reports.length > 0 && <p className="muted">Offline: each report shows the data this tablet last had. Other weeks can be looked at when the network returns.</p>}
+      {!online && reports.length > 0 && <p className="muted">{t('dashboard.offline')}</p>}
       {reports.length === 0 ? (
         <p className="muted">
-          No reports on the dashboard yet. An Admin opens a saved report in <Link to="/dashboard/reports">Reports</Link> and chooses its place on the dashboard.
+          <Trans t={t} i18nKey="dashboard.empty" components={{ reportsLink: <Link to="/dashboard/reports" /> }} />
         </p>
       ) : (
         reports.map((report) => (

@@ -11,22 +11,26 @@
  * the 125 kB catalogue stays out of this route's code.
  */
 import { type FormEvent, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { FORM_CATEGORIES } from '../../../common/messages/forms';
 import { CHART_TYPES, type ChartType, DEFAULT_CHART_TYPE } from '../../../common/messages/reports';
 import { OPEN_PROBLEM_STATUSES } from '../../../common/problem-statuses';
 import { TREATMENT_WINDOW_DAYS } from '../../../common/schemas/reports';
-import type { ApiContext } from '../../api/context';
+import { type ApiContext, ValidationError } from '../../api/context';
 import { saveReport } from '../../api/reports';
 import { useAction, useApiContext, useLocalQuery, useSignedInUser } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
+import { messageOf } from '../../i18n/messages';
 import { useSyncStatus } from '../../sync/sync-store';
 import { byCurrentThenNewest, type LocalBatch } from '../batches/model';
+import { categoryName } from '../forms/texts';
 import { useCatalogue } from '../plant-problems/useCatalogue';
 import { ChoiceOptions, Field, FormError } from '../shell/forms';
 import { reportDataOf } from '../../../common/charts/chart-model';
-import { CHART_TYPE_LABELS, ReportChart } from './ReportChart';
+import { ReportChart } from './ReportChart';
 import { rememberWeather } from './report-weather';
-import { choicesOf, type ReadReport, readReportAnswer, type ReportQuery, savedFiltersOf } from './read-report';
+import { choicesOf, type ReadReport, readReportAnswer, type ReportQuery, ROOM_NEEDED, savedFiltersOf } from './read-report';
+import { chartTypeLabels, reportsTexts, reportTypeName } from './texts';
 import { REPORT_TYPE_NAMES, REPORT_TYPES, type ReportType, type RoomChoice } from '../../../common/charts/trend-models';
 
 type Room = LocalDocument & { Name?: string };
@@ -40,10 +44,7 @@ const REPORTED_FIELD_TYPES = new Set(['Number', 'Radio', 'Select', 'Checkbox']);
 /** How the period is chosen: the last weeks, two dates, or (specific trends) the batch's own dates. */
 type PeriodMode = 'weeks' | 'range' | 'batch';
 
-const ROOMS_LEGEND: Record<Exclude<RoomChoice, 'none' | 'at_most_one'>, string> = {
-  any: 'Rooms (none chosen: every room)',
-  at_least_one: 'Rooms (at least one)',
-};
+const ROOMS_LEGEND = { any: 'builder.roomsAny', at_least_one: 'builder.roomsAtLeastOne' } as const satisfies Record<Exclude<RoomChoice, 'none' | 'at_most_one'>, string>;
 
 /** A report read, with what it was asked and the chart it is drawn as. */
 interface Built {
@@ -53,12 +54,13 @@ interface Built {
 }
 
 export function ReportBuilder() {
+  const { t } = useTranslation(reportsTexts);
   const user = useSignedInUser();
   const context = useApiContext();
   const online = useSyncStatus((status) => status.online);
   const rooms = useLocalQuery<Room>('rooms', {}, 'all', [{ Name: 'asc' }]).documents;
   const templates = useLocalQuery<Template>('form_templates', {}, 'all').documents;
-  const fields = templates.flatMap((template) => (template.fields ?? []).filter((field) => REPORTED_FIELD_TYPES.has(field.FieldType)).map((field) => ({ id: String(field.FieldID), label: `${template.TemplateName ?? 'Form'}: ${field.FieldName}` })));
+  const fields = templates.flatMap((template) => (template.fields ?? []).filter((field) => REPORTED_FIELD_TYPES.has(field.FieldType)).map((field) => ({ id: String(field.FieldID), label: `${template.TemplateName ?? t('builder.unnamedForm')}: ${field.FieldName}` })));
 
   const [type, setType] = useState<ReportType>('problem_trends');
   const [chart, setChart] = useState<ChartType>(DEFAULT_CHART_TYPE);
@@ -83,7 +85,7 @@ export function ReportBuilder() {
       const reportId = await saveReport(context, input);
       if (weatherOn) rememberWeather(reportId, true);
     },
-    'Report saved.',
+    t('builder.saved'),
     { inlineErrors: true },
   );
 
@@ -114,7 +116,8 @@ export function ReportBuilder() {
       setBuilt({ read: await readReportAnswer(context, user.companyId, query), query, chart });
     } catch (caught) {
       setBuilt(null);
-      setError(caught instanceof Error ? caught.message : String(caught));
+      // The rule read-report.ts checks before any call, said in this screen's words.
+      setError(caught instanceof ValidationError && caught.message === ROOM_NEEDED ? t('builder.roomNeeded') : messageOf(caught));
     } finally {
       setBusy(false);
     }
@@ -138,51 +141,51 @@ export function ReportBuilder() {
 
   return (
     <section className="card report-builder" aria-labelledby="new-report">
-      <h2 id="new-report">New report</h2>
+      <h2 id="new-report">{t('builder.heading')}</h2>
       {!online && (
         <p className="banner offline" role="status">
-          Building a report needs the connection: trends are computed from every tablet’s observations. Saved reports below open offline.
+          {t('builder.offline')}
         </p>
       )}
       <form className="form" onSubmit={(event) => void show(event)}>
-        <Field label="Report">
+        <Field label={t('builder.report')}>
           <select value={type} onChange={(event) => chooseType(event.target.value as ReportType)}>
             {REPORT_TYPE_NAMES.map((name) => (
               <option key={name} value={name}>
-                {REPORT_TYPES[name].label}
+                {reportTypeName(name)}
               </option>
             ))}
           </select>
         </Field>
-        <Field label="Chart">
+        <Field label={t('builder.chart')}>
           <select value={chart} onChange={(event) => setChart(event.target.value as ChartType)}>
-            <ChoiceOptions choices={CHART_TYPES} labels={CHART_TYPE_LABELS} />
+            <ChoiceOptions choices={CHART_TYPES} labels={chartTypeLabels()} />
           </select>
         </Field>
         <fieldset className="report-period">
-          <legend>Period</legend>
+          <legend>{t('builder.period')}</legend>
           <label className="inline-choice">
-            <input type="radio" name="period" checked={mode === 'weeks'} onChange={() => setPeriodMode('weeks')} /> The last weeks
+            <input type="radio" name="period" checked={mode === 'weeks'} onChange={() => setPeriodMode('weeks')} /> {t('builder.lastWeeks')}
           </label>
           <label className="inline-choice">
-            <input type="radio" name="period" checked={mode === 'range'} onChange={() => setPeriodMode('range')} /> From a date to a date
+            <input type="radio" name="period" checked={mode === 'range'} onChange={() => setPeriodMode('range')} /> {t('builder.range')}
           </label>
           {type === 'specific_trends' && (
             <label className="inline-choice">
-              <input type="radio" name="period" checked={mode === 'batch'} onChange={() => setPeriodMode('batch')} /> The batch’s dates (from its start to its end, or to today while it grows)
+              <input type="radio" name="period" checked={mode === 'batch'} onChange={() => setPeriodMode('batch')} /> {t('builder.batchDates')}
             </label>
           )}
           {mode === 'weeks' && (
-            <Field label="Number of weeks">
+            <Field label={t('builder.weeks')}>
               <input type="number" min={1} max={260} inputMode="numeric" value={weeks} onChange={(event) => setWeeks(event.target.value)} />
             </Field>
           )}
           {mode === 'range' && (
             <>
-              <Field label="From">
+              <Field label={t('builder.from')}>
                 <input type="date" value={start} onChange={(event) => setStart(event.target.value)} />
               </Field>
-              <Field label="To">
+              <Field label={t('builder.to')}>
                 <input type="date" value={end} onChange={(event) => setEnd(event.target.value)} />
               </Field>
             </>
@@ -190,8 +193,8 @@ export function ReportBuilder() {
         </fieldset>
         {(roomChoice === 'any' || roomChoice === 'at_least_one') && (
           <fieldset className="report-rooms">
-            <legend>{ROOMS_LEGEND[roomChoice]}</legend>
-            {type === 'trends_cumulative_report_graph' && <p className="muted">A running total for each room chosen, counted from the room’s first problem.</p>}
+            <legend>{t(ROOMS_LEGEND[roomChoice])}</legend>
+            {type === 'trends_cumulative_report_graph' && <p className="muted">{t('builder.runningTotal')}</p>}
             {rooms.map((room) => (
               <label key={room.id} className="inline-choice">
                 <input type="checkbox" checked={roomIds.includes(room.id)} onChange={() => toggleRoom(room.id)} /> {room.Name ?? room.id}
@@ -200,16 +203,16 @@ export function ReportBuilder() {
           </fieldset>
         )}
         {type === 'gutter_trends' && (
-          <Field label="Problems, separated by commas">
-            <input value={problems} onChange={(event) => setProblems(event.target.value)} placeholder="Two-spotted spider mite, Powdery mildew" />
+          <Field label={t('builder.problems')}>
+            <input value={problems} onChange={(event) => setProblems(event.target.value)} placeholder={t('builder.problemsExample')} />
           </Field>
         )}
         {type === 'single_problem_trend' && user && <ProblemChoice companyId={user.companyId} value={problem} onChange={setProblem} />}
         {type === 'treatment_effectiveness_report' && <ProductChoice value={product} onChange={setProduct} />}
         {type === 'field_responses_report' && (
-          <Field label="Form field">
+          <Field label={t('builder.field')}>
             <select value={fieldId} onChange={(event) => setFieldId(event.target.value)}>
-              <option value="">Choose a field</option>
+              <option value="">{t('builder.chooseField')}</option>
               {fields.map((field) => (
                 <option key={field.id} value={field.id}>
                   {field.label}
@@ -222,21 +225,21 @@ export function ReportBuilder() {
         <FormError error={error} />
         <div className="form-actions">
           <button type="submit" className="button primary" disabled={busy || !online}>
-            {busy ? 'Reading the trend…' : 'Show report'}
+            {busy ? t('builder.reading') : t('builder.show')}
           </button>
         </div>
       </form>
       {built && (
         <>
-          <ReportChart model={built.read.model} kind={built.chart} title={name.trim() || REPORT_TYPES[built.query.type].label} weather={{ period: built.read.period, on: weatherOn, setOn: setWeatherOn }} />
+          <ReportChart model={built.read.model} kind={built.chart} title={name.trim() || reportTypeName(built.query.type)} weather={{ period: built.read.period, on: weatherOn, setOn: setWeatherOn }} />
           <form className="form" onSubmit={(event) => void save(event)}>
-            <Field label="Report name">
+            <Field label={t('reportName')}>
               <input value={name} onChange={(event) => setName(event.target.value)} maxLength={200} />
             </Field>
             <FormError error={saving.error} />
             <div className="form-actions">
               <button type="submit" className="button primary" disabled={saving.busy}>
-                Save report
+                {t('builder.save')}
               </button>
             </div>
           </form>
@@ -252,6 +255,7 @@ export function ReportBuilder() {
  * name or slug). The company's open problems are read only while this choice shows.
  */
 function ProblemChoice(props: { companyId: number; value: string; onChange: (value: string) => void }) {
+  const { t } = useTranslation(reportsTexts);
   const open = useLocalQuery<ProblemDoc>('plant_problems', { company_id: props.companyId, status: { $in: [...OPEN_PROBLEM_STATUSES] } }, `open-problems-${props.companyId}`).documents;
   const { catalogue } = useCatalogue();
   const names = useMemo(() => {
@@ -266,8 +270,8 @@ function ProblemChoice(props: { companyId: number; value: string; onChange: (val
   }, [open, catalogue]);
   return (
     <>
-      <Field label="Problem">
-        <input value={props.value} onChange={(event) => props.onChange(event.target.value)} list="report-problem-names" autoComplete="off" placeholder="e.g. Powdery mildew" />
+      <Field label={t('builder.problem')}>
+        <input value={props.value} onChange={(event) => props.onChange(event.target.value)} list="report-problem-names" autoComplete="off" placeholder={t('builder.problemExample')} />
       </Field>
       <datalist id="report-problem-names">
         {names.map((name) => (
@@ -280,14 +284,13 @@ function ProblemChoice(props: { companyId: number; value: string; onChange: (val
 
 /** A spray product's name, typed (blank: every spray), suggested from the company's products on this tablet. */
 function ProductChoice(props: { value: string; onChange: (value: string) => void }) {
+  const { t } = useTranslation(reportsTexts);
   const products = useLocalQuery<Product>('operations', { kind: 'spray_product' }, 'report-spray-products').documents;
   const names = [...new Set(products.map((each) => each.ProductName?.trim() ?? '').filter(Boolean))].sort((a, b) => a.localeCompare(b));
   return (
     <>
-      <p className="muted">
-        Problems per box on the boxes each spray reached, in the {TREATMENT_WINDOW_DAYS} days before it and from it, beside the same rooms’ boxes it did not reach over the same days.
-      </p>
-      <Field label="Product (blank: every spray)">
+      <p className="muted">{t('builder.treatmentHelp', { days: TREATMENT_WINDOW_DAYS })}</p>
+      <Field label={t('builder.product')}>
         <input value={props.value} onChange={(event) => props.onChange(event.target.value)} list="report-products" autoComplete="off" />
       </Field>
       <datalist id="report-products">
@@ -309,6 +312,7 @@ interface SpecificChoice {
 }
 
 function SpecificChoices(props: { companyId: number; value: SpecificChoice; onChange: (value: SpecificChoice) => void; rooms: Room[]; templates: Template[] }) {
+  const { t } = useTranslation(reportsTexts);
   const { value, onChange } = props;
   const batchList = useLocalQuery<LocalBatch>('batches', { CompanyID: props.companyId }, `batches-${props.companyId}`).documents;
   // Batches still growing first, as the batches' list shows them.
@@ -316,9 +320,9 @@ function SpecificChoices(props: { companyId: number; value: SpecificChoice; onCh
   const forms = props.templates.filter((template) => !value.category || template.FormCategory === value.category);
   return (
     <>
-      <Field label="Batch">
+      <Field label={t('builder.batch')}>
         <select value={value.batchId} onChange={(event) => onChange({ ...value, batchId: event.target.value })}>
-          <option value="">Choose a batch</option>
+          <option value="">{t('builder.chooseBatch')}</option>
           {batches.map((batch) => (
             <option key={batch.id} value={batch.id}>
               {[batch.BatchNumber, batch.StrainName].filter(Boolean).join(' · ')}
@@ -326,20 +330,20 @@ function SpecificChoices(props: { companyId: number; value: SpecificChoice; onCh
           ))}
         </select>
       </Field>
-      <Field label="Form category">
+      <Field label={t('builder.formCategory')}>
         {/* A form of another category would answer nothing: changing the category lets go of the form. */}
         <select value={value.category} onChange={(event) => onChange({ ...value, category: event.target.value, formId: '' })}>
-          <option value="">Every category</option>
+          <option value="">{t('builder.everyCategory')}</option>
           {FORM_CATEGORIES.map((category) => (
             <option key={category} value={category}>
-              {category}
+              {categoryName(category)}
             </option>
           ))}
         </select>
       </Field>
-      <Field label="Form">
+      <Field label={t('builder.form')}>
         <select value={value.formId} onChange={(event) => onChange({ ...value, formId: event.target.value })}>
-          <option value="">Every form</option>
+          <option value="">{t('builder.everyForm')}</option>
           {forms.map((template) => (
             <option key={template.id} value={template.id}>
               {template.TemplateName ?? template.id}
@@ -347,9 +351,9 @@ function SpecificChoices(props: { companyId: number; value: SpecificChoice; onCh
           ))}
         </select>
       </Field>
-      <Field label="Room">
+      <Field label={t('builder.room')}>
         <select value={value.roomId} onChange={(event) => onChange({ ...value, roomId: event.target.value })}>
-          <option value="">Every room</option>
+          <option value="">{t('builder.everyRoom')}</option>
           {props.rooms.map((room) => (
             <option key={room.id} value={room.id}>
               {room.Name ?? room.id}
@@ -358,7 +362,7 @@ function SpecificChoices(props: { companyId: number; value: SpecificChoice; onCh
         </select>
       </Field>
       <label className="inline-choice">
-        <input type="checkbox" checked={value.imagesOnly} onChange={(event) => onChange({ ...value, imagesOnly: event.target.checked })} /> Only responses with photos
+        <input type="checkbox" checked={value.imagesOnly} onChange={(event) => onChange({ ...value, imagesOnly: event.target.checked })} /> {t('builder.imagesOnly')}
       </label>
     </>
   );

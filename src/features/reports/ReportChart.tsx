@@ -11,19 +11,35 @@
 import { BarChart, HeatmapChart, LineChart } from 'echarts/charts';
 import { AriaComponent, GridComponent, LegendComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
+import type { EChartsCoreOption } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ChartType } from '../../../common/messages/reports';
 import type { ReportPeriod } from '../../../common/schemas/report-dates';
 import { type ChartModel, csvOf, fileNameOf, tableOf } from '../../../common/charts/chart-model';
 import { chartOption } from '../../../common/charts/chart-option';
 import { type ReportWeather, useReportWeather } from './report-weather';
 import { ReportWeatherToggle, WeatherTable } from './ReportWeatherToggle';
+import { reportsTexts, shownModel, weatherSeriesNames } from './texts';
 import './reports.css';
 
 echarts.use([LineChart, BarChart, HeatmapChart, GridComponent, TooltipComponent, LegendComponent, VisualMapComponent, AriaComponent, CanvasRenderer]);
 
-export const CHART_TYPE_LABELS: Record<ChartType, string> = { line: 'Line', bar: 'Bars', stacked_bar: 'Stacked bars', area: 'Area', heatmap: 'Heat map' };
+type Named = { name?: unknown; data?: unknown };
+
+/** The option with the weather's series and legend named in the reader's language (chart-option.ts names them in English). */
+function withWeatherNames(option: EChartsCoreOption): EChartsCoreOption {
+  const names = weatherSeriesNames();
+  const rename = (name: unknown) => (typeof name === 'string' ? (names.get(name) ?? name) : name);
+  const { series, legend } = option as { series?: unknown; legend?: unknown };
+  return {
+    ...option,
+    series: Array.isArray(series) ? series.map((each: Named & { xAxisIndex?: unknown }) => (each.xAxisIndex === 1 ? { ...each, name: rename(each.name) } : each)) : series,
+    // The weather's own legend is the second (chart-option.ts); the report's series keep their names.
+    legend: Array.isArray(legend) ? legend.map((each: Named, index) => (index === 1 && Array.isArray(each.data) ? { ...each, data: each.data.map(rename) } : each)) : legend,
+  };
+}
 
 function download(href: string, fileName: string) {
   const link = document.createElement('a');
@@ -56,7 +72,11 @@ function ChartWithWeather({ choice, ...props }: ChartProps & { choice: WeatherCh
   return <ChartBody {...props} weather={weather} />;
 }
 
-function ChartBody({ model, kind, title, weather }: ChartProps & { weather: ReportWeather | null }) {
+function ChartBody({ model: saved, kind, title, weather }: ChartProps & { weather: ReportWeather | null }) {
+  const { t, i18n } = useTranslation(reportsTexts);
+  // The app's words of the model (its labels, unit and own series names) in the reader's language.
+  const language = i18n.resolvedLanguage;
+  const model = useMemo(() => (language ? shownModel(saved) : saved), [saved, language]);
   const holder = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
 
@@ -75,7 +95,7 @@ function ChartBody({ model, kind, title, weather }: ChartProps & { weather: Repo
 
   const overlay = weather?.overlay ?? null;
   useEffect(() => {
-    chart.current?.setOption(chartOption(model, kind, overlay), { notMerge: true });
+    chart.current?.setOption(withWeatherNames(chartOption(model, kind, overlay)), { notMerge: true });
   }, [model, kind, overlay]);
 
   const table = tableOf(model);
@@ -84,18 +104,18 @@ function ChartBody({ model, kind, title, weather }: ChartProps & { weather: Repo
     <section className="report-chart" aria-label={title}>
       <div className="report-actions no-print">
         <button type="button" className="button" onClick={() => download(URL.createObjectURL(new Blob([csvOf(model)], { type: 'text/csv;charset=utf-8' })), fileNameOf(title, 'csv'))}>
-          Download CSV
+          {t('chart.downloadCsv')}
         </button>
         <button type="button" className="button" disabled={empty} onClick={() => chart.current && download(chart.current.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff' }), fileNameOf(title, 'png'))}>
-          Download PNG
+          {t('chart.downloadPng')}
         </button>
         <button type="button" className="button" onClick={() => window.print()}>
-          Print
+          {t('chart.print')}
         </button>
       </div>
       {weather && !empty && <ReportWeatherToggle weather={weather} />}
-      {empty ? <p className="muted">Nothing recorded in this period.</p> : null}
-      <div ref={holder} className="report-canvas" role="img" aria-label={`${title}: chart of ${model.unit}; the table below has its numbers.`} hidden={empty} />
+      {empty ? <p className="muted">{t('chart.nothing')}</p> : null}
+      <div ref={holder} className="report-canvas" role="img" aria-label={t('chart.canvas', { title, unit: model.unit })} hidden={empty} />
       <div className="report-table-scroll">
         <table className="report-table">
           <caption>{title}</caption>

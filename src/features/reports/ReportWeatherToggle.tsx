@@ -5,25 +5,30 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useId } from 'react';
-import { WEATHER_SERIES_NAMES } from '../../../common/charts/weather-overlay';
+import { Trans, useTranslation } from 'react-i18next';
+import { WEATHER_SERIES_NAMES, type WeatherSeriesKey } from '../../../common/charts/weather-overlay';
+import { formatNumber } from '../../i18n/format';
+import { translateMessage } from '../../i18n/messages';
 import { when } from '../rooms/model';
 import { placeName } from '../weather/kept-weather';
 import type { ReportWeather } from './report-weather';
+import { reportsTexts } from './texts';
 
 export function ReportWeatherToggle({ weather }: { weather: ReportWeather }) {
+  const { t } = useTranslation(reportsTexts);
   const stateId = useId();
   const noLocation = weather.status === 'no-location';
   return (
     <div className="report-weather">
       <label className="report-weather-toggle no-print">
-        <input type="checkbox" checked={weather.on && !noLocation} disabled={noLocation} aria-describedby={stateId} onChange={(event) => weather.setOn(event.target.checked)} /> Outdoor weather
+        <input type="checkbox" checked={weather.on && !noLocation} disabled={noLocation} aria-describedby={stateId} onChange={(event) => weather.setOn(event.target.checked)} /> {t('weather.toggle')}
       </label>
       <p id={stateId} className="report-weather-state" role="status">
         <StateText weather={weather} />
       </p>
       {weather.status === 'failed' && (
         <button type="button" className="button no-print" onClick={weather.reload}>
-          Try the weather again
+          {t('weather.retry')}
         </button>
       )}
     </div>
@@ -32,59 +37,60 @@ export function ReportWeatherToggle({ weather }: { weather: ReportWeather }) {
 
 /** What the weather shows now and why, in words. */
 function StateText({ weather }: { weather: ReportWeather }) {
+  const { t } = useTranslation(reportsTexts);
   const { shown } = weather;
-  const fetched = shown && (
-    <>
-      at {placeName(shown.place)}, fetched <time dateTime={shown.fetchedAt}>{when(shown.fetchedAt)}</time>
-    </>
-  );
-  const notes = weather.notes.length > 0 && shown ? ` ${weather.notes.join(' ')}` : '';
+  // A sentence naming where the weather shown is for and when it was fetched (its <time> element kept).
+  const fetched = (key: 'weather.refreshing' | 'weather.current' | 'weather.offlineShown' | 'weather.failedShown') =>
+    shown && <Trans t={t} i18nKey={key} values={{ place: placeName(shown.place), fetched: when(shown.fetchedAt) }} components={{ time: <time dateTime={shown.fetchedAt} /> }} />;
+  const noteList = weather.notes.map(translateMessage);
+  const notes = noteList.length > 0 && shown ? ` ${noteList.join(' ')}` : '';
   switch (weather.status) {
     case 'off':
       return null;
     case 'no-location':
-      return (
-        <>
-          Outdoor weather needs your location: set it in your <Link to="/dashboard/profile">profile</Link>.
-        </>
-      );
+      return <Trans t={t} i18nKey="weather.noLocation" components={{ profileLink: <Link to="/dashboard/profile" /> }} />;
     case 'no-days':
-      return <>{weather.notes.join(' ')}</>;
+      return <>{noteList.join(' ')}</>;
     case 'loading':
-      return <>Loading the outdoor weather…</>;
+      return <>{t('weather.loading')}</>;
     case 'refreshing':
       return (
         <>
-          Refreshing… Showing the outdoor weather {fetched}.{notes}
+          {fetched('weather.refreshing')}
+          {notes}
         </>
       );
     case 'current':
       return (
         <>
-          Outdoor weather {fetched}.{notes}
+          {fetched('weather.current')}
+          {notes}
         </>
       );
     case 'offline':
       return shown ? (
         <>
-          Offline: showing the outdoor weather {fetched}. It refreshes when the connection returns.{notes}
+          {fetched('weather.offlineShown')}
+          {notes}
         </>
       ) : (
-        <>Offline: the outdoor weather needs a connection, and none for this period is kept on this tablet.</>
+        <>{t('weather.offlineNone')}</>
       );
     case 'failed':
       return (
         <span className="error-text">
-          {weather.error} {shown && <>Showing the outdoor weather {fetched}.</>}
+          {weather.error && translateMessage(weather.error)} {fetched('weather.failedShown')}
         </span>
       );
   }
 }
 
-const valueText = (value: number | null | undefined) => (value === null || value === undefined ? '–' : String(Math.round(value * 10) / 10));
+/** A value to one decimal, as the reader writes numbers (+ 0: a value rounded to -0 reads 0). */
+const valueText = (value: number | null | undefined) => (value === null || value === undefined ? '–' : formatNumber(Math.round(value * 10) / 10 + 0, { maximumFractionDigits: 1 }));
 
 /** The days the overlay draws, as a table (folded); days without any value are left out. */
 export function WeatherTable({ weather }: { weather: ReportWeather }) {
+  const { t } = useTranslation(reportsTexts);
   const { overlay, shown } = weather;
   if (!overlay || !shown) return null;
   const { high, low, humidity, rain } = overlay.values;
@@ -95,16 +101,16 @@ export function WeatherTable({ weather }: { weather: ReportWeather }) {
   if (rows.length === 0) return null;
   return (
     <details className="report-weather-days">
-      <summary>Outdoor weather by day</summary>
+      <summary>{t('weather.byDay')}</summary>
       <div className="report-table-scroll">
         <table className="report-table">
-          <caption>Outdoor weather at {placeName(shown.place)}</caption>
+          <caption>{t('weather.at', { place: placeName(shown.place) })}</caption>
           <thead>
             <tr>
-              <th scope="col">Day</th>
-              {Object.values(WEATHER_SERIES_NAMES).map((name) => (
-                <th key={name} scope="col">
-                  {name.replace(/^Outdoor /, '').replace(/^./, (first) => first.toUpperCase())}
+              <th scope="col">{t('weather.day')}</th>
+              {(Object.keys(WEATHER_SERIES_NAMES) as WeatherSeriesKey[]).map((key) => (
+                <th key={key} scope="col">
+                  {t(`weather.columns.${key}`)}
                 </th>
               ))}
             </tr>

@@ -2,20 +2,24 @@
  * A saved report drawn as it now reads (useReportData): its chart and table, and a line that says how
  * old the data is and whether it can be refreshed, on its own screen and on the dashboard.
  */
+import { useTranslation } from 'react-i18next';
 import type { ReportPeriod } from '../../../common/schemas/report-dates';
+import { i18next } from '../../i18n/i18n';
 import { useSyncStatus } from '../../sync/sync-store';
-import { computedAt, type LocalReport, periodText } from './model';
+import { dataOf, type LocalReport, periodRange, periodText } from './model';
 import { periodWeeksBack, queryOfSaved } from './read-report';
 import { ReportChart } from './ReportChart';
 import { useRememberedWeather } from './report-weather';
+import { reportsTexts } from './texts';
 import { type ReportData, useReportData } from './useReportData';
 
 function freshness(data: ReportData, online: boolean): string {
-  if (data.reading) return 'Refreshing…';
-  if (data.source === 'read') return 'Up to date.';
-  if (!online) return 'Offline: this is the data this tablet last had; it refreshes when the network returns.';
-  if (data.error) return `Could not refresh: ${data.error}`;
-  if (!data.readable) return 'This report shows the data it was saved with.';
+  const ns = reportsTexts;
+  if (data.reading) return i18next.t('view.refreshing', { ns });
+  if (data.source === 'read') return i18next.t('view.upToDate', { ns });
+  if (!online) return i18next.t('view.offline', { ns });
+  if (data.error) return i18next.t('view.couldNotRefresh', { ns, error: data.error });
+  if (!data.readable) return i18next.t('view.savedData', { ns });
   return '';
 }
 
@@ -23,7 +27,7 @@ function freshness(data: ReportData, online: boolean): string {
 function periodShown(report: LocalReport, weeksBack: number): string {
   const query = weeksBack > 0 ? queryOfSaved(report) : null;
   const moved = query ? periodWeeksBack(query.period, weeksBack) : null;
-  return moved && 'start' in moved ? `${moved.start} to ${moved.end}` : periodText(report.filters);
+  return moved && 'start' in moved ? periodRange(moved.start, moved.end) : periodText(report.filters);
 }
 
 /**
@@ -41,19 +45,18 @@ function datesShown(report: LocalReport, weeksBack: number, data: ReportData): R
 }
 
 export function SavedReportView({ report, weeksBack = 0, autoRefresh = false }: { report: LocalReport; weeksBack?: number; autoRefresh?: boolean }) {
+  const { t } = useTranslation(reportsTexts);
   const online = useSyncStatus((status) => status.online);
   const data = useReportData(report, { weeksBack, autoRefresh });
   const [weatherOn, setWeatherOn] = useRememberedWeather(report.id);
   return (
     <>
       <p className="report-freshness" role="status">
-        <span className="muted">
-          {periodShown(report, weeksBack)} · data of {computedAt(data.computedAt)}
-        </span>{' '}
+        <span className="muted">{dataOf(periodShown(report, weeksBack), data.computedAt)}</span>{' '}
         {freshness(data, online)}
         {data.readable && !data.reading && (
           <button type="button" className="button no-print" onClick={data.refresh}>
-            Refresh
+            {t('view.refresh')}
           </button>
         )}
       </p>

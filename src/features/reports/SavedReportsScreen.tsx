@@ -5,33 +5,36 @@
  */
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { DASHBOARD_SLOTS } from '../../../common/messages/reports';
 import { deleteReport, type ReportShare, reportShares, revokeReportShare, saveReport, setDashboardReports, shareReport } from '../../api/reports';
 import { useAction, useLocalDocument, useLocalQuery, useSignedInUser } from '../../app/hooks';
+import { formatDate } from '../../i18n/format';
 import { useSyncStatus } from '../../sync/sync-store';
 import { ConfirmPanel, Field, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
-import { computedAt, type LocalReport, periodText } from './model';
+import { DATE_TIME, dataOf, type LocalReport, periodText } from './model';
 import { ReportBuilder } from './ReportBuilder';
 import { SavedReportView } from './SavedReportView';
+import { reportsTexts } from './texts';
 import { useCompanyAutoRefresh } from './useReportData';
 
 export function SavedReportsScreen() {
+  const { t } = useTranslation(reportsTexts);
   const { documents, loading } = useLocalQuery<LocalReport>('reports', {}, 'all', [{ report_name: 'asc' }]);
   return (
-    <Screen title="Reports" loading={loading}>
+    <Screen title={t('title')} loading={loading}>
       <ReportBuilder />
-      <h2>Saved reports</h2>
-      {documents.length === 0 && <p className="muted">No saved reports yet.</p>}
-      <ul className="link-list" aria-label="Saved reports">
+      <h2>{t('saved.heading')}</h2>
+      {documents.length === 0 && <p className="muted">{t('saved.none')}</p>}
+      <ul className="link-list" aria-label={t('saved.heading')}>
         {documents.map((report) => (
           <li key={report.id}>
             <Link to="/dashboard/reports/$reportID" params={{ reportID: report.id }}>
               <strong>{report.report_name}</strong>
               <span className="muted">
-                {' '}
-                · {periodText(report.filters)} · data of {computedAt(report.computed_at)}
-                {report.dashboard_slot !== null && ` · on the dashboard (place ${report.dashboard_slot})`}
+                {' · '}
+                {report.dashboard_slot === null ? dataOf(periodText(report.filters), report.computed_at) : t('saved.onDashboard', { summary: dataOf(periodText(report.filters), report.computed_at), slot: report.dashboard_slot })}
               </span>
             </Link>
           </li>
@@ -42,10 +45,11 @@ export function SavedReportsScreen() {
 }
 
 export function SavedReportScreen({ reportId }: { reportId: string }) {
+  const { t } = useTranslation(reportsTexts);
   const { document: report, loading } = useLocalDocument<LocalReport>('reports', reportId);
   const autoRefresh = useCompanyAutoRefresh();
   return (
-    <Screen title={report?.report_name ?? 'Report'} loading={loading} empty={!loading && !report ? 'This report is not on this tablet: it was deleted, or has not arrived yet.' : null}>
+    <Screen title={report?.report_name ?? t('report')} loading={loading} empty={!loading && !report ? t('saved.notHere') : null}>
       {report ? (
         <>
           <SavedReportView report={report} autoRefresh={autoRefresh} />
@@ -58,26 +62,27 @@ export function SavedReportScreen({ reportId }: { reportId: string }) {
 
 /** Rename (its author or an Admin), the dashboard slot and links (Admins), delete (its author or an Admin); the server refuses others. */
 function ManageReport({ report }: { report: LocalReport }) {
+  const { t } = useTranslation(reportsTexts);
   const user = useSignedInUser();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
-  const removing = useAction(deleteReport, 'Report deleted.');
+  const removing = useAction(deleteReport, t('manage.deleted'));
   const mayChange = user !== null && (user.isAdmin || user.userId === report.user_id);
   return (
-    <section className="report-manage no-print" aria-label="Manage this report">
+    <section className="report-manage no-print" aria-label={t('manage.label')}>
       {mayChange && <RenameReport report={report} />}
       {user?.isAdmin && <DashboardSlot report={report} />}
       {user?.isAdmin && <ReportLinks report={report} />}
       {mayChange && !confirming && (
         <button type="button" className="button danger" onClick={() => setConfirming(true)}>
-          Delete report
+          {t('manage.delete')}
         </button>
       )}
       {confirming && (
         <ConfirmPanel
-          question={`Delete the report ${report.report_name}?`}
-          message="It leaves the dashboard, and its links stop working."
-          confirmLabel="Delete report"
+          question={t('manage.deleteQuestion', { name: report.report_name })}
+          message={t('manage.deleteMessage')}
+          confirmLabel={t('manage.delete')}
           busy={removing.busy}
           onKeep={() => setConfirming(false)}
           onConfirm={() => void removing.run({ reportId: report.id, name: report.report_name }).then(async (done) => {
@@ -91,9 +96,10 @@ function ManageReport({ report }: { report: LocalReport }) {
 
 /** A new name: the report saved again with everything else as it is (queued, offline too). */
 function RenameReport({ report }: { report: LocalReport }) {
+  const { t } = useTranslation(reportsTexts);
   const user = useSignedInUser();
   const [name, setName] = useState(report.report_name);
-  const renaming = useAction(saveReport, 'Report renamed.', { inlineErrors: true });
+  const renaming = useAction(saveReport, t('manage.renamed'), { inlineErrors: true });
   function rename(event: FormEvent) {
     event.preventDefault();
     if (!user) return;
@@ -110,12 +116,12 @@ function RenameReport({ report }: { report: LocalReport }) {
   }
   return (
     <form className="form report-rename" onSubmit={rename}>
-      <Field label="Report name">
+      <Field label={t('reportName')}>
         <input value={name} onChange={(event) => setName(event.target.value)} maxLength={200} />
       </Field>
       <FormError error={renaming.error} />
       <button type="submit" className="button" disabled={renaming.busy || name.trim() === report.report_name}>
-        Rename
+        {t('manage.rename')}
       </button>
     </form>
   );
@@ -123,9 +129,10 @@ function RenameReport({ report }: { report: LocalReport }) {
 
 /** Its place on the dashboard (overview and quick view show the four), queued; a report already in the slot chosen leaves it. */
 function DashboardSlot({ report }: { report: LocalReport }) {
+  const { t } = useTranslation(reportsTexts);
   const user = useSignedInUser();
   const onDashboard = useLocalQuery<LocalReport>('reports', { dashboard_slot: { $ne: null } }, 'on-dashboard').documents;
-  const setting = useAction(setDashboardReports, 'Dashboard saved.');
+  const setting = useAction(setDashboardReports, t('slot.saved'));
   const current: Array<string | null> = Array.from({ length: DASHBOARD_SLOTS }, (_, index) => onDashboard.find((each) => each.dashboard_slot === index + 1)?.id ?? null);
   function choose(value: string) {
     if (!user) return;
@@ -135,13 +142,12 @@ function DashboardSlot({ report }: { report: LocalReport }) {
   }
   const nameIn = (slot: number) => onDashboard.find((each) => each.dashboard_slot === slot && each.id !== report.id)?.report_name;
   return (
-    <Field label="On the dashboard">
+    <Field label={t('slot.label')}>
       <select value={report.dashboard_slot ?? ''} disabled={setting.busy} onChange={(event) => choose(event.target.value)}>
-        <option value="">Not on the dashboard</option>
+        <option value="">{t('slot.none')}</option>
         {Array.from({ length: DASHBOARD_SLOTS }, (_, index) => index + 1).map((slot) => (
           <option key={slot} value={slot}>
-            Place {slot}
-            {nameIn(slot) ? ` (instead of ${nameIn(slot)})` : ''}
+            {nameIn(slot) ? t('slot.placeInstead', { slot, name: nameIn(slot) }) : t('slot.place', { slot })}
           </option>
         ))}
       </select>
@@ -151,6 +157,7 @@ function DashboardSlot({ report }: { report: LocalReport }) {
 
 /** Read-only links (Admins, online): a new one is shown once; each can be revoked, and stops opening the report at once. */
 function ReportLinks({ report }: { report: LocalReport }) {
+  const { t } = useTranslation(reportsTexts);
   const online = useSyncStatus((status) => status.online);
   const [link, setLink] = useState<string | null>(null);
   const [shares, setShares] = useState<ReportShare[] | null>(null);
@@ -163,34 +170,34 @@ function ReportLinks({ report }: { report: LocalReport }) {
   const revoking = useAction(async (context, shareId: number) => {
     await revokeReportShare(context, { shareId });
     setShares(await reportShares(context, { reportId: report.id }));
-  }, 'Link revoked.');
+  }, t('links.revoked'));
   const live = shares?.filter((share) => share.revoked_at === null) ?? [];
   return (
     <div className="report-links">
       <div className="report-actions">
         <button type="button" className="button" disabled={!online || sharing.busy} onClick={() => void sharing.run(report.id)}>
-          {online ? 'Share a read-only link' : 'Links need the connection'}
+          {online ? t('links.share') : t('links.needConnection')}
         </button>
         {online && shares === null && (
           <button type="button" className="button" disabled={listing.busy} onClick={() => void listing.run(report.id)}>
-            Show its links
+            {t('links.show')}
           </button>
         )}
       </div>
       {link && (
         <p className="report-link" role="status">
-          Link for someone without an account (shown once; it can be revoked below): <a href={link}>{link}</a>
+          {t('links.fresh')} <a href={link}>{link}</a>
         </p>
       )}
       <FormError error={sharing.error ?? listing.error ?? revoking.error} />
       {shares && (
-        <ul className="link-list" aria-label="Links to this report">
-          {live.length === 0 && <li className="muted">No link opens this report.</li>}
+        <ul className="link-list" aria-label={t('links.list')}>
+          {live.length === 0 && <li className="muted">{t('links.none')}</li>}
           {live.map((share) => (
             <li key={share.share_id} className="report-share">
-              <span>Link made {new Date(share.created_at).toLocaleString()}</span>
+              <span>{t('links.made', { time: formatDate(share.created_at, DATE_TIME) })}</span>
               <button type="button" className="button danger" disabled={!online || revoking.busy} onClick={() => void revoking.run(share.share_id)}>
-                Revoke
+                {t('links.revoke')}
               </button>
             </li>
           ))}

@@ -3,35 +3,35 @@
  * an owner or a consultant without an account. No sign-in; the token opens that report and nothing else.
  */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { openSharedReport, type SharedReport } from '../../api/reports';
 import { client } from '../../app/services';
-import { computedAt, periodText, savedModel } from './model';
+import { messageOf } from '../../i18n/messages';
+import { dataOf, periodText, savedModel } from './model';
 import { ReportChart } from './ReportChart';
+import { reportsTexts } from './texts';
 
 export function SharedReportPage({ token }: { token: string | undefined }) {
+  const { t } = useTranslation(reportsTexts);
   const [report, setReport] = useState<SharedReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    if (!token) {
-      setError('This link has no report in it: ask for a new one.');
-      return;
-    }
-    openSharedReport({ client }, token).then(setReport, (caught: unknown) => setError(caught instanceof Error ? caught.message : String(caught)));
+    if (!token) return;
+    openSharedReport({ client }, token).then(setReport, (caught: unknown) => setError(messageOf(caught)));
   }, [token]);
+  const problem = token ? error : t('shared.noToken');
   return (
     <main className="page">
-      <h1>{report?.report_name ?? 'Report'}</h1>
-      {error ? (
+      <h1>{report?.report_name ?? t('report')}</h1>
+      {problem ? (
         <p className="banner error" role="alert">
-          {error}
+          {problem}
         </p>
       ) : !report ? (
-        <p role="status">Loading the report…</p>
+        <p role="status">{t('shared.loading')}</p>
       ) : (
         <>
-          <p className="muted">
-            {periodText(report.filters)} · data of {computedAt(report.computed_at)} · shared read-only
-          </p>
+          <p className="muted">{t('shared.readOnly', { summary: dataOf(periodText(report.filters), report.computed_at) })}</p>
           <ReportChart model={savedModel(report)} kind={report.chart_type} title={report.report_name} />
         </>
       )}

@@ -9,6 +9,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { type ChartModel, reportDataOf } from '../../../common/charts/chart-model';
 import { useApiContext, useLocalDocument, useSignedInUser } from '../../app/hooks';
+import { messageOf } from '../../i18n/messages';
 import type { CompanyDoc } from '../rooms/model';
 import { useSyncStatus } from '../../sync/sync-store';
 import { type KeptData, keepData, keptData } from './kept-data';
@@ -25,7 +26,7 @@ export interface ReportData {
   /** `read`: just read from the server; `kept`: the data this tablet last had (saved or kept). */
   source: 'read' | 'kept';
   reading: boolean;
-  /** The last read's failure, if it failed (the kept data shows meanwhile). */
+  /** The last read's failure, if it failed (the kept data shows meanwhile), in the reader's language. */
   error: string | null;
   /** Whether this report can be read again at all (a report the builder makes, online). */
   readable: boolean;
@@ -92,7 +93,7 @@ export function useReportData(report: LocalReport, options: { weeksBack?: number
         }
       })
       .catch((caught: unknown) => {
-        if (current) setError(caught instanceof Error ? caught.message : String(caught));
+        if (current) setError(messageOf(caught));
       })
       .finally(() => {
         if (current) setReading(false);

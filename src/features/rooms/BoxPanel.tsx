@@ -9,6 +9,7 @@
  */
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { ChunkFallback, lazyChunk } from '../../app/lazy-chunk';
 import { batchMessages } from '../../../common/messages/batches';
 import { gridMessages } from '../../../common/messages/grids';
@@ -26,6 +27,8 @@ import { ReportProblem } from '../batches/ProblemsPanel';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import { BoxObservations } from '../tasks/BoxObservations';
 import type { Reentry } from '../treatments/intervals';
+import { statusName } from '../batches/texts';
+import { roomsTexts } from './texts';
 
 /**
  * The box's plant problems carry the problem catalogue (its type search): a chunk of their own, so a
@@ -43,6 +46,7 @@ export function BoxPanel(props: {
   /** The box's running re-entry interval (RoomScreen), or null. */
   reentry: Reentry | null;
   batches: BatchDoc[]; company: CompanyDoc | null; user: SignedInUser; onClose: () => void }) {
+  const { t } = useTranslation(roomsTexts);
   const { box, grid, user, onClose } = props;
   const boxId = box.id;
 
@@ -62,15 +66,13 @@ export function BoxPanel(props: {
         <div className="panel-head">
           <h2 id="box-panel-title">{props.label}</h2>
           <button type="button" className="button" onClick={props.onClose}>
-            Close
+            {t('panel.close')}
           </button>
         </div>
-        <p className="muted">
-          {grid.Name} · box {props.number} · column {box.X}, row {box.Y}
-        </p>
+        <p className="muted">{t('panel.position', { grid: grid.Name ?? '', number: props.number, x: box.X ?? '', y: box.Y ?? '' })}</p>
         {props.reentry && <ReentrySection reentry={props.reentry} />}
         <FormSection box={box} grid={grid} user={user} />
-        <Suspense fallback={<ChunkFallback>Loading the box's problems…</ChunkFallback>}>
+        <Suspense fallback={<ChunkFallback>{t('panel.loadingProblems')}</ChunkFallback>}>
           <boxProblems.Component box={box} user={user} company={props.company} />
         </Suspense>
         <ProblemSection box={box} grid={grid} label={props.label} batches={props.batches} user={user} />
@@ -88,12 +90,18 @@ type BoxId = string;
 
 /** First in the panel: whoever opens a box sprayed lately learns before anything else that it is closed, and until when. */
 function ReentrySection({ reentry }: { reentry: Reentry }) {
-  const products = reentry.products.length ? ` with ${reentry.products.join(', ')}` : '';
+  const { t } = useTranslation(roomsTexts);
+  const time = { time: <time dateTime={reentry.until} /> };
+  const until = when(reentry.until);
   return (
-    <section className="panel-section" aria-label="Re-entry">
-      <h3>Re-entry interval</h3>
+    <section className="panel-section" aria-label={t('panel.reentry.label')}>
+      <h3>{t('panel.reentry.heading')}</h3>
       <p className="reentry-notice">
-        Sprayed{products}: re-entry until <time dateTime={reentry.until}>{when(reentry.until)}</time>.
+        {reentry.products.length ? (
+          <Trans t={t} i18nKey="panel.reentry.sprayedWith" values={{ products: reentry.products.join(', '), until }} components={time} />
+        ) : (
+          <Trans t={t} i18nKey="panel.reentry.sprayed" values={{ until }} components={time} />
+        )}
       </p>
     </section>
   );
@@ -101,14 +109,15 @@ function ReentrySection({ reentry }: { reentry: Reentry }) {
 
 /** The company's forms, each opening the fill screen for this box (which returns to the room). */
 function FormSection({ box, grid, user }: { box: BoxDoc; grid: GridDoc; user: SignedInUser }) {
+  const { t } = useTranslation(roomsTexts);
   const [open, setOpen] = useState(false);
   return (
-    <section className="panel-section" aria-label="Forms">
-      <h3>Forms</h3>
+    <section className="panel-section" aria-label={t('panel.forms.label')}>
+      <h3>{t('panel.forms.heading')}</h3>
       <button type="button" className="button primary" aria-expanded={open} onClick={() => setOpen(!open)}>
-        Fill a form
+        {t('panel.forms.fill')}
       </button>
-      {open && <TemplateChooser companyId={user.companyId} search={{ boxes: box.id, room: grid.roomId }} label="Forms to fill for this box" />}
+      {open && <TemplateChooser companyId={user.companyId} search={{ boxes: box.id, room: grid.roomId }} label={t('panel.forms.chooserLabel')} />}
     </section>
   );
 }
@@ -120,6 +129,7 @@ function FormSection({ box, grid, user }: { box: BoxDoc; grid: GridDoc; user: Si
  * shown only when the box has a batch.
  */
 function ProblemSection({ box, grid, label, batches, user }: { box: BoxDoc; grid: GridDoc; label: string; batches: BatchDoc[]; user: SignedInUser }) {
+  const { t } = useTranslation(roomsTexts);
   const [open, setOpen] = useState(false);
   const [chosenId, setChosenId] = useState('');
   const places = usePlaces();
@@ -130,19 +140,19 @@ function ProblemSection({ box, grid, label, batches, user }: { box: BoxDoc; grid
   const knownTypes = useMemo(() => [...new Set(batches.flatMap((batch) => (batch.problems ?? []).map((problem) => problem.problem_type)))].sort(), [batches]);
   const batch = linked.find((candidate) => candidate.id === chosenId) ?? linked[0];
   return (
-    <section className="panel-section" aria-label="Batch problems">
-      <h3>Batch problems</h3>
+    <section className="panel-section" aria-label={t('panel.batchProblems.label')}>
+      <h3>{t('panel.batchProblems.heading')}</h3>
       {!batch ? (
-        <p className="muted">Link this box to a batch (below) to report a batch problem from here.</p>
+        <p className="muted">{t('panel.batchProblems.noBatch')}</p>
       ) : (
         <>
           <button type="button" className="button" aria-expanded={open} onClick={() => setOpen(!open)}>
-            Report a problem to the batch
+            {t('panel.batchProblems.report')}
           </button>
           {open && (
             <>
               {linked.length > 1 && (
-                <Field label="Batch">
+                <Field label={t('panel.batchProblems.batch')}>
                   <select value={batch.id} onChange={(event) => setChosenId(event.target.value)}>
                     {linked.map((candidate) => (
                       <option key={candidate.id} value={candidate.id}>
@@ -160,7 +170,7 @@ function ProblemSection({ box, grid, label, batches, user }: { box: BoxDoc; grid
                 userId={user.userId}
                 companyId={user.companyId}
                 knownTypes={knownTypes}
-                at={{ roomId: grid.roomId, place: `${grid.Name ?? 'Grid'} · ${label}` }}
+                at={{ roomId: grid.roomId, place: `${grid.Name ?? t('grid.unnamed')} · ${label}` }}
               />
             </>
           )}
@@ -171,21 +181,33 @@ function ProblemSection({ box, grid, label, batches, user }: { box: BoxDoc; grid
 }
 
 function CullSection({ box, boxId, user, company }: { box: BoxDoc; boxId: BoxId; user: SignedInUser; company: CompanyDoc | null }) {
+  const { t } = useTranslation(roomsTexts);
   const cull = useAction(updateCullingStatus, gridMessages.cullingUpdated);
   const culled = box.culled === true;
   const by = userName(company, box.CulledBy);
+  const at = when(box.CulledDateTime);
+  const state = !culled
+    ? t('panel.culling.notCulled')
+    : at && by
+      ? t('panel.culling.culledAtBy', { at, by })
+      : at
+        ? t('panel.culling.culledAt', { at })
+        : by
+          ? t('panel.culling.culledBy', { by })
+          : t('panel.culling.culled');
   return (
-    <section className="panel-section" aria-label="Culling">
-      <h3>Culling</h3>
-      <p className={culled ? 'culled-text' : ''}>{culled ? ['Culled', when(box.CulledDateTime), by ? `by ${by}` : ''].filter(Boolean).join(' ') : 'Not culled'}</p>
+    <section className="panel-section" aria-label={t('panel.culling.label')}>
+      <h3>{t('panel.culling.heading')}</h3>
+      <p className={culled ? 'culled-text' : ''}>{state}</p>
       <button type="button" className={`button ${culled ? '' : 'danger'}`} disabled={cull.busy} onClick={() => void cull.run({ gridBoxId: boxId, userId: user.userId, culled: !culled })}>
-        {culled ? 'Un-cull plant' : 'Cull plant'}
+        {culled ? t('panel.culling.uncull') : t('panel.culling.cull')}
       </button>
     </section>
   );
 }
 
 function RenameSection({ box, boxId }: { box: BoxDoc; boxId: BoxId }) {
+  const { t } = useTranslation(roomsTexts);
   const [name, setName] = useState(box.CustomName ?? '');
   const rename = useAction(updateGridBoxName, gridMessages.nameUpdated);
   // Another box opened in the same panel, or the name changed from elsewhere: show the current one.
@@ -196,15 +218,15 @@ function RenameSection({ box, boxId }: { box: BoxDoc; boxId: BoxId }) {
     await rename.run({ gridBoxId: boxId, customName: name.trim() });
   }
   return (
-    <section className="panel-section" aria-label="Name">
-      <h3>Name</h3>
+    <section className="panel-section" aria-label={t('panel.name.label')}>
+      <h3>{t('panel.name.heading')}</h3>
       <form className="form inline-form" onSubmit={(event) => void submit(event)}>
         <label>
-          Custom name
-          <input name="customName" value={name} onChange={(event) => setName(event.target.value)} placeholder="e.g. Mother 1" autoComplete="off" />
+          {t('panel.name.customName')}
+          <input name="customName" value={name} onChange={(event) => setName(event.target.value)} placeholder={t('panel.name.placeholder')} autoComplete="off" />
         </label>
         <button type="submit" className="button primary" disabled={rename.busy || name.trim() === (box.CustomName ?? '')}>
-          Save name
+          {t('panel.name.save')}
         </button>
       </form>
       {rename.error && (
@@ -217,6 +239,7 @@ function RenameSection({ box, boxId }: { box: BoxDoc; boxId: BoxId }) {
 }
 
 function BatchSection({ box, boxId, batches }: { box: BoxDoc; boxId: BoxId; batches: BatchDoc[] }) {
+  const { t } = useTranslation(roomsTexts);
   const linkedIds = useMemo(() => new Set((box.BatchIDs ?? []).map(String)), [box.BatchIDs]);
   const linked = batches.filter((batch) => linkedIds.has(batch.id));
   // Linked ids this tablet has no batch for (e.g. not pulled yet) still count, shown plainly.
@@ -231,12 +254,12 @@ function BatchSection({ box, boxId, batches }: { box: BoxDoc; boxId: BoxId; batc
     if (await link.run({ batchId: batch.id, gridBoxIds: [boxId] })) setChosen('');
   }
   return (
-    <section className="panel-section" aria-label="Batches">
-      <h3>Batches</h3>
+    <section className="panel-section" aria-label={t('panel.batches.label')}>
+      <h3>{t('panel.batches.heading')}</h3>
       {linked.length === 0 && unknown.length === 0 ? (
-        <p className="muted">Not in a batch.</p>
+        <p className="muted">{t('panel.batches.none')}</p>
       ) : (
-        <ul className="plain-list" aria-label="Linked batches">
+        <ul className="plain-list" aria-label={t('panel.batches.linked')}>
           {linked.map((batch) => (
             <li key={batch.id}>
               {batch.Color && <span className="swatch" style={{ backgroundColor: batch.Color }} aria-hidden="true" />}
@@ -248,13 +271,13 @@ function BatchSection({ box, boxId, batches }: { box: BoxDoc; boxId: BoxId; batc
                 </Link>
               )}{' '}
               <span className="muted">
-                {[batch.StrainName, batch.BatchStatus].filter(Boolean).join(' · ')}
+                {[batch.StrainName, statusName(batch.BatchStatus)].filter(Boolean).join(' · ')}
               </span>
             </li>
           ))}
           {unknown.map((id) => (
             <li key={id} className="muted">
-              A batch not yet on this tablet
+              {t('panel.batches.unknown')}
             </li>
           ))}
         </ul>
@@ -262,9 +285,9 @@ function BatchSection({ box, boxId, batches }: { box: BoxDoc; boxId: BoxId; batc
       {choices.length > 0 ? (
         <form className="form inline-form" onSubmit={(event) => void submit(event)}>
           <label>
-            Batch
-            <select name="batch" aria-label="Batch" value={chosen} onChange={(event) => setChosen(event.target.value)}>
-              <option value="">Choose a batch…</option>
+            {t('panel.batches.batch')}
+            <select name="batch" aria-label={t('panel.batches.batch')} value={chosen} onChange={(event) => setChosen(event.target.value)}>
+              <option value="">{t('panel.batches.choose')}</option>
               {choices.map((batch) => (
                 <option key={batch.id} value={batch.id}>
                   {[batch.BatchNumber, batch.StrainName].filter(Boolean).join(' — ')}
@@ -273,11 +296,11 @@ function BatchSection({ box, boxId, batches }: { box: BoxDoc; boxId: BoxId; batc
             </select>
           </label>
           <button type="submit" className="button primary" disabled={!chosen || link.busy}>
-            Link to batch
+            {t('panel.batches.link')}
           </button>
         </form>
       ) : (
-        <p className="muted">{batches.length === 0 ? 'No batches on this tablet yet: create one under Batches.' : 'Linked to every batch there is.'}</p>
+        <p className="muted">{batches.length === 0 ? t('panel.batches.noneOnTablet') : t('panel.batches.allLinked')}</p>
       )}
       {link.error && (
         <p className="error-text" role="alert">
@@ -297,6 +320,7 @@ const defaultSubName = (sub: SubGridbox) => `Sub-${sub.SubX}-${sub.SubY}`;
  * confirming (the server allows deleting to Admins only).
  */
 function SubGridboxItem({ sub, boxId, user }: { sub: SubGridbox; boxId: BoxId; user: SignedInUser }) {
+  const { t } = useTranslation(roomsTexts);
   const [editing, setEditing] = useState(false);
   const [asking, setAsking] = useState(false);
   const ownName = sub.CustomName === defaultSubName(sub) ? '' : sub.CustomName;
@@ -333,16 +357,16 @@ function SubGridboxItem({ sub, boxId, user }: { sub: SubGridbox; boxId: BoxId; u
       <div className="sub-line">
         <strong>{label}</strong>
         {/* The server gives plant ids; a sub-gridbox made on this tablet gets its id when it syncs. */}
-        <span className="muted">{sub.PlantID ?? (sub.pending ? 'plant id after sync' : 'no plant id')}</span>
+        <span className="muted">{sub.PlantID ?? (sub.pending ? t('panel.subs.plantIdAfterSync') : t('panel.subs.noPlantId'))}</span>
         {sub.Status && <span className="chip">{sub.Status}</span>}
         {!editing && !asking && (
           <span className="sub-actions">
-            <button type="button" className="button" onClick={startEditing} aria-label={`Edit ${label}`}>
-              Edit
+            <button type="button" className="button" onClick={startEditing} aria-label={t('panel.subs.editLabel', { name: label })}>
+              {t('panel.subs.edit')}
             </button>
             {user.isAdmin && (
-              <button type="button" className="button danger" onClick={() => setAsking(true)} aria-label={`Delete ${label}`}>
-                Delete
+              <button type="button" className="button danger" onClick={() => setAsking(true)} aria-label={t('panel.subs.deleteLabel', { name: label })}>
+                {t('panel.subs.delete')}
               </button>
             )}
           </span>
@@ -351,29 +375,29 @@ function SubGridboxItem({ sub, boxId, user }: { sub: SubGridbox; boxId: BoxId; u
       {sub.Content && !editing && <p className="muted sub-notes">{sub.Content}</p>}
       {asking && (
         <ConfirmPanel
-          question={`Delete ${label}?`}
-          message={`Delete ${label}? Its plant leaves this box's list.`}
+          question={t('panel.subs.deleteQuestion', { name: label })}
+          message={t('panel.subs.deleteMessage', { name: label })}
           busy={remove.busy}
           onConfirm={() => void remove.run({ subGridboxId: sub.Sub_gridboxID, parentGridboxId: boxId })}
           onKeep={() => setAsking(false)}
         />
       )}
       {editing && (
-        <form className="form sub-edit" aria-label={`Edit ${label}`} onSubmit={(event) => void save(event)}>
-          <Field label="Name">
+        <form className="form sub-edit" aria-label={t('panel.subs.editLabel', { name: label })} onSubmit={(event) => void save(event)}>
+          <Field label={t('panel.subs.name')}>
             <input value={name} placeholder={defaultSubName(sub)} onChange={(event) => setName(event.target.value)} autoComplete="off" />
           </Field>
-          <Field label="Plant id">
+          <Field label={t('panel.subs.plantId')}>
             <input value={plantId} onChange={(event) => setPlantId(event.target.value)} autoComplete="off" />
           </Field>
-          <Field label="Status">
+          <Field label={t('panel.subs.status')}>
             <input value={status} onChange={(event) => setStatus(event.target.value)} autoComplete="off" />
           </Field>
-          <Field label="Notes">
+          <Field label={t('panel.subs.notes')}>
             <textarea value={content} rows={2} onChange={(event) => setContent(event.target.value)} />
           </Field>
           <FormError error={update.error} />
-          <FormButtons submitLabel="Save" busy={update.busy} onCancel={() => setEditing(false)} />
+          <FormButtons submitLabel={t('panel.subs.save')} busy={update.busy} onCancel={() => setEditing(false)} />
         </form>
       )}
     </li>
@@ -384,11 +408,13 @@ function SubGridboxItem({ sub, boxId, user }: { sub: SubGridbox; boxId: BoxId; u
 const wholeOrUndefined = (value: string) => (value.trim() === '' ? undefined : Number(value));
 
 function SubGridboxSection({ box, boxId, user }: { box: BoxDoc; boxId: BoxId; user: SignedInUser }) {
+  const { t } = useTranslation(roomsTexts);
   const subs = subGridboxesOf(box);
   const [nx, setNx] = useState('2');
   const [ny, setNy] = useState('2');
   const create = useAction(createSubGridboxes, subgridMessages.created);
-  const [notice, setNotice] = useState<string | null>(null);
+  /** A layout asked for again, every position of which exists already. */
+  const [notice, setNotice] = useState<{ columns: number; rows: number } | null>(null);
   async function submit(event: FormEvent) {
     event.preventDefault();
     setNotice(null);
@@ -399,7 +425,7 @@ function SubGridboxSection({ box, boxId, user }: { box: BoxDoc; boxId: BoxId; us
       // lacks are created (as custom positions), since asking again for taken ones would be refused.
       const missing = gridPositions(columns, rows).filter((position) => !subs.some((sub) => sub.SubX === position.subx && sub.SubY === position.suby));
       if (missing.length === 0) {
-        setNotice(`Every position of a ${columns} × ${rows} layout exists already.`);
+        setNotice({ columns, rows });
         return;
       }
       await create.run({ parentGridboxId: boxId, userId: user.userId, customPositions: missing });
@@ -408,12 +434,12 @@ function SubGridboxSection({ box, boxId, user }: { box: BoxDoc; boxId: BoxId; us
     await create.run({ parentGridboxId: boxId, userId: user.userId, nx: columns, ny: rows });
   }
   return (
-    <section className="panel-section" aria-label="Sub-gridboxes">
-      <h3>Sub-gridboxes</h3>
+    <section className="panel-section" aria-label={t('panel.subs.label')}>
+      <h3>{t('panel.subs.heading')}</h3>
       {subs.length === 0 ? (
-        <p className="muted">Not divided.</p>
+        <p className="muted">{t('panel.subs.notDivided')}</p>
       ) : (
-        <ul className="sub-list" aria-label="Sub-gridboxes of this box">
+        <ul className="sub-list" aria-label={t('panel.subs.listLabel')}>
           {subs.map((sub) => (
             <SubGridboxItem key={String(sub.Sub_gridboxID)} sub={sub} boxId={boxId} user={user} />
           ))}
@@ -421,18 +447,18 @@ function SubGridboxSection({ box, boxId, user }: { box: BoxDoc; boxId: BoxId; us
       )}
       <form className="form inline-form" onSubmit={(event) => void submit(event)} noValidate>
         <label>
-          Columns
+          {t('panel.subs.columns')}
           <input name="subNx" type="number" inputMode="numeric" min={1} value={nx} onChange={(event) => setNx(event.target.value)} />
         </label>
         <label>
-          Rows
+          {t('panel.subs.rows')}
           <input name="subNy" type="number" inputMode="numeric" min={1} value={ny} onChange={(event) => setNy(event.target.value)} />
         </label>
         <button type="submit" className="button" disabled={create.busy}>
-          {subs.length ? 'Grow to this layout' : 'Divide box'}
+          {subs.length ? t('panel.subs.grow') : t('panel.subs.divide')}
         </button>
       </form>
-      {notice && <p className="muted">{notice}</p>}
+      {notice && <p className="muted">{t('panel.subs.layoutExists', notice)}</p>}
       {create.error && (
         <p className="error-text" role="alert">
           {create.error}

@@ -6,6 +6,7 @@
  * through the outbox and shows at once, offline too.
  */
 import { type FormEvent, useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { OPEN_PROBLEM_STATUSES, type ProblemAction, SEVERITY_MAX, SEVERITY_MIN, problemMessages as m } from '../../../common/messages/problems';
 import { CATALOGUE, catalogueProblemNamed } from '../../../common/plant-problems';
 import { manageProblem, type PlantProblemDocument, recordProblem } from '../../api/problems';
@@ -15,33 +16,27 @@ import { useSyncStatus } from '../../sync/sync-store';
 import { RecordStatus } from '../shell/RecordStatus';
 import { FormButtons, FormError } from '../shell/forms';
 import { type BoxDoc, type CompanyDoc, userName, when } from './model';
+import { roomsTexts } from './texts';
 
 const SEVERITIES = Array.from({ length: SEVERITY_MAX - SEVERITY_MIN + 1 }, (_, index) => SEVERITY_MIN + index);
-const SEVERITY_WORDS: Record<number, string> = { 1: 'a few signs', 2: 'light', 3: 'moderate', 4: 'heavy', 5: 'severe' };
+/** Each severity's word (problems.severityWords in locales). */
+const SEVERITY_WORDS: Record<number, 'aFewSigns' | 'light' | 'moderate' | 'heavy' | 'severe'> = { 1: 'aFewSigns', 2: 'light', 3: 'moderate', 4: 'heavy', 5: 'severe' };
 /** How many catalogue matches the search shows at once (a tablet's screen, not a page of results). */
 const MATCHES_SHOWN = 6;
 
 const isOpen = (problem: PlantProblemDocument) => (OPEN_PROBLEM_STATUSES as readonly string[]).includes(problem.status);
 const newestFirst = (a: PlantProblemDocument, b: PlantProblemDocument) => (a.observed_at < b.observed_at ? 1 : a.observed_at > b.observed_at ? -1 : 0);
 
-/** The actions a problem in its status can take, as the server applies them (ACTION_APPLIES_TO). */
-const ACTIONS_OF: Record<PlantProblemDocument['status'], Array<{ action: ProblemAction; label: string }>> = {
-  unresolved: [
-    { action: 'treat', label: 'Treated' },
-    { action: 'resolve', label: 'Resolve' },
-    { action: 'dismiss', label: 'False alarm' },
-  ],
-  treated: [
-    { action: 'resolve', label: 'Resolve' },
-    { action: 'dismiss', label: 'False alarm' },
-  ],
-  resolved: [{ action: 'reopen', label: 'Reopen' }],
-  dismissed: [{ action: 'reopen', label: 'Reopen' }],
+/** The actions a problem in its status can take, as the server applies them (ACTION_APPLIES_TO); each button says problems.actions.<action>. */
+const ACTIONS_OF: Record<PlantProblemDocument['status'], ProblemAction[]> = {
+  unresolved: ['treat', 'resolve', 'dismiss'],
+  treated: ['resolve', 'dismiss'],
+  resolved: ['reopen'],
+  dismissed: ['reopen'],
 };
 
-const STATUS_WORDS: Record<PlantProblemDocument['status'], string> = { unresolved: 'Open', treated: 'Treated', resolved: 'Resolved', dismissed: 'False alarm' };
-
 export function BoxProblems({ box, user, company }: { box: BoxDoc; user: SignedInUser; company: CompanyDoc | null }) {
+  const { t } = useTranslation(roomsTexts);
   const { documents, loading } = useLocalQuery<PlantProblemDocument>('plant_problems', { gridBoxId: box.id }, box.id);
   const online = useSyncStatus((status) => status.online);
   const [recording, setRecording] = useState(false);
@@ -51,24 +46,24 @@ export function BoxProblems({ box, user, company }: { box: BoxDoc; user: SignedI
   const plants = subGridboxesOf(box);
   const plantName = (id: unknown) => {
     const plant = plants.find((candidate) => String(candidate.Sub_gridboxID) === String(id));
-    return plant ? plant.CustomName || `Sub-${plant.SubX}-${plant.SubY}` : 'a plant';
+    return plant ? plant.CustomName || `Sub-${plant.SubX}-${plant.SubY}` : t('problems.aPlant');
   };
   return (
-    <section className="panel-section" aria-label="Plant problems">
-      <h3>Plant problems</h3>
-      {!online && <p className="muted">Offline: problems recorded now show at once and are sent when the tablet is back online.</p>}
+    <section className="panel-section" aria-label={t('problems.label')}>
+      <h3>{t('problems.heading')}</h3>
+      {!online && <p className="muted">{t('problems.offline')}</p>}
       <button type="button" className="button primary" aria-expanded={recording} onClick={() => setRecording(!recording)}>
-        Record a problem
+        {t('problems.record')}
       </button>
       {recording && <RecordProblemForm box={box} user={user} onDone={() => setRecording(false)} />}
       {loading ? (
         <p className="muted" role="status">
-          Loading problems…
+          {t('problems.loading')}
         </p>
       ) : open.length === 0 ? (
-        <p className="muted">No open problems on this box.</p>
+        <p className="muted">{t('problems.noneOpen')}</p>
       ) : (
-        <ul className="problem-list" aria-label="Open problems">
+        <ul className="problem-list" aria-label={t('problems.openLabel')}>
           {open.map((problem) => (
             <ProblemItem key={problem.id} problem={problem} user={user} company={company} where={problem.sub_gridbox_id === null ? null : plantName(problem.sub_gridbox_id)} />
           ))}
@@ -76,8 +71,8 @@ export function BoxProblems({ box, user, company }: { box: BoxDoc; user: SignedI
       )}
       {closed.length > 0 && (
         <details className="problem-closed">
-          <summary>Closed problems ({closed.length})</summary>
-          <ul className="problem-list" aria-label="Closed problems">
+          <summary>{t('problems.closed', { count: closed.length })}</summary>
+          <ul className="problem-list" aria-label={t('problems.closedLabel')}>
             {closed.map((problem) => (
               <ProblemItem key={problem.id} problem={problem} user={user} company={company} where={problem.sub_gridbox_id === null ? null : plantName(problem.sub_gridbox_id)} />
             ))}
@@ -89,35 +84,40 @@ export function BoxProblems({ box, user, company }: { box: BoxDoc; user: SignedI
 }
 
 function ProblemItem({ problem, user, company, where }: { problem: PlantProblemDocument; user: SignedInUser; company: CompanyDoc | null; where: string | null }) {
-  const manage = useAction(manageProblem, 'Problem updated.');
+  const { t } = useTranslation(roomsTexts);
+  const manage = useAction(manageProblem, t('problems.updated'));
   const by = userName(company, problem.user_id);
   const changedBy = userName(company, problem.status_by);
   const name = problem.problem_type;
+  const status = t(`problems.statuses.${problem.status}`);
+  const changedAt = when(problem.status_at);
   return (
-    <li className="problem-item" aria-label={`${name}, severity ${problem.severity}`}>
+    <li className="problem-item" aria-label={t('problems.itemLabel', { name, severity: problem.severity })}>
       <div className="problem-line">
         <strong>{name}</strong>
-        <span className={`severity-badge severity-${problem.severity}`}>Severity {problem.severity}</span>
-        <span className={`chip problem-status status-${problem.status}`}>{STATUS_WORDS[problem.status]}</span>
-        <RecordStatus document={problem} waitingLabel={problem.photo_pending ? 'Waiting to sync (with photo)' : 'Waiting to sync'} />
+        <span className={`severity-badge severity-${problem.severity}`}>{t('problems.severity', { severity: problem.severity })}</span>
+        <span className={`chip problem-status status-${problem.status}`}>{status}</span>
+        <RecordStatus document={problem} waitingLabel={problem.photo_pending ? t('problems.waitingWithPhoto') : t('problems.waiting')} />
       </div>
       <p className="muted problem-meta">
-        {[where ? `On ${where}` : 'On the box', `seen ${when(problem.observed_at)}`, by ? `by ${by}` : ''].filter(Boolean).join(' · ')}
-        {problem.status_at && problem.status !== 'unresolved' ? ` · ${STATUS_WORDS[problem.status].toLowerCase()} ${when(problem.status_at)}${changedBy ? ` by ${changedBy}` : ''}` : ''}
+        {[where ? t('problems.onPlace', { where }) : t('problems.onBox'), t('problems.seen', { at: when(problem.observed_at) }), by ? t('problems.by', { by }) : ''].filter(Boolean).join(' · ')}
+        {problem.status_at && problem.status !== 'unresolved'
+          ? ` · ${changedBy ? t('problems.statusChangedBy', { status: status.toLowerCase(), at: changedAt, by: changedBy }) : t('problems.statusChanged', { status: status.toLowerCase(), at: changedAt })}`
+          : ''}
       </p>
       {problem.notes && <p className="problem-notes">{problem.notes}</p>}
-      {problem.image && <img className="problem-photo" src={problem.image} alt={`Photo of ${name}`} loading="lazy" />}
-      <div className="problem-actions" role="group" aria-label={`Actions on ${name}`}>
-        {ACTIONS_OF[problem.status].map(({ action, label }) => (
+      {problem.image && <img className="problem-photo" src={problem.image} alt={t('problems.photoOf', { name })} loading="lazy" />}
+      <div className="problem-actions" role="group" aria-label={t('problems.actionsOn', { name })}>
+        {ACTIONS_OF[problem.status].map((action) => (
           <button
             key={action}
             type="button"
             className={`button ${action === 'resolve' ? 'primary' : ''}`}
             disabled={manage.busy}
-            aria-label={`${label}: ${name}`}
+            aria-label={t('problems.actionOn', { action: t(`problems.actions.${action}`), name })}
             onClick={() => void manage.run({ problemId: problem.id, action, userId: user.userId })}
           >
-            {label}
+            {t(`problems.actions.${action}`)}
           </button>
         ))}
       </div>
@@ -127,6 +127,7 @@ function ProblemItem({ problem, user, company, where }: { problem: PlantProblemD
 }
 
 function RecordProblemForm({ box, user, onDone }: { box: BoxDoc; user: SignedInUser; onDone: () => void }) {
+  const { t } = useTranslation(roomsTexts);
   const plants = subGridboxesOf(box).filter((plant) => !plant.IsDeleted);
   const [plantId, setPlantId] = useState('');
   const [type, setType] = useState('');
@@ -159,12 +160,12 @@ function RecordProblemForm({ box, user, onDone }: { box: BoxDoc; user: SignedInU
   }
 
   return (
-    <form className="form problem-form" aria-label="Record a problem" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="form problem-form" aria-label={t('problems.form.label')} onSubmit={(event) => void submit(event)} noValidate>
       {plants.length > 0 && (
         <label>
-          Where
+          {t('problems.form.where')}
           <select value={plantId} onChange={(event) => setPlantId(event.target.value)}>
-            <option value="">The whole box</option>
+            <option value="">{t('problems.form.wholeBox')}</option>
             {plants.map((plant) => (
               <option key={String(plant.Sub_gridboxID)} value={String(plant.Sub_gridboxID)}>
                 {plant.CustomName || `Sub-${plant.SubX}-${plant.SubY}`}
@@ -175,42 +176,46 @@ function RecordProblemForm({ box, user, onDone }: { box: BoxDoc; user: SignedInU
         </label>
       )}
       <label>
-        Problem type
-        <input name="problemType" type="search" value={type} onChange={(event) => setType(event.target.value)} autoComplete="off" placeholder="Search the catalogue, or type your own" aria-describedby={`${ids}-type-hint`} />
+        {t('problems.form.type')}
+        <input name="problemType" type="search" value={type} onChange={(event) => setType(event.target.value)} autoComplete="off" placeholder={t('problems.form.typePlaceholder')} aria-describedby={`${ids}-type-hint`} />
       </label>
       <p id={`${ids}-type-hint`} className="muted problem-type-hint">
-        {!type.trim() ? 'Search pests, diseases and disorders by name.' : catalogued ? `From the catalogue: ${catalogued.name} (${catalogued.kind}).` : 'Not in the catalogue: it is recorded as your company’s own type.'}
+        {!type.trim()
+          ? t('problems.form.typeHint')
+          : catalogued
+            ? t('problems.form.fromCatalogue', { name: catalogued.name, kind: t(`problems.kinds.${catalogued.kind}`) })
+            : t('problems.form.notInCatalogue')}
       </p>
       {matches.length > 0 && (
-        <ul className="catalogue-matches" aria-label="Catalogue matches">
+        <ul className="catalogue-matches" aria-label={t('problems.form.matches')}>
           {matches.map((problem) => (
             <li key={problem.slug}>
               <button type="button" className="button" onClick={() => setType(problem.name)}>
                 {problem.name}
-                <span className="muted"> · {problem.kind}</span>
+                <span className="muted"> · {t(`problems.kinds.${problem.kind}`)}</span>
               </button>
             </li>
           ))}
         </ul>
       )}
-      <div className="severity-picker" role="group" aria-label="Severity">
-        <span className="severity-label">Severity</span>
+      <div className="severity-picker" role="group" aria-label={t('problems.form.severityGroup')}>
+        <span className="severity-label">{t('problems.form.severity')}</span>
         {SEVERITIES.map((value) => (
-          <button key={value} type="button" className="button severity-button" aria-pressed={severity === value} aria-label={`Severity ${value}: ${SEVERITY_WORDS[value] ?? ''}`} onClick={() => setSeverity(value)}>
+          <button key={value} type="button" className="button severity-button" aria-pressed={severity === value} aria-label={t('problems.form.severityButton', { value, word: SEVERITY_WORDS[value] ? t(`problems.severityWords.${SEVERITY_WORDS[value]}`) : '' })} onClick={() => setSeverity(value)}>
             {value}
           </button>
         ))}
       </div>
       <label>
-        Notes (optional)
+        {t('problems.form.notes')}
         <textarea name="notes" rows={2} value={notes} onChange={(event) => setNotes(event.target.value)} />
       </label>
       <label className="button file-button">
-        {photo ? `Photo: ${photo.name}` : 'Add a photo (optional)'}
+        {photo ? t('problems.form.photo', { name: photo.name }) : t('problems.form.addPhoto')}
         <input type="file" accept="image/*" capture="environment" onChange={(event) => setPhoto(event.target.files?.[0] ?? null)} />
       </label>
       <FormError error={record.error} />
-      <FormButtons submitLabel="Save problem" busyLabel="Saving…" busy={record.busy} onCancel={onDone} />
+      <FormButtons submitLabel={t('problems.form.save')} busyLabel={t('problems.form.saving')} busy={record.busy} onCancel={onDone} />
     </form>
   );
 }

@@ -13,11 +13,34 @@
  * Text wraps instead of being cut ("Mother 12", "B-0042", "Culled" stay whole); the box size is the
  * grower's choice on this tablet (RoomScreen).
  */
-import { type CSSProperties, memo } from 'react';
+import { type CSSProperties, memo, useMemo } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { GridOrder } from '../../../common/messages/settings';
 import { useStoredImage } from './hooks';
 import { boxNumber } from '../../../common/grid-order';
 import { type BatchDoc, type BoxDoc, boxLabel, type GridDoc, gridSize } from './model';
+import { roomsTexts } from './texts';
+
+/** A text with one value, filled in without i18next: a room's thousands of boxes each say "box 12". */
+const SLOT = '\u0000';
+
+/**
+ * The words every box of the grid may show, in the reader's language, made once per grid and language:
+ * the boxes are memoised and keep these (a language change makes new ones, and the boxes follow).
+ */
+function boxWords(t: TFunction<typeof roomsTexts>) {
+  const boxAria = t('grid.boxAria', { number: SLOT }).split(SLOT);
+  return {
+    culled: t('grid.culled'),
+    trap: t('grid.trap'),
+    reentry: t('grid.reentry'),
+    trapAria: t('grid.trapAria'),
+    boxAria: (number: number) => boxAria.join(String(number)),
+    reentryAria: (time: string) => t('grid.reentryAria', { time }),
+  };
+}
+type BoxWords = ReturnType<typeof boxWords>;
 
 export const GridView = memo(function GridView(props: {
   grid: GridDoc;
@@ -35,6 +58,8 @@ export const GridView = memo(function GridView(props: {
   /** Must keep its identity between renders (a memoised box would re-render on each new function). */
   onSelect: (boxId: string) => void;
 }) {
+  const { t } = useTranslation(roomsTexts);
+  const words = useMemo(() => boxWords(t), [t]);
   const { grid, boxes, order, opacity, batches } = props;
   const { nx, ny } = gridSize(grid, boxes);
   const background = useStoredImage(props.previewImage ? null : grid.ImageName);
@@ -48,7 +73,7 @@ export const GridView = memo(function GridView(props: {
   };
   return (
     <div className="grid-scroll" style={{ '--grid-rows': ny } as CSSProperties}>
-      <div className={`grid-boxes${image ? ' with-image' : ''}`} style={style} role="group" aria-label={`${grid.Name ?? 'Grid'}: ${nx} columns × ${ny} rows`}>
+      <div className={`grid-boxes${image ? ' with-image' : ''}`} style={style} role="group" aria-label={t('grid.boxesLabel', { name: grid.Name ?? t('grid.unnamed'), nx, ny })}>
         {boxes.map((box) => {
           const x = Number(box.X) || 1;
           const y = Number(box.Y) || 1;
@@ -63,26 +88,28 @@ export const GridView = memo(function GridView(props: {
               trap={props.trapBoxIds?.has(box.id) ?? false}
               reentryEnd={props.reentryEnds?.get(box.id)}
               selected={props.selectedId === box.id}
+              words={words}
               onSelect={props.onSelect}
             />
           );
         })}
       </div>
-      {background.error && !props.previewImage && <p className="muted">Background image not available here: {background.error}</p>}
+      {background.error && !props.previewImage && <p className="muted">{t('grid.backgroundUnavailable', { error: background.error })}</p>}
     </div>
   );
 });
 
-const GridBox = memo(function GridBox(props: { box: BoxDoc; x: number; y: number; number: number; batch: BatchDoc | undefined; trap: boolean; reentryEnd: string | undefined; selected: boolean; onSelect: (boxId: string) => void }) {
-  const { box, number, batch, trap, reentryEnd } = props;
-  const label = boxLabel(box, number);
+const GridBox = memo(function GridBox(props: { box: BoxDoc; x: number; y: number; number: number; batch: BatchDoc | undefined; trap: boolean; reentryEnd: string | undefined; selected: boolean; words: BoxWords; onSelect: (boxId: string) => void }) {
+  const { box, number, batch, trap, reentryEnd, words } = props;
   // The box's colour, else its batch's; without either the default fill of rooms.css.
   const fill = box.Color || batch?.Color || undefined;
   const culled = box.culled === true;
   const named = Boolean(box.CustomName?.trim());
+  // Only a named box has a label other than its number (boxLabel's "Box 12" is not shown here).
+  const label = named ? boxLabel(box, number) : '';
   // The visible text, in the order it shows, is the start of the name read out (WCAG 2.5.3: a grower
   // saying what they see reaches the box); the rest adds what only colour shows.
-  const shown = [named ? label : String(number), named ? `#${number}` : '', box.Status ?? '', batch?.BatchNumber ?? '', culled ? 'Culled' : '', trap ? 'Trap' : '', reentryEnd ? `REI ${reentryEnd}` : ''].filter(Boolean);
+  const shown = [named ? label : String(number), named ? `#${number}` : '', box.Status ?? '', batch?.BatchNumber ?? '', culled ? words.culled : '', trap ? words.trap : '', reentryEnd ? `${words.reentry} ${reentryEnd}` : ''].filter(Boolean);
   const parts = [
     <span key="name" className="box-name">
       {named ? label : String(number)}
@@ -104,18 +131,18 @@ const GridBox = memo(function GridBox(props: { box: BoxDoc; x: number; y: number
     ),
     culled && (
       <span key="culled" className="box-culled">
-        Culled
+        {words.culled}
       </span>
     ),
     trap && (
       <span key="trap" className="box-trap">
-        Trap
+        {words.trap}
       </span>
     ),
     // Re-entry: the letters say it without colour; a small box keeps "REI" and drops the time (its panel has it).
     reentryEnd && (
       <span key="reentry" className="box-reentry">
-        REI <span className="box-reentry-end">{reentryEnd}</span>
+        {words.reentry} <span className="box-reentry-end">{reentryEnd}</span>
       </span>
     ),
   ].filter(Boolean);
@@ -128,7 +155,7 @@ const GridBox = memo(function GridBox(props: { box: BoxDoc; x: number; y: number
       data-y={props.y}
       data-number={number}
       data-culled={culled}
-      aria-label={[...shown, named ? '' : `box ${number}`, trap ? 'sticky trap read' : '', reentryEnd ? `re-entry until ${reentryEnd}` : ''].filter(Boolean).join(', ')}
+      aria-label={[...shown, named ? '' : words.boxAria(number), trap ? words.trapAria : '', reentryEnd ? words.reentryAria(reentryEnd) : ''].filter(Boolean).join(', ')}
       aria-pressed={props.selected}
       onClick={() => props.onSelect(box.id)}
     >

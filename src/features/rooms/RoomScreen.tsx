@@ -10,6 +10,7 @@
  */
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { deferred } from '../../app/deferred';
 import { ChunkFallback, lazyChunk } from '../../app/lazy-chunk';
 import { gridMessages } from '../../../common/messages/grids';
@@ -29,6 +30,7 @@ import { Whiteboard } from './Whiteboard';
 import { CommandBarSlot } from '../commands/CommandBarSlot';
 import { nextReentryEnd, type LocalSpray, type Reentry, reentryByBox, reentryEndText, SPRAY_SELECTOR } from '../treatments/intervals';
 import './rooms.css';
+import { roomsTexts } from './texts';
 
 /**
  * The box panel and the form chooser carry forms, problems, tasks and the problem catalogue: chunks of
@@ -55,6 +57,7 @@ const updateRoomScroll = deferred(roomsApi, 'updateRoomScroll');
 const uploadFittedGridImage = withFittedPhoto(uploadGridImage);
 
 export function RoomScreen({ roomId: addressed }: { roomId: string }) {
+  const { t } = useTranslation(roomsTexts);
   const user = useSignedInUser();
   const companyKey = user ? String(user.companyId) : '';
   const room = useLocalDocument<RoomDoc>('rooms', addressed);
@@ -112,34 +115,36 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
 
   return (
     <Screen
-      title={document?.Name ?? 'Room'}
+      title={document?.Name ?? t('room.unnamed')}
       loading={!user || room.loading}
       error={markRoom.error ?? reset.error}
-      empty={!document ? 'This room is not on this tablet: it was deleted, or it has not synced here yet.' : null}
+      empty={!document ? t('room.notHere') : null}
       actions={
         document &&
         user &&
         roomRef !== null && (
           <>
             <Link className="button" to="/dashboard/rooms">
-              All rooms
+              {t('room.allRooms')}
             </Link>
-            <Link className="button" to="/dashboard/rooms/unresolvedRoom/$roomID" params={{ roomID: roomRef }}>Pest pressure</Link>
+            <Link className="button" to="/dashboard/rooms/unresolvedRoom/$roomID" params={{ roomID: roomRef }}>
+              {t('room.pestPressure')}
+            </Link>
             <button type="button" className="button primary" disabled={markRoom.busy} onClick={() => void markRoom.run({ roomId: roomRef, userId: user.userId })}>
-              Mark room scanned
+              {t('room.markScanned')}
             </button>
             <button type="button" className="button" aria-expanded={choosingForm} onClick={() => setChoosingForm(!choosingForm)}>
-              Fill a form
+              {t('room.fillForm')}
             </button>
             {!addingGrid && (
               <button type="button" className="button" onClick={() => setAddingGrid(true)}>
-                Add grid
+                {t('room.addGrid')}
               </button>
             )}
             {/* Resetting is Admin-only on the server (README "Roles"): other roles do not see it. */}
             {user.isAdmin && !confirmReset && (
               <button type="button" className="button danger" onClick={() => setConfirmReset(true)}>
-                Reset scanned status
+                {t('room.resetScanned')}
               </button>
             )}
           </>
@@ -152,9 +157,7 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
             {document.Description && <p>{document.Description}</p>}
             <p className="room-facts">
               <span className={`scan-state ${document.Scanned ? 'scanned' : 'not-scanned'}`}>{scanText(document, company)}</span>
-              <span>
-                {grids.length} grid{grids.length === 1 ? '' : 's'} · {plants} plant position{plants === 1 ? '' : 's'} · {culled} culled
-              </span>
+              <span>{[t('counts.grids', { count: grids.length }), t('counts.positions', { count: plants }), t('counts.culled', { count: culled })].join(' · ')}</span>
             </p>
           </div>
           {/* The grid a command that names none means: the tapped box's, else the room's only one. */}
@@ -162,24 +165,24 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
           {confirmReset && (
             <ConfirmPanel
               className="card"
-              question="Reset scanned status?"
-              message="Reset the scanned status of every room and grid of the company?"
-              confirmLabel="Reset all"
-              keepLabel="Cancel"
+              question={t('room.resetQuestion')}
+              message={t('room.resetMessage')}
+              confirmLabel={t('room.resetConfirm')}
+              keepLabel={t('room.resetKeep')}
               busy={reset.busy}
               onConfirm={() => void reset.run({}).then((done) => done && setConfirmReset(false))}
               onKeep={() => setConfirmReset(false)}
             />
           )}
           {choosingForm && (
-            <section className="card form-chooser" aria-label="Fill a form">
+            <section className="card form-chooser" aria-label={t('room.fillForm')}>
               <div className="section-head">
-                <h2>Fill a form for this room</h2>
+                <h2>{t('room.fillFormHeading')}</h2>
                 <button type="button" className="button" onClick={() => setChoosingForm(false)}>
-                  Close
+                  {t('room.close')}
                 </button>
               </div>
-              <Suspense fallback={<ChunkFallback>Loading forms…</ChunkFallback>}>
+              <Suspense fallback={<ChunkFallback>{t('room.loadingForms')}</ChunkFallback>}>
                 <templateChooser.Component companyId={user.companyId} search={{ room: roomId }} />
               </Suspense>
             </section>
@@ -187,7 +190,7 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
           {addingGrid && <CreateGridForm companyId={user.companyId} roomId={roomRef} onDone={() => setAddingGrid(false)} />}
           {grids.length > 0 && <RoomView room={document} user={user} boxesShown={boxesShown} />}
           {gridList.loading ? null : grids.length === 0 ? (
-            <p className="empty">No grids in this room yet. Add one with “Add grid”: columns × rows of plant positions.</p>
+            <p className="empty">{t('room.noGrids')}</p>
           ) : (
             <div className="room-grids" data-box-size={boxSize}>
               {grids.map((grid) => (
@@ -216,7 +219,7 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
               const { nx, ny } = gridSize(grid, boxesOfGrid.get(grid.id) ?? []);
               const number = numberOfBox(order, selectedBox, nx, ny);
               return (
-                <Suspense fallback={<ChunkFallback>Opening the box…</ChunkFallback>}>
+                <Suspense fallback={<ChunkFallback>{t('room.openingBox')}</ChunkFallback>}>
                   <boxPanel.Component
                     box={selectedBox}
                     grid={grid}
@@ -257,8 +260,6 @@ function useReentry(): { reentry: Map<string, Reentry>; reentryEnds: Map<string,
   return { reentry, reentryEnds };
 }
 
-const BOX_SIZE_LABELS = { small: 'Small', medium: 'Medium', large: 'Large' } as const;
-
 /**
  * How the room is viewed on this tablet: the box size (kept on the tablet), and where the room opens.
  * Where the spec is silent: the room's StartScroll (get/update_room_scroll) is the vertical position,
@@ -268,12 +269,13 @@ const BOX_SIZE_LABELS = { small: 'Small', medium: 'Medium', large: 'Large' } as 
  * coming back to a room returns to the same row.
  */
 function RoomView({ room, user, boxesShown }: { room: RoomDoc; user: SignedInUser; boxesShown: boolean }) {
+  const { t } = useTranslation(roomsTexts);
   const boxSize = useUiState((state) => state.boxSize);
   const setBoxSize = useUiState((state) => state.setBoxSize);
   const lastPosition = useUiState((state) => state.scrollPages[room.id]);
   const setScrollPage = useUiState((state) => state.setScrollPage);
-  const startHere = useAction(updateRoomScroll, 'This room now opens here.');
-  const allAtTop = useAction(updateAllRoomScroll, 'Every room now opens at the top.');
+  const startHere = useAction(updateRoomScroll, t('view.startHereDone'));
+  const allAtTop = useAction(updateAllRoomScroll, t('view.allAtTopDone'));
   const start = lastPosition ?? (typeof room.StartScroll === 'number' ? room.StartScroll : 0);
   const restored = useRef(false);
   useEffect(() => {
@@ -309,14 +311,14 @@ function RoomView({ room, user, boxesShown }: { room: RoomDoc; user: SignedInUse
     return () => setScrollPage(roomId, Math.round(window.scrollY));
   }, [room.id, setScrollPage]);
   return (
-    <div className="room-view" role="toolbar" aria-label="Room view">
+    <div className="room-view" role="toolbar" aria-label={t('view.label')}>
       <span className="room-view-label" id="box-size-label">
-        Box size
+        {t('view.boxSize')}
       </span>
       <span className="segmented" role="group" aria-labelledby="box-size-label">
         {BOX_SIZES.map((size) => (
           <button key={size} type="button" className="button" aria-pressed={boxSize === size} onClick={() => setBoxSize(size)}>
-            {BOX_SIZE_LABELS[size]}
+            {t(`view.sizes.${size}`)}
           </button>
         ))}
       </span>
@@ -330,11 +332,11 @@ function RoomView({ room, user, boxesShown }: { room: RoomDoc; user: SignedInUse
           void startHere.run({ companyId: user.companyId, roomId: room.id, value: position });
         }}
       >
-        Start here
+        {t('view.startHere')}
       </button>
       {user.isAdmin && (
         <button type="button" className="button" disabled={allAtTop.busy} onClick={() => void allAtTop.run({ companyId: user.companyId, value: 0 })}>
-          Start every room at the top
+          {t('view.allAtTop')}
         </button>
       )}
     </div>
@@ -342,6 +344,7 @@ function RoomView({ room, user, boxesShown }: { room: RoomDoc; user: SignedInUse
 }
 
 function CreateGridForm({ companyId, roomId, onDone }: { companyId: number; roomId: string; onDone: () => void }) {
+  const { t } = useTranslation(roomsTexts);
   const [name, setName] = useState('');
   const [nx, setNx] = useState('4');
   const [ny, setNy] = useState('6');
@@ -352,21 +355,21 @@ function CreateGridForm({ companyId, roomId, onDone }: { companyId: number; room
     if (await create.run({ companyId, roomId, name, nx: Number(nx), ny: Number(ny) })) onDone();
   }
   return (
-    <form className="form card grid-form" onSubmit={(event) => void submit(event)} noValidate aria-label="New grid">
-      <h2>New grid</h2>
-      <Field label="Grid name">
+    <form className="form card grid-form" onSubmit={(event) => void submit(event)} noValidate aria-label={t('createGrid.label')}>
+      <h2>{t('createGrid.heading')}</h2>
+      <Field label={t('createGrid.name')}>
         <input name="gridName" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus />
       </Field>
       <div className="form-row">
-        <Field label="Columns (X)">
+        <Field label={t('createGrid.columns')}>
           <input name="nx" type="number" inputMode="numeric" min={1} max={100} value={nx} onChange={(event) => setNx(event.target.value)} />
         </Field>
-        <Field label="Rows (Y)">
+        <Field label={t('createGrid.rows')}>
           <input name="ny" type="number" inputMode="numeric" min={1} max={100} value={ny} onChange={(event) => setNy(event.target.value)} />
         </Field>
       </div>
       <FormError error={create.error} />
-      <FormButtons submitLabel="Create grid" busy={create.busy} onCancel={onDone} />
+      <FormButtons submitLabel={t('createGrid.submit')} busy={create.busy} onCancel={onDone} />
     </form>
   );
 }
@@ -384,6 +387,7 @@ function GridSection(props: {
   selectedId: string | null;
   onSelect: (boxId: string) => void;
 }) {
+  const { t } = useTranslation(roomsTexts);
   const { grid, boxes, user } = props;
   const gridRef = grid.id;
   const { nx, ny } = gridSize(grid, boxes);
@@ -403,35 +407,35 @@ function GridSection(props: {
   }
 
   return (
-    <section className="card grid-section" aria-label={`Grid ${grid.Name ?? ''}`.trim()}>
+    <section className="card grid-section" aria-label={t('grid.label', { name: grid.Name ?? '' }).trim()}>
       <div className="section-head">
         <div>
           <h2>{grid.Name}</h2>
           <p className="muted">
-            {nx} × {ny} · {culled} culled · <span className={`scan-state ${grid.Scanned ? 'scanned' : 'not-scanned'}`}>{scanText(grid, props.company)}</span>
+            {t('grid.size', { nx, ny })} · {t('counts.culled', { count: culled })} · <span className={`scan-state ${grid.Scanned ? 'scanned' : 'not-scanned'}`}>{scanText(grid, props.company)}</span>
           </p>
         </div>
         <div className="section-actions">
           <button type="button" className="button" disabled={markGrid.busy} onClick={() => void markGrid.run({ gridId: gridRef, userId: user.userId })}>
-            Mark grid scanned
+            {t('grid.markScanned')}
           </button>
           <label className="button file-button">
-            Background image
-            <input type="file" accept="image/*" aria-label={`Background image file of ${grid.Name ?? 'the grid'}`} onChange={(event) => void choose(event.target.files?.[0]).then(() => (event.target.value = ''))} />
+            {t('grid.background')}
+            <input type="file" accept="image/*" aria-label={grid.Name != null ? t('grid.backgroundFileOf', { name: grid.Name }) : t('grid.backgroundFile')} onChange={(event) => void choose(event.target.files?.[0]).then(() => (event.target.value = ''))} />
           </label>
           {user.isAdmin && !confirmDelete && (
             <button type="button" className="button danger" onClick={() => setConfirmDelete(true)}>
-              Delete grid
+              {t('grid.delete')}
             </button>
           )}
         </div>
       </div>
       {confirmDelete && (
         <ConfirmPanel
-          question={`Delete grid ${grid.Name ?? ''}?`}
-          message={`Delete ${grid.Name ?? ''} and its ${boxes.length} plant positions? This cannot be undone.`}
-          confirmLabel="Delete grid"
-          keepLabel="Keep it"
+          question={t('grid.deleteQuestion', { name: grid.Name ?? '' })}
+          message={t('grid.deleteMessage', { name: grid.Name ?? '', count: boxes.length })}
+          confirmLabel={t('grid.delete')}
+          keepLabel={t('grid.keep')}
           busy={remove.busy}
           onConfirm={() => void remove.run({ gridId: gridRef })}
           onKeep={() => setConfirmDelete(false)}
@@ -439,7 +443,7 @@ function GridSection(props: {
       )}
       <FormError error={upload.error ?? markGrid.error ?? remove.error} />
       {boxes.length === 0 ? (
-        <p className="muted">Loading the grid’s boxes…</p>
+        <p className="muted">{t('grid.loadingBoxes')}</p>
       ) : (
         <GridView grid={grid} boxes={boxes} order={props.order} opacity={props.opacity} batches={props.batches} trapBoxIds={props.trapBoxIds} reentryEnds={props.reentryEnds} previewImage={preview} selectedId={props.selectedId} onSelect={props.onSelect} />
       )}

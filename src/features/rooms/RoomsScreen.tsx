@@ -6,6 +6,7 @@
  */
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { roomMessages } from '../../../common/messages/rooms';
 import { createRoom, deleteRoom } from '../../api/rooms';
 import { useAction, useLocalDocument, useLocalQuery, useSignedInUser } from '../../app/hooks';
@@ -14,8 +15,10 @@ import { InitialPull, useInitialPull } from '../shell/InitialPull';
 import { Screen } from '../shell/Screen';
 import { byName, type CompanyDoc, type GridDoc, type RoomDoc, scanText } from './model';
 import './rooms.css';
+import { roomsTexts } from './texts';
 
 export function RoomsScreen() {
+  const { t } = useTranslation(roomsTexts);
   const user = useSignedInUser();
   const companyKey = user ? String(user.companyId) : '';
   const rooms = useLocalQuery<RoomDoc>('rooms', { CompanyID: user?.companyId ?? -1 }, companyKey);
@@ -33,12 +36,12 @@ export function RoomsScreen() {
 
   return (
     <Screen
-      title="Rooms"
+      title={t('list.title')}
       loading={!user || rooms.loading}
       actions={
         !creating && (
           <button type="button" className="button primary" onClick={() => setCreating(true)}>
-            New room
+            {t('list.newRoom')}
           </button>
         )
       }
@@ -47,9 +50,9 @@ export function RoomsScreen() {
       {/* A new tablet's first pull: the rooms are on their way, whatever has arrived so far. */}
       {pulling && <InitialPull progress={pulling} />}
       {sorted.length === 0 ? (
-        !pulling && <p className="empty">No rooms yet. Create the first one with “New room”.</p>
+        !pulling && <p className="empty">{t('list.empty')}</p>
       ) : (
-        <ul className="room-list" aria-label="Rooms">
+        <ul className="room-list" aria-label={t('list.label')}>
           {sorted.map((room) => (
             <RoomCard key={room.id} room={room} grids={gridCount.get(room.id) ?? 0} company={company} canDelete={Boolean(user?.isAdmin)} />
           ))}
@@ -60,6 +63,7 @@ export function RoomsScreen() {
 }
 
 function CreateRoomForm({ companyId, onDone }: { companyId: number; onDone: () => void }) {
+  const { t } = useTranslation(roomsTexts);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const create = useAction(createRoom, roomMessages.created);
@@ -71,24 +75,25 @@ function CreateRoomForm({ companyId, onDone }: { companyId: number; onDone: () =
   }
 
   return (
-    <form className="form card room-form" onSubmit={(event) => void submit(event)} noValidate aria-label="New room">
-      <h2>New room</h2>
-      <Field label="Name">
+    <form className="form card room-form" onSubmit={(event) => void submit(event)} noValidate aria-label={t('createRoom.label')}>
+      <h2>{t('createRoom.heading')}</h2>
+      <Field label={t('createRoom.name')}>
         <input name="name" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus />
       </Field>
-      <Field label="Description">
+      <Field label={t('createRoom.description')}>
         <textarea name="description" rows={2} value={description} onChange={(event) => setDescription(event.target.value)} />
       </Field>
       <FormError error={create.error} />
-      <FormButtons submitLabel="Create room" busyLabel="Creating…" busy={create.busy} onCancel={onDone} />
+      <FormButtons submitLabel={t('createRoom.submit')} busyLabel={t('createRoom.busy')} busy={create.busy} onCancel={onDone} />
     </form>
   );
 }
 
 function RoomCard({ room, grids, company, canDelete }: { room: RoomDoc; grids: number; company: CompanyDoc | null; canDelete: boolean }) {
+  const { t } = useTranslation(roomsTexts);
   const [confirming, setConfirming] = useState(false);
   const remove = useAction(deleteRoom, roomMessages.deleted);
-  const name = room.Name ?? 'Room';
+  const name = room.Name ?? t('card.unnamed');
   return (
     <li className="card room-card" aria-label={name}>
       <div className="room-card-main">
@@ -99,19 +104,17 @@ function RoomCard({ room, grids, company, canDelete }: { room: RoomDoc; grids: n
         </h2>
         {room.Description && <p className="muted">{room.Description}</p>}
         <p className="room-facts">
-          <span>
-            {grids} grid{grids === 1 ? '' : 's'}
-          </span>
+          <span>{t('counts.grids', { count: grids })}</span>
           <span className={`scan-state ${room.Scanned ? 'scanned' : 'not-scanned'}`}>{scanText(room, company)}</span>
         </p>
       </div>
       <FormError error={remove.error} />
       {confirming ? (
         <ConfirmPanel
-          question={`Delete ${name}?`}
-          message={`Delete ${name} with its grids and plant positions? This cannot be undone.`}
-          confirmLabel="Delete room"
-          keepLabel="Keep it"
+          question={t('card.deleteQuestion', { name })}
+          message={t('card.deleteMessage', { name })}
+          confirmLabel={t('card.deleteConfirm')}
+          keepLabel={t('card.keep')}
           busy={remove.busy}
           onConfirm={() => void remove.run({ roomId: room.id })}
           onKeep={() => setConfirming(false)}
@@ -120,12 +123,12 @@ function RoomCard({ room, grids, company, canDelete }: { room: RoomDoc; grids: n
         <div className="room-card-actions">
           {/* A room in view is read ahead (its route's loader, rooms/preload.ts): it opens at once. */}
           <Link className="button primary" to="/dashboard/rooms/$roomID" params={{ roomID: room.id }} preload="viewport">
-            Open
+            {t('card.open')}
           </Link>
           {/* Deleting is Admin-only on the server (README "Roles"): other roles do not see it. */}
           {canDelete && (
             <button type="button" className="button danger" onClick={() => setConfirming(true)}>
-              Delete
+              {t('card.delete')}
             </button>
           )}
         </div>

@@ -5,15 +5,18 @@
  * reached the server.
  */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { scanMessages } from '../../../common/messages/scans';
 import type { WhiteboardHistory } from '../../api/scans';
 import { reachedServer } from '../../api/records';
 import { deferred } from '../../app/deferred';
 import { useAction, useApiContext } from '../../app/hooks';
 import { withFittedPhoto } from '../../app/photos';
+import { messageOf } from '../../i18n/messages';
 import { useSyncStatus } from '../../sync/sync-store';
 import { usePreview, useStoredImage } from './hooks';
 import { type CompanyDoc, type RoomDoc, userName, when } from './model';
+import { roomsTexts } from './texts';
 
 /** Loaded on first use (app/deferred.ts), so the room paints without the domain functions' schemas. */
 const scansApi = () => import('../../api/scans');
@@ -27,6 +30,7 @@ const uploadFittedWhiteboardImage = withFittedPhoto(uploadWhiteboardImage);
 const HISTORY_PAGE = 6;
 
 export function Whiteboard({ room, roomId, company }: { room: RoomDoc; roomId: string; company: CompanyDoc | null }) {
+  const { t } = useTranslation(roomsTexts);
   const current = room.WhiteboardImage ?? null;
   const [picked, setPicked] = useState<{ file: File; over: string | null } | null>(null);
   const preview = usePreview(picked?.file ?? null);
@@ -45,10 +49,10 @@ export function Whiteboard({ room, roomId, company }: { room: RoomDoc; roomId: s
   return (
     <section className="card whiteboard" aria-labelledby="whiteboard-title">
       <div className="section-head">
-        <h2 id="whiteboard-title">Whiteboard</h2>
+        <h2 id="whiteboard-title">{t('whiteboard.heading')}</h2>
         <label className="button file-button">
-          Upload whiteboard image
-          <input type="file" accept="image/*" aria-label="Whiteboard image file" onChange={(event) => void choose(event.target.files?.[0]).then(() => (event.target.value = ''))} />
+          {t('whiteboard.upload')}
+          <input type="file" accept="image/*" aria-label={t('whiteboard.fileLabel')} onChange={(event) => void choose(event.target.files?.[0]).then(() => (event.target.value = ''))} />
         </label>
       </div>
       {upload.error && (
@@ -58,15 +62,15 @@ export function Whiteboard({ room, roomId, company }: { room: RoomDoc; roomId: s
       )}
       {preview ? (
         <figure className="whiteboard-current">
-          <img src={preview} alt="Whiteboard image waiting to upload" />
-          <figcaption className="muted">Waiting to reach the server.</figcaption>
+          <img src={preview} alt={t('whiteboard.previewAlt')} />
+          <figcaption className="muted">{t('whiteboard.waiting')}</figcaption>
         </figure>
       ) : current ? (
         <figure className="whiteboard-current">
-          {image.url ? <img src={image.url} alt="Current whiteboard" /> : <p className="muted">{image.loading ? 'Loading image…' : `Image not available: ${image.error ?? ''}`}</p>}
+          {image.url ? <img src={image.url} alt={t('whiteboard.currentAlt')} /> : <p className="muted">{image.loading ? t('whiteboard.loadingImage') : t('whiteboard.imageUnavailable', { error: image.error ?? '' })}</p>}
         </figure>
       ) : (
-        <p className="muted">No whiteboard image yet.</p>
+        <p className="muted">{t('whiteboard.none')}</p>
       )}
       <WhiteboardHistoryList roomId={roomId} local={!reachedServer(room)} current={current} company={company} />
     </section>
@@ -74,6 +78,7 @@ export function Whiteboard({ room, roomId, company }: { room: RoomDoc; roomId: s
 }
 
 function WhiteboardHistoryList({ roomId, local, current, company }: { roomId: string; local: boolean; current: string | null; company: CompanyDoc | null }) {
+  const { t } = useTranslation(roomsTexts);
   const context = useApiContext();
   const online = useSyncStatus((status) => status.online);
   const [state, setState] = useState<{ history: WhiteboardHistory['history'] | null; error: string | null; loading: boolean }>({ history: null, error: null, loading: false });
@@ -85,7 +90,7 @@ function WhiteboardHistoryList({ roomId, local, current, company }: { roomId: st
     setState((previous) => ({ ...previous, loading: true, error: null }));
     getWhiteboardHistory(context, { roomId }).then(
       (answer) => alive && setState({ history: answer.history ?? [], error: null, loading: false }),
-      (error: unknown) => alive && setState((previous) => ({ history: previous.history, error: error instanceof Error ? error.message : String(error), loading: false })),
+      (error: unknown) => alive && setState((previous) => ({ history: previous.history, error: messageOf(error), loading: false })),
     );
     return () => {
       alive = false;
@@ -93,16 +98,16 @@ function WhiteboardHistoryList({ roomId, local, current, company }: { roomId: st
     // Asked again when the current image changes (a new upload arrived) and when the connection returns.
   }, [context, roomId, local, current, online]);
 
-  if (local) return <p className="muted">The history shows once this room has reached the server.</p>;
+  if (local) return <p className="muted">{t('whiteboard.historyLater')}</p>;
   const history = state.history ?? [];
   return (
     <div className="whiteboard-history">
-      <h3>History</h3>
-      {state.loading && !state.history && <p className="muted">Loading...</p>}
-      {state.error && <p className="muted">{online ? state.error : 'The history needs a connection; it shows when the tablet is back online.'}</p>}
-      {state.history && history.length === 0 && <p className="muted">No earlier images.</p>}
+      <h3>{t('whiteboard.history')}</h3>
+      {state.loading && !state.history && <p className="muted">{t('whiteboard.loadingHistory')}</p>}
+      {state.error && <p className="muted">{online ? state.error : t('whiteboard.historyOffline')}</p>}
+      {state.history && history.length === 0 && <p className="muted">{t('whiteboard.noHistory')}</p>}
       {history.length > 0 && (
-        <ul className="history-list" aria-label="Whiteboard history">
+        <ul className="history-list" aria-label={t('whiteboard.historyLabel')}>
           {history.slice(0, shown).map((entry) => (
             <HistoryEntry key={entry.id} path={entry.ImagePath} at={entry.UploadedAt} by={userName(company, entry.UploadedBy)} />
           ))}
@@ -110,7 +115,7 @@ function WhiteboardHistoryList({ roomId, local, current, company }: { roomId: st
       )}
       {history.length > shown && (
         <button type="button" className="button" onClick={() => setShown((count) => count + HISTORY_PAGE)}>
-          Show more
+          {t('whiteboard.showMore')}
         </button>
       )}
     </div>
@@ -118,12 +123,13 @@ function WhiteboardHistoryList({ roomId, local, current, company }: { roomId: st
 }
 
 function HistoryEntry({ path, at, by }: { path: string; at: string; by: string | null }) {
+  const { t } = useTranslation(roomsTexts);
   const image = useStoredImage(path);
-  const caption = [when(at), by ? `by ${by}` : ''].filter(Boolean).join(' ');
+  const caption = [when(at), by ? t('whiteboard.by', { by }) : ''].filter(Boolean).join(' ');
   return (
     <li>
       <figure>
-        {image.url ? <img src={image.url} alt={`Whiteboard ${caption}`} loading="lazy" /> : <div className="history-placeholder">{image.loading ? 'Loading…' : 'Not available'}</div>}
+        {image.url ? <img src={image.url} alt={t('whiteboard.entryAlt', { caption })} loading="lazy" /> : <div className="history-placeholder">{image.loading ? t('whiteboard.loading') : t('whiteboard.notAvailable')}</div>}
         <figcaption>{caption}</figcaption>
       </figure>
     </li>

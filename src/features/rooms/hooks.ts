@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { deferred } from '../../app/deferred';
 import { useApiContext } from '../../app/hooks';
+import { messageOf } from '../../i18n/messages';
 
 /** Loaded on first use (app/deferred.ts): a room's grids paint before their images are asked for. */
 const fileObjectUrl = deferred(() => import('../../api/files'), 'fileObjectUrl');
@@ -35,7 +36,7 @@ export function useStoredImage(reference: string | null | undefined): StoredImag
         if (alive) setState({ url: made, loading: false, error: null });
         else URL.revokeObjectURL(made);
       },
-      (error: unknown) => alive && setState({ url: null, loading: false, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => alive && setState({ url: null, loading: false, error: messageOf(error) }),
     );
     return () => {
       alive = false;

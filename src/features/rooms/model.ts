@@ -11,6 +11,9 @@ import type { RoomRecord } from '../../../common/schemas/rooms';
 import type { UserRecord } from '../../../common/schemas/users';
 import type { SubGridbox } from '../../api/subgrids';
 import type { LocalDocument } from '../../db/schemas';
+import { formatDate } from '../../i18n/format';
+import { i18next } from '../../i18n/i18n';
+import { roomsTexts } from './texts';
 
 export type RoomDoc = LocalDocument & Partial<RoomRecord>;
 export type GridDoc = LocalDocument & Partial<Omit<GridRecord, 'id'>> & { roomId: string };
@@ -54,15 +57,30 @@ export const roomQueries = {
   boxes: (gridIds: string[]) => ({ gridId: { $in: gridIds } }),
 };
 
-/** What a box is called on screen: its custom name, else its number. */
 /** A stored box's number in the room (common/grid-order.ts `boxNumber`), from its position in its nx × ny grid. */
 export function numberOfBox(order: GridOrder, box: BoxDoc, nx: number, ny: number): number {
   return boxNumber(order, Number(box.X) || 1, Number(box.Y) || 1, nx, ny);
 }
 
+/**
+ * "Box {{number}}" in the reader's language, split where the number goes: screens name thousands of
+ * boxes at a time (a 2,000-box room, its pest pressure map), and an i18next lookup for each would cost
+ * a tablet a noticeable moment. Made again when the language changes or its texts arrive.
+ */
+let boxWords: string[] | null = null;
+const forgetBoxWords = () => {
+  boxWords = null;
+};
+i18next.on('languageChanged', forgetBoxWords);
+i18next.on('loaded', forgetBoxWords);
+const NUMBER_SLOT = '\u0000';
+
+/** What a box is called on screen: its custom name, else "Box 12" in the reader's language. */
 export function boxLabel(box: BoxDoc, number: number): string {
   const custom = box.CustomName?.trim();
-  return custom ? custom : `Box ${number}`;
+  if (custom) return custom;
+  boxWords ??= i18next.t('box.label', { ns: roomsTexts, number: NUMBER_SLOT }).split(NUMBER_SLOT);
+  return boxWords.join(String(number));
 }
 
 /** A user's name from the company's document, for "scanned by"; null when unknown. */
@@ -74,19 +92,20 @@ export function userName(company: CompanyDoc | null, userId: number | null | und
   return name || user.email;
 }
 
-/** A date and time as the tablet's locale writes it (empty for none). */
+/** A date and time as the reader writes it (src/i18n/format.ts; empty for none). */
 export function when(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return iso ? formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' }) : '';
 }
 
-/** "Scanned 3 May 2025, 10:12 by Ana Silva" / "Not scanned". */
+/** "Scanned 3 May 2025, 10:12 by Ana Silva" / "Not scanned", in the reader's language. */
 export function scanText(document: { Scanned?: boolean | null; ScannedDateTime?: string | null; LastScannedBy?: number | null }, company: CompanyDoc | null): string {
-  if (!document.Scanned) return 'Not scanned';
+  const t = (key: 'notScanned' | 'scanned' | 'scannedAt' | 'scannedBy' | 'scannedAtBy', values: { at?: string; by?: string } = {}) => i18next.t(`scan.${key}`, { ns: roomsTexts, ...values });
+  if (!document.Scanned) return t('notScanned');
   const by = userName(company, document.LastScannedBy);
   const at = when(document.ScannedDateTime);
-  return ['Scanned', at, by ? `by ${by}` : ''].filter(Boolean).join(' ');
+  if (at && by) return t('scannedAtBy', { at, by });
+  if (at) return t('scannedAt', { at });
+  return by ? t('scannedBy', { by }) : t('scanned');
 }
 
 /** Names sort as growers number rooms: "Room 2" before "Room 10". */

@@ -4,13 +4,17 @@
  * skipped. Says what is happening: analysing, what was found, a photo that could not be read.
  */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ScanFinding, ScanMark } from '../../../common/schemas/scans';
 import { preparePhoto } from '../../app/photos';
+import { formatNumber } from '../../i18n/format';
+import { messageOf } from '../../i18n/messages';
 import type { LoadedCatalogue } from '../plant-problems/useCatalogue';
 import { usePreview } from '../rooms/hooks';
 import { analysePhoto, type PhotoAnalysis } from './analyse';
 import { Findings } from './Findings';
 import type { ScanAnalysis, WalkBox } from './model';
+import { scansTexts } from './texts';
 import { TrapMarks } from './TrapMarks';
 
 export interface BoxResult {
@@ -31,6 +35,7 @@ export function BoxScan(props: {
   onSave: (result: BoxResult) => void;
   onSkip: () => void;
 }) {
+  const { t } = useTranslation(scansTexts);
   const [photo, setPhoto] = useState<Blob | null>(props.initialPhoto ?? null);
   const [step, setStep] = useState<Step>({ state: 'waiting' });
   const [findings, setFindings] = useState<ScanFinding[]>([]);
@@ -50,7 +55,7 @@ export function BoxScan(props: {
         setMarks(result.kind === 'sticky_trap' ? result.marks : []);
         setStep({ state: 'done', analysis: result, tookMs: performance.now() - started });
       },
-      (error: unknown) => alive && setStep({ state: 'failed', error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => alive && setStep({ state: 'failed', error: messageOf(error) }),
     );
     return () => {
       alive = false;
@@ -64,14 +69,15 @@ export function BoxScan(props: {
   }
 
   const { walkBox } = props;
+  const ms = step.state === 'done' ? formatNumber(Math.round(step.tookMs), { useGrouping: false }) : '';
   return (
     <section className="card box-scan" aria-labelledby="box-scan-title" data-box={walkBox.box.id}>
       <h2 id="box-scan-title">
-        Box {walkBox.number}
+        {t('box', { number: walkBox.number })}
         {walkBox.label !== String(walkBox.number) ? ` · ${walkBox.label}` : ''}
       </h2>
       <label className="button primary photo-button">
-        {photo ? 'Retake photo' : 'Take photo'}
+        {photo ? t('boxScan.retake') : t('boxScan.take')}
         <input
           type="file"
           accept="image/*"
@@ -85,25 +91,25 @@ export function BoxScan(props: {
         />
       </label>
       <p className="scan-status" role="status">
-        {step.state === 'waiting' && 'Photograph the box (or its trap card), then check what the scan finds.'}
-        {step.state === 'analysing' && 'Analysing the photo on this tablet…'}
-        {step.state === 'failed' && `This photo could not be analysed: ${step.error}`}
+        {step.state === 'waiting' && t('boxScan.waiting')}
+        {step.state === 'analysing' && t('boxScan.analysing')}
+        {step.state === 'failed' && t('boxScan.failed', { error: step.error })}
         {step.state === 'done' &&
           (step.analysis.kind === 'sticky_trap'
             ? step.analysis.trap
-              ? `Found a ${step.analysis.trap.colour} trap and ${marks.length} insects (in ${Math.round(step.tookMs)} ms). Tap a mark to remove it, or the card to add one.`
-              : 'No yellow or blue trap card found in this photo. Retake it with the card filling most of the picture, or mark the insects by hand.'
-            : `${findings.length} finding${findings.length === 1 ? '' : 's'} (in ${Math.round(step.tookMs)} ms). Confirm what you see.`)}
+              ? t(`boxScan.trapFound.${step.analysis.trap.colour}`, { insects: marks.length, ms })
+              : t('boxScan.noTrap')
+            : t('boxScan.findings', { count: findings.length, ms }))}
       </p>
-      {preview && analysis.kind === 'sticky_trap' && step.state === 'done' && <TrapMarks photoUrl={preview} alt={`Trap of box ${walkBox.number}`} marks={marks} onChange={setMarks} />}
-      {preview && analysis.kind !== 'sticky_trap' && <img className="scan-photo" src={preview} alt={`Photo of box ${walkBox.number}`} />}
+      {preview && analysis.kind === 'sticky_trap' && step.state === 'done' && <TrapMarks photoUrl={preview} alt={t('boxScan.trapAlt', { number: walkBox.number })} marks={marks} onChange={setMarks} />}
+      {preview && analysis.kind !== 'sticky_trap' && <img className="scan-photo" src={preview} alt={t('boxScan.photoAlt', { number: walkBox.number })} />}
       {analysis.kind !== 'sticky_trap' && step.state === 'done' && <Findings findings={findings} catalogue={catalogue} onChange={setFindings} />}
       <div className="form-buttons">
         <button type="button" className="button primary" disabled={!photo || step.state === 'analysing' || props.saving} onClick={() => void save()}>
-          {props.saving ? 'Saving…' : 'Save and next box'}
+          {props.saving ? t('boxScan.saving') : t('boxScan.saveNext')}
         </button>
         <button type="button" className="button" onClick={props.onSkip} disabled={props.saving}>
-          Skip this box
+          {t('boxScan.skip')}
         </button>
       </div>
     </section>

@@ -6,8 +6,11 @@
  */
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { scanMessages } from '../../../common/messages/scans';
 import { deleteScan, getScan, type ScanBoxDocument, type ScanDetail, type ScanDocument } from '../../api/scans';
 import { type SignedInUser, useAction, useApiContext, useLocalDocument } from '../../app/hooks';
+import { messageOf, translateMessage } from '../../i18n/messages';
 import { useCatalogue } from '../plant-problems/useCatalogue';
 import { useCompanyDoc } from '../plant-moves/places';
 import { useStoredImage } from '../rooms/hooks';
@@ -16,16 +19,18 @@ import { SignedIn } from '../session/SignedIn';
 import { ConfirmPanel, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { Findings } from './Findings';
-import { SCAN_TYPE_NAMES } from './model';
 import { summaryText } from './ScanHistoryScreen';
+import { scansTexts, scanTypeName } from './texts';
 import { TrapMarks } from './TrapMarks';
 import './scans.css';
 
 export function ScanDetailScreen(props: { scanType: string; scanId: string }) {
-  return <SignedIn title="Scan">{(user) => <ScanDetail user={user} scanId={props.scanId} />}</SignedIn>;
+  const { t } = useTranslation(scansTexts);
+  return <SignedIn title={t('detail.title')}>{(user) => <ScanDetail user={user} scanId={props.scanId} />}</SignedIn>;
 }
 
 function ScanDetail({ user, scanId }: { user: SignedInUser; scanId: string }) {
+  const { t } = useTranslation(scansTexts);
   const local = useLocalDocument<ScanDocument>('operations', scanId);
   const context = useApiContext();
   const [remote, setRemote] = useState<{ scan: ScanDetail | null; error: string | null }>({ scan: null, error: null });
@@ -33,7 +38,7 @@ function ScanDetail({ user, scanId }: { user: SignedInUser; scanId: string }) {
   const { catalogue } = useCatalogue();
   const navigate = useNavigate();
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const remove = useAction(deleteScan, 'Scan deleted.');
+  const remove = useAction(deleteScan, scanMessages.scanDeleted);
 
   // The server's copy has every box's marks: read when the tablet's copy lacks them (or the scan).
   const needsServer = !local.loading && (local.document === null || (local.document.scan_type === 'sticky_trap' && local.document.boxes.some((box) => !box.marks && !box.photo_pending)));
@@ -42,7 +47,7 @@ function ScanDetail({ user, scanId }: { user: SignedInUser; scanId: string }) {
     let alive = true;
     getScan(context, { scanId }).then(
       (scan) => alive && setRemote({ scan, error: null }),
-      (error: unknown) => alive && setRemote({ scan: null, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => alive && setRemote({ scan: null, error: messageOf(error) }),
     );
     return () => {
       alive = false;
@@ -53,13 +58,13 @@ function ScanDetail({ user, scanId }: { user: SignedInUser; scanId: string }) {
   const marksOf = (box: ScanBoxDocument) => box.marks ?? remote.scan?.boxes.find((each) => each.client_id === box.client_id)?.marks ?? null;
   return (
     <Screen
-      title={scan ? `${SCAN_TYPE_NAMES[scan.scan_type]} · ${scan.grid_name ?? scan.room_name ?? ''}` : 'Scan'}
+      title={scan ? `${scanTypeName(scan.scan_type)} · ${scan.grid_name ?? scan.room_name ?? ''}` : t('detail.title')}
       loading={local.loading || (!scan && !remote.error)}
       error={!scan ? remote.error : null}
       actions={
         scan && user.isAdmin ? (
           <button type="button" className="button danger" onClick={() => setConfirmDelete(true)}>
-            Delete scan
+            {t('detail.delete')}
           </button>
         ) : undefined
       }
@@ -68,9 +73,9 @@ function ScanDetail({ user, scanId }: { user: SignedInUser; scanId: string }) {
         <>
           {confirmDelete && (
             <ConfirmPanel
-              question="Delete this scan?"
-              message="Its photos and findings go; the problems it recorded stay on their boxes."
-              confirmLabel="Delete scan"
+              question={t('detail.deleteQuestion')}
+              message={t('detail.deleteMessage')}
+              confirmLabel={t('detail.delete')}
               busy={remove.busy}
               onKeep={() => setConfirmDelete(false)}
               onConfirm={() => void remove.run({ companyId: user.companyId, scanId: scan.client_id }).then(async (ok) => {
@@ -82,17 +87,17 @@ function ScanDetail({ user, scanId }: { user: SignedInUser; scanId: string }) {
           <FormError error={remove.error} />
           <div className="card scan-facts">
             <p>
-              {when(scan.scanned_at)} by {scan.user_name ?? userName(company, scan.user_id) ?? 'someone'} in {scan.room_name ?? 'a room'}
+              {t('detail.madeBy', { when: when(scan.scanned_at), who: scan.user_name ?? userName(company, scan.user_id) ?? t('detail.someone'), room: scan.room_name ?? t('detail.aRoom') })}
               {scan.grid_name ? `, ${scan.grid_name}` : ''}
             </p>
             <p>
-              Model: {scan.model_name ?? scan.model_key ?? 'none'}
-              {scan.model_version ? ` (version ${scan.model_version})` : ''}
+              {t('detail.model', { model: scan.model_name ?? scan.model_key ?? t('detail.none') })}
+              {scan.model_version ? ` ${t('detail.version', { version: scan.model_version })}` : ''}
             </p>
             <p>{summaryText(scan)}</p>
           </div>
           {scan.boxes.length === 0 ? (
-            <p className="empty">No box was saved in this scan.</p>
+            <p className="empty">{t('detail.noBoxes')}</p>
           ) : (
             <ul className="scan-boxes">
               {scan.boxes.map((box) => (
@@ -107,25 +112,26 @@ function ScanDetail({ user, scanId }: { user: SignedInUser; scanId: string }) {
 }
 
 function ScanBoxCard(props: { box: ScanBoxDocument; marks: ScanBoxDocument['marks'] | null; trap: boolean; catalogue: ReturnType<typeof useCatalogue>['catalogue'] }) {
+  const { t } = useTranslation(scansTexts);
   const { box } = props;
   const photo = useStoredImage(box.photo_pending || !box.image ? null : box.image);
-  const name = box.box_name ?? `Box at column ${box.x}, row ${box.y}`;
+  const name = box.box_name ?? t('detail.boxAt', { x: box.x, y: box.y });
   return (
     <li className="card scan-box">
       <h2>{name}</h2>
       <p className="muted">{when(box.captured_at)}</p>
       {box.photo_pending ? (
-        <p role="status">The photo is on this tablet, waiting to upload.</p>
+        <p role="status">{t('detail.photoPending')}</p>
       ) : photo.url ? (
         props.trap && props.marks ? (
-          <TrapMarks photoUrl={photo.url} alt={`Trap of ${name}`} marks={props.marks} />
+          <TrapMarks photoUrl={photo.url} alt={t('detail.trapAlt', { name })} marks={props.marks} />
         ) : (
-          <img className="scan-photo" src={photo.url} alt={`Photo of ${name}`} />
+          <img className="scan-photo" src={photo.url} alt={t('detail.photoAlt', { name })} />
         )
       ) : (
-        <p className="muted">{photo.loading ? 'Loading the photo…' : (photo.error ?? 'No photo.')}</p>
+        <p className="muted">{photo.loading ? t('detail.loadingPhoto') : photo.error ? translateMessage(photo.error) : t('detail.noPhoto')}</p>
       )}
-      {props.trap ? !props.marks && box.counts && <p>{`Counted: ${box.counts.thrips} thrips-sized, ${box.counts.whitefly_aphid} whitefly/aphid-sized, ${box.counts.gnat_fly} gnat/fly-sized.`}</p> : <Findings findings={box.findings} catalogue={props.catalogue} />}
+      {props.trap ? !props.marks && box.counts && <p>{t('detail.counted', { thrips: box.counts.thrips, whitefly: box.counts.whitefly_aphid, gnat: box.counts.gnat_fly })}</p> : <Findings findings={box.findings} catalogue={props.catalogue} />}
     </li>
   );
 }

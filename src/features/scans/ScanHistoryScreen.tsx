@@ -5,29 +5,33 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { SCAN_TYPES } from '../../../common/messages/scans';
 import type { ScanSessionRecord, ScanType } from '../../../common/schemas/scans';
 import { type CameraCapture, getCameraCaptures } from '../../api/cameras';
 import { getScans, type ScanDocument, SCAN_SELECTOR } from '../../api/scans';
 import { analysisLines } from '../cameras/model';
 import { type SignedInUser, useAction, useApiContext, useLocalQuery } from '../../app/hooks';
+import { i18next } from '../../i18n/i18n';
+import { messageOf } from '../../i18n/messages';
 import { useCompanyDoc } from '../plant-moves/places';
 import { type CompanyDoc, userName, when } from '../rooms/model';
 import { SignedIn } from '../session/SignedIn';
 import { ChoiceOptions, FormError, SelectField } from '../shell/forms';
 import { Screen } from '../shell/Screen';
-import { SCAN_TYPE_NAMES } from './model';
+import { scansTexts, scanTypeName } from './texts';
 import './scans.css';
 
 const ALL = 'all';
 type TypeFilter = ScanType | typeof ALL;
-const FILTER_NAMES: Record<TypeFilter, string> = { all: 'All scans', ...SCAN_TYPE_NAMES };
 
 export function ScanHistoryScreen() {
-  return <SignedIn title="Scan history">{(user) => <ScanHistory user={user} />}</SignedIn>;
+  const { t } = useTranslation(scansTexts);
+  return <SignedIn title={t('history.title')}>{(user) => <ScanHistory user={user} />}</SignedIn>;
 }
 
 function ScanHistory({ user }: { user: SignedInUser }) {
+  const { t } = useTranslation(scansTexts);
   const [type, setType] = useState<TypeFilter>(ALL);
   const local = useLocalQuery<ScanDocument>('operations', SCAN_SELECTOR, 'scans');
   const company = useCompanyDoc(user.companyId);
@@ -44,7 +48,15 @@ function ScanHistory({ user }: { user: SignedInUser }) {
 
   if (type === 'camera') return <CameraCaptures user={user} type={type} onType={setType} />;
   return (
-    <Screen title="Scan history" loading={local.loading} actions={<Link to="/dashboard/scanNow" className="button primary">Scan now</Link>}>
+    <Screen
+      title={t('history.title')}
+      loading={local.loading}
+      actions={
+        <Link to="/dashboard/scanNow" className="button primary">
+          {t('history.scanNow')}
+        </Link>
+      }
+    >
       <TypeChoice
         type={type}
         onType={(chosen) => {
@@ -52,39 +64,41 @@ function ScanHistory({ user }: { user: SignedInUser }) {
           setOlder(null);
         }}
       />
-      {scans.length === 0 ? <p className="empty">No scans yet. Start one with “Scan now”: walk a grid and photograph its boxes.</p> : <ScanList scans={scans} company={company} />}
+      {scans.length === 0 ? <p className="empty">{t('history.empty')}</p> : <ScanList scans={scans} company={company} />}
       <FormError error={more.error} />
       {(older === null || older.scans.length < older.total) && (
         <button type="button" className="button" disabled={more.busy} onClick={() => void more.run((older?.page ?? 0) + 1)}>
-          {more.busy ? 'Loading…' : older === null ? 'Show older scans (online)' : 'Show more'}
+          {more.busy ? t('history.loading') : older === null ? t('history.showOlder') : t('history.showMore')}
         </button>
       )}
     </Screen>
   );
 }
 
-/** What a scan found, in a line. */
+/** What a scan found, in a line (at render: the reader's language). */
 export function summaryText(scan: Pick<ScanSessionRecord, 'summary' | 'scan_type'>): string {
+  const t = i18next.getFixedT(null, scansTexts);
   const { summary } = scan;
-  const boxes = `${summary.boxes} box${summary.boxes === 1 ? '' : 'es'}`;
+  const boxes = t('summary.boxes', { count: summary.boxes });
   if (summary.insects) {
-    const insects = summary.insects.thrips + summary.insects.whitefly_aphid + summary.insects.gnat_fly;
-    return `${boxes} · ${insects} insects (${summary.insects.thrips} thrips-sized, ${summary.insects.whitefly_aphid} whitefly/aphid-sized, ${summary.insects.gnat_fly} gnat/fly-sized)`;
+    const { thrips, whitefly_aphid: whitefly, gnat_fly: gnat } = summary.insects;
+    return `${boxes} · ${t('summary.insects', { total: thrips + whitefly + gnat, thrips, whitefly, gnat })}`;
   }
-  return `${boxes} · ${summary.findings} finding${summary.findings === 1 ? '' : 's'} · ${summary.confirmed_problems} problem${summary.confirmed_problems === 1 ? '' : 's'} recorded`;
+  return `${boxes} · ${t('summary.findings', { count: summary.findings })} · ${t('summary.problems', { count: summary.confirmed_problems })}`;
 }
 
 function ScanList({ scans, company }: { scans: ScanSessionRecord[]; company: CompanyDoc | null }) {
+  const { t } = useTranslation(scansTexts);
   return (
     <ul className="scan-list">
       {scans.map((scan) => (
         <li key={scan.client_id} className="card scan-card">
           <Link to="/dashboard/scanHistory/$scanType/$scanHistoryID" params={{ scanType: scan.scan_type, scanHistoryID: scan.client_id }} className="scan-card-link">
-            <strong>{SCAN_TYPE_NAMES[scan.scan_type]}</strong> · {scan.room_name ?? 'Room'}
+            <strong>{scanTypeName(scan.scan_type)}</strong> · {scan.room_name ?? t('history.room')}
             {scan.grid_name ? ` · ${scan.grid_name}` : ''}
           </Link>
           <p>
-            {when(scan.scanned_at)} · {scan.user_name ?? userName(company, scan.user_id) ?? 'Someone'} · {scan.model_name ?? scan.model_key ?? 'No model'}
+            {when(scan.scanned_at)} · {scan.user_name ?? userName(company, scan.user_id) ?? t('history.someone')} · {scan.model_name ?? scan.model_key ?? t('history.noModel')}
             {scan.model_version ? ` ${scan.model_version}` : ''}
           </p>
           <p className="muted">{summaryText(scan)}</p>
@@ -95,11 +109,13 @@ function ScanList({ scans, company }: { scans: ScanSessionRecord[]; company: Com
 }
 
 function TypeChoice({ type, onType }: { type: TypeFilter; onType: (type: TypeFilter) => void }) {
+  const { t } = useTranslation(scansTexts);
+  const names: Record<TypeFilter, string> = { all: t('history.allScans'), disease: scanTypeName('disease'), sticky_trap: scanTypeName('sticky_trap'), camera: scanTypeName('camera') };
   return (
-    <SelectField label="Type" className="filters">
+    <SelectField label={t('history.type')} className="filters">
       {(id) => (
         <select id={id} className="control" value={type} onChange={(event) => onType(event.target.value as TypeFilter)}>
-          <ChoiceOptions choices={[ALL, ...SCAN_TYPES]} labels={FILTER_NAMES} />
+          <ChoiceOptions choices={[ALL, ...SCAN_TYPES]} labels={names} />
         </select>
       )}
     </SelectField>
@@ -108,6 +124,7 @@ function TypeChoice({ type, onType }: { type: TypeFilter; onType: (type: TypeFil
 
 /** The automated cameras' captures with what their analysis found, newest first (online: the images are the server's). */
 function CameraCaptures({ user, type, onType }: { user: SignedInUser; type: TypeFilter; onType: (type: TypeFilter) => void }) {
+  const { t } = useTranslation(scansTexts);
   const context = useApiContext();
   const [page, setPage] = useState(1);
   const [captures, setCaptures] = useState<{ list: CameraCapture[]; total: number } | null>(null);
@@ -122,31 +139,31 @@ function CameraCaptures({ user, type, onType }: { user: SignedInUser; type: Type
         setCaptures((before) => ({ list: [...(page > 1 ? (before?.list ?? []) : []), ...answer.captures], total: answer.total }));
         setState({ busy: false, error: null });
       },
-      (error: unknown) => alive && setState({ busy: false, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => alive && setState({ busy: false, error: messageOf(error) }),
     );
     return () => {
       alive = false;
     };
   }, [context, page, user.companyId]);
   return (
-    <Screen title="Scan history" offline="Offline: camera captures are on the server; they show when the connection returns." actions={<Link to="/dashboard/automatedcameras">Automated cameras</Link>}>
+    <Screen title={t('history.title')} offline={t('history.camerasOffline')} actions={<Link to="/dashboard/automatedcameras">{t('history.automatedCameras')}</Link>}>
       <TypeChoice type={type} onType={onType} />
       <FormError error={state.error} />
-      {captures && captures.list.length === 0 && <p className="empty">No camera captures yet. Add a camera in Automated cameras.</p>}
+      {captures && captures.list.length === 0 && <p className="empty">{t('history.noCaptures')}</p>}
       <ul className="scan-list">
         {captures?.list.map((capture) => (
           <li key={capture.image_id} className="card scan-card">
             <Link to="/dashboard/automatedcameradetail/$camera_id" params={{ camera_id: String(capture.camera_id) }} className="scan-card-link">
-              <strong>{capture.camera_name}</strong> · {capture.room_name ?? 'Room'}
+              <strong>{capture.camera_name}</strong> · {capture.room_name ?? t('history.room')}
             </Link>
             <p>{when(capture.captured_at)}</p>
-            <p className="muted">{analysisLines(capture.analysis).join(' · ') || 'Not analysed yet.'}</p>
+            <p className="muted">{analysisLines(capture.analysis).join(' · ') || t('history.notAnalysed')}</p>
           </li>
         ))}
       </ul>
       {captures && captures.list.length < captures.total && (
         <button type="button" className="button" disabled={state.busy} onClick={() => setPage((at) => at + 1)}>
-          {state.busy ? 'Loading…' : 'Show more'}
+          {state.busy ? t('history.loading') : t('history.showMore')}
         </button>
       )}
     </Screen>

@@ -7,12 +7,14 @@
  */
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { SCAN_TYPES } from '../../../common/messages/scans';
 import type { ScanType } from '../../../common/schemas/scans';
 import type { ApiContext } from '../../api/context';
 import { byCreation } from '../../api/records';
 import { recordScanBox, type ScanDocument, startScan } from '../../api/scans';
 import { type SignedInUser, useAction, useLocalDocument, useLocalQuery } from '../../app/hooks';
+import { useWakeLock } from '../../app/wake-lock';
 import { useCatalogue } from '../plant-problems/useCatalogue';
 import { useCompanyDoc, useCompanyRooms } from '../plant-moves/places';
 import { type BoxDoc, type GridDoc, gridOrderOf } from '../rooms/model';
@@ -21,7 +23,8 @@ import { ChoiceOptions, FormError, SelectField } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { warmAnalysis } from './analyse';
 import { BoxScan, type BoxResult } from './BoxScan';
-import { AI_MODEL_SELECTOR, type AiModelDoc, SCAN_TYPE_NAMES, scanModelFor, walkOf } from './model';
+import { AI_MODEL_SELECTOR, type AiModelDoc, scanModelFor, walkOf } from './model';
+import { scansTexts, scanTypeName } from './texts';
 import './scans.css';
 
 /** The two scans a grower walks; camera scans come from automated cameras. */
@@ -34,20 +37,23 @@ export interface ScanNowSearch {
 }
 
 export function ScanNowScreen(props: { search: ScanNowSearch }) {
-  return <SignedIn title="Scan now">{(user) => <ScanNow user={user} search={props.search} />}</SignedIn>;
+  const { t } = useTranslation(scansTexts);
+  return <SignedIn title={t('now.title')}>{(user) => <ScanNow user={user} search={props.search} />}</SignedIn>;
 }
 
 function ScanNow({ user, search }: { user: SignedInUser; search: ScanNowSearch }) {
+  const { t } = useTranslation(scansTexts);
   const [scanId, setScanId] = useState<string | null>(null);
   const scan = useLocalDocument<ScanDocument>('operations', scanId ?? undefined).document;
   return (
-    <Screen title="Scan now" actions={<Link to="/dashboard/scanHistory">Scan history</Link>}>
-      {scanId === null ? <ScanSetup user={user} search={search} onStarted={setScanId} /> : scan ? <ScanWalk user={user} scan={scan} /> : <p role="status">Starting the scan…</p>}
+    <Screen title={t('now.title')} actions={<Link to="/dashboard/scanHistory">{t('now.history')}</Link>}>
+      {scanId === null ? <ScanSetup user={user} search={search} onStarted={setScanId} /> : scan ? <ScanWalk user={user} scan={scan} /> : <p role="status">{t('now.starting')}</p>}
     </Screen>
   );
 }
 
 function ScanSetup({ user, search, onStarted }: { user: SignedInUser; search: ScanNowSearch; onStarted: (scanId: string) => void }) {
+  const { t } = useTranslation(scansTexts);
   const { rooms } = useCompanyRooms(user.companyId);
   const company = useCompanyDoc(user.companyId);
   const models = useLocalQuery<AiModelDoc>('operations', AI_MODEL_SELECTOR, 'ai-models').documents;
@@ -87,38 +93,40 @@ function ScanSetup({ user, search, onStarted }: { user: SignedInUser; search: Sc
       }}
       noValidate
     >
-      <h2>What to scan</h2>
-      <SelectField label="Scan">
+      <h2>{t('now.whatToScan')}</h2>
+      <SelectField label={t('now.scan')}>
         {(id) => (
           <select id={id} className="control" value={scanType} onChange={(event) => setScanType(event.target.value as ScanType)}>
-            <ChoiceOptions choices={WALKED_TYPES} labels={SCAN_TYPE_NAMES} />
+            <ChoiceOptions choices={WALKED_TYPES} labels={{ disease: scanTypeName('disease'), sticky_trap: scanTypeName('sticky_trap') }} />
           </select>
         )}
       </SelectField>
       <p className="muted" role="note">
         {'missing' in chosen
-          ? `The company’s AI model “${chosen.missing}” is not on this tablet yet. Connect once so it arrives, or ask an Admin to choose another in Settings.`
-          : `Uses ${chosen.model.name}${chosen.model.version ? ` (version ${chosen.model.version})` : ''}, on this tablet: it works with no signal.`}
+          ? t('now.missingModel', { model: chosen.missing })
+          : chosen.model.version
+            ? t('now.usesVersion', { model: chosen.model.name, version: chosen.model.version })
+            : t('now.uses', { model: chosen.model.name })}
       </p>
-      <SelectField label="Room">
+      <SelectField label={t('now.room')}>
         {(id) => (
         <select id={id} className="control" value={roomId} onChange={(event) => setRoomId(event.target.value)}>
-          <option value="">Choose a room</option>
+          <option value="">{t('now.chooseRoom')}</option>
           {rooms.map((room) => (
             <option key={room.id} value={room.id}>
-              {room.Name ?? 'Unnamed room'}
+              {room.Name ?? t('now.unnamedRoom')}
             </option>
           ))}
         </select>
         )}
       </SelectField>
-      <SelectField label="Grid">
+      <SelectField label={t('now.grid')}>
         {(id) => (
         <select id={id} className="control" value={gridId} onChange={(event) => setGridId(event.target.value)} disabled={!roomId}>
-          <option value="">{roomId && !gridList.loading && grids.length === 0 ? 'This room has no grids' : 'Choose a grid'}</option>
+          <option value="">{roomId && !gridList.loading && grids.length === 0 ? t('now.noGrids') : t('now.chooseGrid')}</option>
           {grids.map((grid) => (
             <option key={grid.id} value={grid.id}>
-              {grid.Name ?? 'Unnamed grid'}
+              {grid.Name ?? t('now.unnamedGrid')}
             </option>
           ))}
         </select>
@@ -126,13 +134,14 @@ function ScanSetup({ user, search, onStarted }: { user: SignedInUser; search: Sc
       </SelectField>
       <FormError error={start.error} />
       <button type="submit" className="button primary" disabled={'missing' in chosen || !roomId || !gridId || start.busy}>
-        {start.busy ? 'Starting…' : 'Start scan'}
+        {start.busy ? t('now.startingShort') : t('now.start')}
       </button>
     </form>
   );
 }
 
 function ScanWalk({ user, scan }: { user: SignedInUser; scan: ScanDocument }) {
+  const { t } = useTranslation(scansTexts);
   const navigate = useNavigate();
   const company = useCompanyDoc(user.companyId);
   const models = useLocalQuery<AiModelDoc>('operations', AI_MODEL_SELECTOR, 'ai-models').documents;
@@ -144,6 +153,8 @@ function ScanWalk({ user, scan }: { user: SignedInUser; scan: ScanDocument }) {
   // The scan runs the model it started with, even if the setting changes meanwhile.
   const chosen = scanModelFor(scan.scan_type, scan.model_key ?? aiModel, models);
   const [index, setIndex] = useState(0);
+  // A scan walks a whole grid box by box: the screen stays on until it is done (issue 19).
+  useWakeLock(index < walk.length);
   const save = useAction(recordScanBox);
   const recorded = new Set(scan.boxes.map((box) => String(box.grid_box_id)));
   const current = walk[index];
@@ -159,22 +170,22 @@ function ScanWalk({ user, scan }: { user: SignedInUser; scan: ScanDocument }) {
     await navigate({ to: '/dashboard/scanHistory/$scanType/$scanHistoryID', params: { scanType: scan.scan_type, scanHistoryID: scan.id } });
   }
 
-  if ('missing' in chosen) return <p className="banner error">The model this scan started with (“{chosen.missing}”) is not on this tablet.</p>;
+  if ('missing' in chosen) return <p className="banner error">{t('walk.missingModel', { model: chosen.missing })}</p>;
   return (
     <div className="scan-walk">
       <div className="card scan-progress">
         <p>
-          <strong>{SCAN_TYPE_NAMES[scan.scan_type]}</strong> of {scan.room_name ?? 'a room'} · {scan.grid_name ?? 'a grid'} with {scan.model_name}
+          <strong>{scanTypeName(scan.scan_type)}</strong> {t('walk.of', { room: scan.room_name ?? t('walk.aRoom'), grid: scan.grid_name ?? t('walk.aGrid'), model: scan.model_name })}
         </p>
         <p role="status" aria-live="polite">
-          {walk.length === 0 ? 'Reading the grid’s boxes…' : `Box ${Math.min(index + 1, walk.length)} of ${walk.length} · ${scan.boxes.length} saved`}
+          {walk.length === 0 ? t('walk.readingBoxes') : t('walk.progress', { current: Math.min(index + 1, walk.length), total: walk.length, saved: scan.boxes.length })}
         </p>
-        <SelectField label="Go to box">
+        <SelectField label={t('walk.goTo')}>
           {(id) => (
           <select id={id} className="control" value={index} onChange={(event) => setIndex(Number(event.target.value))}>
             {walk.map((entry, at) => (
               <option key={entry.box.id} value={at}>
-                {`Box ${entry.number}${entry.label !== String(entry.number) ? ` · ${entry.label}` : ''}${recorded.has(entry.box.id) ? ' (saved)' : ''}`}
+                {`${t('box', { number: entry.number })}${entry.label !== String(entry.number) ? ` · ${entry.label}` : ''}${recorded.has(entry.box.id) ? ` ${t('walk.saved')}` : ''}`}
               </option>
             ))}
           </select>
@@ -182,13 +193,13 @@ function ScanWalk({ user, scan }: { user: SignedInUser; scan: ScanDocument }) {
         </SelectField>
         <FormError error={save.error} />
         <button type="button" className="button" onClick={() => void finish()} disabled={save.busy}>
-          Finish scan
+          {t('walk.finish')}
         </button>
       </div>
       {current ? (
         <BoxScan key={current.box.id} walkBox={current} analysis={chosen.analysis} catalogue={catalogue} saving={save.busy} onSave={(result) => void saved(result)} onSkip={() => setIndex((at) => at + 1)} />
       ) : (
-        walk.length > 0 && <p className="card">Every box of the grid is done. Finish the scan to see what it recorded.</p>
+        walk.length > 0 && <p className="card">{t('walk.allDone')}</p>
       )}
     </div>
   );

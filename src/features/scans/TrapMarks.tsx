@@ -5,12 +5,12 @@
  * fractions of the photo, so they sit right at any size the photo is shown.
  */
 import { type MouseEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type ScanMark, type TrapCounts } from '../../../common/schemas/scans';
 import { countsOfMarks, SIZE_CLASSES } from '../../../common/vision/trap-marks';
+import { scansTexts } from './texts';
 
 type SizeClass = ScanMark['sizeClass'];
-
-export const SIZE_CLASS_NAMES: Record<SizeClass, string> = { thrips: 'Thrips-sized', whitefly_aphid: 'Whitefly / aphid-sized', gnat_fly: 'Gnat / fly-sized' };
 
 /** Colours told apart without relying on hue alone: each class also has its own dash. */
 const MARK_STYLE: Record<SizeClass, { stroke: string; dash?: string }> = {
@@ -106,35 +106,36 @@ function TrapCountsTable(props: {
   counts: TrapCounts;
   editing: { adding: SizeClass; setAdding: (sizeClass: SizeClass) => void; add: (sizeClass: SizeClass) => void; removeLast: (sizeClass: SizeClass) => void } | null;
 }) {
+  const { t } = useTranslation(scansTexts);
   const { counts, editing } = props;
   return (
     <div className="trap-counts">
       {editing && (
         <fieldset className="segmented">
-          <legend>A tap on the photo adds</legend>
+          <legend>{t('trap.tapAdds')}</legend>
           {SIZE_CLASSES.map((sizeClass) => (
             <label key={sizeClass} className={editing.adding === sizeClass ? 'chosen' : undefined}>
               <input type="radio" name="adding" value={sizeClass} checked={editing.adding === sizeClass} onChange={() => editing.setAdding(sizeClass)} />
               <span className="swatch" style={{ borderColor: MARK_STYLE[sizeClass].stroke, borderStyle: MARK_STYLE[sizeClass].dash ? 'dashed' : 'solid' }} aria-hidden="true" />
-              {SIZE_CLASS_NAMES[sizeClass]}
+              {t(`sizeClass.${sizeClass}`)}
             </label>
           ))}
         </fieldset>
       )}
       <table>
-        <caption>Insects counted</caption>
+        <caption>{t('trap.counted')}</caption>
         <tbody>
           {SIZE_CLASSES.map((sizeClass) => (
             <tr key={sizeClass}>
-              <th scope="row">{SIZE_CLASS_NAMES[sizeClass]}</th>
+              <th scope="row">{t(`sizeClass.${sizeClass}`)}</th>
               <td data-count={sizeClass}>{counts[sizeClass]}</td>
               {editing && (
                 <td className="count-buttons">
-                  <button type="button" className="button" aria-label={`−1 ${SIZE_CLASS_NAMES[sizeClass].toLowerCase()}`} onClick={() => editing.removeLast(sizeClass)} disabled={counts[sizeClass] === 0}>
-                    −1
+                  <button type="button" className="button" aria-label={t('trap.removeOne', { name: t(`sizeClass.${sizeClass}`).toLowerCase() })} onClick={() => editing.removeLast(sizeClass)} disabled={counts[sizeClass] === 0}>
+                    {t('trap.minus')}
                   </button>
-                  <button type="button" className="button" aria-label={`+1 ${SIZE_CLASS_NAMES[sizeClass].toLowerCase()}`} onClick={() => editing.add(sizeClass)}>
-                    +1
+                  <button type="button" className="button" aria-label={t('trap.addOne', { name: t(`sizeClass.${sizeClass}`).toLowerCase() })} onClick={() => editing.add(sizeClass)}>
+                    {t('trap.plus')}
                   </button>
                 </td>
               )}

@@ -9,6 +9,7 @@ import type { AiModelRecord, ClassifierFinding } from '../../../common/schemas/m
 import type { ScanFinding, ScanType } from '../../../common/schemas/scans';
 import type { ScanModel } from '../../api/scans';
 import type { LocalDocument } from '../../db/schemas';
+import { formatNumber } from '../../i18n/format';
 import { type BoxDoc, boxLabel, type GridDoc, gridSize, numberOfBox } from '../rooms/model';
 
 /** An uploaded classifier as the tablet holds it (`operations`, kind `ai_model`). */
@@ -72,6 +73,11 @@ export function scanFindingOf(finding: ClassifierFinding, problemName: (slug: st
   };
 }
 
-export const percent = (share: number) => `${Math.round(share * 100)}%`;
+/** "87%": a confidence as the reader writes a percentage. */
+export const percent = (share: number) => formatNumber(share, { style: 'percent', maximumFractionDigits: 0 });
 
-export const SCAN_TYPE_NAMES: Record<ScanType, string> = { disease: 'Disease scan', sticky_trap: 'Sticky-trap count', camera: 'Camera' };
+/**
+ * The label of a finding the grower adds by hand: stored with the scan as it is (the server's data, in
+ * every reader's scans alike), shown in the reader's language (locales: findings.seenByGrower).
+ */
+export const GROWER_FINDING_LABEL = 'Seen by the grower';

@@ -6,6 +6,7 @@
  * opened without a token points to /ResetPassword for a new link.
  */
 import { Link, useNavigate } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
 import { MIN_PASSWORD_LENGTH } from '../../../common/schemas/session';
 import { resetPassword } from '../../api/session';
 import { useToast } from '../../app/hooks';
@@ -13,38 +14,38 @@ import { client } from '../../app/services';
 import { Field, FormError } from '../shell/forms';
 import { PublicForm, PublicPage, useFormSubmit } from '../shell/PublicPage';
 import './session.css';
-
-export const PASSWORDS_DIFFER = 'The two passwords are not the same.';
+import { sessionTexts } from './texts';
 
 export function NewPassword({ token }: { token?: string }) {
+  const { t } = useTranslation(sessionTexts);
   const navigate = useNavigate();
   const toast = useToast();
   const sending = useFormSubmit(async (form) => {
     const newPassword = String(form.get('new_password') ?? '');
-    if (newPassword !== String(form.get('repeat_password') ?? '')) throw new Error(PASSWORDS_DIFFER);
+    if (newPassword !== String(form.get('repeat_password') ?? '')) throw new Error(t('newPassword.passwordsDiffer'));
     await resetPassword({ client }, { token: token ?? '', newPassword });
-    toast('Your password is changed. Sign in with the new one.', 'success');
+    toast(t('newPassword.changed'), 'success');
     await navigate({ to: '/signIn', replace: true });
   });
 
   return (
-    <PublicPage title="Set a new password" className="session-page" footer={<Link to="/signIn">Back to sign in</Link>}>
+    <PublicPage title={t('newPassword.title')} className="session-page" footer={<Link to="/signIn">{t('backToSignIn')}</Link>}>
       {!token ? (
         <>
-          <FormError banner error="This page needs the link from your password reset email." />
+          <FormError banner error={t('newPassword.needsLink')} />
           <p>
-            <Link to="/ResetPassword">Ask for a new link</Link>
+            <Link to="/ResetPassword">{t('newPassword.askNewLink')}</Link>
           </p>
         </>
       ) : (
-        <PublicForm sending={sending} submitLabel="Save new password" busyLabel="Saving…">
-          <Field label="New password">
+        <PublicForm sending={sending} submitLabel={t('newPassword.submit')} busyLabel={t('newPassword.busy')}>
+          <Field label={t('newPassword.newPassword')}>
             <input name="new_password" type="password" autoComplete="new-password" aria-describedby="new-password-rule" />
           </Field>
           <p id="new-password-rule" className="hint">
-            At least {MIN_PASSWORD_LENGTH} characters.
+            {t('passwordRule', { min: MIN_PASSWORD_LENGTH })}
           </p>
-          <Field label="Repeat the new password">
+          <Field label={t('newPassword.repeatPassword')}>
             <input name="repeat_password" type="password" autoComplete="new-password" />
           </Field>
         </PublicForm>

@@ -5,14 +5,18 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { sessionMessages as m } from '../../../common/messages/session';
 import { requestPasswordReset } from '../../api/session';
 import { client } from '../../app/services';
+import { translateMessage } from '../../i18n/messages';
 import { Field } from '../shell/forms';
 import { PublicForm, PublicPage, useFormSubmit } from '../shell/PublicPage';
 import './session.css';
+import { sessionTexts } from './texts';
 
 export function ResetPassword() {
+  const { t } = useTranslation(sessionTexts);
   const [sent, setSent] = useState<string | null>(null);
   const sending = useFormSubmit(async (form) => {
     const answer = await requestPasswordReset({ client }, { email: String(form.get('email') ?? '') });
@@ -20,22 +24,22 @@ export function ResetPassword() {
   });
 
   return (
-    <PublicPage title="Reset your password" className="session-page" footer={<Link to="/signIn">Back to sign in</Link>}>
+    <PublicPage title={t('resetPassword.title')} className="session-page" footer={<Link to="/signIn">{t('backToSignIn')}</Link>}>
       {sent ? (
         <>
           <p className="banner" role="status">
-            {sent}
+            {translateMessage(sent)}
           </p>
-          <p className="muted">The link works for a limited time. Check your spam folder if it does not arrive.</p>
+          <p className="muted">{t('resetPassword.linkLimited')}</p>
           <button type="button" className="button" onClick={() => setSent(null)}>
-            Use another address
+            {t('resetPassword.anotherAddress')}
           </button>
         </>
       ) : (
         <>
-          <p className="muted">Enter the email address you sign in with. We will send you a link to choose a new password.</p>
-          <PublicForm sending={sending} submitLabel="Send reset link" busyLabel="Sending…">
-            <Field label="Email">
+          <p className="muted">{t('resetPassword.intro')}</p>
+          <PublicForm sending={sending} submitLabel={t('resetPassword.submit')} busyLabel={t('resetPassword.busy')}>
+            <Field label={t('email')}>
               <input name="email" type="email" autoComplete="email" />
             </Field>
           </PublicForm>

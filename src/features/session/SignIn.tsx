@@ -7,14 +7,17 @@
  * (kiosk/actions.ts `afterPasswordSignIn`): never replaced silently.
  */
 import { Link, useNavigate } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
 import { isRole } from '../../../common/roles';
 import { kioskMembers } from '../../api/kiosk';
 import { client, kiosk, session } from '../../app/services';
 import { homeOf } from '../../app/home';
 import { Field } from '../shell/forms';
 import { PublicForm, PublicPage, useFormSubmit } from '../shell/PublicPage';
+import { sessionTexts } from './texts';
 
 export function SignIn() {
+  const { t } = useTranslation(sessionTexts);
   const navigate = useNavigate();
   const sending = useFormSubmit(async (form) => {
     // The sign-in's work (the shared validation schemas, the kiosk's hand-over) loads when the form is
@@ -30,14 +33,14 @@ export function SignIn() {
 
   return (
     <PublicPage
-      title="Sign in"
+      title={t('signIn.title')}
       footer={
         <>
-          <Link to="/ResetPassword">Forgot your password?</Link>
+          <Link to="/ResetPassword">{t('signIn.forgotPassword')}</Link>
           {parked && (
             <>
               {' · '}
-              <Link to="/switchUser">Switch to a user signed in on this tablet</Link>
+              <Link to="/switchUser">{t('signIn.switchToParked')}</Link>
             </>
           )}
         </>
@@ -45,14 +48,14 @@ export function SignIn() {
     >
       {someoneSignedIn && (
         <p role="status">
-          Someone is signed in on this tablet. Signing in as another user parks them if they set a PIN here, else signs them out; changes they made here wait for them.
+          {t('signIn.someoneSignedIn')}
         </p>
       )}
-      <PublicForm sending={sending} submitLabel="Sign in" busyLabel="Signing in…" browserChecks>
-        <Field label="Email">
+      <PublicForm sending={sending} submitLabel={t('signIn.submit')} busyLabel={t('signIn.busy')} browserChecks>
+        <Field label={t('email')}>
           <input name="email" type="email" autoComplete="username" required />
         </Field>
-        <Field label="Password">
+        <Field label={t('password')}>
           <input name="password" type="password" autoComplete="current-password" required />
         </Field>
       </PublicForm>

@@ -7,6 +7,7 @@
  * asks for the invitation code so it can be pasted from the email.
  */
 import { Link, useNavigate } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
 import { MIN_PASSWORD_LENGTH } from '../../../common/schemas/session';
 import { createNewUser } from '../../api/session';
 import { useToast } from '../../app/hooks';
@@ -14,8 +15,10 @@ import { client } from '../../app/services';
 import { Field } from '../shell/forms';
 import { PublicForm, PublicPage, useFormSubmit } from '../shell/PublicPage';
 import './session.css';
+import { sessionTexts } from './texts';
 
 export function SignUp({ inviteToken }: { inviteToken?: string }) {
+  const { t } = useTranslation(sessionTexts);
   const navigate = useNavigate();
   const toast = useToast();
   const sending = useFormSubmit(async (form) => {
@@ -24,43 +27,43 @@ export function SignUp({ inviteToken }: { inviteToken?: string }) {
       { client },
       { firstName: field('first_name'), lastName: field('last_name'), email: field('email'), password: field('password'), inviteToken: inviteToken ?? field('invite_token') },
     );
-    toast('Your account is ready. Sign in with your email and password.', 'success');
+    toast(t('signUp.ready'), 'success');
     await navigate({ to: '/signIn', replace: true });
   });
 
   return (
     <PublicPage
-      title="Create your account"
+      title={t('signUp.title')}
       className="session-page"
       footer={
         <>
-          Already have an account? <Link to="/signIn">Sign in</Link>
+          {t('signUp.alreadyHaveAccount')} <Link to="/signIn">{t('signUp.signIn')}</Link>
         </>
       }
     >
-      <p className="muted">{inviteToken ? 'You were invited to join your company on Grow Room. Use the email address the invitation was sent to.' : 'Paste the invitation code from your email, or open the link in the email again.'}</p>
-      <PublicForm sending={sending} submitLabel="Create account" busyLabel="Creating your account…">
+      <p className="muted">{inviteToken ? t('signUp.invited') : t('signUp.pasteCode')}</p>
+      <PublicForm sending={sending} submitLabel={t('signUp.submit')} busyLabel={t('signUp.busy')}>
         {!inviteToken && (
-          <Field label="Invitation code">
+          <Field label={t('signUp.invitationCode')}>
             <input name="invite_token" autoComplete="off" spellCheck={false} />
           </Field>
         )}
         <div className="name-fields">
-          <Field label="First name">
+          <Field label={t('signUp.firstName')}>
             <input name="first_name" autoComplete="given-name" />
           </Field>
-          <Field label="Last name">
+          <Field label={t('signUp.lastName')}>
             <input name="last_name" autoComplete="family-name" />
           </Field>
         </div>
-        <Field label="Email">
+        <Field label={t('email')}>
           <input name="email" type="email" autoComplete="email" />
         </Field>
-        <Field label="Password">
+        <Field label={t('password')}>
           <input name="password" type="password" autoComplete="new-password" aria-describedby="password-rule" />
         </Field>
         <p id="password-rule" className="hint">
-          At least {MIN_PASSWORD_LENGTH} characters.
+          {t('passwordRule', { min: MIN_PASSWORD_LENGTH })}
         </p>
       </PublicForm>
     </PublicPage>

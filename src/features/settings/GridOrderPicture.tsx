@@ -2,12 +2,6 @@
 import { boxNumber } from '../../../common/grid-order';
 import type { GridOrder } from '../../../common/messages/settings';
 
-export const GRID_ORDER_LABELS: Record<GridOrder, { title: string; help: string }> = {
-  row: { title: 'Row by row', help: 'Left to right, then the next row' },
-  column: { title: 'Column by column', help: 'Top to bottom, then the next column' },
-  snake_row: { title: 'Snake by rows', help: 'Every other row runs back, as you walk the bench' },
-  snake_column: { title: 'Snake by columns', help: 'Every other column runs back' },
-};
 
 
 const SIZE = 3;

@@ -11,6 +11,7 @@
  * - The offline mode flag has no setter in the spec: it is shown, read-only, to everyone.
  * - Languages offered: a short list of common codes, plus whatever code the company already has.
  */
+import { useTranslation } from 'react-i18next';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { GRID_ORDERS, type GridOrder, SETTINGS_DEFAULTS, settingsMessages as m } from '../../../common/messages/settings';
@@ -27,22 +28,21 @@ import { useAction, type SignedInUser } from '../../app/hooks';
 import { useCompany } from '../company/useCompany';
 import { SignedIn } from '../session/SignedIn';
 import { AiModelSetting } from './AiModelSetting';
+import { LANGUAGE_NAMES, LANGUAGES, supportedLanguage } from '../../i18n/languages';
+import { useTabletLanguage } from '../../i18n/language';
+import { FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { useUiState } from '../ui-state/ui-state';
-import { GRID_ORDER_LABELS, GridOrderPicture } from './GridOrderPicture';
+import { GridOrderPicture } from './GridOrderPicture';
+import { KioskPinSetting } from './KioskPinSetting';
 import './settings.css';
+import { settingsTexts } from './texts';
 
-export const LANGUAGES: Array<{ code: string; name: string }> = [
-  { code: 'en', name: 'English' },
-  { code: 'es', name: 'Español' },
-  { code: 'fr', name: 'Français' },
-  { code: 'de', name: 'Deutsch' },
-  { code: 'nl', name: 'Nederlands' },
-  { code: 'it', name: 'Italiano' },
-  { code: 'pt-BR', name: 'Português (Brasil)' },
-];
-
-const languageName = (code: string) => LANGUAGES.find((language) => language.code === code)?.name ?? code;
+/** A language code as its own name says it ("es" → "Español"); a code the interface does not speak shows as stored. */
+const languageName = (code: string) => {
+  const language = supportedLanguage(code);
+  return language === code ? LANGUAGE_NAMES[language] : code;
+};
 
 /** The settings with the defaults filled in (README "Company settings") for what the document lacks. */
 function withDefaults(settings: Partial<CompanySettings> | null | undefined): CompanySettings {
@@ -67,10 +67,12 @@ async function saveGridOrder(context: ApiContext, input: { companyId: number; gr
 }
 
 export function SettingsScreen() {
-  return <SignedIn title="Settings">{(user) => <Settings user={user} />}</SignedIn>;
+  const { t } = useTranslation(settingsTexts);
+  return <SignedIn title={t('title')}>{(user) => <Settings user={user} />}</SignedIn>;
 }
 
 function Settings({ user }: { user: SignedInUser }) {
+  const { t } = useTranslation(settingsTexts);
   const company = useCompany(user.companyId);
   const stored = company.document?.settings;
   const settings = withDefaults(stored);
@@ -84,16 +86,16 @@ function Settings({ user }: { user: SignedInUser }) {
 
   return (
     <Screen
-      title="Settings"
+      title={t('title')}
       loading={company.loading}
-      empty={company.document ? null : 'The company’s settings arrive with the first sync. Keep the tablet connected for a moment.'}
+      empty={company.document ? null : t('arrivesWithSync')}
       actions={
         <>
           <Link className="button" to="/dashboard/profile">
-            Your profile
+            {t('yourProfile')}
           </Link>
           <Link className="button" to="/dashboard/company">
-            Company and users
+            {t('companyAndUsers')}
           </Link>
         </>
       }
@@ -102,7 +104,7 @@ function Settings({ user }: { user: SignedInUser }) {
         <div className="settings">
           {!editable && (
             <p className="banner" role="note">
-              Only an Admin can change these settings. You see the values your company uses.
+              {t('adminOnly')}
             </p>
           )}
           <GridOrderSetting value={settings.grid_order} companyId={user.companyId} editable={editable} />
@@ -111,10 +113,11 @@ function Settings({ user }: { user: SignedInUser }) {
           <AutoRefreshSetting value={settings.auto_refresh} companyId={user.companyId} editable={editable} />
           <StickyTrapSetting value={settings.stickytrap_render} companyId={user.companyId} editable={editable} />
           <LanguageSetting value={settings.language} companyId={user.companyId} editable={editable} />
+          <KioskPinSetting companyId={user.companyId} editable={editable} />
           <section className="card setting" aria-labelledby="setting-offline">
-            <h2 id="setting-offline">Offline mode</h2>
-            <p className="muted">Tablets keep working without a connection and send changes when it returns.</p>
-            <p className="setting-value">{settings.offline_mode ? 'On' : 'Off'}</p>
+            <h2 id="setting-offline">{t('offline.heading')}</h2>
+            <p className="muted">{t('offline.help')}</p>
+            <p className="setting-value">{settings.offline_mode ? t('on') : t('off')}</p>
           </section>
         </div>
       )}
@@ -128,20 +131,13 @@ interface SettingProps<T> {
   editable: boolean;
 }
 
-function ErrorText({ error }: { error: string | null }) {
-  return error ? (
-    <p className="error-text" role="alert">
-      {error}
-    </p>
-  ) : null;
-}
-
 function GridOrderSetting({ value, companyId, editable }: SettingProps<GridOrder>) {
+  const { t } = useTranslation(settingsTexts);
   const save = useAction(saveGridOrder, m.updated);
   return (
     <section className="card setting" aria-labelledby="setting-grid-order">
-      <h2 id="setting-grid-order">Grid order</h2>
-      <p className="muted">How the boxes of every grid are numbered.</p>
+      <h2 id="setting-grid-order">{t('gridOrder.heading')}</h2>
+      <p className="muted">{t('gridOrder.help')}</p>
       {editable ? (
         <div className="order-options" role="radiogroup" aria-labelledby="setting-grid-order">
           {GRID_ORDERS.map((order) => (
@@ -155,8 +151,8 @@ function GridOrderSetting({ value, companyId, editable }: SettingProps<GridOrder
               onClick={() => order !== value && void save.run({ companyId, gridOrder: order })}
             >
               <GridOrderPicture order={order} />
-              <span className="order-title">{GRID_ORDER_LABELS[order].title}</span>
-              <span className="order-help">{GRID_ORDER_LABELS[order].help}</span>
+              <span className="order-title">{t(`gridOrder.orders.${order}.title`)}</span>
+              <span className="order-help">{t(`gridOrder.orders.${order}.help`)}</span>
             </button>
           ))}
         </div>
@@ -164,11 +160,11 @@ function GridOrderSetting({ value, companyId, editable }: SettingProps<GridOrder
         <div className="order-readonly">
           <GridOrderPicture order={value} />
           <p className="setting-value" data-testid="grid-order-value">
-            {GRID_ORDER_LABELS[value].title}
+            {t(`gridOrder.orders.${value}.title`)}
           </p>
         </div>
       )}
-      <ErrorText error={save.error} />
+      <FormError error={save.error} />
     </section>
   );
 }
@@ -184,6 +180,7 @@ function OpacityPreview({ opacity, order }: { opacity: number; order: GridOrder 
 }
 
 function OpacitySetting({ value, order, companyId, editable }: SettingProps<number> & { order: GridOrder }) {
+  const { t } = useTranslation(settingsTexts);
   const save = useAction(setGridOpacity, m.updated);
   const run = useRef(save.run);
   run.current = save.run;
@@ -211,11 +208,11 @@ function OpacitySetting({ value, order, companyId, editable }: SettingProps<numb
     [companyId],
   );
 
-  const percent = `${Math.round(shown * 100)} %`;
+  const percent = t('opacity.percent', { value: Math.round(shown * 100) });
   return (
     <section className="card setting" aria-labelledby="setting-opacity">
-      <h2 id="setting-opacity">Grid opacity</h2>
-      <p className="muted">How strongly grids are drawn over their background picture.</p>
+      <h2 id="setting-opacity">{t('opacity.heading')}</h2>
+      <p className="muted">{t('opacity.help')}</p>
       <div className="opacity-row">
         <OpacityPreview opacity={shown} order={order} />
         {editable ? (
@@ -227,7 +224,7 @@ function OpacitySetting({ value, order, companyId, editable }: SettingProps<numb
               max={1}
               step={0.05}
               value={shown}
-              aria-label="Grid opacity"
+              aria-label={t('opacity.heading')}
               aria-valuetext={percent}
               onChange={(event) => setDraft(Number(event.target.value))}
             />
@@ -238,18 +235,19 @@ function OpacitySetting({ value, order, companyId, editable }: SettingProps<numb
           </p>
         )}
       </div>
-      <ErrorText error={save.error} />
+      <FormError error={save.error} />
     </section>
   );
 }
 
 function AutoRefreshSetting({ value, companyId, editable }: SettingProps<number>) {
+  const { t } = useTranslation(settingsTexts);
   const save = useAction(setCompanyAutoRefresh, m.updated);
   const on = value === 1;
   return (
     <section className="card setting" aria-labelledby="setting-auto-refresh">
-      <h2 id="setting-auto-refresh">Auto refresh</h2>
-      <p className="muted">Dashboards reload their figures on their own.</p>
+      <h2 id="setting-auto-refresh">{t('autoRefresh.heading')}</h2>
+      <p className="muted">{t('autoRefresh.help')}</p>
       {editable ? (
         // Named by its heading, its state told by aria-checked. "On" / "Off" shows that state beside the switch, not
         // inside it: a button's visible words must be its name (voice control), and the state is not the name.
@@ -258,18 +256,19 @@ function AutoRefreshSetting({ value, companyId, editable }: SettingProps<number>
             <span className="switch-knob" aria-hidden="true" />
           </button>
           <span className="switch-state" aria-hidden="true">
-            {on ? 'On' : 'Off'}
+            {on ? t('on') : t('off')}
           </span>
         </div>
       ) : (
-        <p className="setting-value">{on ? 'On' : 'Off'}</p>
+        <p className="setting-value">{on ? t('on') : t('off')}</p>
       )}
-      <ErrorText error={save.error} />
+      <FormError error={save.error} />
     </section>
   );
 }
 
 function StickyTrapSetting({ value, companyId, editable }: SettingProps<number>) {
+  const { t } = useTranslation(settingsTexts);
   const save = useAction(updateStickytrapRender, m.updated);
   const [draft, setDraft] = useState(String(value));
   useEffect(() => setDraft(String(value)), [value]);
@@ -279,44 +278,62 @@ function StickyTrapSetting({ value, companyId, editable }: SettingProps<number>)
   }
   return (
     <section className="card setting" aria-labelledby="setting-sticky-trap">
-      <h2 id="setting-sticky-trap">Sticky-trap render</h2>
-      <p className="muted">The render value the sticky-trap views use (1 unless your company changed it).</p>
+      <h2 id="setting-sticky-trap">{t('stickyTrap.heading')}</h2>
+      <p className="muted">{t('stickyTrap.help')}</p>
       {editable ? (
         <form className="setting-form" onSubmit={submit} noValidate>
-          <input aria-label="Sticky-trap render value" type="number" inputMode="decimal" step="any" value={draft} onChange={(event) => setDraft(event.target.value)} />
+          <input aria-label={t('stickyTrap.label')} type="number" inputMode="decimal" step="any" value={draft} onChange={(event) => setDraft(event.target.value)} />
           <button className="button primary" type="submit" disabled={save.busy}>
-            Save value
+            {t('stickyTrap.save')}
           </button>
         </form>
       ) : (
         <p className="setting-value">{value}</p>
       )}
-      <ErrorText error={save.error} />
+      <FormError error={save.error} />
     </section>
   );
 }
 
+/**
+ * The company's language (Admins set it, for everyone) and this tablet's own choice (anyone on the
+ * tablet; kept on it, src/i18n/choice.ts), which wins over the company's while it is set.
+ */
 function LanguageSetting({ value, companyId, editable }: SettingProps<string>) {
+  const { t } = useTranslation(settingsTexts);
   const save = useAction(setCompanyLanguage, m.updated);
-  const options = LANGUAGES.some((language) => language.code === value) ? LANGUAGES : [...LANGUAGES, { code: value, name: value }];
+  const [tabletChoice, setTabletLanguage] = useTabletLanguage();
+  const codes: string[] = (LANGUAGES as readonly string[]).includes(value) ? [...LANGUAGES] : [...LANGUAGES, value];
   return (
     <section className="card setting" aria-labelledby="setting-language">
-      <h2 id="setting-language">Language</h2>
-      <p className="muted">The company’s language.</p>
+      <h2 id="setting-language">{t('language.heading')}</h2>
+      <p className="muted">{t('language.company')}</p>
       {editable ? (
-        <select className="setting-select" aria-label="Language" value={value} disabled={save.busy} onChange={(event) => void save.run({ companyId, language: event.target.value })}>
-          {options.map((language) => (
-            <option key={language.code} value={language.code}>
-              {language.name} ({language.code})
+        <select className="setting-select" aria-label={t('language.companyLabel')} value={value} disabled={save.busy} onChange={(event) => void save.run({ companyId, language: event.target.value })}>
+          {codes.map((code) => (
+            <option key={code} value={code}>
+              {languageName(code)}
             </option>
           ))}
         </select>
       ) : (
-        <p className="setting-value">
-          {languageName(value)} ({value})
-        </p>
+        <p className="setting-value">{languageName(value)}</p>
       )}
-      <ErrorText error={save.error} />
+      <FormError error={save.error} />
+      <p className="muted">{t('language.tablet')}</p>
+      <select
+        className="setting-select"
+        aria-label={t('language.tabletLabel')}
+        value={tabletChoice ?? ''}
+        onChange={(event) => setTabletLanguage(supportedLanguage(event.target.value))}
+      >
+        <option value="">{t('language.followCompany', { language: languageName(value) })}</option>
+        {LANGUAGES.map((code) => (
+          <option key={code} value={code}>
+            {LANGUAGE_NAMES[code]}
+          </option>
+        ))}
+      </select>
     </section>
   );
 }

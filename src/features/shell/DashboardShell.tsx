@@ -5,36 +5,43 @@
  */
 import { Link, Outlet } from '@tanstack/react-router';
 import { Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ADMIN_ROLES } from '../../app/guards';
 import { useSignedInUser } from '../../app/hooks';
+import { usePinnedRoom } from '../../app/kiosk-pin';
 import { ChunkFallback, lazyChunk } from '../../app/lazy-chunk';
 import { apiContext, session, startSync } from '../../app/services';
 import { emptyingPending, holdStoreFor } from '../../db/store-company';
+import { useCompanyLanguage } from '../../i18n/language';
+import { useCompany } from '../company/useCompany';
 import { UserMenu } from '../kiosk/UserMenu';
+import { InstallOffer } from './InstallOffer';
 import { SyncIndicator } from './SyncIndicator';
+import { UpdateOffer } from './UpdateOffer';
+import { shellTexts } from './texts';
 
 const consultantBar = lazyChunk(async () => (await import('../consultants/ConsultantBar')).ConsultantBar);
 
 const NAVIGATION = [
-  { to: '/dashboard/quickview', label: 'Quick view' },
-  { to: '/dashboard/rooms', label: 'Rooms' },
-  { to: '/dashboard/batches', label: 'Batches' },
-  { to: '/dashboard/trays', label: 'Trays' },
-  { to: '/dashboard/treatmentProduct', label: 'Treatments' },
-  { to: '/dashboard/plantsProblems', label: 'Plant problems' },
-  { to: '/dashboard/plantMoves', label: 'Plant moves' },
-  { to: '/dashboard/observations', label: 'Observations' },
-  { to: '/dashboard/scanNow', label: 'Scan', writes: true },
-  { to: '/dashboard/tasks', label: 'Tasks' },
-  { to: '/dashboard/reports', label: 'Reports' },
-  { to: '/dashboard/formbuilder', label: 'Form builder', adminOnly: true },
-  { to: '/dashboard/gridTemplates', label: 'Grid templates' },
-  { to: '/dashboard/audittrail', label: 'Audit trail' },
-  { to: '/dashboard/company', label: 'Company' },
-  { to: '/dashboard/profile', label: 'Profile' },
-  { to: '/dashboard/settings', label: 'Settings' },
-  { to: '/dashboard/consultants', label: 'Consultants', adminOnly: true },
-] as const satisfies ReadonlyArray<{ to: string; label: string; adminOnly?: boolean; writes?: boolean }>;
+  { to: '/dashboard/quickview', label: 'navigation.quickView' },
+  { to: '/dashboard/rooms', label: 'navigation.rooms' },
+  { to: '/dashboard/batches', label: 'navigation.batches' },
+  { to: '/dashboard/trays', label: 'navigation.trays' },
+  { to: '/dashboard/treatmentProduct', label: 'navigation.treatments' },
+  { to: '/dashboard/plantsProblems', label: 'navigation.plantProblems' },
+  { to: '/dashboard/plantMoves', label: 'navigation.plantMoves' },
+  { to: '/dashboard/observations', label: 'navigation.observations' },
+  { to: '/dashboard/scanNow', label: 'navigation.scan', writes: true },
+  { to: '/dashboard/tasks', label: 'navigation.tasks' },
+  { to: '/dashboard/reports', label: 'navigation.reports' },
+  { to: '/dashboard/formbuilder', label: 'navigation.formBuilder', adminOnly: true },
+  { to: '/dashboard/gridTemplates', label: 'navigation.gridTemplates' },
+  { to: '/dashboard/audittrail', label: 'navigation.auditTrail' },
+  { to: '/dashboard/company', label: 'navigation.company' },
+  { to: '/dashboard/profile', label: 'navigation.profile' },
+  { to: '/dashboard/settings', label: 'navigation.settings' },
+  { to: '/dashboard/consultants', label: 'navigation.consultants', adminOnly: true },
+] as const satisfies ReadonlyArray<{ to: string; label: `navigation.${string}`; adminOnly?: boolean; writes?: boolean }>;
 
 /** Whether the signed-in role is offered a screen: Admin screens (guards.ts) to Admins; screens that only change data not to consultants, who read. */
 function offered(item: (typeof NAVIGATION)[number], role: ReturnType<typeof session.role>): boolean {
@@ -45,6 +52,11 @@ function offered(item: (typeof NAVIGATION)[number], role: ReturnType<typeof sess
 
 export function DashboardShell() {
   const user = useSignedInUser();
+  const { t } = useTranslation(shellTexts);
+  // The company's language applies to everyone on its tablets, unless this tablet chose its own (src/i18n).
+  const company = useCompany(user?.companyId);
+  useCompanyLanguage(company.document ? (company.document.settings?.language ?? 'en') : undefined);
+  const pinned = usePinnedRoom();
   useEffect(() => {
     void (async () => {
       // The store holds one company's data at a time (db/store-company.ts): opened in this page before
@@ -60,21 +72,28 @@ export function DashboardShell() {
     <div className="shell">
       <header className="topbar">
         <Link to={session.role() === 'Admin' ? '/dashboard' : '/dashboard/quickview'} className="brand">
-          Grow Room
+          {t('brand')}
         </Link>
+        {pinned && (
+          <Link className="chip pinned-room" to="/dashboard/rooms/$roomID" params={{ roomID: pinned.roomId }}>
+            {t('pinned', { room: pinned.roomName })}
+          </Link>
+        )}
+        <InstallOffer />
         <SyncIndicator />
         <UserMenu />
       </header>
-      <nav className="sidenav" aria-label="Main">
+      <nav className="sidenav" aria-label={t('navigation.label')}>
         {NAVIGATION.filter((item) => offered(item, session.role())).map((item) => (
           <Link key={item.to} to={item.to} activeProps={{ className: 'active' }}>
-            {item.label}
+            {t(item.label)}
           </Link>
         ))}
       </nav>
       <main className="content">
+        <UpdateOffer />
         {user?.role === 'Consultant' && (
-          <Suspense fallback={<ChunkFallback>Read-only: consultant access.</ChunkFallback>}>
+          <Suspense fallback={<ChunkFallback>{t('consultantReadOnly')}</ChunkFallback>}>
             <consultantBar.Component user={user} />
           </Suspense>
         )}

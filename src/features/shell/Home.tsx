@@ -1,20 +1,23 @@
 import { Link } from '@tanstack/react-router';
 import { session } from '../../app/services';
 import { homeOf } from '../../app/home';
+import { useTranslation } from 'react-i18next';
+import { shellTexts } from './texts';
 
 export function Home() {
+  const { t } = useTranslation(shellTexts);
   const signedIn = session.isLoggedIn();
   return (
     <main className="page narrow">
-      <h1>Grow Room</h1>
-      <p>Cultivation management for grow rooms: rooms, grids, batches, scouting and treatments, on tablets that keep working without signal.</p>
+      <h1>{t('brand')}</h1>
+      <p>{t('home.about')}</p>
       {signedIn ? (
         <Link className="button primary" to={homeOf(session.role())}>
-          Open the dashboard
+          {t('home.openDashboard')}
         </Link>
       ) : (
         <Link className="button primary" to="/signIn">
-          Sign in
+          {t('home.signIn')}
         </Link>
       )}
     </main>

@@ -5,6 +5,9 @@
  */
 import { useSyncStatus } from '../../sync/sync-store';
 import type { InitialPull as Progress } from '../../../sync/types';
+import { useTranslation } from 'react-i18next';
+import { shellTexts } from './texts';
+import { formatNumber } from '../../i18n/format';
 
 /** The first pull's progress while it runs; null once this tablet holds the company's data. */
 export function useInitialPull(): Progress | null {
@@ -13,16 +16,15 @@ export function useInitialPull(): Progress | null {
 
 /** "Loading your company's data… (3 of 12 collections, 1,250 records)" with a progress bar. */
 export function InitialPull({ progress }: { progress: Progress }) {
+  const { t } = useTranslation(shellTexts);
   const counted = progress.total > 0;
-  const text = counted
-    ? `Loading your company's data… (${progress.done} of ${progress.total} collections, ${progress.documents.toLocaleString()} record${progress.documents === 1 ? '' : 's'})`
-    : "Loading your company's data…";
+  const text = counted ? t('initialPull.counted', { done: progress.done, total: progress.total, count: progress.documents, records: formatNumber(progress.documents) }) : t('initialPull.loading');
   return (
     <div className="initial-pull card" role="status" aria-live="polite">
       <p>{text}</p>
       {/* Without a total yet the bar is indeterminate (no value). */}
-      <progress aria-label="Loading your company's data" max={counted ? progress.total : undefined} value={counted ? progress.done : undefined} />
-      <p className="muted">This tablet is fetching your company's data for the first time; it works offline once this is done.</p>
+      <progress aria-label={t('initialPull.label')} max={counted ? progress.total : undefined} value={counted ? progress.done : undefined} />
+      <p className="muted">{t('initialPull.firstTime')}</p>
     </div>
   );
 }

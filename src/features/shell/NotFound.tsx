@@ -5,13 +5,16 @@
 import { Navigate } from '@tanstack/react-router';
 import { session } from '../../app/services';
 import { homeOf } from '../../app/home';
+import { useTranslation } from 'react-i18next';
+import { shellTexts } from './texts';
 
 export function NotFound() {
+  const { t } = useTranslation(shellTexts);
   if (session.isLoggedIn()) return <Navigate to={homeOf(session.role())} replace />;
   return (
     <main className="page narrow">
       {/* The spec's text is the page's one heading: every page has a level-1 heading to land on. */}
-      <h1 className="not-found">Page Not Found: The page you are looking for does not exist.</h1>
+      <h1 className="not-found">{t('notFound')}</h1>
     </main>
   );
 }

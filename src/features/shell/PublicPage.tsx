@@ -4,6 +4,7 @@
  */
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { FormError } from './forms';
+import { messageOf } from '../../i18n/messages';
 
 export function PublicPage(props: { title: string; className?: string; footer: ReactNode; children: ReactNode }) {
   return (
@@ -30,7 +31,7 @@ export function useFormSubmit(send: (form: FormData) => Promise<unknown>) {
     try {
       await send(form);
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
+      setError(messageOf(caught));
     } finally {
       setBusy(false);
     }

@@ -5,6 +5,9 @@
 import type { ReactNode } from 'react';
 import { useSyncStatus } from '../../sync/sync-store';
 import { Loading } from './Loading';
+import { useTranslation } from 'react-i18next';
+import { shellTexts } from './texts';
+import { translateMessage } from '../../i18n/messages';
 
 export function Screen(props: {
   title: string;
@@ -17,6 +20,7 @@ export function Screen(props: {
   offline?: string;
   children?: ReactNode;
 }) {
+  const { t } = useTranslation(shellTexts);
   const online = useSyncStatus((status) => status.online);
   return (
     <section className="screen">
@@ -26,12 +30,12 @@ export function Screen(props: {
       </div>
       {!online && (
         <p className="banner offline" role="status">
-          {props.offline ?? 'Offline: you see this tablet’s copy, and changes are kept until the connection returns.'}
+          {props.offline ?? t('screen.offline')}
         </p>
       )}
       {props.error && (
         <p className="banner error" role="alert">
-          {props.error}
+          {translateMessage(props.error)}
         </p>
       )}
       {props.loading ? <Loading /> : props.empty ? <p className="empty">{props.empty}</p> : props.children}

@@ -5,14 +5,17 @@
  * its message, to retry or discard (ARCHITECTURE.md: nothing is dropped silently).
  */
 import { useState, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '../../i18n/format';
+import { translateMessage } from '../../i18n/messages';
 import { appSavedOffline, onAppSavedOfflineChange } from '../../register-service-worker';
 import { syncWorker, useSyncStatus } from '../../sync/sync-store';
 import type { FailedEntry, UserQueue } from '../../../sync/types';
 import { useUserNames } from '../kiosk/useUserNames';
-
-const changes = (count: number) => `${count} change${count === 1 ? '' : 's'}`;
+import { shellTexts } from './texts';
 
 export function SyncIndicator() {
+  const { t } = useTranslation(shellTexts);
   const status = useSyncStatus();
   const nameOf = useUserNames();
   const [open, setOpen] = useState(false);
@@ -21,14 +24,14 @@ export function SyncIndicator() {
   const state = !status.online ? 'offline' : status.failed.length > 0 ? 'failed' : status.pending > 0 ? 'pending' : 'synced';
   const label =
     state === 'offline'
-      ? `Offline · ${status.pending} pending`
+      ? t('sync.offline', { pending: status.pending })
       : state === 'failed'
-        ? `${status.failed.length} failed · ${status.pending} pending`
+        ? t('sync.failed', { failed: status.failed.length, pending: status.pending })
         : state === 'pending'
           ? waitingForSignIn >= status.pending
-            ? `${status.pending} waiting for sign-in`
-            : `Syncing · ${status.pending} pending`
-          : 'All changes saved';
+            ? t('sync.waitingForSignIn', { pending: status.pending })
+            : t('sync.syncing', { pending: status.pending })
+          : t('sync.allSaved');
   const users = status.users.filter((user) => user.pending > 0 || user.failed > 0);
   // Ready to work offline: the app is saved on the tablet (the service worker controls the page) and the
   // company's data has been pulled. Until then, losing the signal would leave the grower without the app.
@@ -41,31 +44,31 @@ export function SyncIndicator() {
       </button>
       {status.online && (
         <span className={`offline-ready${offlineReady ? ' ready' : ''}`} role="status">
-          {offlineReady ? 'Ready offline' : 'Saving for offline…'}
+          {offlineReady ? t('sync.readyOffline') : t('sync.savingForOffline')}
         </span>
       )}
       {open && (
-        <div className="sync-panel" role="dialog" aria-label="Changes waiting to reach the server">
-          <p>{status.online ? 'Connected to the server.' : 'No connection: changes are kept on this tablet and sent when the connection returns.'}</p>
-          <p>{offlineReady ? 'Ready to work offline: the app and the company’s data are on this tablet.' : 'Not ready to work offline yet: the app and the company’s data are still being saved on this tablet.'}</p>
+        <div className="sync-panel" role="dialog" aria-label={t('sync.panel')}>
+          <p>{status.online ? t('sync.connected') : t('sync.noConnection')}</p>
+          <p>{offlineReady ? t('sync.offlineReadyLong') : t('sync.notOfflineReadyLong')}</p>
           {users.length > 0 && (
-            <ul className="sync-users" aria-label="Changes per user on this tablet">
+            <ul className="sync-users" aria-label={t('sync.perUser')}>
               {users.map((user) => (
                 <UserLine key={user.userId ?? 'none'} user={user} name={nameOf(user.userId)} />
               ))}
             </ul>
           )}
-          {status.lastError && <p className="muted">Last problem: {status.lastError}</p>}
-          {status.lastSyncedAt && <p className="muted">Last synced {new Date(status.lastSyncedAt).toLocaleTimeString()}.</p>}
+          {status.lastError && <p className="muted">{t('sync.lastProblem', { problem: translateMessage(status.lastError) })}</p>}
+          {status.lastSyncedAt && <p className="muted">{t('sync.lastSynced', { time: formatDate(status.lastSyncedAt, { timeStyle: 'medium' }) })}</p>}
           {status.failed.length > 0 && (
-            <ul className="failed-list" aria-label="Changes the server refused">
+            <ul className="failed-list" aria-label={t('sync.refused')}>
               {status.failed.map((failed) => (
                 <FailedLine key={failed.id} failed={failed} name={nameOf(failed.userId)} />
               ))}
             </ul>
           )}
           <button type="button" className="button" onClick={() => void syncWorker()?.syncNow()}>
-            Sync now
+            {t('sync.syncNow')}
           </button>
         </div>
       )}
@@ -75,30 +78,32 @@ export function SyncIndicator() {
 
 /** "Ana Silva: 3 changes pending, 1 failed · waiting for Ana Silva to sign in". */
 function UserLine({ user, name }: { user: UserQueue; name: string }) {
+  const { t } = useTranslation(shellTexts);
   const waiting = user.pending - user.failed;
-  const parts = [waiting > 0 ? `${changes(waiting)} pending` : '', user.failed > 0 ? `${user.failed} failed` : ''].filter(Boolean).join(', ');
+  const parts = [waiting > 0 ? t('sync.userPending', { count: waiting }) : '', user.failed > 0 ? t('sync.userFailed', { count: user.failed }) : ''].filter(Boolean).join(', ');
   return (
     <li className={`sync-user${user.signedIn ? '' : ' waiting'}`} data-user={user.userId ?? ''} data-pending={user.pending} data-failed={user.failed}>
       <strong>{name}</strong>
       <span>{parts}</span>
       {/* Never sent as someone else: without their session here, they wait for their author. */}
-      {!user.signedIn && <span className="sync-user-note">Waiting for {name} to sign in on this tablet.</span>}
+      {!user.signedIn && <span className="sync-user-note">{t('sync.waitingFor', { name })}</span>}
     </li>
   );
 }
 
 function FailedLine({ failed, name }: { failed: FailedEntry; name: string }) {
+  const { t } = useTranslation(shellTexts);
   return (
     <li>
       <strong>{failed.label}</strong>
-      <span className="muted">By {name}</span>
-      <span className="error-text">{failed.error}</span>
+      <span className="muted">{t('sync.by', { name })}</span>
+      <span className="error-text">{translateMessage(failed.error)}</span>
       <span className="actions">
         <button type="button" className="button" onClick={() => void syncWorker()?.retry(failed.id)}>
-          Retry
+          {t('sync.retry')}
         </button>
         <button type="button" className="button danger" onClick={() => void syncWorker()?.discard(failed.id)}>
-          Discard
+          {t('sync.discard')}
         </button>
       </span>
     </li>

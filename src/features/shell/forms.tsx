@@ -5,6 +5,9 @@
  * the grower see the same page.
  */
 import { type ReactNode, useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { shellTexts } from './texts';
+import { translateMessage } from '../../i18n/messages';
 
 /** A field with its visible label (the label wraps the control, so it is the control's accessible name). */
 export function Field({ label, className, children }: { label: ReactNode; className?: string; children: ReactNode }) {
@@ -43,7 +46,7 @@ export function ChoiceOptions<Choice extends string>({ choices, labels }: { choi
 export function FormError({ error, banner = false }: { error: string | null | undefined; banner?: boolean }) {
   return error ? (
     <p className={banner ? 'banner error' : 'error-text'} role="alert">
-      {error}
+      {translateMessage(error)}
     </p>
   ) : null;
 }
@@ -53,6 +56,7 @@ export function FormError({ error, banner = false }: { error: string | null | un
  * Cancel button. `className` is the row's layout class (`form-actions` unless the screen has its own).
  */
 export function FormButtons(props: { submitLabel: string; busy: boolean; busyLabel?: string; onCancel?: () => void; className?: string }) {
+  const { t } = useTranslation(shellTexts);
   return (
     <div className={props.className ?? 'form-actions'}>
       <button type="submit" className="button primary" disabled={props.busy}>
@@ -60,7 +64,7 @@ export function FormButtons(props: { submitLabel: string; busy: boolean; busyLab
       </button>
       {props.onCancel && (
         <button type="button" className="button" onClick={props.onCancel}>
-          Cancel
+          {t('actions.cancel')}
         </button>
       )}
     </div>
@@ -74,15 +78,16 @@ export function FormButtons(props: { submitLabel: string; busy: boolean; busyLab
  * button, or a card's whole row of actions) differs from screen to screen.
  */
 export function ConfirmPanel(props: { question: string; message?: ReactNode; confirmLabel?: string; keepLabel?: string; busy: boolean; onConfirm: () => void; onKeep: () => void; className?: string }) {
+  const { t } = useTranslation(shellTexts);
   return (
     <div className={props.className ? `confirm ${props.className}` : 'confirm'} role="group" aria-label={props.question}>
       <p>{props.message ?? props.question}</p>
       <div className="form-actions">
         <button type="button" className="button danger" disabled={props.busy} onClick={props.onConfirm}>
-          {props.confirmLabel ?? 'Delete'}
+          {props.confirmLabel ?? t('actions.delete')}
         </button>
         <button type="button" className="button" onClick={props.onKeep}>
-          {props.keepLabel ?? 'Keep'}
+          {props.keepLabel ?? t('actions.keep')}
         </button>
       </div>
     </div>
@@ -94,14 +99,15 @@ export function ConfirmPanel(props: { question: string; message?: ReactNode; con
  * beside the select, not around it: a wrapped select would put its value into its name.
  */
 export function RoomFilter(props: { id: string; rooms: ReadonlyArray<{ id: string; Name?: unknown }>; value: string; onChange: (roomId: string) => void }) {
+  const { t } = useTranslation(shellTexts);
   return (
     <div>
-      <label htmlFor={props.id}>Room</label>
+      <label htmlFor={props.id}>{t('roomFilter.room')}</label>
       <select id={props.id} className="control" value={props.value} onChange={(event) => props.onChange(event.target.value)}>
-        <option value="">All rooms</option>
+        <option value="">{t('roomFilter.all')}</option>
         {props.rooms.map((room) => (
           <option key={room.id} value={room.id}>
-            {typeof room.Name === 'string' && room.Name ? room.Name : 'Unnamed room'}
+            {typeof room.Name === 'string' && room.Name ? room.Name : t('roomFilter.unnamed')}
           </option>
         ))}
       </select>

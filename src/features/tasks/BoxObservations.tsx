@@ -6,25 +6,28 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { newestFirst } from '../../api/form-responses';
 import { useLocalQuery } from '../../app/hooks';
 import { ResponseCard } from '../observations/ResponseCard';
 import type { CompanyDoc } from '../rooms/model';
 import type { TaskResponseDoc } from './model';
 import { TaskAction } from './TaskAction';
+import { tasksTexts } from './texts';
 
 const BOX_PANEL_RESPONSES = 3;
 
 export function BoxObservations({ boxId, roomId, gridId, company }: { boxId: string; roomId: string; gridId: string; company: CompanyDoc | null }) {
+  const { t } = useTranslation(tasksTexts);
   const list = useLocalQuery<TaskResponseDoc>('form_responses', { gridBoxId: boxId }, `box-responses-${boxId}`);
   const latest = useMemo(() => [...list.documents].sort(newestFirst).slice(0, BOX_PANEL_RESPONSES), [list.documents]);
   return (
-    <section className="panel-section" aria-label="Observations">
-      <h3>Observations</h3>
+    <section className="panel-section" aria-label={t('box.heading')}>
+      <h3>{t('box.heading')}</h3>
       {list.loading ? (
-        <p className="muted">Loading the observations…</p>
+        <p className="muted">{t('box.loading')}</p>
       ) : latest.length === 0 ? (
-        <p className="muted">No observations of this box on this tablet.</p>
+        <p className="muted">{t('box.none')}</p>
       ) : (
         <ul className="responses">
           {latest.map((response) => (
@@ -36,7 +39,7 @@ export function BoxObservations({ boxId, roomId, gridId, company }: { boxId: str
       )}
       {list.documents.length > latest.length && (
         <Link to="/dashboard/observations" search={{ room: roomId, grid: gridId }}>
-          All observations of this grid
+          {t('box.all')}
         </Link>
       )}
     </section>

@@ -9,6 +9,7 @@
  * or by an Admin. Loaded tasks stay until the filters change (they are not kept on the tablet).
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { FORM_RESPONSES_WINDOW_DAYS } from '../../../common/messages/forms';
 import { TASK_PER_PAGE_MAX } from '../../../common/messages/tasks';
 import type { FormResponseRecord } from '../../../common/schemas/form-responses';
@@ -17,7 +18,8 @@ import { type SignedInUser, useAction } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
 import { when } from '../rooms/model';
 import { FormError } from '../shell/forms';
-import { assigneeText, MINE, NOBODY, STATUS_LABELS, type TaskFilter, type TaskItem } from './model';
+import { assigneeText, MINE, NOBODY, type TaskFilter, type TaskItem } from './model';
+import { taskStatusName, tasksTexts } from './texts';
 
 interface Loaded {
   items: Array<{ response: FormResponseRecord; task: Task }>;
@@ -33,6 +35,7 @@ function assigneeQuery(filter: TaskFilter, user: SignedInUser): number | undefin
 }
 
 export function OlderDoneTasks({ user, filter, localItems }: { user: SignedInUser; filter: TaskFilter; localItems: TaskItem[] }) {
+  const { t } = useTranslation(tasksTexts);
   const online = useSyncStatus((status) => status.online);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const reading = useAction(
@@ -44,7 +47,7 @@ export function OlderDoneTasks({ user, filter, localItems }: { user: SignedInUse
       assigneeUserId: assigneeQuery(filter, user),
       ...(filter.formId === null ? {} : { templateId: filter.formId }),
     });
-    if (answer.offline) throw new Error('No connection to the server: older done tasks can be loaded when the connection returns.');
+    if (answer.offline) throw new Error(t('older.noConnection'));
     const items = answer.responses.flatMap((response) => (response.task ? [{ response, task: response.task }] : []));
     setLoaded((before) => ({ items: [...(page === 1 ? [] : (before?.items ?? [])), ...items], pages: page, total: answer.total }));
     },
@@ -56,28 +59,28 @@ export function OlderDoneTasks({ user, filter, localItems }: { user: SignedInUse
   const older = (loaded?.items ?? []).filter(({ response, task }) => !held.has(response.ResponseID) && (filter.assignee !== NOBODY || task.assignee === null));
   const more = loaded !== null && loaded.pages * TASK_PER_PAGE_MAX < loaded.total;
   return (
-    <section className="older-tasks" aria-label="Older done tasks">
+    <section className="older-tasks" aria-label={t('older.label')}>
       <div className="window-note">
         <p>
-          This tablet keeps every task not done, and those done in the last {FORM_RESPONSES_WINDOW_DAYS} days.
-          {loaded && ` Loaded ${older.length} older done ${older.length === 1 ? 'task' : 'tasks'} from the server.`}
+          {t('older.keeps', { days: FORM_RESPONSES_WINDOW_DAYS })}
+          {loaded && ` ${t('older.loaded', { count: older.length })}`}
         </p>
         <button type="button" className="button" disabled={reading.busy || !online} onClick={() => void reading.run(loaded && more ? loaded.pages + 1 : 1)}>
-          {reading.busy ? 'Loading…' : loaded === null ? 'Load older done tasks' : more ? 'Load more' : 'Load again from server'}
+          {reading.busy ? t('older.loading') : loaded === null ? t('older.load') : more ? t('older.more') : t('older.again')}
         </button>
-        {!online && <p className="muted">Loading from the server needs a connection.</p>}
+        {!online && <p className="muted">{t('older.needsConnection')}</p>}
       </div>
       <FormError error={reading.error} />
       {older.length > 0 && (
-        <ul className="task-list" aria-label="Older done tasks from the server">
+        <ul className="task-list" aria-label={t('older.listLabel')}>
           {older.map(({ response, task }) => (
             <li key={String(task.task_id)} className={`task-item ${task.status}`}>
               <span className="task-item-head">
-                <strong className="task-title">{task.title || 'Untitled task'}</strong>
-                <span className={`chip task-status ${task.status}`}>{STATUS_LABELS[task.status]}</span>
+                <strong className="task-title">{task.title || t('untitled')}</strong>
+                <span className={`chip task-status ${task.status}`}>{taskStatusName(task.status)}</span>
               </span>
               <span className="task-item-meta">
-                {response.TemplateName} · observed {when(response.SubmittedAt)} · done {when(task.closed_at)} · Assigned to {assigneeText(task)}
+                {t('older.meta', { form: response.TemplateName, observed: when(response.SubmittedAt), done: when(task.closed_at), assignee: assigneeText(task) })}
               </span>
             </li>
           ))}

@@ -8,16 +8,18 @@
  * brings while the task is open).
  */
 import { Link, useNavigate } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
 import { isClientId } from '../../../common/client-ids';
 import { taskMessages } from '../../../common/messages/tasks';
 import type { FormResponse } from '../../api/form-responses';
 import { createTask } from '../../api/tasks';
 import { useAction } from '../../app/hooks';
 import { FormError } from '../shell/forms';
-import { STATUS_LABELS } from './model';
+import { taskStatusName, tasksTexts } from './texts';
 import './tasks.css';
 
 export function TaskAction({ response }: { response: FormResponse }) {
+  const { t } = useTranslation(tasksTexts);
   const navigate = useNavigate();
   const making = useAction(
     async (context, responseId: FormResponse['ResponseID']) => {
@@ -29,7 +31,7 @@ export function TaskAction({ response }: { response: FormResponse }) {
   );
   const task = response.task;
   if (task) {
-    const label = `Task: ${task.title} (${STATUS_LABELS[task.status]})`;
+    const label = t('action.task', { title: task.title, status: taskStatusName(task.status) });
     return (
       <div className="task-action">
         {isClientId(task.task_id) ? (
@@ -45,7 +47,7 @@ export function TaskAction({ response }: { response: FormResponse }) {
   return (
     <div className="task-action">
       <button type="button" className="button" disabled={making.busy} onClick={() => void making.run(response.ResponseID)}>
-        Make a task
+        {t('action.make')}
       </button>
       <FormError error={making.error} />
     </div>

@@ -10,6 +10,7 @@
  */
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { TASK_STATUSES, TASK_TITLE_MAX_CHARS, type TaskStatus, taskMessages as m } from '../../../common/messages/tasks';
 import { deleteTask, type Task, updateTask } from '../../api/tasks';
 import { reachedServer } from '../../api/records';
@@ -22,60 +23,63 @@ import { ConfirmPanel, Field, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import { Comments } from './Comments';
 import { usePlaces, useResponsesWithWaitingChanges, useTaskItem } from './hooks';
-import { assigneeText, companyPeople, mayDeleteTask, personName, placeText, STATUS_LABELS, type TaskItem } from './model';
+import { assigneeText, companyPeople, mayDeleteTask, personName, placeText, type TaskItem } from './model';
+import { taskStatusName, tasksTexts } from './texts';
 import './tasks.css';
 
 export function TaskScreen({ taskId }: { taskId: string }) {
-  return <SignedIn title="Task">{(user) => <TaskView user={user} taskId={taskId} />}</SignedIn>;
+  const { t } = useTranslation(tasksTexts);
+  return <SignedIn title={t('task')}>{(user) => <TaskView user={user} taskId={taskId} />}</SignedIn>;
 }
 
 function TaskView({ user, taskId }: { user: SignedInUser; taskId: string }) {
+  const { t } = useTranslation(tasksTexts);
   const { item, loading } = useTaskItem(taskId);
   const company = useCompanyDoc(user.companyId);
   return (
-    <Screen title={item?.task.title || 'Task'} loading={loading} empty={!loading && !item ? 'This task is not on this tablet: it was deleted, or has not arrived yet.' : null}>
+    <Screen title={item?.task.title || t('task')} loading={loading} empty={!loading && !item ? t('detail.notHere') : null}>
       {item && <TaskDetails item={item} user={user} company={company} />}
     </Screen>
   );
 }
 
 function TaskDetails({ item, user, company }: { item: TaskItem; user: SignedInUser; company: CompanyDoc | null }) {
+  const { t } = useTranslation(tasksTexts);
   const { response, task } = item;
   const places = usePlaces(user.companyId, [item], company);
   const waiting = useResponsesWithWaitingChanges([response.id]).has(response.id) || !reachedServer(response);
-  const maker = task.automation_id !== null ? 'an automation' : (userName(company, task.created_by) ?? 'a user not on this tablet');
+  const maker = task.automation_id !== null ? t('detail.anAutomation') : (userName(company, task.created_by) ?? t('detail.aUserNotHere'));
   return (
     <div className="task-screen">
       <p className="task-state">
-        <span className={`chip task-status ${task.status}`}>{STATUS_LABELS[task.status]}</span>
-        {waiting && <span className="chip waiting">Waiting to sync</span>}
-        <span className="muted">Assigned to {assigneeText(task)}</span>
+        <span className={`chip task-status ${task.status}`}>{taskStatusName(task.status)}</span>
+        {waiting && <span className="chip waiting">{t('waitingToSync')}</span>}
+        <span className="muted">{t('assignedTo', { name: assigneeText(task) })}</span>
       </p>
       <dl className="task-details">
         <div>
-          <dt>Observation</dt>
+          <dt>{t('detail.observation')}</dt>
           <dd>
             {response.TemplateName} · {placeText(response, places)}
           </dd>
         </div>
         <div>
-          <dt>Made</dt>
-          <dd>
-            {when(task.created_at)} by {maker}
-          </dd>
+          <dt>{t('detail.made')}</dt>
+          <dd>{t('detail.madeBy', { when: when(task.created_at), maker })}</dd>
         </div>
         {task.due_at && (
           <div>
-            <dt>Due</dt>
+            <dt>{t('detail.due')}</dt>
             <dd>{when(task.due_at)}</dd>
           </div>
         )}
         {task.status === 'done' && task.closed_at && (
           <div>
-            <dt>Done</dt>
+            <dt>{t('detail.done')}</dt>
             <dd>
-              {when(task.closed_at)}
-              {task.closed_by !== null && ` by ${userName(company, task.closed_by) ?? 'a user not on this tablet'}`}
+              {task.closed_by === null
+                ? when(task.closed_at)
+                : t('detail.doneBy', { when: when(task.closed_at), name: userName(company, task.closed_by) ?? t('detail.aUserNotHere') })}
             </dd>
           </div>
         )}
@@ -91,7 +95,7 @@ function TaskDetails({ item, user, company }: { item: TaskItem; user: SignedInUs
         task.description && <p className="card task-section">{task.description}</p>
       )}
       <section className="card task-section" aria-labelledby="task-observation">
-        <h2 id="task-observation">Observation</h2>
+        <h2 id="task-observation">{t('detail.observation')}</h2>
         <ul className="responses">
           <ResponseCard response={response} company={company} />
         </ul>
@@ -104,15 +108,16 @@ function TaskDetails({ item, user, company }: { item: TaskItem; user: SignedInUs
 
 /** Open / In progress / Done: one tap sets it (done closes it as the signed-in user). */
 function StatusButtons({ responseId, task }: { responseId: string; task: Task }) {
+  const { t } = useTranslation(tasksTexts);
   const setting = useAction(updateTask, m.taskUpdated);
   const set = (status: TaskStatus) => status !== task.status && void setting.run({ responseId, status });
   return (
     <section className="card task-section" aria-labelledby="task-status-heading">
-      <h2 id="task-status-heading">Status</h2>
+      <h2 id="task-status-heading">{t('detail.status')}</h2>
       <div className="task-status-buttons" role="group" aria-labelledby="task-status-heading">
         {TASK_STATUSES.map((status) => (
           <button key={status} type="button" className={`button status-button ${status}${status === task.status ? ' chosen' : ''}`} aria-pressed={status === task.status} disabled={setting.busy} onClick={() => set(status)}>
-            {STATUS_LABELS[status]}
+            {taskStatusName(status)}
           </button>
         ))}
       </div>
@@ -122,16 +127,17 @@ function StatusButtons({ responseId, task }: { responseId: string; task: Task })
 
 /** The company's users by first and last name (spec §7: the assignee's first and last name), or nobody. */
 function AssigneeChoice({ responseId, task, company }: { responseId: string; task: Task; company: CompanyDoc | null }) {
+  const { t } = useTranslation(tasksTexts);
   const id = useId();
   const assigning = useAction(updateTask, m.taskUpdated);
   const people = companyPeople(company);
   const current = task.assignee ? String(task.assignee.user_id) : '';
   return (
     <section className="card task-section" aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`}>Assignee</h2>
+      <h2 id={`${id}-heading`}>{t('detail.assignee')}</h2>
       {/* The label stands beside the select: a wrapped select would put its value into its name. */}
       <div className="task-field">
-        <label htmlFor={`${id}-assignee`}>Assigned to</label>
+        <label htmlFor={`${id}-assignee`}>{t('detail.assignedTo')}</label>
         <select
           id={`${id}-assignee`}
           className="control"
@@ -139,7 +145,7 @@ function AssigneeChoice({ responseId, task, company }: { responseId: string; tas
           disabled={assigning.busy}
           onChange={(event) => void assigning.run({ responseId, assigneeUserId: event.target.value === '' ? null : Number(event.target.value) })}
         >
-          <option value="">Nobody</option>
+          <option value="">{t('nobody')}</option>
           {task.assignee && !people.some((person) => person.user_id === task.assignee?.user_id) && <option value={current}>{personName(task.assignee)}</option>}
           {people.map((person) => (
             <option key={person.user_id} value={String(person.user_id)}>
@@ -153,6 +159,7 @@ function AssigneeChoice({ responseId, task, company }: { responseId: string; tas
 }
 
 function TitleAndDescription({ responseId, task }: { responseId: string; task: Task }) {
+  const { t } = useTranslation(tasksTexts);
   const [title, setTitle] = useState(task.title);
   const [description, setDescription] = useState(task.description);
   const saving = useAction(updateTask, m.taskUpdated, { inlineErrors: true });
@@ -166,18 +173,18 @@ function TitleAndDescription({ responseId, task }: { responseId: string; task: T
   }
   return (
     <section className="card task-section" aria-labelledby="task-text-heading">
-      <h2 id="task-text-heading">Title and description</h2>
+      <h2 id="task-text-heading">{t('detail.textHeading')}</h2>
       <form className="form" onSubmit={save}>
-        <Field label="Title">
+        <Field label={t('detail.title')}>
           <input value={title} maxLength={TASK_TITLE_MAX_CHARS} onChange={(event) => setTitle(event.target.value)} autoComplete="off" />
         </Field>
-        <Field label="Description">
+        <Field label={t('detail.description')}>
           <textarea value={description} rows={4} onChange={(event) => setDescription(event.target.value)} />
         </Field>
         <FormError error={saving.error} />
         <div className="form-actions">
           <button type="submit" className="button primary" disabled={saving.busy || !changed}>
-            Save title and description
+            {t('detail.save')}
           </button>
         </div>
       </form>
@@ -186,16 +193,17 @@ function TitleAndDescription({ responseId, task }: { responseId: string; task: T
 }
 
 function DeleteTask({ responseId, task }: { responseId: string; task: Task }) {
+  const { t } = useTranslation(tasksTexts);
   const navigate = useNavigate();
   const [asking, setAsking] = useState(false);
   const removing = useAction(deleteTask, m.taskDeleted);
   return (
-    <section className="task-delete" aria-label="Delete this task">
+    <section className="task-delete" aria-label={t('detail.deleteLabel')}>
       {asking ? (
         <ConfirmPanel
-          question={`Delete the task ${task.title}?`}
-          message="The observation and its comments stay."
-          confirmLabel="Delete task"
+          question={t('detail.deleteQuestion', { title: task.title })}
+          message={t('detail.deleteMessage')}
+          confirmLabel={t('detail.delete')}
           busy={removing.busy}
           onKeep={() => setAsking(false)}
           onConfirm={() =>
@@ -206,7 +214,7 @@ function DeleteTask({ responseId, task }: { responseId: string; task: Task }) {
         />
       ) : (
         <button type="button" className="button danger" onClick={() => setAsking(true)}>
-          Delete task
+          {t('detail.delete')}
         </button>
       )}
     </section>

@@ -14,8 +14,10 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useId, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { reachedServer } from '../../api/records';
 import type { SignedInUser } from '../../app/hooks';
+import { translateMessage } from '../../i18n/messages';
 import { useSyncStatus } from '../../sync/sync-store';
 import { useCompanyDoc } from '../plant-moves/places';
 import type { CompanyDoc } from '../rooms/model';
@@ -37,13 +39,13 @@ import {
   type Places,
   placeText,
   STATUS_CHOICES,
-  STATUS_LABELS,
   type StatusChoice,
   type TaskFilter,
   type TaskItem,
   taskForms,
 } from './model';
 import { OlderDoneTasks } from './OlderDoneTasks';
+import { taskStatusName, tasksTexts } from './texts';
 import './tasks.css';
 
 /** The list's filters and page, as the address holds them (absent: the defaults). */
@@ -55,10 +57,12 @@ export interface TasksSearch {
 }
 
 export function TasksScreen(props: { search: TasksSearch; onSearch: (next: TasksSearch) => void }) {
-  return <SignedIn title="Tasks">{(user) => <Tasks user={user} {...props} />}</SignedIn>;
+  const { t } = useTranslation(tasksTexts);
+  return <SignedIn title={t('title')}>{(user) => <Tasks user={user} {...props} />}</SignedIn>;
 }
 
 function Tasks({ user, search, onSearch }: { user: SignedInUser; search: TasksSearch; onSearch: (next: TasksSearch) => void }) {
+  const { t } = useTranslation(tasksTexts);
   const { items, loading } = useTaskItems();
   const company = useCompanyDoc(user.companyId);
   const status = search.status ?? DEFAULT_STATUS_CHOICE;
@@ -75,36 +79,34 @@ function Tasks({ user, search, onSearch }: { user: SignedInUser; search: TasksSe
   // A new tablet's first pull: the tasks are on their way, not missing.
   if (pulling && items.length === 0) {
     return (
-      <Screen title="Tasks" loading={loading}>
+      <Screen title={t('title')} loading={loading}>
         <InitialPull progress={pulling} />
       </Screen>
     );
   }
 
   return (
-    <Screen title="Tasks" loading={loading}>
+    <Screen title={t('title')} loading={loading}>
       <TaskFilters user={user} filter={filter} items={items} company={company} onChange={refine} />
       {shown.total === 0 ? (
         <p className="empty">{emptyText(filter)}</p>
       ) : (
         <>
           <p className="task-summary">
-            {shown.total} {shown.total === 1 ? 'task' : 'tasks'}
-            {shown.pages > 1 && ` · page ${shown.page} of ${shown.pages}`}
+            {t('list.summary', { count: shown.total })}
+            {shown.pages > 1 && ` · ${t('list.pageOf', { page: shown.page, pages: shown.pages })}`}
           </p>
           <TaskList items={shown.items} places={places} />
         </>
       )}
       {shown.pages > 1 && (
-        <nav className="task-pages" aria-label="Pages of tasks">
+        <nav className="task-pages" aria-label={t('list.pages')}>
           <button type="button" className="button" disabled={shown.page <= 1} onClick={() => onSearch({ ...search, page: shown.page - 1 })}>
-            Previous page
+            {t('list.previous')}
           </button>
-          <span>
-            Page {shown.page} of {shown.pages}
-          </span>
+          <span>{t('list.page', { page: shown.page, pages: shown.pages })}</span>
           <button type="button" className="button" disabled={shown.page >= shown.pages} onClick={() => onSearch({ ...search, page: shown.page + 1 })}>
-            Next page
+            {t('list.next')}
           </button>
         </nav>
       )}
@@ -115,6 +117,7 @@ function Tasks({ user, search, onSearch }: { user: SignedInUser; search: TasksSe
 
 /** Status, form and assignee (labels beside their selects: a wrapped select would put its value into its name), and "Mine". */
 function TaskFilters(props: { user: SignedInUser; filter: TaskFilter; items: TaskItem[]; company: CompanyDoc | null; onChange: (patch: TasksSearch) => void }) {
+  const { t } = useTranslation(tasksTexts);
   const { filter, onChange } = props;
   const ids = useId();
   const forms = useMemo(() => taskForms(props.items), [props.items]);
@@ -123,20 +126,20 @@ function TaskFilters(props: { user: SignedInUser; filter: TaskFilter; items: Tas
   return (
     <div className="card task-filters">
       <div>
-        <label htmlFor={`${ids}-status`}>Status</label>
+        <label htmlFor={`${ids}-status`}>{t('filters.status')}</label>
         <select id={`${ids}-status`} className="control" value={filter.status} onChange={(event) => onChange({ status: event.target.value as StatusChoice })}>
           {STATUS_CHOICES.map((choice) => (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
+            <option key={choice} value={choice}>
+              {t(`statusChoice.${choice}`)}
             </option>
           ))}
         </select>
       </div>
       <div>
-        <label htmlFor={`${ids}-form`}>Form</label>
+        <label htmlFor={`${ids}-form`}>{t('filters.form')}</label>
         <select id={`${ids}-form`} className="control" value={filter.formId ?? ''} onChange={(event) => onChange({ form: event.target.value || undefined })}>
-          <option value="">Any form</option>
-          {filter.formId !== null && !forms.some((form) => form.id === filter.formId) && <option value={filter.formId}>A form without tasks here</option>}
+          <option value="">{t('filters.anyForm')}</option>
+          {filter.formId !== null && !forms.some((form) => form.id === filter.formId) && <option value={filter.formId}>{t('filters.formWithoutTasks')}</option>}
           {forms.map((form) => (
             <option key={form.id} value={form.id}>
               {form.name}
@@ -145,11 +148,11 @@ function TaskFilters(props: { user: SignedInUser; filter: TaskFilter; items: Tas
         </select>
       </div>
       <div>
-        <label htmlFor={`${ids}-assignee`}>Assigned to</label>
+        <label htmlFor={`${ids}-assignee`}>{t('filters.assignedTo')}</label>
         <select id={`${ids}-assignee`} className="control" value={mine ? MINE : filter.assignee} onChange={(event) => onChange({ assignee: event.target.value || undefined })}>
-          <option value={ANYONE}>Anyone</option>
-          <option value={MINE}>Me</option>
-          <option value={NOBODY}>Nobody</option>
+          <option value={ANYONE}>{t('filters.anyone')}</option>
+          <option value={MINE}>{t('filters.me')}</option>
+          <option value={NOBODY}>{t('nobody')}</option>
           {people.map((person) => (
             <option key={person.user_id} value={String(person.user_id)}>
               {personName(person)}
@@ -159,7 +162,7 @@ function TaskFilters(props: { user: SignedInUser; filter: TaskFilter; items: Tas
       </div>
       <div className="task-mine">
         <button type="button" className={`button${mine ? ' primary' : ''}`} aria-pressed={mine} onClick={() => onChange({ assignee: mine ? undefined : MINE })}>
-          Mine
+          {t('filters.mine')}
         </button>
       </div>
     </div>
@@ -167,28 +170,29 @@ function TaskFilters(props: { user: SignedInUser; filter: TaskFilter; items: Tas
 }
 
 function TaskList({ items, places }: { items: TaskItem[]; places: Places }) {
+  const { t } = useTranslation(tasksTexts);
   const waiting = useResponsesWithWaitingChanges(items.map(({ response }) => response.id));
   const failed = useSyncStatus((status) => status.failed);
   return (
-    <ul className="task-list" aria-label="Tasks">
+    <ul className="task-list" aria-label={t('list.label')}>
       {items.map(({ response, task }) => {
         const refused = failed.find((entry) => entry.creates.includes(String(task.task_id)) || entry.creates.includes(response.id))?.error ?? null;
         return (
           <li key={response.id}>
             <Link to="/dashboard/tasks/$taskID" params={{ taskID: String(task.task_id) }} className={`task-item ${task.status}`}>
               <span className="task-item-head">
-                <strong className="task-title">{task.title || 'Untitled task'}</strong>
-                <span className={`chip task-status ${task.status}`}>{STATUS_LABELS[task.status]}</span>
+                <strong className="task-title">{task.title || t('untitled')}</strong>
+                <span className={`chip task-status ${task.status}`}>{taskStatusName(task.status)}</span>
                 {refused ? (
-                  <span className="chip refused" title={refused}>
-                    Not accepted: {refused}
+                  <span className="chip refused" title={translateMessage(refused)}>
+                    {t('notAccepted', { reason: translateMessage(refused) })}
                   </span>
                 ) : (
-                  (waiting.has(response.id) || !reachedServer(response)) && <span className="chip waiting">Waiting to sync</span>
+                  (waiting.has(response.id) || !reachedServer(response)) && <span className="chip waiting">{t('waitingToSync')}</span>
                 )}
               </span>
               <span className="task-item-meta">
-                {response.TemplateName} · {placeText(response, places)} · Assigned to {assigneeText(task)}
+                {response.TemplateName} · {placeText(response, places)} · {t('assignedTo', { name: assigneeText(task) })}
               </span>
             </Link>
           </li>

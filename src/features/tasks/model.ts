@@ -14,8 +14,10 @@ import type { ResponseComment, Task } from '../../api/tasks';
 import type { SignedInUser } from '../../app/hooks';
 import type { LocalDocument } from '../../db/schemas';
 import type { GridOrder } from '../../../common/messages/settings';
+import { i18next } from '../../i18n/i18n';
 import { type BoxDoc, boxLabel, type CompanyDoc, type CompanyUserJson, type GridDoc, gridSize, type RoomDoc, numberOfBox } from '../rooms/model';
 import type { StatusChoice } from './statuses';
+import { tasksTexts } from './texts';
 
 /** A local response document, with its task and comments when it has them. */
 export type TaskResponseDoc = LocalDocument & FormResponse;
@@ -28,7 +30,11 @@ export interface TaskItem {
 
 // The status choices live apart (statuses.ts) so that the list's route can check its address with them
 // without the tasks' schemas in the first load.
-export { DEFAULT_STATUS_CHOICE, isStatusChoice, STATUS_CHOICES, STATUS_LABELS, type StatusChoice } from './statuses';
+export { DEFAULT_STATUS_CHOICE, isStatusChoice, STATUS_CHOICES, type StatusChoice } from './statuses';
+export { taskStatusName } from './texts';
+
+/** The tasks' texts, for the words these functions give (called at render: the reader's language). */
+const t = () => i18next.getFixedT(null, tasksTexts);
 
 /** The assignee filter's values besides a user id: anyone (''), the signed-in user, nobody. */
 export const ANYONE = '';
@@ -85,21 +91,20 @@ export function pageOf<T>(items: readonly T[], page: number, perPage = TASK_PER_
 
 /** What the list says when the filters leave nothing. */
 export function emptyText(filter: TaskFilter): string {
-  const narrowed = filter.formId !== null || filter.assignee !== ANYONE ? ' for these filters' : '';
-  const what = { active: 'No open tasks', open: 'No open tasks', in_progress: 'No tasks in progress', done: 'No done tasks', all: 'No tasks' }[filter.status];
-  return `${what}${narrowed}.`;
+  const narrowed = filter.formId !== null || filter.assignee !== ANYONE;
+  return t()(`empty.${narrowed ? 'filtered' : 'plain'}.${filter.status}`);
 }
 
 /** The forms the tablet's tasks were made from (for the form filter), by name. */
 export function taskForms(items: readonly TaskItem[]): Array<{ id: string; name: string }> {
   const byId = new Map<string, string>();
-  for (const { task, response } of items) byId.set(String(task.template_id), response.TemplateName || 'Unnamed form');
+  for (const { task, response } of items) byId.set(String(task.template_id), response.TemplateName || t()('unnamedForm'));
   return [...byId].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }));
 }
 
 /** "Ana Silva": a person by first and last name (spec §3: the assignee's first_name, last_name). */
 export const personName = (person: { first_name?: string | null; last_name?: string | null; email?: string | null }) =>
-  [person.first_name, person.last_name].filter(Boolean).join(' ').trim() || person.email || 'Unnamed user';
+  [person.first_name, person.last_name].filter(Boolean).join(' ').trim() || person.email || t()('unnamedUser');
 
 /** The company's users, by first then last name: whom a task may be assigned to. */
 export function companyPeople(company: CompanyDoc | null): CompanyUserJson[] {
@@ -107,7 +112,7 @@ export function companyPeople(company: CompanyDoc | null): CompanyUserJson[] {
 }
 
 /** The task's assignee as the list and the task show them. */
-export const assigneeText = (task: Task) => (task.assignee ? personName(task.assignee) : 'Nobody');
+export const assigneeText = (task: Task) => (task.assignee ? personName(task.assignee) : t()('nobody'));
 
 /** The room, grid and box records the screens name places with, by local id. */
 export interface Places {
@@ -125,9 +130,9 @@ export function placeText(response: TaskResponseDoc, places: Places): string {
   const box = boxId ? places.boxes.get(boxId) : undefined;
   const grid = box ? places.grids.get(box.gridId) : undefined;
   const room = places.rooms.get(text(response.roomId) || text(response.RoomID) || text(grid?.roomId));
-  const roomName = room?.Name || (boxId || text(response.RoomID) ? 'A room not on this tablet' : 'No room');
-  if (!boxId) return `${roomName} · whole room`;
-  if (!box) return `${roomName} · a box not on this tablet`;
+  const roomName = room?.Name || (boxId || text(response.RoomID) ? t()('place.roomNotHere') : t()('place.noRoom'));
+  if (!boxId) return t()('place.wholeRoom', { room: roomName });
+  if (!box) return t()('place.boxNotHere', { room: roomName });
   const { nx, ny } = grid ? gridSize(grid, []) : { nx: 1, ny: 1 };
   const label = boxLabel(box, numberOfBox(places.order, box, nx, ny));
   return [roomName, grid?.Name, label].filter(Boolean).join(' · ');

@@ -1,10 +1,9 @@
 /**
- * A task's statuses as the screens name them, and the list's status filter. Only constants: the list's
- * route checks its address with them (validateSearch runs in the first load, before the screen's code).
+ * The list's status filter. Only constants: the list's route checks its address with them
+ * (validateSearch runs in the first load, before the screen's code). Their names are the screens'
+ * texts (locales/*.json `status`, `statusChoice`), looked up at render.
  */
-import { TASK_STATUSES, type TaskStatus, type TaskStatusFilter } from '../../../common/messages/tasks';
-
-export const STATUS_LABELS: Record<TaskStatus, string> = { open: 'Open', in_progress: 'In progress', done: 'Done' };
+import { TASK_STATUSES, type TaskStatusFilter } from '../../../common/messages/tasks';
 
 /**
  * The status filter's choices. Decision: besides the spec's (one status, or all), the screen's own
@@ -13,9 +12,5 @@ export const STATUS_LABELS: Record<TaskStatus, string> = { open: 'Open', in_prog
  */
 export type StatusChoice = 'active' | TaskStatusFilter;
 export const DEFAULT_STATUS_CHOICE: StatusChoice = 'active';
-export const STATUS_CHOICES: ReadonlyArray<{ value: StatusChoice; label: string }> = [
-  { value: 'active', label: 'Open and in progress' },
-  ...TASK_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] })),
-  { value: 'all', label: 'Any status' },
-];
-export const isStatusChoice = (value: unknown): value is StatusChoice => STATUS_CHOICES.some((choice) => choice.value === value);
+export const STATUS_CHOICES: readonly StatusChoice[] = ['active', ...TASK_STATUSES, 'all'];
+export const isStatusChoice = (value: unknown): value is StatusChoice => STATUS_CHOICES.some((choice) => choice === value);

@@ -12,17 +12,20 @@
  *   on this tablet" rather than an id.
  */
 import { type FormEvent, type ReactNode, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { trayMessages as m } from '../../../common/messages/trays';
 import { reachedServer } from '../../api/records';
 import type { TrayTemplateRecord } from '../../../common/schemas/trays';
 import type { BatchDocument } from '../../api/batches';
 import { createTray, createTrayTemplate, deleteTray, deleteTrayTemplate, type Tray, updateTray, useTrayTemplate } from '../../api/trays';
 import { useAction, useLocalQuery, type SignedInUser } from '../../app/hooks';
+import { formatNumber } from '../../i18n/format';
 import type { LocalDocument } from '../../db/schemas';
 import { SignedIn } from '../session/SignedIn';
 import { ConfirmPanel, Field, FormButtons, FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';
 import './trays.css';
+import { traysTexts } from './texts';
 
 type TrayDoc = LocalDocument & Tray;
 type TemplateDoc = LocalDocument & TrayTemplateRecord;
@@ -44,11 +47,13 @@ const batchIdOf = (value: string): Id | null => (value === '' ? null : value);
 type Panel = { kind: 'tray' } | { kind: 'edit'; tray: TrayDoc } | { kind: 'template' } | { kind: 'use'; template: TemplateDoc } | null;
 
 export function TraysScreen() {
-  return <SignedIn title="Trays">{(user) => <Trays user={user} />}</SignedIn>;
+  const { t } = useTranslation(traysTexts);
+  return <SignedIn title={t('title')}>{(user) => <Trays user={user} />}</SignedIn>;
 }
 
 function Trays({ user }: { user: SignedInUser }) {
   // The company's own documents only: a shared tablet may still hold another company's.
+  const { t } = useTranslation(traysTexts);
   const { companyId } = user;
   const trays = useLocalQuery<TrayDoc>('operations', { kind: 'tray', company_id: companyId }, `tray-${companyId}`);
   const templates = useLocalQuery<TemplateDoc>('operations', { kind: 'tray_template', company_id: companyId }, `tray_template-${companyId}`);
@@ -59,23 +64,23 @@ function Trays({ user }: { user: SignedInUser }) {
   const sortedTemplates = useMemo(() => [...templates.documents].sort(templateOrder), [templates.documents]);
   const sortedBatches = useMemo(() => [...batches.documents].sort(batchOrder), [batches.documents]);
   const batchName = useMemo(() => {
-    const names = new Map(batches.documents.map((batch) => [String(batch.BatchID), batch.BatchNumber || 'Unnamed batch']));
-    return (id: Id | null | undefined) => (id === null || id === undefined ? null : (names.get(String(id)) ?? 'Batch not on this tablet'));
-  }, [batches.documents]);
+    const names = new Map(batches.documents.map((batch) => [String(batch.BatchID), batch.BatchNumber || t('unnamedBatch')]));
+    return (id: Id | null | undefined) => (id === null || id === undefined ? null : (names.get(String(id)) ?? t('batchNotOnTablet')));
+  }, [batches.documents, t]);
 
   const close = () => setPanel(null);
   return (
     <Screen
-      title="Trays"
+      title={t('title')}
       loading={trays.loading || templates.loading}
       actions={
         <>
           <button type="button" className="button primary" onClick={() => setPanel({ kind: 'tray' })}>
-            New tray
+            {t('newTray')}
           </button>
           {user.isAdmin && (
             <button type="button" className="button" onClick={() => setPanel({ kind: 'template' })}>
-              New template
+              {t('newTemplate')}
             </button>
           )}
         </>
@@ -87,11 +92,11 @@ function Trays({ user }: { user: SignedInUser }) {
       {panel?.kind === 'use' && <UseTemplateForm key={panel.template.id} user={user} template={panel.template} batches={sortedBatches} batchName={batchName} onDone={close} />}
 
       <section className="tray-section" aria-labelledby="trays-heading">
-        <h2 id="trays-heading">Trays</h2>
+        <h2 id="trays-heading">{t('trays.heading')}</h2>
         {sortedTrays.length === 0 ? (
-          <p className="empty">No trays yet. Create one with “New tray”, or make one from a template.</p>
+          <p className="empty">{t('trays.empty')}</p>
         ) : (
-          <ul className="tray-list" aria-label="Trays">
+          <ul className="tray-list" aria-label={t('trays.heading')}>
             {sortedTrays.map((tray) => (
               <TrayCard key={tray.id} tray={tray} batch={batchName(tray.batch_id)} user={user} onEdit={() => setPanel({ kind: 'edit', tray })} />
             ))}
@@ -100,11 +105,11 @@ function Trays({ user }: { user: SignedInUser }) {
       </section>
 
       <section className="tray-section" aria-labelledby="templates-heading">
-        <h2 id="templates-heading">Tray templates</h2>
+        <h2 id="templates-heading">{t('templates.heading')}</h2>
         {sortedTemplates.length === 0 ? (
-          <p className="empty">{user.isAdmin ? 'No tray templates yet. Create one with “New template” to make trays of the same size quickly.' : 'No tray templates yet. An Admin can create them.'}</p>
+          <p className="empty">{user.isAdmin ? t('templates.emptyAdmin') : t('templates.empty')}</p>
         ) : (
-          <ul className="tray-list" aria-label="Tray templates">
+          <ul className="tray-list" aria-label={t('templates.heading')}>
             {sortedTemplates.map((template) => (
               <TemplateCard key={template.id} template={template} batch={batchName(template.default_batch_id)} user={user} onUse={() => setPanel({ kind: 'use', template })} />
             ))}
@@ -116,7 +121,8 @@ function Trays({ user }: { user: SignedInUser }) {
 }
 
 function Waiting({ document }: { document: object }) {
-  return reachedServer(document) ? null : <span className="chip waiting">Waiting to sync</span>;
+  const { t } = useTranslation(traysTexts);
+  return reachedServer(document) ? null : <span className="chip waiting">{t('waitingToSync')}</span>;
 }
 
 /**
@@ -136,6 +142,7 @@ function CardFrame(props: {
   removing: { busy: boolean; error: string | null };
   onDelete: () => void;
 }) {
+  const { t } = useTranslation(traysTexts);
   const [confirming, setConfirming] = useState(false);
   return (
     <li className="card tray-card" aria-label={props.name}>
@@ -145,7 +152,7 @@ function CardFrame(props: {
       </div>
       <p className="tray-facts">
         <span>
-          <strong>{props.plants ?? '—'}</strong> {props.plants === 1 ? 'plant' : 'plants'}
+          <strong>{props.plants === null ? '—' : formatNumber(props.plants)}</strong> {t('card.plantWord', { count: props.plants ?? 0 })}
         </span>
         <span>{props.batchText}</span>
       </p>
@@ -157,7 +164,7 @@ function CardFrame(props: {
           {props.action}
           {props.canDelete && (
             <button type="button" className="button danger" onClick={() => setConfirming(true)}>
-              Delete
+              {t('card.delete')}
             </button>
           )}
         </div>
@@ -168,20 +175,21 @@ function CardFrame(props: {
 }
 
 function TrayCard({ tray, batch, user, onEdit }: { tray: TrayDoc; batch: string | null; user: SignedInUser; onEdit: () => void }) {
+  const { t } = useTranslation(traysTexts);
   const remove = useAction(deleteTray, m.trayDeleted);
   return (
     <CardFrame
       name={tray.tray_name}
       document={tray}
       plants={tray.number_of_plants}
-      batchText={batch ? `Batch ${batch}` : 'No batch'}
+      batchText={batch ? t('trayCard.batch', { batch }) : t('trayCard.noBatch')}
       action={
         <button type="button" className="button" onClick={onEdit}>
-          Edit
+          {t('trayCard.edit')}
         </button>
       }
       canDelete={user.isAdmin}
-      deleteQuestion={`Delete tray ${tray.tray_name}?`}
+      deleteQuestion={t('trayCard.deleteQuestion', { name: tray.tray_name })}
       removing={remove}
       onDelete={() => void remove.run({ trayId: tray.tray_id, companyId: user.companyId })}
     />
@@ -189,20 +197,21 @@ function TrayCard({ tray, batch, user, onEdit }: { tray: TrayDoc; batch: string 
 }
 
 function TemplateCard({ template, batch, user, onUse }: { template: TemplateDoc; batch: string | null; user: SignedInUser; onUse: () => void }) {
+  const { t } = useTranslation(traysTexts);
   const remove = useAction(deleteTrayTemplate, m.templateDeleted);
   return (
     <CardFrame
       name={template.template_name}
       document={template}
       plants={template.number_of_plants}
-      batchText={batch ? `Default batch ${batch}` : 'No default batch'}
+      batchText={batch ? t('templateCard.defaultBatch', { batch }) : t('templateCard.noDefaultBatch')}
       action={
         <button type="button" className="button primary" onClick={onUse}>
-          Make a tray
+          {t('templateCard.makeTray')}
         </button>
       }
       canDelete={user.isAdmin}
-      deleteQuestion={`Delete template ${template.template_name}? Trays made from it stay.`}
+      deleteQuestion={t('templateCard.deleteQuestion', { name: template.template_name })}
       removing={remove}
       onDelete={() => void remove.run({ templateId: template.template_id, companyId: user.companyId })}
     >
@@ -211,14 +220,15 @@ function TemplateCard({ template, batch, user, onUse }: { template: TemplateDoc;
   );
 }
 
-function BatchSelect({ label, value, batches, onChange, none = 'No batch' }: { label: string; value: string; batches: BatchDoc[]; onChange: (value: string) => void; none?: string }) {
+function BatchSelect({ label, value, batches, onChange, none }: { label: string; value: string; batches: BatchDoc[]; onChange: (value: string) => void; none?: string }) {
+  const { t } = useTranslation(traysTexts);
   return (
     <Field label={label}>
       <select value={value} onChange={(event) => onChange(event.target.value)}>
-        <option value="">{none}</option>
+        <option value="">{none ?? t('form.noBatch')}</option>
         {batches.map((batch) => (
           <option key={batch.id} value={String(batch.BatchID)}>
-            {batch.BatchNumber || 'Unnamed batch'}
+            {batch.BatchNumber || t('unnamedBatch')}
             {batch.StrainName ? ` · ${batch.StrainName}` : ''}
           </option>
         ))}
@@ -231,6 +241,7 @@ function BatchSelect({ label, value, batches, onChange, none = 'No batch' }: { l
 const plantCount = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
 
 function TrayForm({ user, tray, batches, onDone }: { user: SignedInUser; tray?: TrayDoc; batches: BatchDoc[]; onDone: () => void }) {
+  const { t } = useTranslation(traysTexts);
   const [name, setName] = useState(tray?.tray_name ?? '');
   const [plants, setPlants] = useState(tray?.number_of_plants === null || tray?.number_of_plants === undefined ? '' : String(tray.number_of_plants));
   const [batch, setBatch] = useState(batchValue(tray?.batch_id));
@@ -253,24 +264,25 @@ function TrayForm({ user, tray, batches, onDone }: { user: SignedInUser; tray?: 
     if (await update.run({ trayId: tray.tray_id, companyId: user.companyId, ...changes })) onDone();
   }
 
-  const title = tray ? `Edit tray ${tray.tray_name}` : 'New tray';
+  const title = tray ? t('trayForm.editTitle', { name: tray.tray_name }) : t('trayForm.newTitle');
   return (
     <form className="form card tray-form" onSubmit={(event) => void submit(event)} noValidate aria-label={title}>
       <h2>{title}</h2>
-      <Field label="Tray name">
+      <Field label={t('form.trayName')}>
         <input value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus={!tray} />
       </Field>
-      <Field label="Number of plants">
+      <Field label={t('form.numberOfPlants')}>
         <input type="number" inputMode="numeric" min={1} step={1} value={plants} onChange={(event) => setPlants(event.target.value)} />
       </Field>
-      <BatchSelect label="Batch" value={batch} batches={batches} onChange={setBatch} />
+      <BatchSelect label={t('form.batch')} value={batch} batches={batches} onChange={setBatch} />
       <FormError error={action.error} />
-      <FormButtons className="tray-actions" submitLabel={tray ? 'Save tray' : 'Create tray'} busy={action.busy} onCancel={onDone} />
+      <FormButtons className="tray-actions" submitLabel={tray ? t('trayForm.save') : t('trayForm.create')} busy={action.busy} onCancel={onDone} />
     </form>
   );
 }
 
 function TemplateForm({ user, batches, onDone }: { user: SignedInUser; batches: BatchDoc[]; onDone: () => void }) {
+  const { t } = useTranslation(traysTexts);
   const [name, setName] = useState('');
   const [plants, setPlants] = useState('');
   const [description, setDescription] = useState('');
@@ -291,25 +303,26 @@ function TemplateForm({ user, batches, onDone }: { user: SignedInUser; batches: 
   }
 
   return (
-    <form className="form card tray-form" onSubmit={(event) => void submit(event)} noValidate aria-label="New tray template">
-      <h2>New tray template</h2>
-      <Field label="Template name">
+    <form className="form card tray-form" onSubmit={(event) => void submit(event)} noValidate aria-label={t('templateForm.title')}>
+      <h2>{t('templateForm.title')}</h2>
+      <Field label={t('form.templateName')}>
         <input value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus />
       </Field>
-      <Field label="Number of plants">
+      <Field label={t('form.numberOfPlants')}>
         <input type="number" inputMode="numeric" min={1} step={1} value={plants} onChange={(event) => setPlants(event.target.value)} />
       </Field>
-      <Field label="Description">
+      <Field label={t('form.description')}>
         <textarea rows={2} value={description} onChange={(event) => setDescription(event.target.value)} />
       </Field>
-      <BatchSelect label="Default batch" value={batch} batches={batches} onChange={setBatch} none="No default batch" />
+      <BatchSelect label={t('form.defaultBatch')} value={batch} batches={batches} onChange={setBatch} none={t('form.noDefaultBatch')} />
       <FormError error={create.error} />
-      <FormButtons className="tray-actions" submitLabel="Create template" busy={create.busy} onCancel={onDone} />
+      <FormButtons className="tray-actions" submitLabel={t('templateForm.create')} busy={create.busy} onCancel={onDone} />
     </form>
   );
 }
 
 function UseTemplateForm({ user, template, batches, batchName, onDone }: { user: SignedInUser; template: TemplateDoc; batches: BatchDoc[]; batchName: (id: Id | null) => string | null; onDone: () => void }) {
+  const { t } = useTranslation(traysTexts);
   const [name, setName] = useState('');
   // '' keeps the template's default batch (use_tray_template falls back to it).
   const [batch, setBatch] = useState('');
@@ -322,20 +335,19 @@ function UseTemplateForm({ user, template, batches, batchName, onDone }: { user:
     if (done) onDone();
   }
 
-  const title = `New tray from ${template.template_name}`;
+  const title = t('useTemplate.title', { name: template.template_name });
   return (
     <form className="form card tray-form" onSubmit={(event) => void submit(event)} noValidate aria-label={title}>
       <h2>{title}</h2>
       <p className="muted">
-        {template.number_of_plants} {template.number_of_plants === 1 ? 'plant' : 'plants'}
-        {defaultBatch ? `, batch ${defaultBatch} unless you pick another.` : '.'}
+        {defaultBatch ? t('useTemplate.plantsWithBatch', { count: template.number_of_plants, batch: defaultBatch }) : t('useTemplate.plants', { count: template.number_of_plants })}
       </p>
-      <Field label="Tray name">
+      <Field label={t('form.trayName')}>
         <input value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus />
       </Field>
-      <BatchSelect label="Batch" value={batch} batches={batches} onChange={setBatch} none={defaultBatch ? `The template’s batch (${defaultBatch})` : 'No batch'} />
+      <BatchSelect label={t('form.batch')} value={batch} batches={batches} onChange={setBatch} none={defaultBatch ? t('useTemplate.templateBatch', { batch: defaultBatch }) : t('form.noBatch')} />
       <FormError error={use.error} />
-      <FormButtons className="tray-actions" submitLabel="Create tray" busy={use.busy} onCancel={onDone} />
+      <FormButtons className="tray-actions" submitLabel={t('useTemplate.create')} busy={use.busy} onCancel={onDone} />
     </form>
   );
 }

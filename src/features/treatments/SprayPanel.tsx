@@ -14,6 +14,7 @@
  * - The list shows the 20 most recent sprays, newest first.
  */
 import { type CSSProperties, type FormEvent, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { treatmentMessages as m } from '../../../common/messages/treatments';
 import { type SprayApplicationDocument, type SprayProductDocument, sprayBoxes } from '../../api/treatments';
 import { useAction, type SignedInUser } from '../../app/hooks';
@@ -24,10 +25,14 @@ import { Field, FormError } from '../shell/forms';
 import { reentryByBox, type Reentry, reentryEndText } from './intervals';
 import { boxList, byNewestSpray, isoFromLocalInput, localInputValue, preharvestText, reentryText } from './model';
 import { RecordStatus } from '../shell/RecordStatus';
+import { treatmentsTexts } from './texts';
 
 const RECENT_SPRAYS = 20;
+/** A chosen box's mark (hidden from screen readers: the button is pressed). */
+const CHECK_MARK = '✓';
 
 export function SprayPanel({ user, products, sprays }: { user: SignedInUser; products: SprayProductDocument[]; sprays: SprayApplicationDocument[] }) {
+  const { t } = useTranslation(treatmentsTexts);
   const company = useCompanyDoc(user.companyId);
   const { rooms } = useCompanyRooms(user.companyId);
   const [roomId, setRoomId] = useState('');
@@ -92,19 +97,19 @@ export function SprayPanel({ user, products, sprays }: { user: SignedInUser; pro
   const gridBoxes = placed.filter((each) => each.box.gridId === gridId);
   return (
     <section className="treatment-section" aria-labelledby="spray-heading">
-      <h2 id="spray-heading">Spray</h2>
+      <h2 id="spray-heading">{t('spray.heading')}</h2>
       {rooms.length === 0 ? (
-        <p className="empty">No rooms yet. Sprays are recorded on the boxes of a room’s grids.</p>
+        <p className="empty">{t('spray.noRooms')}</p>
       ) : (
-        <form className="form card spray-form" onSubmit={(event) => void submit(event)} noValidate aria-label="Spray boxes">
+        <form className="form card spray-form" onSubmit={(event) => void submit(event)} noValidate aria-label={t('spray.formLabel')}>
           <div className="form-columns">
-            <RoomSelect label="Room" value={roomId} rooms={rooms} onChange={chooseRoom} none="Choose a room" />
-            <Field label="Grid">
+            <RoomSelect label={t('spray.room')} value={roomId} rooms={rooms} onChange={chooseRoom} none={t('spray.chooseRoom')} />
+            <Field label={t('spray.grid')}>
               <select value={gridId} disabled={grids.length === 0} onChange={(event) => setGridId(event.target.value)}>
-                {grids.length === 0 && <option value="">{roomId ? 'This room has no grids' : 'Choose a room first'}</option>}
+                {grids.length === 0 && <option value="">{roomId ? t('spray.noGrids') : t('spray.chooseRoomFirst')}</option>}
                 {grids.map((grid) => (
                   <option key={grid.id} value={grid.id}>
-                    {grid.Name || 'Unnamed grid'}
+                    {grid.Name || t('spray.unnamedGrid')}
                   </option>
                 ))}
               </select>
@@ -112,17 +117,17 @@ export function SprayPanel({ user, products, sprays }: { user: SignedInUser; pro
           </div>
           {gridBoxes.length > 0 && <SprayGrid boxes={gridBoxes} chosen={chosen} inReentry={inReentry} now={now} onTap={tap} />}
           <p className="muted" role="status">
-            {count === 0 ? 'Tap the boxes you sprayed.' : `${count} ${count === 1 ? 'box' : 'boxes'} chosen.`}
+            {count === 0 ? t('spray.tapBoxes') : t('spray.chosen', { count })}
             {count > 0 && (
               <button type="button" className="button link-button" onClick={() => setChosen(new Set())}>
-                Clear
+                {t('spray.clear')}
               </button>
             )}
           </p>
           <div className="form-columns">
-            <Field label="Product">
+            <Field label={t('spray.product')}>
               <select value={productId} onChange={(event) => setProductId(event.target.value)}>
-                <option value="">{products.length === 0 ? 'No products yet' : 'Choose a product'}</option>
+                <option value="">{products.length === 0 ? t('spray.noProducts') : t('spray.chooseProduct')}</option>
                 {products.map((product) => (
                   <option key={product.id} value={product.id}>
                     {product.ProductName}
@@ -130,14 +135,14 @@ export function SprayPanel({ user, products, sprays }: { user: SignedInUser; pro
                 ))}
               </select>
             </Field>
-            <Field label="Quantity">
+            <Field label={t('spray.quantity')}>
               <input value={quantity} inputMode="decimal" autoComplete="off" onChange={(event) => setQuantity(event.target.value)} />
             </Field>
-            <Field label="Unit">
-              <input value={unit} autoComplete="off" placeholder="e.g. l, ml, g" onChange={(event) => setUnit(event.target.value)} />
+            <Field label={t('spray.unit')}>
+              <input value={unit} autoComplete="off" placeholder={t('spray.unitPlaceholder')} onChange={(event) => setUnit(event.target.value)} />
             </Field>
           </div>
-          <Field label="Sprayed at" className="spray-when">
+          <Field label={t('spray.sprayedAt')} className="spray-when">
             <input
               type="datetime-local"
               value={sprayedAt}
@@ -147,13 +152,13 @@ export function SprayPanel({ user, products, sprays }: { user: SignedInUser; pro
               }}
             />
           </Field>
-          <Field label="Notes">
+          <Field label={t('notes')}>
             <textarea rows={2} value={notes} onChange={(event) => setNotes(event.target.value)} />
           </Field>
           <FormError error={spray.error} />
           <div className="form-actions">
             <button type="submit" className="button primary" disabled={spray.busy}>
-              Spray {count} {count === 1 ? 'box' : 'boxes'}
+              {t('spray.submit', { count })}
             </button>
           </div>
         </form>
@@ -165,12 +170,13 @@ export function SprayPanel({ user, products, sprays }: { user: SignedInUser; pro
 
 function SprayGrid(props: { boxes: PlacedBox[]; chosen: ReadonlySet<string>; inReentry: ReadonlyMap<string, Reentry>; now: number; onTap: (boxId: string) => void }) {
   const { boxes, chosen, inReentry, now, onTap } = props;
+  const { t } = useTranslation(treatmentsTexts);
   const grid = boxes[0]?.grid;
   const { nx, ny } = grid ? gridSize(grid, boxes.map((each) => each.box)) : { nx: 1, ny: 1 };
   const style: CSSProperties = { gridTemplateColumns: `repeat(${nx}, minmax(64px, 1fr))`, gridTemplateRows: `repeat(${ny}, minmax(64px, auto))` };
   return (
     <div className="spray-grid-scroll">
-      <div className="spray-grid" style={style} role="group" aria-label={`${grid?.Name ?? 'Grid'}: ${nx} columns × ${ny} rows`}>
+      <div className="spray-grid" style={style} role="group" aria-label={t('spray.gridLabel', { grid: grid?.Name ?? t('spray.grid'), columns: nx, rows: ny })}>
         {boxes.map((each) => {
           const selected = chosen.has(each.box.id);
           const reentry = inReentry.get(each.box.id)?.until;
@@ -185,10 +191,10 @@ function SprayGrid(props: { boxes: PlacedBox[]; chosen: ReadonlySet<string>; inR
             >
               {/* The box's name and its re-entry end are its accessible name, as shown. */}
               <span className="spray-box-name">{each.label}</span>
-              {reentry && <span className="spray-box-rei">REI until {reentryEndText(reentry, now)}</span>}
+              {reentry && <span className="spray-box-rei">{t('spray.reiUntil', { time: reentryEndText(reentry, now) })}</span>}
               {selected && (
                 <span aria-hidden="true" className="spray-box-check">
-                  ✓
+                  {CHECK_MARK}
                 </span>
               )}
             </button>
@@ -200,6 +206,7 @@ function SprayGrid(props: { boxes: PlacedBox[]; chosen: ReadonlySet<string>; inR
 }
 
 function RecentSprays({ user, sprays, now }: { user: SignedInUser; sprays: SprayApplicationDocument[]; now: number }) {
+  const { t } = useTranslation(treatmentsTexts);
   const company = useCompanyDoc(user.companyId);
   const recent = useMemo(() => [...sprays].sort(byNewestSpray).slice(0, RECENT_SPRAYS), [sprays]);
   const nameOf = useBoxNames(
@@ -208,9 +215,9 @@ function RecentSprays({ user, sprays, now }: { user: SignedInUser; sprays: Spray
   );
   return (
     <div className="recent-sprays">
-      <h3 id="recent-sprays-heading">Recent sprays</h3>
+      <h3 id="recent-sprays-heading">{t('recent.heading')}</h3>
       {recent.length === 0 ? (
-        <p className="empty">No sprays recorded yet.</p>
+        <p className="empty">{t('recent.none')}</p>
       ) : (
         <ul className="treatment-list single" aria-labelledby="recent-sprays-heading">
           {recent.map((spray) => (
@@ -226,7 +233,7 @@ function RecentSprays({ user, sprays, now }: { user: SignedInUser; sprays: Spray
                   {spray.QuantityUnit ? ` ${spray.QuantityUnit}` : ''}
                 </span>
                 <span>
-                  {spray.Grid_boxIDs.length} {spray.Grid_boxIDs.length === 1 ? 'box' : 'boxes'}
+                  {t('recent.boxes', { count: spray.Grid_boxIDs.length })}
                 </span>
               </p>
               <p className="muted">{boxList(spray.Grid_boxIDs.map((id) => nameOf(id)))}</p>

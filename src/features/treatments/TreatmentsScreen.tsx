@@ -14,6 +14,7 @@
  *   counts them (the sync indicator offers retry and discard).
  */
 import { type FormEvent, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { treatmentMessages as m } from '../../../common/messages/treatments';
 import { addSprayProduct, deleteProduct, type ProductFields, type SprayApplicationDocument, type SprayProductDocument, type TreatmentDocument, updateSprayProduct } from '../../api/treatments';
 import { useAction, useLocalQuery, type SignedInUser } from '../../app/hooks';
@@ -25,13 +26,16 @@ import { byProductName, productFacts } from './model';
 import { RecordStatus } from '../shell/RecordStatus';
 import { SprayPanel } from './SprayPanel';
 import { TreatmentsSection } from './TreatmentsSection';
+import { treatmentsTexts } from './texts';
 import './treatments.css';
 
 export function TreatmentsScreen() {
-  return <SignedIn title="Treatments">{(user) => <Treatments user={user} />}</SignedIn>;
+  const { t } = useTranslation(treatmentsTexts);
+  return <SignedIn title={t('title')}>{(user) => <Treatments user={user} />}</SignedIn>;
 }
 
 function Treatments({ user }: { user: SignedInUser }) {
+  const { t } = useTranslation(treatmentsTexts);
   // The company's own documents only: a shared tablet may still hold another company's.
   const { companyId } = user;
   const products = useLocalQuery<SprayProductDocument>('operations', { kind: 'spray_product', company_id: companyId }, `spray_product-${companyId}`);
@@ -45,13 +49,13 @@ function Treatments({ user }: { user: SignedInUser }) {
 
   return (
     <Screen
-      title="Treatments"
+      title={t('title')}
       loading={products.loading || treatments.loading || sprays.loading}
-      error={refused > 0 ? `${refused} ${refused === 1 ? 'record on this screen was' : 'records on this screen were'} not accepted by the server: see the marked cards, and the sync status to retry or discard.` : null}
+      error={refused > 0 ? t('refused', { count: refused }) : null}
       actions={
         user.isAdmin && (
           <button type="button" className="button primary" onClick={() => setAdding(true)}>
-            Add product
+            {t('products.add')}
           </button>
         )
       }
@@ -59,11 +63,11 @@ function Treatments({ user }: { user: SignedInUser }) {
       {adding && <ProductForm user={user} onDone={() => setAdding(false)} />}
 
       <section className="treatment-section" aria-labelledby="products-heading">
-        <h2 id="products-heading">Spray products</h2>
+        <h2 id="products-heading">{t('products.heading')}</h2>
         {sorted.length === 0 ? (
-          <p className="empty">{user.isAdmin ? 'No spray products yet. Add the first with “Add product”.' : 'No spray products yet. An Admin adds them.'}</p>
+          <p className="empty">{user.isAdmin ? t('products.noneAdmin') : t('products.none')}</p>
         ) : (
-          <ul className="treatment-list" aria-label="Spray products">
+          <ul className="treatment-list" aria-label={t('products.heading')}>
             {sorted.map((product) => (
               <ProductCard key={product.id} product={product} user={user} />
             ))}
@@ -78,6 +82,7 @@ function Treatments({ user }: { user: SignedInUser }) {
 }
 
 function ProductCard({ product, user }: { product: SprayProductDocument; user: SignedInUser }) {
+  const { t } = useTranslation(treatmentsTexts);
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const remove = useAction(deleteProduct, m.productDeleted);
@@ -99,8 +104,8 @@ function ProductCard({ product, user }: { product: SprayProductDocument; user: S
       {user.isAdmin &&
         (confirming ? (
           <ConfirmPanel
-            question={`Delete ${product.ProductName}?`}
-            message={`Delete ${product.ProductName}? Its treatments go with it; past sprays stay in the record.`}
+            question={t('products.deleteQuestion', { product: product.ProductName })}
+            message={t('products.deleteMessage', { product: product.ProductName })}
             busy={remove.busy}
             onConfirm={() => void remove.run({ productId: product.id, companyId: user.companyId })}
             onKeep={() => setConfirming(false)}
@@ -108,10 +113,10 @@ function ProductCard({ product, user }: { product: SprayProductDocument; user: S
         ) : (
           <div className="treatment-actions">
             <button type="button" className="button" onClick={() => setEditing(true)}>
-              Edit
+              {t('edit')}
             </button>
             <button type="button" className="button danger" onClick={() => setConfirming(true)}>
-              Delete
+              {t('delete')}
             </button>
           </div>
         ))}
@@ -133,17 +138,19 @@ const textsOf = (product?: SprayProductDocument): ProductTexts => ({
   preharvestDays: textOf(product?.PreharvestDays),
 });
 
-const FIELDS: Array<{ name: keyof ProductTexts; label: string; numeric?: boolean }> = [
-  { name: 'productName', label: 'Product name' },
-  { name: 'activeIngredient', label: 'Active ingredient' },
-  { name: 'rate', label: 'Rate', numeric: true },
-  { name: 'rateUnit', label: 'Rate unit' },
-  { name: 'reentryHours', label: 'Re-entry interval (hours)', numeric: true },
-  { name: 'preharvestDays', label: 'Pre-harvest interval (days)', numeric: true },
+/** The form's fields, each labelled by its name (treatmentsTexts `products.fields`). */
+const FIELDS: Array<{ name: keyof ProductTexts; numeric?: boolean }> = [
+  { name: 'productName' },
+  { name: 'activeIngredient' },
+  { name: 'rate', numeric: true },
+  { name: 'rateUnit' },
+  { name: 'reentryHours', numeric: true },
+  { name: 'preharvestDays', numeric: true },
 ];
 
 /** A product's form: a new one, or the changes to one (only the fields changed are sent; a field emptied is cleared). */
 function ProductForm({ user, product, onDone }: { user: SignedInUser; product?: SprayProductDocument; onDone: () => void }) {
+  const { t } = useTranslation(treatmentsTexts);
   const initial = useMemo(() => textsOf(product), [product]);
   const [texts, setTexts] = useState(initial);
   const add = useAction(addSprayProduct, m.productAdded, { inlineErrors: true });
@@ -162,13 +169,13 @@ function ProductForm({ user, product, onDone }: { user: SignedInUser; product?: 
     if (await update.run({ productId: product.id, companyId: user.companyId, ...changes })) onDone();
   }
 
-  const title = product ? `Edit ${product.ProductName}` : 'New spray product';
+  const title = product ? t('products.editTitle', { product: product.ProductName }) : t('products.newTitle');
   const form = (
     <form className="form card treatment-form" onSubmit={(event) => void submit(event)} noValidate aria-label={title}>
       <h2>{title}</h2>
       <div className="form-columns">
-        {FIELDS.map(({ name, label, numeric }) => (
-          <Field key={name} label={label}>
+        {FIELDS.map(({ name, numeric }) => (
+          <Field key={name} label={t(`products.fields.${name}`)}>
             <input
               value={texts[name]}
               inputMode={numeric ? 'decimal' : undefined}
@@ -180,7 +187,7 @@ function ProductForm({ user, product, onDone }: { user: SignedInUser; product?: 
         ))}
       </div>
       <FormError error={action.error} />
-      <FormButtons submitLabel={product ? 'Save product' : 'Add product'} busy={action.busy} onCancel={onDone} />
+      <FormButtons submitLabel={product ? t('products.save') : t('products.add')} busy={action.busy} onCancel={onDone} />
     </form>
   );
   return product ? <li className="treatment-card-form">{form}</li> : form;

@@ -6,6 +6,7 @@
  * React, no store.
  */
 import type { SprayApplicationRecord } from '../../../common/schemas/treatments';
+import { formatDate } from '../../i18n/format';
 
 /**
  * A spray as the local store holds it. `Grid_boxIDs` are the boxes' client ids (the local `grid_boxes`
@@ -115,15 +116,14 @@ export function preharvestBoxIds(sprays: readonly LocalSpray[], now: number): st
 }
 
 const twoDigits = (value: number) => String(value).padStart(2, '0');
-/** Made on first use: a formatter made when the room's module loads would cost its cold start (the locale's data). */
-let dayOfWeek: Intl.DateTimeFormat | undefined;
 
 /**
  * When a re-entry interval ends, as short as a box can show it: "14:30" (24-hour, the tablet's time)
- * when it ends today, else the day first ("Sat 3 May 08:00", the tablet's locale for the day).
+ * when it ends today, else the day first ("Sat 3 May 08:00", the reader's language for the day; its
+ * formatter is made on first use, src/i18n/format.ts, not when the room's module loads).
  */
 export function reentryEndText(until: string, now: number): string {
   const end = new Date(until);
   const time = `${twoDigits(end.getHours())}:${twoDigits(end.getMinutes())}`;
-  return end.toDateString() === new Date(now).toDateString() ? time : `${(dayOfWeek ??= new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' })).format(end)} ${time}`;
+  return end.toDateString() === new Date(now).toDateString() ? time : `${formatDate(end, { weekday: 'short', day: 'numeric', month: 'short' })} ${time}`;
 }

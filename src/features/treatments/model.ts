@@ -2,12 +2,14 @@
  * What the treatments screen works out from the local store, as pure functions: product facts as the
  * grower reads them, the treatment of a type for a product, the re-entry state of a spray, and the
  * date-time field's text (the boxes inside a running interval: intervals.ts, shared with the room screen).
+ * The texts are in the reader's language (treatmentsTexts), so these are called at render.
  */
 import type { TreatmentType } from '../../../common/messages/treatments';
 import type { SprayApplicationDocument, SprayProductDocument, TreatmentDocument } from '../../api/treatments';
+import { formatNumber } from '../../i18n/format';
+import { i18next } from '../../i18n/i18n';
 import { when } from '../rooms/model';
-
-export const TYPE_LABELS: Record<TreatmentType, string> = { biological: 'Biological', chemical: 'Chemical', cultural: 'Cultural', mechanical: 'Mechanical' };
+import { treatmentsTexts } from './texts';
 
 /** Names sort as growers number things: "Mix 2" before "Mix 10", any case. */
 export const byProductName = (a: SprayProductDocument, b: SprayProductDocument) => a.ProductName.localeCompare(b.ProductName, undefined, { numeric: true, sensitivity: 'base' });
@@ -15,16 +17,16 @@ export const byProductName = (a: SprayProductDocument, b: SprayProductDocument) 
 /** Newest spray first (the time it was sprayed, then when it was recorded). */
 export const byNewestSpray = (a: SprayApplicationDocument, b: SprayApplicationDocument) => b.ApplicationDate.localeCompare(a.ApplicationDate) || b.created_at.localeCompare(a.created_at);
 
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
 /** A product's facts, each "label: value"; an interval the product does not have says so (it matters for re-entry). */
 export function productFacts(product: SprayProductDocument): Array<[string, string]> {
-  const rate = product.Rate === null ? '—' : `${product.Rate}${product.RateUnit ? ` ${product.RateUnit}` : ''}`;
+  const t = i18next.getFixedT(null, treatmentsTexts);
+  // The rate as typed, in the reader's digits (every decimal kept).
+  const rate = product.Rate === null ? '—' : `${formatNumber(product.Rate, { maximumFractionDigits: 20, useGrouping: false })}${product.RateUnit ? ` ${product.RateUnit}` : ''}`;
   return [
-    ['Active ingredient', product.ActiveIngredient || '—'],
-    ['Rate', rate],
-    ['Re-entry interval', product.ReentryHours === null ? 'None' : plural(product.ReentryHours, 'hour', 'hours')],
-    ['Pre-harvest interval', product.PreharvestDays === null ? 'None' : plural(product.PreharvestDays, 'day', 'days')],
+    [t('facts.activeIngredient'), product.ActiveIngredient || '—'],
+    [t('facts.rate'), rate],
+    [t('facts.reentry'), product.ReentryHours === null ? t('facts.none') : t('facts.hours', { count: product.ReentryHours })],
+    [t('facts.preharvest'), product.PreharvestDays === null ? t('facts.none') : t('facts.days', { count: product.PreharvestDays })],
   ];
 }
 
@@ -38,13 +40,14 @@ export const notesOf = (treatment: TreatmentDocument | null) => (typeof treatmen
 
 /** "Re-entry until 3 May 2025, 22:10" while it runs; "Re-entry ended …" after; "No re-entry interval" without one. */
 export function reentryText(spray: SprayApplicationDocument, now: number): string {
-  if (!spray.reentry_until) return 'No re-entry interval';
-  return `${Date.parse(spray.reentry_until) > now ? 'Re-entry until' : 'Re-entry ended'} ${when(spray.reentry_until)}`;
+  const t = i18next.getFixedT(null, treatmentsTexts);
+  if (!spray.reentry_until) return t('intervals.noReentry');
+  return t(Date.parse(spray.reentry_until) > now ? 'intervals.reentryUntil' : 'intervals.reentryEnded', { time: when(spray.reentry_until) });
 }
 
 export function preharvestText(spray: SprayApplicationDocument, now: number): string | null {
   if (!spray.preharvest_until) return null;
-  return `${Date.parse(spray.preharvest_until) > now ? 'Harvest safe from' : 'Harvest safe since'} ${when(spray.preharvest_until)}`;
+  return i18next.t(Date.parse(spray.preharvest_until) > now ? 'intervals.harvestSafeFrom' : 'intervals.harvestSafeSince', { ns: treatmentsTexts, time: when(spray.preharvest_until) });
 }
 
 const pad = (value: number) => String(value).padStart(2, '0');
@@ -73,7 +76,7 @@ export function boxList(names: readonly string[], shown = 6): string {
   }
   return [...byGrid.entries()]
     .map(([grid, boxes]) => {
-      const listed = boxes.length <= shown ? boxes.join(', ') : `${boxes.slice(0, shown).join(', ')} and ${boxes.length - shown} more`;
+      const listed = boxes.length <= shown ? boxes.join(', ') : i18next.t('boxList.andMore', { ns: treatmentsTexts, boxes: boxes.slice(0, shown).join(', '), more: boxes.length - shown });
       return grid ? `${grid}: ${listed}` : listed;
     })
     .join('; ');

@@ -19,6 +19,7 @@
  *   reads them (`mirrorCompanySettings`), so a screen shows the company's values offline too.
  */
 import { useMemo } from 'react';
+import { weekStartDay } from '../../i18n/format';
 import { create } from 'zustand';
 import { createJSONStorage, persist, type StateStorage } from 'zustand/middleware';
 
@@ -106,13 +107,14 @@ export const UI_STORAGE_KEY = 'growroom-ui';
 const dateOnly = (date: Date) => `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 
 /**
- * The dashboard week range (spec part 1 §2, §9): the Monday of `today`'s week (local time) moved by
- * 7 days per `offset`, to the Sunday six days later.
+ * The dashboard week range (spec part 1 §2, §9): the first day of `today`'s week (local time; the
+ * reader's language says which day that is, src/i18n/languages.ts: Monday, the spec's) moved by 7 days
+ * per `offset`, to the day six days later.
  */
-export function weekRange(offset: number, today: Date = new Date()): WeekRange {
+export function weekRange(offset: number, today: Date = new Date(), weekStart: number = 1): WeekRange {
   const start = new Date(today.getFullYear(), today.getMonth(), today.getDate());
-  const sinceMonday = (start.getDay() + 6) % 7;
-  start.setDate(start.getDate() - sinceMonday + 7 * offset);
+  const sinceWeekStart = (start.getDay() - weekStart + 7) % 7;
+  start.setDate(start.getDate() - sinceWeekStart + 7 * offset);
   const end = new Date(start.getFullYear(), start.getMonth(), start.getDate() + 6);
   return { start_date: dateOnly(start), end_date: dateOnly(end) };
 }
@@ -167,5 +169,6 @@ export const useUiState = createUiState();
 /** The current dashboard week range (recomputed when the offset changes). */
 export function useWeekRange(): WeekRange {
   const offset = useUiState((state) => state.weekOffset);
-  return useMemo(() => weekRange(offset), [offset]);
+  const weekStart = weekStartDay();
+  return useMemo(() => weekRange(offset, new Date(), weekStart), [offset, weekStart]);
 }

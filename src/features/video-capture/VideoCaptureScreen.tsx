@@ -15,6 +15,7 @@
  *   A video is fetched only when Play is pressed; Admins may delete one.
  */
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { recordVideo, byRecordedAt, isVideoOfBox, type VideoDocument } from '../../api/videos';
 import { type SignedInUser, useAction, useLocalQuery } from '../../app/hooks';
 import { byCreation } from '../../api/records';
@@ -27,17 +28,22 @@ import { Screen } from '../shell/Screen';
 import { CameraPanel } from './CameraPanel';
 import { useUploadProgress, useVideoPlaces } from './hooks';
 import { useVideoRecorder } from './recorder';
+import { videoCaptureTexts } from './texts';
 import { VideoCard } from './VideoCard';
 import { WaitingUploads } from './WaitingUploads';
 import './video-capture.css';
 
 export function VideoCaptureScreen() {
-  return <SignedIn title="Video capture">{(user) => <VideoCapture user={user} />}</SignedIn>;
+  const { t } = useTranslation(videoCaptureTexts);
+  return <SignedIn title={t('title')}>{(user) => <VideoCapture user={user} />}</SignedIn>;
 }
 
 const NOTHING = '\u0000';
+/** What a video shows: a box, or a row of a grid. */
+const WHAT_CHOICES = ['box', 'row'] as const;
 
 function VideoCapture({ user }: { user: SignedInUser }) {
+  const { t } = useTranslation(videoCaptureTexts);
   const { rooms, loading } = useCompanyRooms(user.companyId);
   const company = useCompanyDoc(user.companyId);
   const [what, setWhat] = useState<'box' | 'row'>('box');
@@ -57,10 +63,10 @@ function VideoCapture({ user }: { user: SignedInUser }) {
   const row = Number(rowChoice) >= 1 && Number(rowChoice) <= rows ? Number(rowChoice) : 0;
   const chosenBox = placed.find((candidate) => candidate.box.id === boxId) ?? null;
   const placeChosen = what === 'box' ? chosenBox !== null : grid !== null && row > 0;
-  const placeName = what === 'box' ? (chosenBox ? placedName(chosenBox) : null) : grid && row ? `row ${row} of ${grid.Name ?? 'the grid'}` : null;
+  const placeName = what === 'box' ? (chosenBox ? placedName(chosenBox) : null) : grid && row ? t('place.rowOf', { row, grid: grid.Name ?? t('place.theGrid') }) : null;
 
   const recorder = useVideoRecorder();
-  const save = useAction(recordVideo, 'Video saved on this tablet: it uploads when there is signal.', { inlineErrors: true });
+  const save = useAction(recordVideo, t('saved'), { inlineErrors: true });
   async function saveRecording() {
     const recording = recorder.recording;
     if (!recording) return;
@@ -83,24 +89,24 @@ function VideoCapture({ user }: { user: SignedInUser }) {
   const placeOf = useVideoPlaces(useMemo(() => [...waiting, ...shown], [waiting, shown]), company);
 
   return (
-    <Screen title="Video capture" loading={loading} empty={rooms.length === 0 ? 'No rooms yet. Videos are of a box or a row of a room’s grids: create a room and its grids first.' : null}>
+    <Screen title={t('title')} loading={loading} empty={rooms.length === 0 ? t('noRooms') : null}>
       <div className="video-capture">
         <section className="card video-place" aria-labelledby="video-place-title">
-          <h2 id="video-place-title">What to record</h2>
-          <div className="video-what" role="radiogroup" aria-label="Record a box or a row">
-            {(['box', 'row'] as const).map((choice) => (
+          <h2 id="video-place-title">{t('place.heading')}</h2>
+          <div className="video-what" role="radiogroup" aria-label={t('place.boxOrRow')}>
+            {WHAT_CHOICES.map((choice) => (
               <label key={choice} className={`video-what-choice${what === choice ? ' chosen' : ''}`}>
                 <input type="radio" name="video-what" value={choice} checked={what === choice} onChange={() => setWhat(choice)} />
-                {choice === 'box' ? 'A box' : 'A row'}
+                {choice === 'box' ? t('place.box') : t('place.row')}
               </label>
             ))}
           </div>
           <div className="video-fields">
             <RoomSelect
-              label="Room"
+              label={t('place.room')}
               value={roomId}
               rooms={rooms}
-              none="Choose a room"
+              none={t('place.chooseRoom')}
               onChange={(id) => {
                 setRoomChoice(id);
                 setBoxId('');
@@ -109,10 +115,10 @@ function VideoCapture({ user }: { user: SignedInUser }) {
               }}
             />
             {what === 'box' ? (
-              <BoxSelect label="Box" value={chosenBox ? boxId : ''} boxes={placed} none={roomId ? 'Choose a box' : 'Choose a room first'} disabled={!roomId} onChange={setBoxId} />
+              <BoxSelect label={t('place.boxLabel')} value={chosenBox ? boxId : ''} boxes={placed} none={roomId ? t('place.chooseBox') : t('place.chooseRoomFirst')} disabled={!roomId} onChange={setBoxId} />
             ) : (
               <>
-                <Field label="Grid">
+                <Field label={t('place.grid')}>
                   <select
                     value={grid ? gridId : ''}
                     disabled={!roomId}
@@ -121,20 +127,20 @@ function VideoCapture({ user }: { user: SignedInUser }) {
                       setRowChoice('');
                     }}
                   >
-                    <option value="">{roomId ? 'Choose a grid' : 'Choose a room first'}</option>
+                    <option value="">{roomId ? t('place.chooseGrid') : t('place.chooseRoomFirst')}</option>
                     {grids.map((candidate) => (
                       <option key={candidate.id} value={candidate.id}>
-                        {candidate.Name || 'Unnamed grid'}
+                        {candidate.Name || t('place.unnamedGrid')}
                       </option>
                     ))}
                   </select>
                 </Field>
-                <Field label="Row">
+                <Field label={t('place.rowLabel')}>
                   <select value={row ? String(row) : ''} disabled={!grid} onChange={(event) => setRowChoice(event.target.value)}>
-                    <option value="">{grid ? 'Choose a row' : 'Choose a grid first'}</option>
+                    <option value="">{grid ? t('place.chooseRow') : t('place.chooseGridFirst')}</option>
                     {Array.from({ length: rows }, (_, index) => (
                       <option key={index + 1} value={String(index + 1)}>
-                        Row {index + 1}
+                        {t('place.rowNumber', { row: index + 1 })}
                       </option>
                     ))}
                   </select>
@@ -150,9 +156,9 @@ function VideoCapture({ user }: { user: SignedInUser }) {
 
         {placeChosen && (
           <section className="card video-stored" aria-labelledby="video-stored-title">
-            <h2 id="video-stored-title">Videos of {placeName}</h2>
+            <h2 id="video-stored-title">{t('stored.heading', { place: placeName })}</h2>
             {shown.length === 0 ? (
-              <p className="muted">No videos of it yet.</p>
+              <p className="muted">{t('stored.none')}</p>
             ) : (
               <ul className="video-list">
                 {shown.map((video) => (

@@ -4,16 +4,21 @@
  */
 import { useNavigate } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { videoMessages } from '../../../common/messages/videos';
 import { deleteVideo, type VideoDocument } from '../../api/videos';
 import { useAction } from '../../app/hooks';
+import { messageOf } from '../../i18n/messages';
 import { ConfirmPanel, FormError } from '../shell/forms';
 import { useStoredImage } from '../rooms/hooks';
 import { when } from '../rooms/model';
 import { takeFrame } from './frame';
 import { offerFrame } from './frame-handoff';
 import { clock } from './recorder';
+import { videoCaptureTexts } from './texts';
 
 export function VideoCard(props: { video: VideoDocument; place: string; recordedBy: string | null; canDelete: boolean }) {
+  const { t } = useTranslation(videoCaptureTexts);
   const { video } = props;
   const [playing, setPlaying] = useState(false);
   // A stored file as an object URL, fetched with the session's token (files are not public): the same for a video as for an image.
@@ -21,7 +26,7 @@ export function VideoCard(props: { video: VideoDocument; place: string; recorded
   const player = useRef<HTMLVideoElement | null>(null);
   const [frameError, setFrameError] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
-  const remove = useAction(deleteVideo, 'Video deleted.');
+  const remove = useAction(deleteVideo, videoMessages.videoDeleted);
   const navigate = useNavigate();
 
   async function sendFrame() {
@@ -33,7 +38,7 @@ export function VideoCard(props: { video: VideoDocument; place: string; recorded
       offerFrame(image, { gridBoxId: video.what === 'box' ? String(video.grid_box_id) : null, gridId: video.grid_id === null ? null : String(video.grid_id), atSeconds: shown.currentTime });
       await navigate({ to: '/dashboard/scanNow' });
     } catch (error) {
-      setFrameError(error instanceof Error ? error.message : String(error));
+      setFrameError(messageOf(error));
     }
   }
 
@@ -43,16 +48,16 @@ export function VideoCard(props: { video: VideoDocument; place: string; recorded
         <h3>{props.place}</h3>
         <span className="muted">
           {when(video.recorded_at)} · {clock(video.duration_ms)}
-          {props.recordedBy ? ` · by ${props.recordedBy}` : ''}
+          {props.recordedBy ? t('video.by', { name: props.recordedBy }) : ''}
         </span>
       </div>
       {playing && (
         <div className="video-frame">
           {file.url ? (
-            <video ref={player} src={file.url} controls playsInline preload="auto" aria-label={`Video of ${props.place}`} />
+            <video ref={player} src={file.url} controls playsInline preload="auto" aria-label={t('video.label', { place: props.place })} />
           ) : (
             <p className="video-loading" role="status">
-              {file.error ?? 'Loading the video…'}
+              {file.error ?? t('video.loading')}
             </p>
           )}
         </div>
@@ -60,22 +65,22 @@ export function VideoCard(props: { video: VideoDocument; place: string; recorded
       <FormError error={frameError} />
       <FormError error={remove.error} />
       {asking ? (
-        <ConfirmPanel question="Delete this video?" busy={remove.busy} onKeep={() => setAsking(false)} onConfirm={() => void remove.run({ clientId: video.id }).then(() => setAsking(false))} />
+        <ConfirmPanel question={t('video.deleteQuestion')} busy={remove.busy} onKeep={() => setAsking(false)} onConfirm={() => void remove.run({ clientId: video.id }).then(() => setAsking(false))} />
       ) : (
         <div className="video-actions">
           {!playing && (
             <button type="button" className="button" onClick={() => setPlaying(true)}>
-              Play
+              {t('video.play')}
             </button>
           )}
           {playing && file.url && (
             <button type="button" className="button" onClick={() => void sendFrame()}>
-              Send this frame to a scan
+              {t('video.sendFrame')}
             </button>
           )}
           {props.canDelete && (
             <button type="button" className="button danger" onClick={() => setAsking(true)}>
-              Delete
+              {t('video.delete')}
             </button>
           )}
         </div>

@@ -3,21 +3,27 @@
  * for the network, how far its upload has come (the server's count), or why it was refused, with
  * Retry and Discard.
  */
+import { useTranslation } from 'react-i18next';
 import type { UploadProgress, VideoDocument } from '../../api/videos';
+import { formatNumber } from '../../i18n/format';
+import { i18next } from '../../i18n/i18n';
+import { translateMessage } from '../../i18n/messages';
 import { useSyncStatus, syncWorker } from '../../sync/sync-store';
 import { when } from '../rooms/model';
 import { clock } from './recorder';
+import { videoCaptureTexts } from './texts';
 
-const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+const megabytes = (bytes: number) => i18next.t('waiting.megabytes', { ns: videoCaptureTexts, size: formatNumber(bytes / (1024 * 1024), { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
 
 export function WaitingUploads(props: { videos: VideoDocument[]; progress: ReadonlyMap<string, UploadProgress | null>; placeOf: (video: VideoDocument) => string }) {
+  const { t } = useTranslation(videoCaptureTexts);
   const online = useSyncStatus((status) => status.online);
   const failed = useSyncStatus((status) => status.failed);
   if (props.videos.length === 0) return null;
   return (
     <section className="card video-waiting" aria-labelledby="video-waiting-title">
-      <h2 id="video-waiting-title">Waiting to upload</h2>
-      <p className="muted">Videos stay on this tablet until the server has them; an upload that stops goes on where it stopped.</p>
+      <h2 id="video-waiting-title">{t('waiting.heading')}</h2>
+      <p className="muted">{t('waiting.help')}</p>
       <ul className="video-list">
         {props.videos.map((video) => {
           const refused = failed.find((entry) => entry.creates.includes(video.id)) ?? null;
@@ -34,29 +40,29 @@ export function WaitingUploads(props: { videos: VideoDocument[]; progress: Reado
               {refused ? (
                 <>
                   <p className="error-text" role="alert">
-                    Not accepted: {refused.error}
+                    {t('waiting.notAccepted', { reason: translateMessage(refused.error) })}
                   </p>
                   <div className="video-actions">
                     <button type="button" className="button" onClick={() => void syncWorker()?.retry(refused.id)}>
-                      Retry
+                      {t('waiting.retry')}
                     </button>
                     <button type="button" className="button danger" onClick={() => void syncWorker()?.discard(refused.id)}>
-                      Discard
+                      {t('waiting.discard')}
                     </button>
                   </div>
                 </>
               ) : !online ? (
                 <p className="video-upload-state" data-state="offline">
-                  Waiting for network: it uploads when the tablet has signal.
+                  {t('waiting.offline')}
                 </p>
               ) : progress ? (
                 <div className="video-upload-state" data-state="uploading">
-                  <span>{progress.finished || progress.receivedBytes >= progress.sizeBytes ? 'Uploaded, saving…' : `Uploading ${percent} %`}</span>
-                  <progress max={100} value={percent} aria-label={`Upload of the video of ${props.placeOf(video)}`} />
+                  <span>{progress.finished || progress.receivedBytes >= progress.sizeBytes ? t('waiting.saving') : t('waiting.uploading', { percent })}</span>
+                  <progress max={100} value={percent} aria-label={t('waiting.progress', { place: props.placeOf(video) })} />
                 </div>
               ) : (
                 <p className="video-upload-state" data-state="queued">
-                  Waiting to upload…
+                  {t('waiting.queued')}
                 </p>
               )}
             </li>

@@ -5,8 +5,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import { type UploadProgress, type VideoDocument, videoUploadProgress } from '../../api/videos';
 import { useApiContext, useLocalQuery } from '../../app/hooks';
+import { i18next } from '../../i18n/i18n';
 import type { CompanyDoc, GridDoc, RoomDoc } from '../rooms/model';
 import { useBoxNames } from '../plant-moves/places';
+import { videoCaptureTexts } from './texts';
 
 /** How often the server is asked how far the waiting uploads have come, while the tablet is online. */
 const PROGRESS_EVERY_MS = 1500;
@@ -66,7 +68,8 @@ export function useVideoPlaces(videos: readonly VideoDocument[], company: Compan
       if (video.what === 'box') return boxName(video.grid_box_id);
       const grid = gridById.get(String(video.grid_id));
       const room = grid ? roomById.get(grid.roomId) : undefined;
-      return [room?.Name, grid?.Name ?? 'a grid not on this tablet', `row ${video.row ?? '?'}`].filter(Boolean).join(' · ');
+      const ns = videoCaptureTexts;
+      return [room?.Name, grid?.Name ?? i18next.t('place.gridNotHere', { ns }), i18next.t('place.videoRow', { ns, row: video.row ?? '?' })].filter(Boolean).join(' · ');
     };
   }, [boxName, grids.documents, rooms.documents]);
 }

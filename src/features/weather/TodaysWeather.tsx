@@ -10,28 +10,34 @@
  */
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useId, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { sessionMessages } from '../../../common/messages/session';
 import { weatherCodeText } from '../../../common/messages/weather';
 import { deferred } from '../../app/deferred';
 import { type SignedInUser, useAction, useSignedInUser } from '../../app/hooks';
+import { formatDate, formatNumber } from '../../i18n/format';
+import { i18next } from '../../i18n/i18n';
+import { translateMessage } from '../../i18n/messages';
 import { useCompany } from '../company/useCompany';
 import { when } from '../rooms/model';
 import { type TodaysWeatherRead, useTodaysWeather } from './hooks';
 import { type KeptWeather, placeName } from './kept-weather';
 import './weather.css';
+import { weatherTexts } from './texts';
 
 // A write of the profile's, loaded on first use: the dashboard paints without the request schemas.
 const updateLocation = deferred(() => import('../../api/users'), 'updateLocation');
 
 /** A measured value as Open-Meteo gives it (one decimal at most), with its unit; a value not known yet says so. */
-function measured(value: number | null, unit: string): string {
-  return value === null ? 'not known yet' : `${Math.round(value * 10) / 10} ${unit}`;
+function measured(value: number | null, unit: 'celsius' | 'percent' | 'millimetres'): string {
+  if (value === null) return i18next.t('notKnownYet', { ns: weatherTexts });
+  // `+ 0`: a rounded -0.04 is -0, which Intl would write "-0".
+  return i18next.t(`units.${unit}`, { ns: weatherTexts, value: formatNumber(Math.round(value * 10) / 10 + 0, { maximumFractionDigits: 1, useGrouping: false }) });
 }
 
-/** A day as the tablet's locale writes it ("3 May 2026"). */
+/** A day as the reader writes it ("3 May 2026"); the stored text when it is no date. */
 function dayText(date: string): string {
-  const day = new Date(`${date}T12:00:00`);
-  return Number.isNaN(day.getTime()) ? date : day.toLocaleDateString(undefined, { dateStyle: 'medium' });
+  return formatDate(`${date}T12:00:00`, { dateStyle: 'medium' }) || date;
 }
 
 export function TodaysWeather() {
@@ -46,6 +52,7 @@ export function TodaysWeather() {
   // Until the company's document is read, a missing location is only not known yet: no field offered.
   const read: TodaysWeatherRead = user && !company.loading ? weather : { ...weather, status: 'loading' };
   const [editing, setEditing] = useState(false);
+  const { t } = useTranslation(weatherTexts);
 
   // The weather is at the user's own location, which an outside consultant (read-only) cannot set.
   if (user?.role === 'Consultant') return null;
@@ -53,7 +60,7 @@ export function TodaysWeather() {
   return (
     <section className="card weather-card" aria-labelledby="todays-weather">
       <div className="weather-head">
-        <h2 id="todays-weather">Today’s weather</h2>
+        <h2 id="todays-weather">{t('heading')}</h2>
         {read.weather && <p className="weather-place">{placeName(read.weather.place)}</p>}
       </div>
       {read.weather && <WeatherFigures weather={read.weather} today={read.today} />}
@@ -74,11 +81,11 @@ export function TodaysWeather() {
         <div className="weather-actions">
           {(read.status === 'current' || read.status === 'failed') && (
             <button type="button" className="button" onClick={read.reload}>
-              Refresh
+              {t('refresh')}
             </button>
           )}
           <button type="button" className="button" onClick={() => setEditing(true)}>
-            Change location
+            {t('changeLocation')}
           </button>
         </div>
       )}
@@ -87,28 +94,29 @@ export function TodaysWeather() {
 }
 
 function WeatherFigures({ weather, today }: { weather: KeptWeather; today: string }) {
+  const { t } = useTranslation(weatherTexts);
   const { weather: day } = weather;
   const description = weatherCodeText(day.weather_code);
   return (
     <>
-      {weather.date !== today && <p className="weather-day">Weather of {dayText(weather.date)}</p>}
-      {description && <p className="weather-description">{description}</p>}
+      {weather.date !== today && <p className="weather-day">{t('dayOf', { day: dayText(weather.date) })}</p>}
+      {description && <p className="weather-description">{translateMessage(description)}</p>}
       <dl className="weather-figures">
         <div>
-          <dt>High</dt>
-          <dd>{measured(day.temperature_max, '°C')}</dd>
+          <dt>{t('high')}</dt>
+          <dd>{measured(day.temperature_max, 'celsius')}</dd>
         </div>
         <div>
-          <dt>Low</dt>
-          <dd>{measured(day.temperature_min, '°C')}</dd>
+          <dt>{t('low')}</dt>
+          <dd>{measured(day.temperature_min, 'celsius')}</dd>
         </div>
         <div>
-          <dt>Humidity</dt>
-          <dd>{measured(day.humidity_mean, '%')}</dd>
+          <dt>{t('humidity')}</dt>
+          <dd>{measured(day.humidity_mean, 'percent')}</dd>
         </div>
         <div>
-          <dt>Rain</dt>
-          <dd>{measured(day.precipitation, 'mm')}</dd>
+          <dt>{t('rain')}</dt>
+          <dd>{measured(day.precipitation, 'millimetres')}</dd>
         </div>
       </dl>
     </>
@@ -117,30 +125,27 @@ function WeatherFigures({ weather, today }: { weather: KeptWeather; today: strin
 
 /** What the card can and cannot do now, in words. */
 function StateText({ read }: { read: TodaysWeatherRead }) {
-  const fetched = read.weather && (
-    <>
-      fetched <time dateTime={read.weather.fetchedAt}>{when(read.weather.fetchedAt)}</time>
-    </>
+  const { t } = useTranslation(weatherTexts);
+  const { weather } = read;
+  // A sentence saying when the weather shown was fetched (its <time> element kept).
+  const fetched = (key: 'state.refreshing' | 'state.current' | 'state.offlineShown' | 'state.failedShown') => (
+    <Trans t={t} i18nKey={key} values={{ fetched: when(weather?.fetchedAt) }} components={{ time: <time dateTime={weather?.fetchedAt} /> }} />
   );
   switch (read.status) {
     case 'no-location':
-      return <>Set your location to see today’s weather here.</>;
+      return <>{t('state.noLocation')}</>;
     case 'loading':
-      return <>Loading today’s weather…</>;
+      return <>{t('state.loading')}</>;
     case 'refreshing':
-      return <>Refreshing… Showing the weather {fetched}.</>;
+      return fetched('state.refreshing');
     case 'current':
-      return <>Weather {fetched}.</>;
+      return fetched('state.current');
     case 'offline':
-      return fetched ? (
-        <>Offline: showing the weather {fetched}. It cannot be refreshed until the connection returns.</>
-      ) : (
-        <>Offline: today’s weather cannot be fetched until the connection returns.</>
-      );
+      return weather ? fetched('state.offlineShown') : <>{t('state.offline')}</>;
     case 'failed':
       return (
         <span className="error-text">
-          {read.error} {fetched && <>Showing the weather {fetched}.</>}
+          {read.error} {weather && fetched('state.failedShown')}
         </span>
       );
   }
@@ -148,6 +153,7 @@ function StateText({ read }: { read: TodaysWeatherRead }) {
 
 function LocationForm({ user, current, onSaved, onCancel }: { user: SignedInUser; current: string; onSaved: (location: string) => void; onCancel?: () => void }) {
   const [draft, setDraft] = useState(current);
+  const { t } = useTranslation(weatherTexts);
   const save = useAction(updateLocation, sessionMessages.locationUpdated, { inlineErrors: true });
   const inputId = useId();
   const hintId = useId();
@@ -158,18 +164,18 @@ function LocationForm({ user, current, onSaved, onCancel }: { user: SignedInUser
   }
   return (
     <form className="weather-location" onSubmit={(event) => void submit(event)} noValidate>
-      <label htmlFor={inputId}>Your location</label>
+      <label htmlFor={inputId}>{t('location.label')}</label>
       <p id={hintId} className="muted">
-        A place name, such as “Westland, NL”, or coordinates, such as “52.0,4.2”. It is your <Link to="/dashboard/profile">profile</Link>’s location.
+        <Trans t={t} i18nKey="location.hint" components={{ profileLink: <Link to="/dashboard/profile" /> }} />
       </p>
       <div className="weather-location-row">
         <input id={inputId} aria-describedby={hintId} value={draft} onChange={(event) => setDraft(event.target.value)} autoComplete="off" enterKeyHint="done" />
         <button className="button primary" type="submit" disabled={save.busy}>
-          Save location
+          {t('location.save')}
         </button>
         {onCancel && (
           <button className="button" type="button" onClick={onCancel}>
-            Cancel
+            {t('location.cancel')}
           </button>
         )}
       </div>

@@ -6,11 +6,14 @@
  * answer). The field joins the draft on "Keep field"; nothing reaches the server before the form's Save.
  */
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { FIELD_TYPES, type FieldType, PROBLEM_FIELD_TYPE } from '../../../../common/messages/forms';
 import { Field, FormButtons, FormError } from '../../shell/forms';
+import { fieldTypeName, formsTexts } from '../texts';
 import { type Draft, type DraftField, fieldLabel, fieldProblem, isChoice, linkCandidates, optionsOf } from './draft';
 
 export function FieldEditor(props: { field: DraftField; draft: Draft; isNew: boolean; onKeep: (field: DraftField) => void; onCancel: () => void }) {
+  const { t } = useTranslation(formsTexts);
   const { field, draft } = props;
   const [name, setName] = useState(field.name);
   const [type, setType] = useState<FieldType>(field.type);
@@ -23,7 +26,7 @@ export function FieldEditor(props: { field: DraftField; draft: Draft; isNew: boo
 
   const candidates = linkCandidates(draft, field.key);
   const linked = candidates.find((each) => each.key === linkedKey) ?? null;
-  const title = props.isNew ? 'New field' : `Edit field ${field.name}`;
+  const title = props.isNew ? t('editor.newField') : t('editor.editField', { field: field.name });
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -50,14 +53,14 @@ export function FieldEditor(props: { field: DraftField; draft: Draft; isNew: boo
     <form className="form card fb-field-editor" onSubmit={submit} noValidate aria-label={title}>
       <h2>{title}</h2>
       <div className="fb-row">
-        <Field label="Field name">
+        <Field label={t('editor.fieldName')}>
           <input value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" autoFocus />
         </Field>
-        <Field label="Field type">
+        <Field label={t('editor.fieldType')}>
           <select value={type} onChange={(event) => setType(event.target.value as FieldType)}>
             {FIELD_TYPES.map((each) => (
               <option key={each} value={each}>
-                {each}
+                {fieldTypeName(each)}
               </option>
             ))}
           </select>
@@ -65,32 +68,31 @@ export function FieldEditor(props: { field: DraftField; draft: Draft; isNew: boo
       </div>
       {type === PROBLEM_FIELD_TYPE && (
         <p className="muted">
-          Growers name the problems they see, from the plant problem catalogue or their own, each with a severity from 1 to 5. Filled for boxes, the form records each one as a
-          plant problem on its box.
+          {t('editor.problemHint')}
         </p>
       )}
       {isChoice(type) && (
-        <Field label="Options (one per line)">
+        <Field label={t('editor.options')}>
           <textarea rows={Math.max(3, optionsOf(optionsText).length + 1)} value={optionsText} onChange={(event) => setOptionsText(event.target.value)} />
         </Field>
       )}
       <label className="fb-check">
         <input type="checkbox" checked={required} onChange={(event) => setRequired(event.target.checked)} />
-        Required: the form cannot be sent without an answer (while the field shows)
+        {t('editor.required')}
       </label>
-      <Field label="CSS class (optional)">
+      <Field label={t('editor.cssClass')}>
         <input value={cssClass} onChange={(event) => setCssClass(event.target.value)} autoComplete="off" spellCheck={false} />
       </Field>
 
       <fieldset className="fb-rule">
-        <legend>Show only when…</legend>
+        <legend>{t('editor.showOnlyWhen')}</legend>
         {candidates.length === 0 ? (
-          <p className="muted">This field always shows. Add another field to make it wait for that field’s answer.</p>
+          <p className="muted">{t('editor.alwaysShows')}</p>
         ) : (
           <div className="fb-row">
-            <Field label="Show only when this field is answered">
+            <Field label={t('editor.linkedField')}>
               <select value={linked ? linked.key : ''} onChange={(event) => chooseLinked(event.target.value)}>
-                <option value="">Always show</option>
+                <option value="">{t('editor.alwaysShow')}</option>
                 {candidates.map((candidate) => (
                   <option key={candidate.key} value={candidate.key}>
                     {fieldLabel(candidate, draft.fields.indexOf(candidate))}
@@ -104,32 +106,33 @@ export function FieldEditor(props: { field: DraftField; draft: Draft; isNew: boo
       </fieldset>
 
       <FormError error={problem} />
-      <FormButtons submitLabel={props.isNew ? 'Add field' : 'Keep changes'} busy={false} onCancel={props.onCancel} />
+      <FormButtons submitLabel={props.isNew ? t('editor.addField') : t('editor.keepChanges')} busy={false} onCancel={props.onCancel} />
     </form>
   );
 }
 
 /** The answer a rule waits for: one of a choice field's options, or typed; blank is any answer. */
 function AnswerInput({ linked, value, onChange }: { linked: DraftField; value: string; onChange: (value: string) => void }) {
+  const { t } = useTranslation(formsTexts);
   if (isChoice(linked.type)) {
     return (
-      <Field label="With the answer">
+      <Field label={t('editor.withAnswer')}>
         <select value={value} onChange={(event) => onChange(event.target.value)}>
-          <option value="">Any answer</option>
+          <option value="">{t('editor.anyAnswer')}</option>
           {linked.options.map((option) => (
             <option key={option} value={option}>
               {option}
             </option>
           ))}
           {/* A rule whose answer was since taken out of the options still says what it waits for. */}
-          {value && !linked.options.includes(value) && <option value={value}>{value} (no longer an option)</option>}
+          {value && !linked.options.includes(value) && <option value={value}>{t('editor.noLongerOption', { answer: value })}</option>}
         </select>
       </Field>
     );
   }
   return (
-    <Field label="With the answer">
-      <input value={value} onChange={(event) => onChange(event.target.value)} placeholder="Blank: any answer" autoComplete="off" />
+    <Field label={t('editor.withAnswer')}>
+      <input value={value} onChange={(event) => onChange(event.target.value)} placeholder={t('editor.blankAnyAnswer')} autoComplete="off" />
     </Field>
   );
 }

@@ -21,12 +21,14 @@
  */
 import { Link, useBlocker, useNavigate } from '@tanstack/react-router';
 import { useCallback, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { FORM_CATEGORIES, type FormCategory, formMessages as m, STICKY_TRAP_CATEGORY } from '../../../../common/messages/forms';
 import type { ApiContext } from '../../../api/context';
 import type { FormTemplateRecord } from '../../../../common/schemas/forms';
 import { templateOf } from '../../../api/forms';
 import { type SignedInUser, useAction, useLocalDocument } from '../../../app/hooks';
 import type { LocalDocument } from '../../../db/schemas';
+import { i18next } from '../../../i18n/i18n';
 import { SignedIn } from '../../session/SignedIn';
 import { ConfirmPanel, Field, FormError } from '../../shell/forms';
 import { Screen } from '../../shell/Screen';
@@ -34,36 +36,40 @@ import { type Draft, type DraftField, blankField, canMove, draftOf, fieldLabel, 
 import { FieldEditor } from './FieldEditor';
 import { Preview } from './Preview';
 import { saveDraft } from './save';
+import { categoryName, fieldTypeName, formsTexts } from '../texts';
 import './builder.css';
 
 type TemplateDoc = LocalDocument & FormTemplateRecord & { category: string };
 
 export function FormBuilderScreen({ templateId }: { templateId: string }) {
-  return <SignedIn title="Form builder">{(user) => <Builder key={templateId === 'new' ? 'new' : 'saved'} user={user} templateId={templateId} />}</SignedIn>;
+  const { t } = useTranslation(formsTexts);
+  return <SignedIn title={t('title')}>{(user) => <Builder key={templateId === 'new' ? 'new' : 'saved'} user={user} templateId={templateId} />}</SignedIn>;
 }
 
 function Builder({ user, templateId }: { user: SignedInUser; templateId: string }) {
+  const { t } = useTranslation(formsTexts);
   const isNew = templateId === 'new';
   const found = useLocalDocument<TemplateDoc>('form_templates', isNew ? undefined : templateId);
   // Another company's form left on a shared tablet is not this Admin's to change; a list still answering for the
   // previous address (just after following a new id) is not this form either.
   const document = found.document && found.document.id === templateId && found.document.CompanyID === user.companyId ? found.document : null;
   const shown = document;
-  const title = isNew ? 'New form' : shown ? `Edit form ${shown.TemplateName}` : 'Form';
+  const title = isNew ? t('builder.newForm') : shown ? t('builder.editForm', { form: shown.TemplateName }) : t('builder.form');
 
   if (!isNew && !shown && found.loading) return <Screen title={title} loading />;
   if (!isNew && !shown) {
     return (
-      <Screen title={title} actions={<BackToList />} empty="This form is not on this tablet: it was deleted, or it has not synced here yet. Go back to the list of forms." />
+      <Screen title={title} actions={<BackToList />} empty={t('builder.notOnTablet')} />
     );
   }
   return <Editor user={user} title={title} template={shown ? templateOf(shown) : null} />;
 }
 
 function BackToList() {
+  const { t } = useTranslation(formsTexts);
   return (
     <Link className="button" to="/dashboard/formbuilder">
-      All forms
+      {t('builder.allForms')}
     </Link>
   );
 }
@@ -73,6 +79,7 @@ type Tab = 'fields' | 'preview';
 type Editing = { key: string; field: DraftField; isNew: boolean } | null;
 
 function Editor({ user, title, template }: { user: SignedInUser; title: string; template: FormTemplateRecord | null }) {
+  const { t } = useTranslation(formsTexts);
   const navigate = useNavigate();
   const [draft, setDraft] = useState<Draft>(() => draftOf(template));
   const [editing, setEditing] = useState<Editing>(null);
@@ -93,7 +100,8 @@ function Editor({ user, title, template }: { user: SignedInUser; title: string; 
     useCallback((apiContext: ApiContext, current: Draft) => saveDraft(apiContext, current, user.companyId, setDraft), [user.companyId]),
     draft.templateId === null ? m.saved : m.updated,
   );
-  const preview = useMemo(() => previewTemplate(draft, user.companyId), [draft, user.companyId]);
+  const untitled = t('builder.newForm');
+  const preview = useMemo(() => previewTemplate(draft, user.companyId, untitled), [draft, user.companyId, untitled]);
   const savedTemplate = draft.templateId !== null;
 
   /** A change the Admin makes: the draft now differs from what is saved, and an earlier save's error no longer applies. */
@@ -107,7 +115,7 @@ function Editor({ user, title, template }: { user: SignedInUser; title: string; 
     if (editing) {
       // A field open in its editor is not in the draft yet: saving now would leave it out without a word.
       setTab('fields');
-      setNotice(`Add or cancel the field you are editing first (${editing.isNew ? 'the new field' : editing.field.name}), then save the form.`);
+      setNotice(t('builder.finishEditing', { field: editing.isNew ? t('builder.theNewField') : editing.field.name }));
       return;
     }
     setErrorStale(false);
@@ -128,8 +136,8 @@ function Editor({ user, title, template }: { user: SignedInUser; title: string; 
     edit(() => result.draft);
     if (editing?.key === field.key) setEditing(null);
     const name = fieldLabel(field, index);
-    const taken = field.savedId !== null ? `${name} is taken off the form when you save.` : `${name} is removed.`;
-    setNotice(result.freed.length > 0 ? `${taken} ${result.freed.join(', ')} now always ${result.freed.length === 1 ? 'shows' : 'show'}: ${result.freed.length === 1 ? 'its rule' : 'their rules'} waited for ${name}.` : taken);
+    const taken = field.savedId !== null ? t('builder.takenOff', { field: name }) : t('builder.removed', { field: name });
+    setNotice(result.freed.length > 0 ? t('builder.freed', { count: result.freed.length, taken, fields: result.freed.join(', '), field: name }) : taken);
   }
 
   return (
@@ -139,7 +147,7 @@ function Editor({ user, title, template }: { user: SignedInUser; title: string; 
         <>
           <BackToList />
           <button type="button" className="button primary" disabled={save.busy} onClick={() => void saveForm()}>
-            {save.busy ? 'Saving…' : 'Save form'}
+            {save.busy ? t('builder.saving') : t('builder.save')}
           </button>
         </>
       }
@@ -148,10 +156,10 @@ function Editor({ user, title, template }: { user: SignedInUser; title: string; 
         {blocker.status === 'blocked' && (
           <div className="card fb-ask">
             <ConfirmPanel
-              question="Leave without saving?"
-              message="Leave without saving? The changes to this form since it was last saved are lost."
-              confirmLabel="Leave without saving"
-              keepLabel="Stay"
+              question={t('builder.leaveQuestion')}
+              message={t('builder.leaveMessage')}
+              confirmLabel={t('builder.leave')}
+              keepLabel={t('builder.stay')}
               busy={false}
               onConfirm={blocker.proceed}
               onKeep={blocker.reset}
@@ -161,14 +169,14 @@ function Editor({ user, title, template }: { user: SignedInUser; title: string; 
         <FormError error={errorStale ? null : save.error} banner />
         <div className="form card fb-details">
           <div className="fb-row">
-            <Field label="Form name">
+            <Field label={t('builder.formName')}>
               <input value={draft.name} onChange={(event) => edit((current) => ({ ...current, name: event.target.value }))} autoComplete="off" autoFocus={!savedTemplate} />
             </Field>
-            <Field label="Category">
+            <Field label={t('builder.category')}>
               <select value={draft.category} onChange={(event) => edit((current) => ({ ...current, category: event.target.value as FormCategory }))} aria-describedby="category-hint">
                 {FORM_CATEGORIES.map((category) => (
                   <option key={category} value={category}>
-                    {category}
+                    {categoryName(category)}
                   </option>
                 ))}
               </select>
@@ -176,17 +184,17 @@ function Editor({ user, title, template }: { user: SignedInUser; title: string; 
           </div>
           <p id="category-hint" className="muted fb-hint">
             {draft.category === STICKY_TRAP_CATEGORY
-              ? 'Sticky Trap: this is a sticky-trap count form; its answers feed the sticky-trap counts of the grids.'
-              : '‘Sticky Trap’ marks sticky-trap count forms. The first form of a category is its default.'}
+              ? t('builder.stickyTrapHint')
+              : t('builder.categoryHint')}
           </p>
         </div>
 
-        <div className="fb-tabs" role="tablist" aria-label="Form builder views">
+        <div className="fb-tabs" role="tablist" aria-label={t('builder.views')}>
           <button type="button" role="tab" id="tab-fields" aria-controls="panel-fields" aria-selected={tab === 'fields'} className={`button${tab === 'fields' ? ' primary' : ''}`} onClick={() => setTab('fields')}>
-            Fields ({draft.fields.length})
+            {t('builder.fieldsTab', { number: draft.fields.length })}
           </button>
           <button type="button" role="tab" id="tab-preview" aria-controls="panel-preview" aria-selected={tab === 'preview'} className={`button${tab === 'preview' ? ' primary' : ''}`} onClick={() => setTab('preview')}>
-            Preview
+            {t('builder.previewTab')}
           </button>
         </div>
 
@@ -201,8 +209,8 @@ function Editor({ user, title, template }: { user: SignedInUser; title: string; 
                 {notice}
               </p>
             )}
-            {draft.fields.length === 0 && !editing && <p className="empty">No fields yet. Add the first one with “Add field”: a form needs at least one.</p>}
-            <ol className="fb-fields" aria-label="Fields">
+            {draft.fields.length === 0 && !editing && <p className="empty">{t('builder.noFields')}</p>}
+            <ol className="fb-fields" aria-label={t('builder.fields')}>
               {draft.fields.map((field, index) =>
                 editing?.key === field.key ? (
                   <li key={field.key}>
@@ -233,18 +241,18 @@ function Editor({ user, title, template }: { user: SignedInUser; title: string; 
                   setNotice(null);
                 }}
               >
-                Add field
+                {t('builder.addField')}
               </button>
             )}
             {draft.removed.length > 0 && (
-              <section className="fb-removed" aria-label="Taken off when you save">
-                <h2>Taken off when you save</h2>
+              <section className="fb-removed" aria-label={t('builder.takenOffWhenSaved')}>
+                <h2>{t('builder.takenOffWhenSaved')}</h2>
                 <ul>
                   {draft.removed.map((field) => (
                     <li key={field.key}>
                       <span>{field.name}</span>
                       <button type="button" className="button" onClick={() => edit((current) => restoreField(current, field.key))}>
-                        Put back {field.name}
+                        {t('builder.putBack', { field: field.name })}
                       </button>
                     </li>
                   ))}
@@ -258,16 +266,20 @@ function Editor({ user, title, template }: { user: SignedInUser; title: string; 
   );
 }
 
+/** What a field's rule says, in the reader's language (called at render). */
 function ruleText(field: DraftField, draft: Draft): string | null {
   if (!field.rule) return null;
   const index = draft.fields.findIndex((each) => each.key === field.rule!.linkedKey);
   const linked = draft.fields[index];
   if (!linked) return null;
   const name = fieldLabel(linked, index);
-  return field.rule.input.trim() ? `Shows only when ${name} is ${field.rule.input.trim()}` : `Shows only when ${name} is answered`;
+  return field.rule.input.trim()
+    ? i18next.t('builder.showsWhenIs', { ns: formsTexts, field: name, answer: field.rule.input.trim() })
+    : i18next.t('builder.showsWhenAnswered', { ns: formsTexts, field: name });
 }
 
 function FieldRow(props: { field: DraftField; index: number; draft: Draft; onMove: (step: -1 | 1) => void; onEdit: () => void; onRemove: () => void }) {
+  const { t } = useTranslation(formsTexts);
   const { field, index, draft } = props;
   const name = fieldLabel(field, index);
   const rule = ruleText(field, draft);
@@ -278,27 +290,27 @@ function FieldRow(props: { field: DraftField; index: number; draft: Draft; onMov
           <span className="fb-position">{index + 1}.</span> {name}
         </h2>
         <p className="fb-facts">
-          <span>{field.type}</span>
-          {field.required && <span className="chip required">Required</span>}
-          {draft.templateId !== null && field.savedId === null && <span className="chip new">Not saved yet</span>}
+          <span>{fieldTypeName(field.type)}</span>
+          {field.required && <span className="chip required">{t('builder.required')}</span>}
+          {draft.templateId !== null && field.savedId === null && <span className="chip new">{t('builder.notSaved')}</span>}
           {isChoice(field.type) && <span className="fb-options">{field.options.join(' · ')}</span>}
-          {field.cssClass.trim() && <span className="muted">class {field.cssClass.trim()}</span>}
+          {field.cssClass.trim() && <span className="muted">{t('builder.cssClass', { name: field.cssClass.trim() })}</span>}
         </p>
         {rule && <p className="fb-rule-text">{rule}</p>}
       </div>
       {/* Each name starts with the button's text, then says which field ("Move up Notes"). */}
       <div className="fb-actions">
-        <button type="button" className="button" disabled={!canMove(draft, index, -1)} onClick={() => props.onMove(-1)} aria-label={`Move up ${name}`}>
-          Move up
+        <button type="button" className="button" disabled={!canMove(draft, index, -1)} onClick={() => props.onMove(-1)} aria-label={t('builder.moveUpNamed', { field: name })}>
+          {t('builder.moveUp')}
         </button>
-        <button type="button" className="button" disabled={!canMove(draft, index, 1)} onClick={() => props.onMove(1)} aria-label={`Move down ${name}`}>
-          Move down
+        <button type="button" className="button" disabled={!canMove(draft, index, 1)} onClick={() => props.onMove(1)} aria-label={t('builder.moveDownNamed', { field: name })}>
+          {t('builder.moveDown')}
         </button>
-        <button type="button" className="button" onClick={props.onEdit} aria-label={`Edit ${name}`}>
-          Edit
+        <button type="button" className="button" onClick={props.onEdit} aria-label={t('builder.editNamed', { field: name })}>
+          {t('builder.edit')}
         </button>
-        <button type="button" className="button danger" onClick={props.onRemove} aria-label={`Remove ${name}`}>
-          Remove
+        <button type="button" className="button danger" onClick={props.onRemove} aria-label={t('builder.removeNamed', { field: name })}>
+          {t('builder.remove')}
         </button>
       </div>
     </li>

@@ -16,6 +16,7 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { FORM_CATEGORIES, type FormCategory, formMessages as m } from '../../../../common/messages/forms';
 import type { FormTemplateRecord } from '../../../../common/schemas/forms';
 import { deleteTemplate, resetAllTemplates, updateDefaultTemplate } from '../../../api/forms';
@@ -27,18 +28,18 @@ import { SignedIn } from '../../session/SignedIn';
 import { ConfirmPanel, FormError } from '../../shell/forms';
 import { Screen } from '../../shell/Screen';
 import { templatesInOrder } from '../fill/model';
+import { categoryName, formsTexts } from '../texts';
 import './builder.css';
 
 type TemplateDoc = LocalDocument & FormTemplateRecord;
 
-/** The built-in set (server/domains/forms/queries.ts DEFAULT_FORM_TEMPLATES), named for the question before a reset. */
-const BUILT_IN = 'a scouting form, a sticky-trap count, a treatment record and a task form';
-
 export function FormListScreen() {
-  return <SignedIn title="Form builder">{(user) => <FormList user={user} />}</SignedIn>;
+  const { t } = useTranslation(formsTexts);
+  return <SignedIn title={t('title')}>{(user) => <FormList user={user} />}</SignedIn>;
 }
 
 function FormList({ user }: { user: SignedInUser }) {
+  const { t } = useTranslation(formsTexts);
   const { companyId } = user;
   // The company's own forms only: a shared tablet may still hold another company's.
   const templates = useLocalQuery<TemplateDoc>('form_templates', { CompanyID: companyId }, `form_templates-${companyId}`);
@@ -59,15 +60,15 @@ function FormList({ user }: { user: SignedInUser }) {
 
   return (
     <Screen
-      title="Form builder"
+      title={t('title')}
       loading={templates.loading}
       actions={
         <>
           <Link className="button primary" to="/dashboard/formbuilder/$templateID" params={{ templateID: 'new' }}>
-            New form
+            {t('list.newForm')}
           </Link>
           <button type="button" className="button" disabled={!online || confirmingReset} aria-describedby={online ? undefined : 'reset-needs-connection'} onClick={() => setConfirmingReset(true)}>
-            Reset to the built-in forms
+            {t('list.reset')}
           </button>
         </>
       }
@@ -75,20 +76,16 @@ function FormList({ user }: { user: SignedInUser }) {
       <div className="form-builder">
         {!online && (
           <p id="reset-needs-connection" className="muted">
-            Resetting to the built-in forms needs a connection: the built-in forms come from the server. Everything else here works offline.
+            {t('list.resetNeedsConnection')}
           </p>
         )}
         {confirmingReset && (
           <div className="card fb-ask">
+            {/* The message names the built-in set (server/domains/forms/queries.ts DEFAULT_FORM_TEMPLATES). */}
             <ConfirmPanel
-              question="Replace every form with the built-in forms?"
-              message={
-                <>
-                  Every form of the company is replaced by the built-in forms ({BUILT_IN}), on every tablet. Forms built here are removed; answers already given keep
-                  theirs.
-                </>
-              }
-              confirmLabel="Replace every form"
+              question={t('list.resetQuestion')}
+              message={t('list.resetMessage')}
+              confirmLabel={t('list.resetConfirm')}
               busy={reset.busy}
               onConfirm={() => void resetAll()}
               onKeep={() => setConfirmingReset(false)}
@@ -98,7 +95,7 @@ function FormList({ user }: { user: SignedInUser }) {
         <FormError error={reset.error} banner />
 
         {templates.documents.length === 0 ? (
-          <p className="empty">No forms yet. Build one with “New form”, or start from the built-in forms with “Reset to the built-in forms” and change them.</p>
+          <p className="empty">{t('list.empty')}</p>
         ) : (
           FORM_CATEGORIES.map((category) => <CategorySection key={category} category={category} templates={byCategory.get(category) ?? []} user={user} />)
         )}
@@ -108,14 +105,16 @@ function FormList({ user }: { user: SignedInUser }) {
 }
 
 function CategorySection({ category, templates, user }: { category: FormCategory; templates: TemplateDoc[]; user: SignedInUser }) {
+  const { t } = useTranslation(formsTexts);
   const headingId = `category-${category.replace(/\W+/g, '-')}`;
+  const name = categoryName(category);
   return (
     <section className="fb-category" aria-labelledby={headingId}>
-      <h2 id={headingId}>{category}</h2>
+      <h2 id={headingId}>{name}</h2>
       {templates.length === 0 ? (
-        <p className="muted">No {category} form yet.</p>
+        <p className="muted">{t('list.noneInCategory', { category: name })}</p>
       ) : (
-        <ul className="fb-templates" aria-label={`${category} forms`}>
+        <ul className="fb-templates" aria-label={t('list.categoryForms', { category: name })}>
           {templates.map((template) => (
             <TemplateCard key={template.id} template={template} user={user} />
           ))}
@@ -126,6 +125,7 @@ function CategorySection({ category, templates, user }: { category: FormCategory
 }
 
 function TemplateCard({ template, user }: { template: TemplateDoc; user: SignedInUser }) {
+  const { t } = useTranslation(formsTexts);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const makeDefault = useAction(updateDefaultTemplate, m.defaultSet);
   const remove = useAction(deleteTemplate, m.deleted);
@@ -139,20 +139,18 @@ function TemplateCard({ template, user }: { template: TemplateDoc; user: SignedI
     <li className="card fb-template" aria-label={template.TemplateName}>
       <div className="fb-template-head">
         <h3>{template.TemplateName}</h3>
-        {template.IsDefault && <span className="chip default">Default {template.FormCategory} form</span>}
-        {!reachedServer(template) && <span className="chip waiting">Waiting to sync</span>}
+        {template.IsDefault && <span className="chip default">{t('list.defaultOf', { category: categoryName(template.FormCategory) })}</span>}
+        {!reachedServer(template) && <span className="chip waiting">{t('list.waiting')}</span>}
       </div>
       <p className="fb-facts">
-        <span>
-          {active.length} {active.length === 1 ? 'field' : 'fields'}
-        </span>
-        {required > 0 && <span>{required} required</span>}
-        {rules > 0 && <span>{rules === 1 ? '1 shown only after an answer' : `${rules} shown only after an answer`}</span>}
+        <span>{t('list.fieldCount', { count: active.length })}</span>
+        {required > 0 && <span>{t('list.requiredCount', { number: required })}</span>}
+        {rules > 0 && <span>{t('list.ruleCount', { count: rules })}</span>}
       </p>
       {confirmingDelete ? (
         <ConfirmPanel
-          question={`Delete form ${template.TemplateName}?`}
-          message={`Delete form ${template.TemplateName}? Growers can no longer fill it in; answers already given keep theirs.`}
+          question={t('list.deleteQuestion', { form: template.TemplateName })}
+          message={t('list.deleteMessage', { form: template.TemplateName })}
           busy={remove.busy}
           onConfirm={() => void remove.run({ templateId: template.TemplateID })}
           onKeep={() => setConfirmingDelete(false)}
@@ -160,10 +158,10 @@ function TemplateCard({ template, user }: { template: TemplateDoc; user: SignedI
       ) : (
         <div className="fb-actions">
           <Link className="button primary" to="/dashboard/formbuilder/$templateID/$templateName" params={params}>
-            Edit
+            {t('list.edit')}
           </Link>
           <Link className="button" to="/dashboard/formbuilder/submit/$templateID/$templateName" params={params}>
-            Fill
+            {t('list.fill')}
           </Link>
           {!template.IsDefault && (
             <button
@@ -172,11 +170,11 @@ function TemplateCard({ template, user }: { template: TemplateDoc; user: SignedI
               disabled={makeDefault.busy}
               onClick={() => void makeDefault.run({ templateId: template.TemplateID, companyId: user.companyId, templateType: template.FormCategory })}
             >
-              Make default
+              {t('list.makeDefault')}
             </button>
           )}
           <button type="button" className="button danger" onClick={() => setConfirmingDelete(true)}>
-            Delete
+            {t('list.delete')}
           </button>
         </div>
       )}

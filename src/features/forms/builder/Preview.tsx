@@ -5,12 +5,16 @@
  * Nothing here is saved.
  */
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { firstMissingRequired } from '../../../../common/form-rules';
 import { formResponseMessages } from '../../../../common/messages/form-responses';
 import type { FormTemplateRecord } from '../../../../common/schemas/forms';
+import { translateMessage } from '../../../i18n/messages';
 import { FormFields } from '../FormFields';
+import { categoryName, formsTexts } from '../texts';
 
 export function Preview({ template }: { template: FormTemplateRecord }) {
+  const { t } = useTranslation(formsTexts);
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const [photos, setPhotos] = useState<Record<string, Blob>>({});
   const [tried, setTried] = useState(false);
@@ -39,24 +43,24 @@ export function Preview({ template }: { template: FormTemplateRecord }) {
   }
 
   return (
-    <section className="card fb-preview" aria-label="Preview">
+    <section className="card fb-preview" aria-label={t('preview.label')}>
       <div className="fb-preview-head">
         <h2>{template.TemplateName}</h2>
-        <span className="muted">{template.FormCategory} form</span>
+        <span className="muted">{t('preview.categoryForm', { category: categoryName(template.FormCategory) })}</span>
       </div>
-      <p className="muted">This is the form as growers see it. Try answers to see the fields that wait for them; nothing here is saved.</p>
+      <p className="muted">{t('preview.help')}</p>
       <FormFields template={template} answers={answers} photos={photos} onAnswer={answer} onPhoto={photo} missingFieldId={missing ? String(missing.FieldID) : null} />
       {tried && (
         <p className={missing ? 'error-text' : 'fb-ok'} role="status">
-          {missing ? formResponseMessages.fieldRequired(missing.FieldName) : 'Every required field that shows is answered: growers could send this.'}
+          {missing ? translateMessage(formResponseMessages.fieldRequired(missing.FieldName)) : t('preview.allAnswered')}
         </p>
       )}
       <div className="form-actions">
         <button type="button" className="button primary" onClick={() => setTried(true)}>
-          Try sending
+          {t('preview.trySending')}
         </button>
         <button type="button" className="button" onClick={clear}>
-          Clear answers
+          {t('preview.clearAnswers')}
         </button>
       </div>
     </section>

@@ -7,6 +7,8 @@
 import { CHOICE_FIELD_TYPES, DEFAULT_FORM_CATEGORY, type FieldType, type FormCategory, formMessages } from '../../../../common/messages/forms';
 import type { FormFieldRecord, FormHideRuleRecord, FormTemplateRecord } from '../../../../common/schemas/forms';
 import { type ClientId, newClientId } from '../../../../common/client-ids';
+import { i18next } from '../../../i18n/i18n';
+import { formsTexts } from '../texts';
 
 export type Id = FormFieldRecord['FieldID'];
 
@@ -142,8 +144,8 @@ export function linkCandidates(draft: Draft, key: string): DraftField[] {
   return draft.fields.filter((field) => field.key !== key && !wouldLoop(draft, key, field.key));
 }
 
-/** What a field is called in the builder (a field not named yet is still shown). */
-export const fieldLabel = (field: DraftField, index: number) => field.name.trim() || `Field ${index + 1}`;
+/** What a field is called in the builder (a field not named yet is still shown: "Field 3", in the reader's language; called at render). */
+export const fieldLabel = (field: DraftField, index: number) => field.name.trim() || i18next.t('builder.unnamedField', { ns: formsTexts, number: index + 1 });
 
 /** The options typed one per line: trimmed, blanks and repeats dropped. */
 export function optionsOf(text: string): string[] {
@@ -175,8 +177,8 @@ function fieldOf(field: DraftField, templateId: Id, position: number): FormField
   };
 }
 
-/** The draft as a template, exactly as FormFields draws it for growers (the preview). */
-export function previewTemplate(draft: Draft, companyId: number): FormTemplateRecord {
+/** The draft as a template, exactly as FormFields draws it for growers (the preview); `untitled` names a form without a name yet. */
+export function previewTemplate(draft: Draft, companyId: number, untitled: string): FormTemplateRecord {
   // A form not saved yet has no id: the preview names it so.
   const templateId: Id = draft.templateId ?? 'draft-template';
   const idOf = new Map(draft.fields.map((field) => [field.key, field.savedId ?? field.key]));
@@ -188,7 +190,7 @@ export function previewTemplate(draft: Draft, companyId: number): FormTemplateRe
   });
   return {
     TemplateID: templateId,
-    TemplateName: draft.name.trim() || 'New form',
+    TemplateName: draft.name.trim() || untitled,
     CompanyID: companyId,
     CreatedAt: new Date(0).toISOString(),
     FormCategory: draft.category,

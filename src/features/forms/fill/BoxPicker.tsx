@@ -7,18 +7,25 @@
  * positions are skipped by rows, columns and ranges, and can still be tapped one by one.
  */
 import { type CSSProperties, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { GridOrder } from '../../../../common/messages/settings';
 import { type BoxDoc, type GridDoc, gridSize } from '../../rooms/model';
+import { formsTexts } from '../texts';
 import { boxesInRange, type PlacedBox } from './model';
 import { MULTI_SELECT_TYPES, type MultiSelectType, useMultiSelect } from './multiselect-store';
 import '../../rooms/rooms.css';
 
-const TYPE_LABELS: Record<MultiSelectType, string> = { Coordinates: 'Boxes or a range', Rows: 'Rows', Columns: 'Columns' };
+/** Each way of picking's text (texts.ts `picker.types`). */
+const TYPE_KEYS = { Coordinates: 'coordinates', Rows: 'rows', Columns: 'columns' } as const satisfies Record<MultiSelectType, string>;
+
+/** The chosen mark on a box (a sign, the same in every language; hidden from screen readers, which hear `aria-pressed`). */
+const CHECK_MARK = '✓';
 
 /** Boxes that whole rows, columns and ranges take: culled positions hold no plant. */
 const live = (boxes: PlacedBox[]) => boxes.filter((each) => each.box.culled !== true);
 
 export function BoxPicker(props: { grids: GridDoc[]; placed: PlacedBox[]; boxesByGrid: Map<string, BoxDoc[]>; order: GridOrder; onNext: () => void }) {
+  const { t } = useTranslation(formsTexts);
   const state = useMultiSelect();
   const [rangeOn, setRangeOn] = useState(false);
   const chosen = new Set(state.pageOneData.gridBoxIds);
@@ -45,22 +52,23 @@ export function BoxPicker(props: { grids: GridDoc[]; placed: PlacedBox[]; boxesB
     }
   }
 
+  const boxName = (id: string) => placedById.get(id)?.label ?? t('picker.someBox');
   const rangeHint = !rangeOn
     ? null
     : state.rangeStart && state.rangeEnd === null
-      ? `Start: ${placedById.get(state.rangeStart)?.label ?? 'box'}. Now tap the last box of the range.`
+      ? t('picker.rangeStarted', { start: boxName(state.rangeStart) })
       : state.rangeStart && state.rangeEnd
-        ? `Added ${placedById.get(state.rangeStart)?.label ?? 'box'} to ${placedById.get(state.rangeEnd)?.label ?? 'box'}. Tap a box to start another range.`
-        : 'Tap the first box of the range.';
+        ? t('picker.rangeAdded', { start: boxName(state.rangeStart), end: boxName(state.rangeEnd) })
+        : t('picker.rangeFirst');
 
   return (
     <div className="box-picker">
       <div className="card picker-controls">
-        <div role="radiogroup" aria-label="Pick plants by" className="choices">
+        <div role="radiogroup" aria-label={t('picker.pickBy')} className="choices">
           {MULTI_SELECT_TYPES.map((type) => (
             <label key={type} className="choice">
               <input type="radio" name="multi-select-type" value={type} checked={state.multiSelectType === type} onChange={() => state.setMultiSelectType(type)} />
-              <span>{TYPE_LABELS[type]}</span>
+              <span>{t(`picker.types.${TYPE_KEYS[type]}`)}</span>
             </label>
           ))}
         </div>
@@ -75,35 +83,35 @@ export function BoxPicker(props: { grids: GridDoc[]; placed: PlacedBox[]; boxesB
                 state.setRange(null, null);
               }}
             >
-              Select a range
+              {t('picker.selectRange')}
             </button>
             <p className="muted" role="status">
-              {rangeHint ?? 'Tap boxes to choose them; tap again to take one off.'}
+              {rangeHint ?? t('picker.tapBoxes')}
             </p>
           </div>
         )}
-        {state.multiSelectType === 'Rows' && <p className="muted">Tap a box or a row button to choose its whole row; again to take it off.</p>}
-        {state.multiSelectType === 'Columns' && <p className="muted">Tap a box or a column button to choose its whole column; again to take it off.</p>}
+        {state.multiSelectType === 'Rows' && <p className="muted">{t('picker.tapRows')}</p>}
+        {state.multiSelectType === 'Columns' && <p className="muted">{t('picker.tapColumns')}</p>}
       </div>
 
       {props.grids.length === 0 ? (
-        <p className="empty">This room has no grids yet, so there are no plants to pick. Fill the form for the whole room instead.</p>
+        <p className="empty">{t('picker.noGrids')}</p>
       ) : (
         props.grids.map((grid) => (
           <PickerGrid key={grid.id} grid={grid} boxes={props.boxesByGrid.get(grid.id) ?? []} placed={props.placed.filter((each) => each.box.gridId === grid.id)} chosen={chosen} onTap={tap} />
         ))
       )}
 
-      <div className="picker-footer card" aria-label="Chosen plants" role="region">
+      <div className="picker-footer card" aria-label={t('picker.chosenPlants')} role="region">
         <strong data-chosen-count={count}>
-          {count === 0 ? 'No plants chosen yet' : `${count} ${count === 1 ? 'plant' : 'plants'} chosen`}
+          {count === 0 ? t('picker.noneChosen') : t('picker.chosen', { count })}
         </strong>
         <div className="form-actions">
           <button type="button" className="button" disabled={count === 0} onClick={state.clearBoxes}>
-            Clear
+            {t('picker.clear')}
           </button>
           <button type="button" className="button primary" disabled={count === 0} onClick={props.onNext}>
-            Next: fill the form
+            {t('picker.next')}
           </button>
         </div>
       </div>
@@ -112,21 +120,22 @@ export function BoxPicker(props: { grids: GridDoc[]; placed: PlacedBox[]; boxesB
 }
 
 function PickerGrid(props: { grid: GridDoc; boxes: BoxDoc[]; placed: PlacedBox[]; chosen: Set<string>; onTap: (box: PlacedBox) => void }) {
+  const { t } = useTranslation(formsTexts);
   const { grid } = props;
   const state = useMultiSelect();
   const { nx, ny } = gridSize(grid, props.boxes);
   const style: CSSProperties = { gridTemplateColumns: `repeat(${nx}, minmax(64px, 1fr))`, gridTemplateRows: `repeat(${ny}, minmax(64px, auto))` };
   const lines = state.multiSelectType === 'Rows' ? ny : state.multiSelectType === 'Columns' ? nx : 0;
   return (
-    <section className="card grid-section" aria-label={`Grid ${grid.Name ?? ''}`.trim()}>
+    <section className="card grid-section" aria-label={grid.Name ? t('picker.gridNamed', { grid: grid.Name }).trim() : t('picker.grid')}>
       <div className="section-head">
         <h2>{grid.Name}</h2>
         <p className="muted">
-          {nx} × {ny} · {props.placed.filter((each) => props.chosen.has(each.box.id)).length} chosen
+          {t('picker.gridFacts', { columns: nx, rows: ny, chosen: props.placed.filter((each) => props.chosen.has(each.box.id)).length })}
         </p>
       </div>
       {lines > 0 && (
-        <div className="line-buttons" role="group" aria-label={`${state.multiSelectType} of ${grid.Name ?? 'the grid'}`}>
+        <div className="line-buttons" role="group" aria-label={t(state.multiSelectType === 'Rows' ? 'picker.rowsOf' : 'picker.columnsOf', { grid: grid.Name ?? t('picker.theGrid') })}>
           {Array.from({ length: lines }, (_, index) => index + 1).map((line) => {
             const rows = state.multiSelectType === 'Rows';
             const key = `${grid.id}:${line}`;
@@ -134,14 +143,14 @@ function PickerGrid(props: { grid: GridDoc; boxes: BoxDoc[]; placed: PlacedBox[]
             const first = props.placed.find((each) => (rows ? Number(each.box.Y) : Number(each.box.X)) === line);
             return (
               <button key={line} type="button" className={`button${selected ? ' primary' : ''}`} aria-pressed={selected} disabled={!first} onClick={() => first && props.onTap(first)}>
-                {rows ? 'Row' : 'Column'} {line}
+                {t(rows ? 'picker.row' : 'picker.column', { number: line })}
               </button>
             );
           })}
         </div>
       )}
       <div className="grid-scroll">
-        <div className="grid-boxes" style={style} role="group" aria-label={`${grid.Name ?? 'Grid'}: ${nx} columns × ${ny} rows`}>
+        <div className="grid-boxes" style={style} role="group" aria-label={t('picker.gridSize', { grid: grid.Name ?? t('picker.grid'), columns: nx, rows: ny })}>
           {props.placed.map((each) => {
             const { box } = each;
             const x = Number(box.X) || 1;
@@ -159,14 +168,14 @@ function PickerGrid(props: { grid: GridDoc; boxes: BoxDoc[]; placed: PlacedBox[]
                 data-x={x}
                 data-y={y}
                 aria-pressed={selected}
-                aria-label={[each.label, named ? `box ${each.number}` : '', culled ? 'culled' : '', isStart ? 'range start' : ''].filter(Boolean).join(', ')}
+                aria-label={[each.label, named ? t('picker.boxNumber', { number: each.number }) : '', culled ? t('picker.culledState') : '', isStart ? t('picker.rangeStart') : ''].filter(Boolean).join(', ')}
                 onClick={() => props.onTap(each)}
               >
                 <span className="box-text" aria-hidden="true">
                   <span className="box-name">{named ? each.label : each.number}</span>
                   {named && <span className="box-number">#{each.number}</span>}
-                  {culled && <span className="box-culled">Culled</span>}
-                  {selected && <span className="box-check">✓</span>}
+                  {culled && <span className="box-culled">{t('picker.culled')}</span>}
+                  {selected && <span className="box-check">{CHECK_MARK}</span>}
                 </span>
               </button>
             );

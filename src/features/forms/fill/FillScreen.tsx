@@ -18,6 +18,7 @@
  */
 import { useNavigate, useRouter } from '@tanstack/react-router';
 import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { firstMissingRequired } from '../../../../common/form-rules';
 import { formResponseMessages as rm } from '../../../../common/messages/form-responses';
 import type { ApiContext } from '../../../api/context';
@@ -25,13 +26,16 @@ import type { FormTemplateRecord } from '../../../../common/schemas/forms';
 import { type Answer, type Photo, submitForm, submitFormBoxes, submitFormMultiselect, submitFormRoom } from '../../../api/form-responses';
 import { byCreation, type RecordId } from '../../../api/records';
 import { useAction, useLocalDocument, useLocalQuery, type SignedInUser, useToast } from '../../../app/hooks';
+import { useWakeLock } from '../../../app/wake-lock';
 import type { LocalDocument } from '../../../db/schemas';
+import { translateMessage } from '../../../i18n/messages';
 import { useSyncStatus } from '../../../sync/sync-store';
 import { type BoxDoc, byName, type CompanyDoc, boxesByGrid, type GridDoc, gridOrderOf, type RoomDoc } from '../../rooms/model';
 import { SignedIn } from '../../session/SignedIn';
 import { FormError } from '../../shell/forms';
 import { Screen } from '../../shell/Screen';
 import { FormFields } from '../FormFields';
+import { formsTexts } from '../texts';
 import { BoxPicker } from './BoxPicker';
 import { describeBoxes, placeBoxes, submissionOf } from './model';
 import { useMultiSelect } from './multiselect-store';
@@ -53,13 +57,12 @@ async function submitFilled(context: ApiContext, input: { target: Target; submit
   return submitFormBoxes(context, { ...submission, gridBoxIds: target.gridBoxIds });
 }
 
-export const OFFLINE_SAVED = 'Saved on this tablet; it will be sent when the connection returns.';
-
 export function FillScreen(props: { templateId: string; templateName: string; boxes?: string; room?: string }) {
   return <SignedIn title={props.templateName}>{(user) => <Fill user={user} {...props} />}</SignedIn>;
 }
 
 function Fill(props: { user: SignedInUser; templateId: string; templateName: string; boxes?: string; room?: string }) {
+  const { t } = useTranslation(formsTexts);
   const { user } = props;
   const template = useLocalDocument<TemplateDoc>('form_templates', props.templateId);
   const reset = useMultiSelect((state) => state.reset);
@@ -74,7 +77,7 @@ function Fill(props: { user: SignedInUser; templateId: string; templateName: str
   const title = document?.TemplateName ?? props.templateName;
 
   if (template.loading || !document) {
-    return <Screen title={title} loading={template.loading} empty={template.loading ? null : 'This form is not on this tablet: it was deleted, or it has not synced here yet.'} actions={<BackLink />} />;
+    return <Screen title={title} loading={template.loading} empty={template.loading ? null : t('fill.notOnTablet')} actions={<BackLink />} />;
   }
   if (boxIds.length > 0) return <BoxesFill user={user} template={document} boxIds={boxIds} roomId={props.room} />;
   if (props.room) return <RoomFill user={user} template={document} roomId={props.room} />;
@@ -82,10 +85,11 @@ function Fill(props: { user: SignedInUser; templateId: string; templateName: str
 }
 
 function BackLink() {
+  const { t } = useTranslation(formsTexts);
   const router = useRouter();
   return (
     <button type="button" className="button" onClick={() => (router.history.canGoBack() ? router.history.back() : void router.navigate({ to: '/dashboard' }))}>
-      Back
+      {t('fill.back')}
     </button>
   );
 }
@@ -116,6 +120,7 @@ function usePlacedBoxes(boxIds: string[], companyId: number) {
 }
 
 function BoxesFill(props: { user: SignedInUser; template: TemplateDoc; boxIds: string[]; roomId?: string }) {
+  const { t } = useTranslation(formsTexts);
   const { template, boxIds } = props;
   const { placed, grids, loading } = usePlacedBoxes(boxIds, props.user.companyId);
   const found = new Set(placed.map((each) => each.box.id));
@@ -129,10 +134,14 @@ function BoxesFill(props: { user: SignedInUser; template: TemplateDoc; boxIds: s
     <Screen title={template.TemplateName} loading={loading} actions={<BackLink />}>
       <FillTarget>
         <p>
-          For <strong>{coordinates ?? `${boxIds.length} ${boxIds.length === 1 ? 'box' : 'boxes'}`}</strong>
-          {room?.Name ? ` in ${room.Name}` : ''}
+          <Trans
+            t={t}
+            i18nKey={room?.Name ? 'fill.forBoxesInRoom' : 'fill.forBoxes'}
+            values={{ boxes: coordinates ?? t('fill.boxCount', { count: boxIds.length }), room: room?.Name }}
+            components={{ strong: <strong /> }}
+          />
         </p>
-        {missing > 0 && <p className="muted">{missing === 1 ? 'One box is' : `${missing} boxes are`} not on this tablet yet; the form is still filed under {missing === 1 ? 'it' : 'them'}.</p>}
+        {missing > 0 && <p className="muted">{t('fill.boxesMissing', { count: missing })}</p>}
       </FillTarget>
       <FillForm user={props.user} template={template} target={target} coordinates={coordinates} doneRoomId={roomId} />
     </Screen>
@@ -141,8 +150,9 @@ function BoxesFill(props: { user: SignedInUser; template: TemplateDoc; boxIds: s
 
 /** The line saying what the form is filled for. */
 function FillTarget({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
+  const { t } = useTranslation(formsTexts);
   return (
-    <div className="card fill-target" role="region" aria-label="Filled for">
+    <div className="card fill-target" role="region" aria-label={t('fill.filledFor')}>
       <div>{children}</div>
       {actions && <div className="form-actions">{actions}</div>}
     </div>
@@ -152,6 +162,7 @@ function FillTarget({ children, actions }: { children: ReactNode; actions?: Reac
 // ——— A room ———
 
 function RoomFill(props: { user: SignedInUser; template: TemplateDoc; roomId: string }) {
+  const { t } = useTranslation(formsTexts);
   const { template, user } = props;
   const room = useLocalDocument<RoomDoc>('rooms', props.roomId);
   // The room's key (its client id), also when the address names it by the spec's integer id.
@@ -174,29 +185,29 @@ function RoomFill(props: { user: SignedInUser; template: TemplateDoc; roomId: st
     return placed.filter((each) => ids.has(each.box.id));
   }, [placed, chosenIds]);
 
-  const roomName = room.document?.Name ?? 'this room';
+  const roomName = room.document?.Name ?? t('fill.thisRoom');
 
   if (!room.loading && !room.document) {
-    return <Screen title={template.TemplateName} empty="This room is not on this tablet: it was deleted, or it has not synced here yet." actions={<BackLink />} />;
+    return <Screen title={template.TemplateName} empty={t('fill.roomNotOnTablet')} actions={<BackLink />} />;
   }
 
   const change = (
     <button type="button" className="button" onClick={() => setMode(null)}>
-      Change
+      {t('fill.change')}
     </button>
   );
 
   return (
     <Screen title={template.TemplateName} loading={room.loading || gridList.loading} actions={<BackLink />}>
       {mode === null && (
-        <div className="card fill-choice" role="group" aria-label={`Fill ${template.TemplateName} for`}>
+        <div className="card fill-choice" role="group" aria-label={t('fill.fillFor', { form: template.TemplateName })}>
           <p>
-            Fill this form for <strong>{roomName}</strong>:
+            <Trans t={t} i18nKey="fill.fillThisFormFor" values={{ room: roomName }} components={{ strong: <strong /> }} />
           </p>
           <div className="choice-buttons">
             <button type="button" className="button big-choice" onClick={() => setMode('room')}>
-              <strong>Whole room</strong>
-              <span>One response for the room</span>
+              <strong>{t('fill.wholeRoom')}</strong>
+              <span>{t('fill.wholeRoomHint')}</span>
             </button>
             <button
               type="button"
@@ -206,8 +217,8 @@ function RoomFill(props: { user: SignedInUser; template: TemplateDoc; roomId: st
                 setPage(1);
               }}
             >
-              <strong>Pick plants</strong>
-              <span>One response per plant picked</span>
+              <strong>{t('fill.pickPlants')}</strong>
+              <span>{t('fill.pickPlantsHint')}</span>
             </button>
           </div>
         </div>
@@ -216,7 +227,7 @@ function RoomFill(props: { user: SignedInUser; template: TemplateDoc; roomId: st
         <>
           <FillTarget actions={change}>
             <p>
-              For the whole room <strong>{roomName}</strong>
+              <Trans t={t} i18nKey="fill.forWholeRoom" values={{ room: roomName }} components={{ strong: <strong /> }} />
             </p>
           </FillTarget>
           <FillForm user={user} template={template} target={{ kind: 'room', roomId }} coordinates={null} doneRoomId={roomId} />
@@ -226,7 +237,7 @@ function RoomFill(props: { user: SignedInUser; template: TemplateDoc; roomId: st
         <>
           <FillTarget actions={change}>
             <p>
-              Step 1 of 2: pick the plants in <strong>{roomName}</strong>
+              <Trans t={t} i18nKey="fill.step1" values={{ room: roomName }} components={{ strong: <strong /> }} />
             </p>
           </FillTarget>
           <BoxPicker grids={grids} placed={placed} boxesByGrid={boxesOfGrid} order={order} onNext={() => setPage(2)} />
@@ -237,12 +248,12 @@ function RoomFill(props: { user: SignedInUser; template: TemplateDoc; roomId: st
           <FillTarget
             actions={
               <button type="button" className="button" onClick={() => setPage(1)}>
-                Change plants
+                {t('fill.changePlants')}
               </button>
             }
           >
             <p>
-              Step 2 of 2: the form for <strong>{chosen.length === 1 ? '1 plant' : `${chosen.length} plants`}</strong> in {roomName}
+              <Trans t={t} i18nKey="fill.step2" values={{ plants: t('fill.plantCount', { count: chosen.length }), room: roomName }} components={{ strong: <strong /> }} />
             </p>
             <p className="muted">{describeBoxes(chosen)}</p>
           </FillTarget>
@@ -262,15 +273,16 @@ function RoomFill(props: { user: SignedInUser; template: TemplateDoc; roomId: st
 // ——— No room or boxes yet ———
 
 function PickRoom(props: { user: SignedInUser; template: TemplateDoc }) {
+  const { t } = useTranslation(formsTexts);
   const { template, user } = props;
   const navigate = useNavigate();
   const rooms = useLocalQuery<RoomDoc>('rooms', { CompanyID: user.companyId }, String(user.companyId));
   const sorted = useMemo(() => [...rooms.documents].sort(byName), [rooms.documents]);
   return (
-    <Screen title={template.TemplateName} loading={rooms.loading} empty={sorted.length === 0 ? 'No rooms on this tablet yet: create one under Rooms, then fill the form there.' : null} actions={<BackLink />}>
+    <Screen title={template.TemplateName} loading={rooms.loading} empty={sorted.length === 0 ? t('fill.noRooms') : null} actions={<BackLink />}>
       <div className="card fill-choice">
-        <h2>Which room is this form for?</h2>
-        <ul className="room-choices" aria-label="Rooms">
+        <h2>{t('fill.whichRoom')}</h2>
+        <ul className="room-choices" aria-label={t('fill.rooms')}>
           {sorted.map((room) => (
             <li key={room.id}>
               <button
@@ -297,6 +309,7 @@ function PickRoom(props: { user: SignedInUser; template: TemplateDoc }) {
 // ——— The form ———
 
 function FillForm(props: { user: SignedInUser; template: TemplateDoc; target: Target; coordinates: string | null; doneRoomId: string | null }) {
+  const { t } = useTranslation(formsTexts);
   const { template, user } = props;
   const answers = useMultiSelect((state) => state.pageTwoData.answers);
   const photos = useMultiSelect((state) => state.pageTwoData.photos);
@@ -306,6 +319,8 @@ function FillForm(props: { user: SignedInUser; template: TemplateDoc; target: Ta
   const submit = useAction(submitFilled, undefined, { inlineErrors: true });
   const toast = useToast();
   const done = useDone(props.doneRoomId);
+  // A form for several boxes is filled walking the bench: the screen stays on meanwhile (issue 19).
+  useWakeLock(props.target.kind !== 'room' && props.target.gridBoxIds.length > 1);
   const [missingFieldId, setMissingFieldId] = useState<string | null>(null);
   // The refusal shows until the grower answers the field it named (or submits again).
   const [error, setError] = useState<string | null>(null);
@@ -327,7 +342,7 @@ function FillForm(props: { user: SignedInUser; template: TemplateDoc; target: Ta
       const ok = await submit.run({ target: props.target, submittedBy: user.userId, fieldResponses, photos: photoList });
       if (ok) {
         setMissingFieldId(null);
-        toast(online ? rm.submitted : `${rm.submitted}. ${OFFLINE_SAVED}`, 'success');
+        toast(online ? rm.submitted : t('fill.submittedOffline', { submitted: translateMessage(rm.submitted), offlineSaved: t('fill.offlineSaved') }), 'success');
         done();
         return;
       }
@@ -360,10 +375,10 @@ function FillForm(props: { user: SignedInUser; template: TemplateDoc; target: Ta
         coordinates={props.coordinates}
       />
       <FormError error={error} />
-      {!online && <p className="muted fill-offline">Offline: the form is kept on this tablet and sent when the connection returns.</p>}
+      {!online && <p className="muted fill-offline">{t('fill.offline')}</p>}
       <div className="form-actions">
         <button type="submit" className="button primary" disabled={submit.busy || empty}>
-          {submit.busy ? 'Submitting…' : 'Submit'}
+          {submit.busy ? t('fill.submitting') : t('fill.submit')}
         </button>
       </div>
     </form>

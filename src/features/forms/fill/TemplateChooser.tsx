@@ -4,22 +4,25 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { FormTemplateRecord } from '../../../../common/schemas/forms';
 import { useLocalQuery } from '../../../app/hooks';
 import type { LocalDocument } from '../../../db/schemas';
-import { categoryLabel, templatesInOrder } from './model';
+import { categoryName, formsTexts } from '../texts';
+import { templatesInOrder } from './model';
 import '../forms.css';
 
 type TemplateDoc = LocalDocument & FormTemplateRecord;
 
 /** `search` names the room and/or boxes; server ids as numbers keep the address plain (`room=12`). */
 export function TemplateChooser(props: { companyId: number; search: { room?: string | number; boxes?: string | number }; label?: string }) {
+  const { t } = useTranslation(formsTexts);
   const list = useLocalQuery<TemplateDoc>('form_templates', { CompanyID: props.companyId }, `templates-${props.companyId}`);
   const templates = useMemo(() => templatesInOrder(list.documents), [list.documents]);
-  if (list.loading) return <p className="muted">Loading the forms…</p>;
-  if (templates.length === 0) return <p className="muted">No forms on this tablet yet. An Admin builds them in the form builder.</p>;
+  if (list.loading) return <p className="muted">{t('chooser.loading')}</p>;
+  if (templates.length === 0) return <p className="muted">{t('chooser.empty')}</p>;
   return (
-    <ul className="template-choices" aria-label={props.label ?? 'Forms to fill'}>
+    <ul className="template-choices" aria-label={props.label ?? t('chooser.label')}>
       {templates.map((template) => (
         <li key={template.id}>
           <Link
@@ -30,8 +33,7 @@ export function TemplateChooser(props: { companyId: number; search: { room?: str
           >
             <span className="template-name">{template.TemplateName}</span>
             <span className="template-category">
-              {categoryLabel(template.FormCategory)}
-              {template.IsDefault ? ' · default' : ''}
+              {template.IsDefault ? t('chooser.categoryDefault', { category: categoryName(template.FormCategory) }) : categoryName(template.FormCategory)}
             </span>
           </Link>
         </li>

@@ -3,13 +3,15 @@
  * they are called (numbers by the company's grid order), the boxes of a range, the order templates are
  * offered in, and the answers a submission sends.
  */
-import { type FormCategory, FORM_CATEGORIES } from '../../../../common/messages/forms';
+import { FORM_CATEGORIES } from '../../../../common/messages/forms';
 import type { GridOrder } from '../../../../common/messages/settings';
 import { boxNumber } from '../../../../common/grid-order';
 import type { FormTemplateRecord } from '../../../../common/schemas/forms';
 import type { Answer, Photo } from '../../../api/form-responses';
+import { i18next } from '../../../i18n/i18n';
 import { type BoxDoc, boxLabel, type GridDoc, gridSize } from '../../rooms/model';
 import { shownFields } from '../FormFields';
+import { formsTexts } from '../texts';
 
 /** A box with its grid, its number and what the screens call it. */
 export interface PlacedBox {
@@ -32,17 +34,23 @@ export function placeBoxes(boxes: BoxDoc[], grids: GridDoc[], allBoxesOfGrids: B
   return placed.sort((a, b) => gridOrder.indexOf(a.box.gridId) - gridOrder.indexOf(b.box.gridId) || a.number - b.number);
 }
 
-/** "Bench A: box 3" / "Bench A: boxes 3, 4 (Mother 1), 5; Bench B: box 1" — what a Coordinates field records. */
+/** Whether a box is called by its number only (no name of its own): "Box 3". */
+export const numberedOnly = (each: PlacedBox) => each.label === boxLabel({ ...each.box, CustomName: null }, each.number);
+
+/**
+ * "Bench A: box 3" / "Bench A: boxes 3, 4 (Mother 1), 5; Bench B: box 1" — what a Coordinates field
+ * records, in the reader's language (called at render or submit, never kept from an earlier language).
+ */
 export function describeBoxes(placed: PlacedBox[]): string {
   const byGrid = new Map<string, PlacedBox[]>();
   for (const each of placed) {
-    const name = each.grid?.Name ?? 'Grid';
+    const name = each.grid?.Name ?? i18next.t('coordinates.unnamedGrid', { ns: formsTexts });
     byGrid.set(name, [...(byGrid.get(name) ?? []), each]);
   }
   return [...byGrid.entries()]
     .map(([grid, boxes]) => {
-      const names = boxes.map((each) => (each.label === `Box ${each.number}` ? String(each.number) : `${each.number} (${each.label})`));
-      return `${grid}: ${boxes.length === 1 ? 'box' : 'boxes'} ${names.join(', ')}`;
+      const names = boxes.map((each) => (numberedOnly(each) ? String(each.number) : `${each.number} (${each.label})`));
+      return i18next.t('coordinates.boxes', { ns: formsTexts, count: boxes.length, grid, boxes: names.join(', ') });
     })
     .join('; ');
 }
@@ -71,8 +79,6 @@ export function templatesInOrder<T extends Pick<FormTemplateRecord, 'FormCategor
       a.TemplateName.localeCompare(b.TemplateName, undefined, { numeric: true, sensitivity: 'base' }),
   );
 }
-
-export const categoryLabel = (category: FormCategory | string) => category || 'Scouting';
 
 /**
  * What a submission sends: an answer for every field that shows (blank ones as null, so the response

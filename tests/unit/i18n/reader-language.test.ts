@@ -1,0 +1,75 @@
+/**
+ * The reader's language (src/i18n): which language a reader gets, the spec's messages in it (plain and
+ * built around values), and dates and numbers as that language writes them. Through the app's own
+ * i18next instance, its Spanish and Dutch catalogues loaded as a tablet loads them.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { sessionMessages } from '../../../common/messages/session';
+import { weatherMessages } from '../../../common/messages/weather';
+import { readerLanguage } from '../../../src/i18n/choice';
+import { formatDate, formatNumber, weekStartDay } from '../../../src/i18n/format';
+import { i18next, MESSAGES_NAMESPACE } from '../../../src/i18n/i18n';
+import { supportedLanguage } from '../../../src/i18n/languages';
+import { messageOf, translateMessage } from '../../../src/i18n/messages';
+import spanish from '../../../src/i18n/messages/es.json';
+import dutch from '../../../src/i18n/messages/nl.json';
+
+afterAll(async () => {
+  await i18next.changeLanguage('en');
+});
+
+describe('which language a reader gets', () => {
+  it('the tablet’s own choice first, then the company’s, English for a language the app does not speak', () => {
+    expect(readerLanguage({ tablet: 'nl', company: 'es' })).toBe('nl');
+    expect(readerLanguage({ tablet: null, company: 'es' })).toBe('es');
+    expect(readerLanguage({ tablet: null, company: 'es-MX' })).toBe('es');
+    expect(readerLanguage({ tablet: null, company: 'fr' })).toBe('en');
+  });
+
+  it('reads language codes by their first part, and nothing else', () => {
+    expect(supportedLanguage('nl-BE')).toBe('nl');
+    expect(supportedLanguage('EN_gb')).toBe('en');
+    expect(supportedLanguage('pt-BR')).toBeNull();
+    expect(supportedLanguage(42)).toBeNull();
+  });
+});
+
+describe('the spec’s messages in the reader’s language', () => {
+  it('English readers see the spec’s words as they are', async () => {
+    await i18next.changeLanguage('en');
+    expect(translateMessage(sessionMessages.locationRequired)).toBe(sessionMessages.locationRequired);
+  });
+
+  for (const [language, catalogue] of [['es', spanish], ['nl', dutch]] as const) {
+    it(`${language}: a message by its English text, one built around a value with the value kept, and a text that is no message as it came`, async () => {
+      await i18next.changeLanguage(language);
+      await i18next.loadNamespaces(MESSAGES_NAMESPACE);
+      const translated = (catalogue as Record<string, string>)[sessionMessages.locationRequired];
+      expect(translated).toBeTruthy();
+      expect(translated).not.toBe(sessionMessages.locationRequired);
+      expect(translateMessage(sessionMessages.locationRequired)).toBe(translated);
+      expect(messageOf(new Error(sessionMessages.locationRequired))).toBe(translated);
+
+      const withPlace = translateMessage(weatherMessages.placeNotFound('Delft, Zuid-Holland'));
+      expect(withPlace).toBe(((catalogue as Record<string, string>)[weatherMessages.placeNotFound('{{0}}')] ?? '').replace('{{0}}', 'Delft, Zuid-Holland'));
+      expect(withPlace).toContain('Delft, Zuid-Holland');
+
+      expect(translateMessage('The camera said: 503 Slow Down')).toBe('The camera said: 503 Slow Down');
+    });
+  }
+});
+
+describe('dates and numbers as the reader writes them', () => {
+  it('writes numbers and dates in the reader’s language; weeks start on Monday', async () => {
+    await i18next.changeLanguage('nl');
+    expect(formatNumber(1234.5)).toBe('1.234,5');
+    expect(formatDate('2026-03-02T12:00:00Z', { day: 'numeric', month: 'long', timeZone: 'UTC' })).toBe('2 maart');
+    expect(weekStartDay()).toBe(1);
+    await i18next.changeLanguage('es');
+    expect(formatDate('2026-03-02T12:00:00Z', { day: 'numeric', month: 'long', timeZone: 'UTC' })).toBe('2 de marzo');
+    await i18next.changeLanguage('en');
+    expect(formatNumber(1234.5)).toBe('1,234.5');
+    expect(formatDate(null)).toBe('');
+    expect(formatDate('not a date')).toBe('');
+  });
+});
