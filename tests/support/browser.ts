@@ -198,7 +198,11 @@ export async function launchChromiumWith(extraArgs: readonly string[]): Promise<
  */
 export async function newTabletPage(browser: Browser, server: { url: string }, options: { permissions?: string[] } = {}): Promise<BrowserPage> {
   const context = await browser.newContext({ baseURL: server.url, serviceWorkers: 'allow', viewport: { width: 768, height: 1024 }, permissions: options.permissions ?? [] });
-  const page = await context.newPage();
+  return watched(context, await context.newPage());
+}
+
+/** A page with its uncaught errors and console errors and warnings collected, for the test to assert on. */
+function watched(context: BrowserContext, page: Page): BrowserPage {
   const errors: Error[] = [];
   const messages: string[] = [];
   page.on('pageerror', (error) => errors.push(error));
@@ -234,14 +238,7 @@ export async function newTabletProfile(server: { url: string }): Promise<Browser
       // left in the temporary directory
     }
   });
-  const page = context.pages()[0] ?? (await context.newPage());
-  const errors: Error[] = [];
-  const messages: string[] = [];
-  page.on('pageerror', (error) => errors.push(error));
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') messages.push(`${message.type()}: ${message.text()}`);
-  });
-  return { context, page, errors, console: messages };
+  return watched(context, context.pages()[0] ?? (await context.newPage()));
 }
 
 export interface E2E {
@@ -291,14 +288,7 @@ export async function startE2E(options: { openMeteoUrl?: string; stripe?: Stripe
       // A portrait tablet, the size growers hold (spec: right at 768×1024 and 1280×800).
       const context = await browser.newContext({ baseURL: server.url, serviceWorkers: 'allow', viewport: { width: 768, height: 1024 } });
       contexts.push(context);
-      const page = await context.newPage();
-      const errors: Error[] = [];
-      const messages: string[] = [];
-      page.on('pageerror', (error) => errors.push(error));
-      page.on('console', (message) => {
-        if (message.type() === 'error' || message.type() === 'warning') messages.push(`${message.type()}: ${message.text()}`);
-      });
-      return { context, page, errors, console: messages };
+      return watched(context, await context.newPage());
     },
     async close() {
       for (const context of contexts) await context.close().catch(() => undefined);
