@@ -102,7 +102,7 @@ describe.skipIf(skipBrowser)('plant problems in the box panel in Chromium', { ti
     const chunk = '**/assets/BoxProblems-*.js';
     await opened.context.route(chunk, (route) => route.abort('internetdisconnected'));
     const app = new RoomsPage(opened.page);
-    await app.signIn(farm.regular);
+    await app.signIn(farm.regular, { appSaved: false });
     await app.openRooms();
     await app.openRoom('Flower room Q');
     await expect.poll(() => app.grid('Bench Q').locator('.grid-box').count(), { timeout: 30_000 }).toBe(2);
