@@ -4,13 +4,14 @@
  * page opens with a session (and after a sign-in).
  */
 import { RouterProvider, createRouter } from '@tanstack/react-router';
-import { SnackbarProvider } from 'notistack';
-import { StrictMode } from 'react';
+import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import './app/app.css';
 // Before any screen: the interface's language, and the English texts features register as they load.
 import './i18n/i18n';
 import { listenForInstallOffer } from './app/install';
+import { lazyChunk } from './app/lazy-chunk';
+import { useToasterWanted } from './app/toasts';
 import { apiContext, session, startSync } from './app/services';
 import { Loading } from './features/shell/Loading';
 import { registerServiceWorker } from './register-service-worker';
@@ -24,6 +25,16 @@ const cameraPage = location.pathname === '/camera';
 // an offline cold start of a room waits on it.
 if (session.isLoggedIn() && !cameraPage) void apiContext();
 
+// The toaster (notistack) comes with the first toast: the first page does without it (src/app/toasts.ts).
+const toaster = lazyChunk(async () => (await import('./app/Toaster')).Toaster);
+function Toasts() {
+  return useToasterWanted() ? (
+    <Suspense fallback={null}>
+      <toaster.Component />
+    </Suspense>
+  ) : null;
+}
+
 const router = createRouter({ routeTree, defaultPendingComponent: Loading, defaultPreload: 'intent' });
 
 declare module '@tanstack/react-router' {
@@ -36,13 +47,8 @@ const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      {/* Spec part 1 §2, §9: toasts centred, 3000 ms, at most 360 px wide. Decision: at the bottom, not at
-          the top: there they covered the sync indicator and the box panel's title and
-          first buttons (issue 13); nothing is fixed at the bottom, the screens keep room below their last
-          control (app.css), and taps pass through a toast. */}
-      <SnackbarProvider anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }} autoHideDuration={3000} maxSnack={3} style={{ maxWidth: 360 }}>
-        <RouterProvider router={router} />
-      </SnackbarProvider>
+      <RouterProvider router={router} />
+      <Toasts />
     </StrictMode>,
   );
 }

@@ -4,7 +4,6 @@
  * with its loading state, a toast on success and the error kept on failure (spec: every data action
  * moves loading → success or failed, and keeps the error text).
  */
-import { useSnackbar } from 'notistack';
 import { useCallback, useEffect, useState } from 'react';
 import type { ApiContext } from '../api/context';
 import type { CollectionName, LocalDocument } from '../db/schemas';
@@ -12,6 +11,7 @@ import type { Role } from '../../common/roles';
 import { useSyncStatus } from '../sync/sync-store';
 import { apiContext, session } from './services';
 import { messageOf, translateMessage } from '../i18n/messages';
+import { showToast, type ToastType } from './toasts';
 
 /** The context of the domain functions (the local database opens once per page). */
 export function useApiContext(): ApiContext | null {
@@ -81,15 +81,14 @@ export function useLocalDocument<T extends LocalDocument = LocalDocument>(collec
   return { document: documents[0] ?? null, loading };
 }
 
-export type ToastType = 'success' | 'danger' | 'warning' | 'info';
+export type { ToastType } from './toasts';
 
 /**
- * Toasts of the spec's four types (notistack calls "danger" "error"). A spec message (a server's
- * answer, a rule's refusal) shows in the reader's language; a screen's own text comes translated.
+ * Toasts of the spec's four types (src/app/toasts.ts). A spec message (a server's answer, a rule's
+ * refusal) shows in the reader's language; a screen's own text comes translated.
  */
 export function useToast() {
-  const { enqueueSnackbar } = useSnackbar();
-  return useCallback((message: string, type: ToastType = 'info') => enqueueSnackbar(translateMessage(message), { variant: type === 'danger' ? 'error' : type }), [enqueueSnackbar]);
+  return useCallback((message: string, type: ToastType = 'info') => showToast({ message: translateMessage(message), type }), []);
 }
 
 export interface Action<Args extends unknown[]> {

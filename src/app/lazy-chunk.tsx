@@ -9,7 +9,7 @@
 import { type Attributes, type ComponentType, lazy, type ReactNode, useState } from 'react';
 import { useSyncStatus } from '../sync/sync-store';
 import { useTranslation } from 'react-i18next';
-import { shellTexts } from '../features/shell/texts';
+import { appTexts } from './texts';
 
 export interface LazyChunk<Props> {
   Component: ComponentType<Props>;
@@ -69,7 +69,7 @@ function nextChance(): Promise<void> {
 /** What shows while a chunk loads; offline it says the part waits for the connection. */
 export function ChunkFallback({ children }: { children: ReactNode }) {
   // A fallback must not itself wait for Spanish or Dutch texts: English until they arrive.
-  const { t } = useTranslation(shellTexts, { useSuspense: false });
+  const { t } = useTranslation(appTexts, { useSuspense: false });
   const online = useSyncStatus((status) => status.online);
   return (
     <p className="muted" role="status">

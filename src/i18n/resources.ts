@@ -1,9 +1,10 @@
 /**
  * The interface's texts by namespace, one namespace per feature folder (src/features/<feature>/locales/
- * en.json, es.json, nl.json): their English shapes type every `t()` key, so a key that does not exist
+ * en.json, es.json, nl.json), and the first page's few (src/app/locales): their English shapes type every `t()` key, so a key that does not exist
  * fails the typecheck. The spec's messages are not here: they are keyed by their English text
  * (src/i18n/messages.ts).
  */
+import type app from '../app/locales/en.json';
 import type audit from '../features/audit/locales/en.json';
 import type automations from '../features/automations/locales/en.json';
 import type batches from '../features/batches/locales/en.json';
@@ -35,6 +36,7 @@ import type videoCapture from '../features/video-capture/locales/en.json';
 import type weather from '../features/weather/locales/en.json';
 
 export interface Resources {
+  'app': typeof app;
   'audit': typeof audit;
   'automations': typeof automations;
   'batches': typeof batches;

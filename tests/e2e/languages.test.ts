@@ -35,9 +35,11 @@ function flatten(texts: Texts, prefix = '', into = new Map<string, string>()): M
   return into;
 }
 
+/** A namespace's texts: a feature folder's, or the first page's own ('app', src/app/locales). */
 const readTexts = (feature: string, language: string): Map<string, string> => {
+  const folder = feature === 'app' ? join(process.cwd(), 'src', 'app') : join(FEATURES, feature);
   try {
-    return flatten(JSON.parse(readFileSync(join(FEATURES, feature, 'locales', `${language}.json`), 'utf8')) as Texts);
+    return flatten(JSON.parse(readFileSync(join(folder, 'locales', `${language}.json`), 'utf8')) as Texts);
   } catch {
     return new Map();
   }
@@ -56,7 +58,7 @@ interface EnglishText {
  */
 function englishTexts(language: Language): EnglishText[] {
   const texts: EnglishText[] = [];
-  const features = readdirSync(FEATURES);
+  const features = [...readdirSync(FEATURES), 'app'];
   // A word that is also this language's, somewhere in the app ("Cultural" is Spanish too), proves nothing either.
   const alsoTranslated = new Set(features.flatMap((feature) => [...readTexts(feature, language).values()]));
   for (const feature of features) {

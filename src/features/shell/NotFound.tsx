@@ -6,10 +6,10 @@ import { Navigate } from '@tanstack/react-router';
 import { session } from '../../app/services';
 import { homeOf } from '../../app/home';
 import { useTranslation } from 'react-i18next';
-import { shellTexts } from './texts';
+import { appTexts } from '../../app/texts';
 
 export function NotFound() {
-  const { t } = useTranslation(shellTexts);
+  const { t } = useTranslation(appTexts);
   if (session.isLoggedIn()) return <Navigate to={homeOf(session.role())} replace />;
   return (
     <main className="page narrow">

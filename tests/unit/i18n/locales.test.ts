@@ -11,7 +11,9 @@ import type { CatalogueTranslation } from '../../../src/features/plant-problems/
 
 type Texts = { [key: string]: string | Texts };
 
-const featureTexts = import.meta.glob<Texts>('../../../src/features/*/locales/*.json', { eager: true, import: 'default' });
+// Each feature's texts, and the first page's own (src/app/locales, the 'app' namespace).
+const featureTexts = import.meta.glob<Texts>(['../../../src/features/*/locales/*.json', '../../../src/app/locales/*.json'], { eager: true, import: 'default' });
+const localesOf = (namespace: string, language: string) => featureTexts[namespace === 'app' ? `../../../src/app/locales/${language}.json` : `../../../src/features/${namespace}/locales/${language}.json`];
 const messageTranslations = import.meta.glob<Record<string, string>>('../../../src/i18n/messages/*.json', { eager: true, import: 'default' });
 const catalogueTranslations = import.meta.glob<CatalogueTranslation>('../../../src/features/plant-problems/catalogue/*.json', { eager: true, import: 'default' });
 const specMessageModules = import.meta.glob<Record<string, unknown>>('../../../common/messages/*.ts', { eager: true });
@@ -48,7 +50,7 @@ function englishFor(english: Map<string, string>, key: string): string | undefin
   return english.get(key) ?? english.get(key.replace(PLURAL_SUFFIX, '_other'));
 }
 
-const features = [...new Set(Object.keys(featureTexts).map((path) => /features\/([^/]+)\/locales/.exec(path)?.[1] ?? ''))].sort();
+const features = [...new Set(Object.keys(featureTexts).map((path) => /(?:features\/([^/]+)|src\/(app))\/locales/.exec(path)?.slice(1).find(Boolean) ?? ''))].sort();
 
 describe('the interface texts of every feature, in every language', () => {
   it('has texts for features', () => {
@@ -56,10 +58,10 @@ describe('the interface texts of every feature, in every language', () => {
   });
 
   for (const feature of features) {
-    const english = flatten(featureTexts[`../../../src/features/${feature}/locales/en.json`] ?? {});
+    const english = flatten(localesOf(feature, 'en') ?? {});
     for (const language of TRANSLATED) {
       it(`${feature}: ${language} has exactly the English keys, the same values filled in, none empty`, () => {
-        const translated = flatten(featureTexts[`../../../src/features/${feature}/locales/${language}.json`] ?? {});
+        const translated = flatten(localesOf(feature, language) ?? {});
         expect([...translated.keys()].sort()).toEqual(expectedKeys(english, language));
         for (const [key, text] of translated) {
           expect(text.trim(), `${feature}:${key} (${language}) is empty`).not.toBe('');
