@@ -13,6 +13,7 @@
  * connection returns, and every half hour.
  */
 import { useSyncExternalStore } from 'react';
+import { leaveOnPurpose } from './app/leaving';
 
 const UPDATE_CHECK_INTERVAL_MS = 30 * 60_000;
 
@@ -64,8 +65,9 @@ export function useUpdateWaiting(): boolean {
 /** Takes the waiting version: its worker takes over (workbox's SKIP_WAITING message), then the page reloads in it. */
 export function reloadIntoUpdate(): void {
   const waiting = registration?.waiting;
-  if (!waiting) return window.location.reload();
-  navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+  // The queue stays in IndexedDB for the new version (one outbox format: sync/outbox.ts).
+  if (!waiting) return leaveOnPurpose();
+  navigator.serviceWorker.addEventListener('controllerchange', () => leaveOnPurpose(), { once: true });
   waiting.postMessage({ type: 'SKIP_WAITING' });
 }
 

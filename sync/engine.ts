@@ -80,6 +80,8 @@ export class SyncEngine implements Recorder {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private started = false;
   private stopped = false;
+  /** Whether the first replay round has dropped what the service worker sent (see replayOnce). */
+  private forgotSentElsewhere = false;
 
   constructor(private readonly options: SyncEngineOptions) {
     this.replayer = new Replayer(options.outbox, options.transport);
@@ -311,6 +313,12 @@ export class SyncEngine implements Recorder {
       if (!ignoreBackoff) return;
       clearTimeout(this.retryTimer);
       this.retryTimer = null;
+    }
+    // A page opened while the service worker sent (sync/background-replay.ts) may have read entries it
+    // then sent; this round holds the lock it held, so it has finished. Once: it never sends while a page is open.
+    if (!this.forgotSentElsewhere) {
+      this.forgotSentElsewhere = true;
+      await this.options.outbox.forgetSentElsewhere();
     }
     let outcome;
     const controller = new AbortController();

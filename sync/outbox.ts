@@ -11,8 +11,10 @@
  * has answered: nothing in the queue or the local store is rewritten when a create reaches the server.
  *
  * One owner: the sync worker (or, in tests, the engine in-process) is the only code that opens an
- * Outbox; the page records through it. So the index of pending effects below, kept in memory, is
- * always the queue's own: no second copy in another realm needs keeping in step.
+ * Outbox while a page of the app is open; the page records through it. So the index of pending
+ * effects below, kept in memory, is the queue's own. The one other opener is the service worker, which
+ * only sends (and only while no page is open: sync/background-replay.ts); what it sent leaves the
+ * index at the next replay (`forgetSentElsewhere`).
  */
 import { Dexie, type Table } from 'dexie';
 import { clientIdsIn } from '../common/client-ids';
@@ -67,6 +69,8 @@ export class PendingEffects {
   private readonly byDocument = new Map<string, Array<{ seq: number; entryId: string; effect: Effect }>>();
   /** Records whose create is still waiting. */
   private readonly unsent = new Set<ClientId>();
+  /** The entries indexed, by id (see Outbox.forgetSentElsewhere). */
+  private readonly entries = new Map<string, Pick<OutboxEntry, 'id' | 'effects' | 'creates'>>();
 
   static key(collection: string, id: string) {
     return `${collection}\u0000${id}`;
@@ -74,6 +78,7 @@ export class PendingEffects {
 
   add(entries: readonly OutboxEntry[]) {
     for (const entry of entries) {
+      this.entries.set(entry.id, entry);
       for (const clientId of entry.creates) this.unsent.add(clientId);
       for (const effect of entry.effects) {
         const key = PendingEffects.key(effect.collection, effect.id);
@@ -86,6 +91,7 @@ export class PendingEffects {
 
   remove(entries: readonly Pick<OutboxEntry, 'id' | 'effects' | 'creates'>[]) {
     for (const entry of entries) {
+      this.entries.delete(entry.id);
       for (const clientId of entry.creates) this.unsent.delete(clientId);
       for (const effect of entry.effects) {
         const key = PendingEffects.key(effect.collection, effect.id);
@@ -94,6 +100,16 @@ export class PendingEffects {
         else this.byDocument.delete(key);
       }
     }
+  }
+
+  /** The ids of the entries indexed. */
+  entryIds(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /** The indexed entries among `ids`. */
+  entriesOf(ids: Iterable<string>): Array<Pick<OutboxEntry, 'id' | 'effects' | 'creates'>> {
+    return [...ids].flatMap((id) => this.entries.get(id) ?? []);
   }
 
   /** Whether the create of one of these records still waits (the server does not know it yet). */
@@ -128,6 +144,20 @@ export class Outbox {
   /** Runs `change` on the index once it is loaded (a change before the first read is in what it reads). */
   private async indexed(change: (index: PendingEffects) => void) {
     if (this.pendingIndex) change(await this.pendingIndex);
+  }
+
+  /**
+   * Drops from the index the entries that left the queue without this instance: the service worker
+   * sends the queue while no page of the app is open (sync/background-replay.ts), and a page opened
+   * meanwhile may have read entries it then completed. Race-free: an entry is stored before it is
+   * indexed, so an indexed entry missing from the database has left it for good.
+   */
+  async forgetSentElsewhere(): Promise<void> {
+    if (!this.pendingIndex) return;
+    const index = await this.pendingIndex;
+    const indexed = index.entryIds();
+    const stored = new Set(await this.db.entries.toCollection().primaryKeys());
+    index.remove(index.entriesOf(indexed.filter((id) => !stored.has(id))));
   }
 
   /** Stores new entries last in line, in order, in one transaction: all of them or none. */

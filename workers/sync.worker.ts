@@ -11,6 +11,7 @@ import { clientsOf, type SessionVault, transportOf } from '../src/api/client';
 import { localDatabase } from '../src/db/database';
 import { rxLocalStore } from '../src/db/local-store';
 import { COLLECTION_NAMES, withLinkKeys } from '../src/db/schemas';
+import { REPLAY_LOCK } from '../sync/background-replay';
 import { SyncEngine } from '../sync/engine';
 import type { EntryDraft } from '../sync/outbox';
 import { Outbox } from '../sync/outbox';
@@ -45,7 +46,7 @@ const api = {
         replicationIdentifier: config.replicationIdentifier,
         pulledBefore: config.pulledBefore,
         pullTargets: COLLECTION_NAMES.map((name) => ({ name, collection: database.collections[name], toLocal: (document) => withLinkKeys(name, document) })),
-        withReplayLock: (task) => navigator.locks.request('growroom-outbox-replay', task),
+        withReplayLock: (task) => navigator.locks.request(REPLAY_LOCK, task),
         isOnline: () => navigator.onLine,
         currentUserId: async () => (await vault.get(null))?.user_id ?? null,
       });

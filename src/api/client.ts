@@ -83,7 +83,19 @@ export interface ApiClient {
  */
 export type SharedRefreshes = Map<string, Promise<boolean>>;
 
-export function createApiClient(options: { baseURL: string; session: SessionStore; onSignedOut?: () => void; refreshes?: SharedRefreshes }): ApiClient {
+export interface ApiClientOptions {
+  baseURL: string;
+  session: SessionStore;
+  onSignedOut?: () => void;
+  refreshes?: SharedRefreshes;
+  /**
+   * A 401 or 403 stands: the session is never refreshed. The service worker's clients
+   * (workers/background-send.ts): refresh tokens rotate, so a refresh there would sign the page out.
+   */
+  neverRefresh?: boolean;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
   const { session } = options;
   const http = axios.create({ baseURL: options.baseURL, timeout: 60_000 });
   let refreshing: Promise<boolean> | null = null;
@@ -135,7 +147,7 @@ export function createApiClient(options: { baseURL: string; session: SessionStor
 
   async function retryAfterRefresh(response: AxiosResponse): Promise<AxiosResponse | null> {
     const config = response.config;
-    if ((response.status !== 401 && response.status !== 403) || config.refreshed || config.skipRefresh) return null;
+    if ((response.status !== 401 && response.status !== 403) || config.refreshed || config.skipRefresh || options.neverRefresh) return null;
     // Sent with a token another request has replaced since: retry with the new one, no second refresh.
     const sentWith = String(config.headers.Authorization ?? '');
     const latest = await session.get();
@@ -221,13 +233,13 @@ export function transportOf(clientFor: (userId: number | null) => ApiClient): Ap
  * Clients by user over a vault, made once each: the sync worker's (and a test tablet's) way to send a
  * change under its author's session. `onSignedOut` is told whose session ended.
  */
-export function clientsOf(options: { baseURL: string; vault: SessionVault; onSignedOut?: (userId: number | null) => void }): (userId: number | null) => ApiClient {
+export function clientsOf(options: { baseURL: string; vault: SessionVault; onSignedOut?: (userId: number | null) => void; neverRefresh?: boolean }): (userId: number | null) => ApiClient {
   const clients = new Map<number | null, ApiClient>();
   const refreshes: SharedRefreshes = new Map();
   return (userId) => {
     let client = clients.get(userId);
     if (!client) {
-      client = createApiClient({ baseURL: options.baseURL, session: sessionOf(options.vault, userId), onSignedOut: () => options.onSignedOut?.(userId), refreshes });
+      client = createApiClient({ baseURL: options.baseURL, session: sessionOf(options.vault, userId), onSignedOut: () => options.onSignedOut?.(userId), refreshes, neverRefresh: options.neverRefresh });
       clients.set(userId, client);
     }
     return client;

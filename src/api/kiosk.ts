@@ -18,6 +18,8 @@ import { pbkdf2Async } from '@noble/hashes/pbkdf2.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, randomBytes } from '@noble/hashes/utils.js';
 import { kioskMessages as m } from '../../common/messages/kiosk';
+import { Rounds } from '../../sync/rounds';
+import { type MirroredSession, mirroredSession } from '../../sync/session-mirror';
 import type { Session, SessionStore, SessionVault } from './client';
 import { ValidationError } from './errors';
 import type { KeyValueStorage } from './session-store';
@@ -171,4 +173,52 @@ export function signedInWithPassword(kiosk: KioskStore, userId: number): void {
 /** A full sign-out: the user leaves the kiosk (their PIN too); the caller ends the session itself (session.ts `logout`). */
 export function leaveKiosk(kiosk: KioskStore, userId: number): void {
   kiosk.save(kiosk.members().filter((member) => member.userId !== userId));
+}
+
+/** Where the service worker reads the tablet's sessions (sync/session-mirror.ts `SessionMirror`). */
+export interface SessionMirrorWriter {
+  replaceAll(sessions: readonly MirroredSession[]): Promise<void>;
+}
+
+/**
+ * The page's session store and kiosk, writing the service worker's copy of every session on this
+ * tablet (sync/session-mirror.ts) after each change: the signed-in user's and the parked ones, each
+ * with its access token, whether set by a sign-in, a switch, a refresh or cleared by a sign-out. The
+ * copy is rewritten whole from the page's storage, one write at a time (writes asked meanwhile make
+ * one more), so it never keeps a session the page has ended. `mirrorNow` writes it (at page open: a
+ * tablet signed in before the mirror existed). A mirror that cannot be written (IndexedDB refused)
+ * costs only sending with the app closed: the page's storage is the session's truth.
+ */
+export function mirroringSessions<Store extends SessionStore>(current: Store, kiosk: KioskStore, mirror: SessionMirrorWriter): { session: Store; kiosk: KioskStore; mirrorNow(): Promise<void> } {
+  const writes = new Rounds(async () => {
+    const signedIn = await current.get();
+    const sessions = [...(signedIn ? [mirroredSession(signedIn, true)] : []), ...parked(kiosk).filter((session) => session.user_id !== signedIn?.user_id).map((session) => mirroredSession(session, false))];
+    try {
+      await mirror.replaceAll(sessions);
+    } catch (error) {
+      console.warn('The sessions could not be copied for sending with the app closed', error);
+    }
+  });
+  const mirrorNow = () => writes.run();
+  return {
+    session: {
+      ...current,
+      async set(session: Session) {
+        await current.set(session);
+        await mirrorNow();
+      },
+      async clear() {
+        await current.clear();
+        await mirrorNow();
+      },
+    },
+    kiosk: {
+      members: () => kiosk.members(),
+      save(members) {
+        kiosk.save(members);
+        void mirrorNow();
+      },
+    },
+    mirrorNow,
+  };
 }

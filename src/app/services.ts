@@ -7,17 +7,22 @@
 import { backendUrl, createApiClient } from '../api/client';
 import type { ApiContext } from '../api/context';
 import { localSessionStore } from '../api/session-store';
-import { kioskStore, kioskVault } from '../api/kiosk';
+import { kioskStore, kioskVault, mirroringSessions } from '../api/kiosk';
+import { sessionMirror } from '../../sync/session-mirror';
+import { leaveOnPurpose } from './leaving';
 
-export const session = localSessionStore();
-export const kiosk = kioskStore();
+// Every session change is also copied where the service worker reads it, to send queued changes
+// while no page of the app is open (src/app/background-sync.ts).
+const mirrored = mirroringSessions(localSessionStore(), kioskStore(), sessionMirror());
+export const session = mirrored.session;
+export const kiosk = mirrored.kiosk;
 /** Every session on this tablet: the signed-in user's and the kiosk's parked ones. */
 export const sessions = kioskVault(session, kiosk);
 export const apiBaseUrl = backendUrl(window.location.host, import.meta.env);
 
 /** Where a session that can no longer be refreshed ends (spec part 1 §4). */
 export function signedOut() {
-  window.location.assign('/signIn');
+  leaveOnPurpose('/signIn');
 }
 
 export const client = createApiClient({ baseURL: apiBaseUrl, session, onSignedOut: signedOut });
@@ -39,5 +44,9 @@ export async function startSync() {
   // keeps the tablet syncing: the parked users' changes keep going out.
   const current = await sessions.get(null);
   if (!current) return null;
-  return (await localServices()).startSyncFor(current, { apiBaseUrl, session, sessions, signedOut });
+  const worker = await (await localServices()).startSyncFor(current, { apiBaseUrl, session, sessions, signedOut });
+  // A tablet signed in before the mirror existed has sessions it lacks.
+  void mirrored.mirrorNow();
+  void import('./background-sync').then(({ startBackgroundSending }) => startBackgroundSending());
+  return worker;
 }

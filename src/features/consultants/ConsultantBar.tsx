@@ -14,6 +14,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { consultantClientMessages as cm } from '../../../common/messages/consultants';
 import { type SignedInUser, useAction } from '../../app/hooks';
+import { leaveOnPurpose } from '../../app/leaving';
 import { translateMessage } from '../../i18n/messages';
 import { holdNext } from '../../db/store-company';
 import { useSyncStatus } from '../../sync/sync-store';
@@ -66,7 +67,7 @@ function CompanySwitch({ companies, waiting }: { companies: ReadonlyArray<{ comp
       const session = await switchCompany(context, { companyId });
       holdNext(session.company_id);
       // A page load: the store is emptied before the new company's data is pulled into it.
-      window.location.assign('/dashboard/quickview');
+      leaveOnPurpose('/dashboard/quickview');
     },
     undefined,
     { inlineErrors: true },

@@ -4,11 +4,13 @@
  * menu: a tablet has no hover, and a grower in gloves should not need two taps to hand the tablet on.
  *
  * A full sign-out with changes still waiting says how many first, and that they stay on this tablet
- * and are sent when this user signs in again, never as someone else (issue 11).
+ * and are sent when this user signs in again, never as someone else (issue 11); where the browser cannot
+ * send with the app closed (issue 19), that what stays waits until the app is opened again.
  */
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { backgroundSendingSupported } from '../../app/background-sync';
 import { useSignedInUser } from '../../app/hooks';
 import { useSyncStatus } from '../../sync/sync-store';
 import { signOutFully } from './actions';
@@ -52,6 +54,7 @@ export function UserMenu() {
           <p>
             {t('userMenu.staysHere', { count: waiting })}
           </p>
+          {!backgroundSendingSupported() && <p className="sign-out-closed">{t('userMenu.onlyWhileOpen')}</p>}
           <div className="form-actions">
             <button type="button" className="button danger" disabled={busy} onClick={() => void signOut()}>
               {busy ? t('userMenu.signingOut') : t('userMenu.signOutNow')}

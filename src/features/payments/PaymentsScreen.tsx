@@ -12,6 +12,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { paymentClientMessages as cm, paymentMessages as m, type Plan } from '../../../common/messages/payments';
 import { type SignedInUser, useAction } from '../../app/hooks';
+import { leaveOnPurpose } from '../../app/leaving';
 import { translateMessage } from '../../i18n/messages';
 import { SignedIn } from '../session/SignedIn';
 import { FormError } from '../shell/forms';
@@ -97,7 +98,7 @@ function PlanChoices({ companyId, plans }: { companyId: number; plans: readonly 
     async (context, plan: Plan) => {
       const started = await startCheckout(context, { companyId, plan });
       setLeaving(true);
-      window.location.assign(started.url);
+      leaveOnPurpose(started.url);
     },
     undefined,
     { inlineErrors: true },

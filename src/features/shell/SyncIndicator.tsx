@@ -2,10 +2,12 @@
  * What the tablet is doing with the growers' changes: online or offline, how many wait, per user of
  * this tablet (a shared kiosk holds several users' changes, each sent only under its author's own
  * session), whose changes wait for them to sign in again, and each change the server refused with
- * its message, to retry or discard (ARCHITECTURE.md: nothing is dropped silently).
+ * its message, to retry or discard (ARCHITECTURE.md: nothing is dropped silently); and, where the
+ * browser cannot send with the app closed (issue 19), that closing it leaves the changes waiting.
  */
 import { useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { backgroundSendingSupported } from '../../app/background-sync';
 import { formatDate } from '../../i18n/format';
 import { translateMessage } from '../../i18n/messages';
 import { appSavedOffline, onAppSavedOfflineChange } from '../../register-service-worker';
@@ -67,6 +69,7 @@ export function SyncIndicator() {
               ))}
             </ul>
           )}
+          {status.pending > 0 && !backgroundSendingSupported() && <p className="sync-closed">{t('sync.onlyWhileOpen')}</p>}
           <button type="button" className="button" onClick={() => void syncWorker()?.syncNow()}>
             {t('sync.syncNow')}
           </button>
