@@ -101,3 +101,20 @@ export function sessionMirror(name = SESSION_MIRROR_DATABASE): SessionMirror {
     all: () => using('readonly', (store) => done(store.getAll() as IDBRequest<MirroredSession[]>)),
   };
 }
+
+/** What the page hands the mirror: a session as its stores hold it, and whether it is the one at the screen. */
+export interface PageSession {
+  session: SessionFields;
+  signedIn: boolean;
+}
+
+/** How the page writes the mirror (src/api/kiosk.ts `mirroringSessions`). */
+export interface SessionMirrorWriter {
+  /** Replaces the mirror by these sessions, each reduced to what the service worker may hold. */
+  copy(sessions: readonly PageSession[]): Promise<void>;
+}
+
+export function sessionMirrorWriter(name = SESSION_MIRROR_DATABASE): SessionMirrorWriter {
+  const mirror = sessionMirror(name);
+  return { copy: (sessions) => mirror.replaceAll(sessions.map(({ session, signedIn }) => mirroredSession(session, signedIn))) };
+}

@@ -19,7 +19,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, randomBytes } from '@noble/hashes/utils.js';
 import { kioskMessages as m } from '../../common/messages/kiosk';
 import { Rounds } from '../../sync/rounds';
-import { type MirroredSession, mirroredSession } from '../../sync/session-mirror';
+import type { SessionMirrorWriter } from '../../sync/session-mirror';
 import type { Session, SessionStore, SessionVault } from './client';
 import { ValidationError } from './errors';
 import type { KeyValueStorage } from './session-store';
@@ -175,11 +175,6 @@ export function leaveKiosk(kiosk: KioskStore, userId: number): void {
   kiosk.save(kiosk.members().filter((member) => member.userId !== userId));
 }
 
-/** Where the service worker reads the tablet's sessions (sync/session-mirror.ts `SessionMirror`). */
-export interface SessionMirrorWriter {
-  replaceAll(sessions: readonly MirroredSession[]): Promise<void>;
-}
-
 /**
  * The page's session store and kiosk, writing the service worker's copy of every session on this
  * tablet (sync/session-mirror.ts) after each change: the signed-in user's and the parked ones, each
@@ -192,9 +187,9 @@ export interface SessionMirrorWriter {
 export function mirroringSessions<Store extends SessionStore>(current: Store, kiosk: KioskStore, mirror: SessionMirrorWriter): { session: Store; kiosk: KioskStore; mirrorNow(): Promise<void> } {
   const writes = new Rounds(async () => {
     const signedIn = await current.get();
-    const sessions = [...(signedIn ? [mirroredSession(signedIn, true)] : []), ...parked(kiosk).filter((session) => session.user_id !== signedIn?.user_id).map((session) => mirroredSession(session, false))];
+    const others = parked(kiosk).filter((session) => session.user_id !== signedIn?.user_id);
     try {
-      await mirror.replaceAll(sessions);
+      await mirror.copy([...(signedIn ? [{ session: signedIn, signedIn: true }] : []), ...others.map((session) => ({ session, signedIn: false }))]);
     } catch (error) {
       console.warn('The sessions could not be copied for sending with the app closed', error);
     }

@@ -8,12 +8,15 @@ import { backendUrl, createApiClient } from '../api/client';
 import type { ApiContext } from '../api/context';
 import { localSessionStore } from '../api/session-store';
 import { kioskStore, kioskVault, mirroringSessions } from '../api/kiosk';
-import { sessionMirror } from '../../sync/session-mirror';
+import type { SessionMirrorWriter } from '../../sync/session-mirror';
 import { leaveOnPurpose } from './leaving';
 
 // Every session change is also copied where the service worker reads it, to send queued changes
 // while no page of the app is open (src/app/background-sync.ts).
-const mirrored = mirroringSessions(localSessionStore(), kioskStore(), sessionMirror());
+// The mirror's code (IndexedDB, a token's expiry) loads with the first session to copy, not with the
+// sign-in page (issue 13's budget of JavaScript for it).
+const mirrorWriter: SessionMirrorWriter = { copy: async (sessions) => (await import('../../sync/session-mirror')).sessionMirrorWriter().copy(sessions) };
+const mirrored = mirroringSessions(localSessionStore(), kioskStore(), mirrorWriter);
 export const session = mirrored.session;
 export const kiosk = mirrored.kiosk;
 /** Every session on this tablet: the signed-in user's and the kiosk's parked ones. */

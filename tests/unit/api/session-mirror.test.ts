@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Session } from '../../../src/api/client';
 import { kioskStore, kioskVault, leaveKiosk, mirroringSessions, parkSignedIn, setPin, switchByPin } from '../../../src/api/kiosk';
 import { TOKEN_MARGIN_MS, usableSession } from '../../../sync/background-replay';
-import { accessTokenExpiry, type MirroredSession, sessionMirror } from '../../../sync/session-mirror';
+import { accessTokenExpiry, type MirroredSession, sessionMirror, sessionMirrorWriter } from '../../../sync/session-mirror';
 import { memorySession } from '../../support/client';
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -19,8 +19,9 @@ const EXP = 1_900_000_000;
 const session = (userId: number, exp = EXP): Session => ({ access_token: jwt({ sub: String(userId), exp }), refresh_token: `refresh-${userId}`, user_id: userId, user_role: 'Regular', company_id: 3 });
 
 function mirroredTablet(first: Session | null) {
-  const mirror = sessionMirror(`sessions-${randomUUID()}`);
-  const { session: current, kiosk, mirrorNow } = mirroringSessions(memorySession(first), kioskStore(new Map()), mirror);
+  const name = `sessions-${randomUUID()}`;
+  const mirror = sessionMirror(name);
+  const { session: current, kiosk, mirrorNow } = mirroringSessions(memorySession(first), kioskStore(new Map()), sessionMirrorWriter(name));
   return { mirror, current, kiosk, vault: kioskVault(current, kiosk), mirrorNow };
 }
 
