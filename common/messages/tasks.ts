@@ -5,18 +5,12 @@
  */
 import type { FormCategory } from './forms';
 import { thousands } from './numbers';
+import { type TaskStatusFilter, TASK_STATUSES } from '../task-statuses';
 
 /** The category of the forms tasks follow: the task templates (spec §3 taskTemplates). */
 export const TASK_CATEGORY: FormCategory = 'Task';
 
-/** A task's states (issue 16: open, in progress, done). A new task is open. */
-export const TASK_STATUSES = ['open', 'in_progress', 'done'] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
-export const DEFAULT_TASK_STATUS: TaskStatus = 'open';
-
-/** What a list of tasks may be filtered by: one state, or `all` (ours: the screen's "any status"). */
-export const TASK_STATUS_FILTERS = [...TASK_STATUSES, 'all'] as const;
-export type TaskStatusFilter = (typeof TASK_STATUS_FILTERS)[number];
+export { DEFAULT_TASK_STATUS, TASK_STATUS_FILTERS, TASK_STATUSES, type TaskStatus, type TaskStatusFilter } from '../task-statuses';
 
 /** Spec §9: task form responses default to page 1, 50 per page, status open. */
 export const TASK_PAGE_DEFAULT = 1;

@@ -6,7 +6,7 @@
  */
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { shellTexts } from './texts';
+import { appTexts } from '../../app/texts';
 import { translateMessage } from '../../i18n/messages';
 
 /** A field with its visible label (the label wraps the control, so it is the control's accessible name). */
@@ -56,7 +56,7 @@ export function FormError({ error, banner = false }: { error: string | null | un
  * Cancel button. `className` is the row's layout class (`form-actions` unless the screen has its own).
  */
 export function FormButtons(props: { submitLabel: string; busy: boolean; busyLabel?: string; onCancel?: () => void; className?: string }) {
-  const { t } = useTranslation(shellTexts);
+  const { t } = useTranslation(appTexts);
   return (
     <div className={props.className ?? 'form-actions'}>
       <button type="submit" className="button primary" disabled={props.busy}>
@@ -78,7 +78,7 @@ export function FormButtons(props: { submitLabel: string; busy: boolean; busyLab
  * button, or a card's whole row of actions) differs from screen to screen.
  */
 export function ConfirmPanel(props: { question: string; message?: ReactNode; confirmLabel?: string; keepLabel?: string; busy: boolean; onConfirm: () => void; onKeep: () => void; className?: string }) {
-  const { t } = useTranslation(shellTexts);
+  const { t } = useTranslation(appTexts);
   return (
     <div className={props.className ? `confirm ${props.className}` : 'confirm'} role="group" aria-label={props.question}>
       <p>{props.message ?? props.question}</p>
@@ -99,7 +99,7 @@ export function ConfirmPanel(props: { question: string; message?: ReactNode; con
  * beside the select, not around it: a wrapped select would put its value into its name.
  */
 export function RoomFilter(props: { id: string; rooms: ReadonlyArray<{ id: string; Name?: unknown }>; value: string; onChange: (roomId: string) => void }) {
-  const { t } = useTranslation(shellTexts);
+  const { t } = useTranslation(appTexts);
   return (
     <div>
       <label htmlFor={props.id}>{t('roomFilter.room')}</label>

@@ -3,7 +3,7 @@
  * (validateSearch runs in the first load, before the screen's code). Their names are the screens'
  * texts (locales/*.json `status`, `statusChoice`), looked up at render.
  */
-import { TASK_STATUSES, type TaskStatusFilter } from '../../../common/messages/tasks';
+import { TASK_STATUSES, type TaskStatusFilter } from '../../../common/task-statuses';
 
 /**
  * The status filter's choices. Decision: besides the spec's (one status, or all), the screen's own
