@@ -97,6 +97,11 @@ describe.skipIf(skipBrowser)('saved reports', { timeout: 180_000 }, () => {
     await visitorApp.reload();
     await expect.poll(() => visitor.page.getByRole('alert').innerText(), { timeout: 15_000 }).toBe('This report link does not exist or has been revoked.');
     expect(await sharedTable.count()).toBe(0);
+
+    // Read in Spanish (this tablet's own choice), the chart describes itself in Spanish too (ECharts' locale).
+    await page.evaluate(() => localStorage.setItem('growroom-language', JSON.stringify({ tablet: 'es', company: null })));
+    await app.reload();
+    await expect.poll(() => page.locator('.report-canvas').getAttribute('aria-label'), { timeout: 15_000 }).toMatch(/^Este es un gráfico\. Consta de 2 series\./);
     expect([...errors, ...visitor.errors]).toEqual([]);
   });
 
