@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import { auditClientMessages as cm, auditMessages as m } from '../../common/messages/audit';
+import { changeLabels } from '../../common/messages/changes';
 import { addAuditEventBody, type AuditEventRecord, auditEventIdPath, type auditEventsAnswer, auditEventsQuery, updateAuditEventBody } from '../../common/schemas/audit';
 import { type ClientId, newClientId } from '../../common/client-ids';
 import { localCompany } from './companies';
@@ -78,7 +79,7 @@ export async function addAuditEvent(
     body: json({ ...body, client_id: eventId }),
     creates: [eventId],
     effects: [{ op: 'upsert', collection: 'audit_events', id: eventId, data }],
-    label: `Record "${body.EventTitle}"`,
+    label: changeLabels.recordAuditEvent(body.EventTitle),
   });
   return document;
 }
@@ -102,7 +103,7 @@ export async function updateAuditEvent(
     path: `/update_audit_event/${eventId}`,
     body: json(changes),
     effects: (await context.store.get('audit_events', String(eventId))) ? [{ op: 'patch', collection: 'audit_events', id: String(eventId), data: { ...changes, UpdatedAt: now() } }] : [],
-    label: `Correct audit event ${changes.EventTitle ? `"${changes.EventTitle}"` : eventId}`,
+    label: changes.EventTitle ? changeLabels.correctAuditEventTitled(changes.EventTitle) : changeLabels.correctAuditEvent(eventId),
   });
   return changes;
 }
@@ -116,6 +117,6 @@ export async function deleteAuditEvent(context: ApiContext, input: { eventId: Re
     method: 'DELETE',
     path: `/delete_audit_event/${eventId}`,
     effects: local ? [{ op: 'remove', collection: 'audit_events', id: String(eventId) }] : [],
-    label: local?.EventTitle ? `Delete audit event "${String(local.EventTitle)}"` : `Delete audit event ${eventId}`,
+    label: local?.EventTitle ? changeLabels.deleteAuditEventTitled(String(local.EventTitle)) : changeLabels.deleteAuditEvent(eventId),
   });
 }

@@ -12,6 +12,7 @@ import axios from 'axios';
 import type { z } from 'zod';
 import { BUILT_IN_BATCH_STATUSES, DEFAULT_BATCH_STATUS, HARVESTED_BATCH_STATUS } from '../../common/batch-statuses';
 import { batchClientMessages, batchMessages } from '../../common/messages/batches';
+import { changeLabels, labelNaming } from '../../common/messages/changes';
 import { OPEN_PROBLEM_STATUSES } from '../../common/problem-statuses';
 import {
   assignStatusBody,
@@ -219,7 +220,7 @@ export function createBatch(context: ApiContext, input: CreateBatchInput): Promi
       }),
       creates: [batchId],
       effects: [{ op: 'upsert', collection: 'batches', id: batchId, data: { ...batch } }],
-      label: `Create batch ${values.BatchNumber}`,
+      label: changeLabels.createBatch(values.BatchNumber),
     });
     return { BatchID: batchId, batch };
   });
@@ -302,7 +303,7 @@ export function updateBatches(context: ApiContext, input: UpdateBatchInput): Pro
       query: { batch_id, company_id },
       body: multipart({ ...values, ...(status === undefined ? {} : { BatchStatus: status }) }),
       effects: batch ? [{ op: 'patch', collection: 'batches', id: String(batch_id), data: changes }] : [],
-      label: `Update batch ${String(values.BatchNumber ?? batch?.BatchNumber ?? '')}`.trim(),
+      label: labelNaming(values.BatchNumber ?? batch?.BatchNumber, changeLabels.updateBatch, changeLabels.updateABatch),
     });
     const { id: _id, ...document } = batch ?? { id: '' };
     return { ...document, ...changes, BatchID: batch ? batch.BatchID : (batch_id as Id) };
@@ -331,7 +332,7 @@ export async function deleteBatches(context: ApiContext, input: { batchId: Id; c
       path: '/delete_batches',
       query: { batch_id, company_id },
       effects: [{ op: 'remove', collection: 'batches', id: String(batch_id) }, ...boxEffects],
-      label: batch ? `Delete batch ${batch.BatchNumber}` : 'Delete a batch',
+      label: labelNaming(batch?.BatchNumber, changeLabels.deleteBatch, changeLabels.deleteABatch),
       fallbackMessage: batchClientMessages.unknownError,
     });
     return { status: 'queued', BatchID: batch_id as Id };
@@ -356,7 +357,7 @@ export async function linkRoomBatch(context: ApiContext, input: { roomId: Id; ba
       data: { RoomIDs: withId(batch.RoomIDs, room_id), history: [...(batch.history ?? []), historyEvent(batch.BatchID, userId, 'linked_room', { to_room_id: room_id })], UpdatedDateTime: now() },
     });
   }
-  await record(context, { method: 'POST', path: '/link_room_batch', query: { room_id, batch_id }, effects, label: batch ? `Link batch ${batch.BatchNumber} to a room` : 'Link a batch to a room' });
+  await record(context, { method: 'POST', path: '/link_room_batch', query: { room_id, batch_id }, effects, label: labelNaming(batch?.BatchNumber, changeLabels.linkBatchToRoom, changeLabels.linkABatchToRoom) });
 }
 
 /** link_grid_batch: queued; the batch lists the grid at once. Errors are thrown (spec part 1 §8). */
@@ -365,7 +366,7 @@ export async function linkGridBatch(context: ApiContext, input: { gridId: Id; ba
   const batch = await localBatch(context, batch_id);
   const effects: Effect[] =
     batch && !ids(batch.GridIDs).some((id) => sameId(id, grid_id)) ? [{ op: 'patch', collection: 'batches', id: String(batch_id), data: { GridIDs: withId(batch.GridIDs, grid_id), UpdatedDateTime: now() } }] : [];
-  await record(context, { method: 'POST', path: '/link_grid_batch', query: { grid_id, batch_id }, effects, label: batch ? `Link batch ${batch.BatchNumber} to a grid` : 'Link a batch to a grid' });
+  await record(context, { method: 'POST', path: '/link_grid_batch', query: { grid_id, batch_id }, effects, label: labelNaming(batch?.BatchNumber, changeLabels.linkBatchToGrid, changeLabels.linkABatchToGrid) });
 }
 
 /** link_gridbox_batch: spec part 1 §5, 'Invalid payload: batchID and grid_box_ids are required'. */
@@ -386,7 +387,7 @@ export async function linkGridboxBatch(context: ApiContext, input: { batchId: Re
         }),
       )),
     ],
-    label: batch ? `Link plants to batch ${String(batch.BatchNumber)}` : 'Link plants to a batch',
+    label: labelNaming(batch?.BatchNumber, changeLabels.linkPlantsToBatch, changeLabels.linkPlantsToABatch),
   });
 }
 
@@ -534,7 +535,7 @@ export async function harvestBatch(context: ApiContext, input: { batchId: Id; co
       path: '/harvest_batch',
       query: { batch_id, company_id, user_id },
       effects,
-      label: batch ? `Harvest batch ${batch.BatchNumber}` : 'Harvest a batch',
+      label: labelNaming(batch?.BatchNumber, changeLabels.harvestBatch, changeLabels.harvestABatch),
       fallbackMessage: batchClientMessages.harvestFailed,
     },
     batchClientMessages.harvestFailed,
@@ -588,7 +589,7 @@ export async function movePlants(context: ApiContext, input: { batchId: Id; oldR
       path: '/move_plants',
       query: { batch_id, old_room_id, new_room_id },
       effects,
-      label: batch ? `Move batch ${batch.BatchNumber} to another room` : 'Move a batch to another room',
+      label: labelNaming(batch?.BatchNumber, changeLabels.moveBatch, changeLabels.moveABatch),
       fallbackMessage: batchClientMessages.moveFailed,
     },
     batchClientMessages.moveFailed,
@@ -635,7 +636,7 @@ export async function assignStatusToBatches(context: ApiContext, input: { compan
     query: { company_id },
     body: multipart({ batch_status: status, batch_ids: batchIds.join(',') }),
     effects,
-    label: `Set ${batchIds.length} batch(es) to ${status}`,
+    label: batchIds.length === 1 ? changeLabels.setOneBatchStatus(status) : changeLabels.setBatchesStatus(batchIds.length, status),
   });
 }
 
@@ -663,7 +664,7 @@ export async function createCustomBatchStatus(context: ApiContext, input: { comp
     path: '/create_custom_batch_status',
     body: multipart({ company_id, status_name, client_id: statusId }),
     effects: company ? [{ op: 'patch', collection: 'company', id: String(company_id), data: { custom_batch_statuses: statuses } }] : [],
-    label: `Add batch status ${status_name}`,
+    label: changeLabels.addBatchStatus(status_name),
   });
 }
 
@@ -690,7 +691,7 @@ export async function deleteCustomBatchStatus(context: ApiContext, input: { comp
     path: '/delete_custom_batch_status',
     query: { company_id, status_name },
     effects: company ? [{ op: 'patch', collection: 'company', id: String(company_id), data: { custom_batch_statuses: kept } }] : [],
-    label: `Remove batch status ${status_name}`,
+    label: changeLabels.removeBatchStatus(status_name),
   });
 }
 
@@ -762,7 +763,7 @@ export async function createBatchProblem(context: ApiContext, input: CreateBatch
     effects: batch
       ? [{ op: 'patch', collection: 'batches', id: String(values.batch_id), data: { problems: [...(batch.problems ?? []), problem], open_problems: (batch.open_problems ?? 0) + 1, UpdatedDateTime: problem.created_at } }]
       : [],
-    label: `Report ${values.problem_type} on ${batch ? `batch ${batch.BatchNumber}` : 'a batch'}`,
+    label: labelNaming(batch?.BatchNumber, (batchNumber) => changeLabels.reportOnBatch(values.problem_type, batchNumber), changeLabels.reportOnABatch(values.problem_type)),
   });
   return problem;
 }
@@ -816,7 +817,7 @@ export async function resolveBatchProblem(context: ApiContext, input: { batchId:
       ...(values.problem_type === undefined ? {} : { problem_type: values.problem_type }),
     }),
     effects,
-    label: `Resolve problems of ${batch ? `batch ${batch.BatchNumber}` : 'a batch'}`,
+    label: labelNaming(batch?.BatchNumber, changeLabels.resolveProblemsOfBatch, changeLabels.resolveProblemsOfABatch),
   });
   const roomsAffected: Id[] = [];
   for (const roomId of [...resolved.map((problem) => problem.room_id), ...onBoxes.map((problem) => problem.room_id as Id | null)]) {

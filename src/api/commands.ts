@@ -9,6 +9,7 @@
  */
 import type { CommandAction, CommandLanguage } from '../../common/commands/actions';
 import { newClientId } from '../../common/client-ids';
+import { changeLabels } from '../../common/messages/changes';
 import { commandMessages } from '../../common/messages/commands';
 import { saveCommandBody } from '../../common/schemas/commands';
 import { type ApiContext, check, json, record } from './context';
@@ -26,7 +27,7 @@ export async function saveCommand(context: ApiContext, input: { userId: number; 
     path: '/save_command',
     body: json({ command: values.command, user_id: values.user_id, parsed: values.parsed, language: values.language, client_id: commandId }),
     creates: [commandId],
-    label: `Keep command “${values.command}”`,
+    label: changeLabels.keepCommand(values.command),
     fallbackMessage: commandMessages.saveCommandFailed,
   });
   return { command_id: commandId };

@@ -18,6 +18,7 @@
 import { newClientId } from '../../common/client-ids';
 import { correctedFields, mayCorrect } from '../../common/form-corrections';
 import { firstMissingRequired } from '../../common/form-rules';
+import { changeLabels } from '../../common/messages/changes';
 import { formResponseMessages as m } from '../../common/messages/form-responses';
 import { correctFormResponseBody, type FormCorrectionRecord } from '../../common/schemas/form-responses';
 import type { FormTemplateRecord } from '../../common/schemas/forms';
@@ -70,7 +71,7 @@ export async function correctFormResponse(context: ApiContext, input: { response
   const response = stored ? (stored as unknown as FormResponse) : null;
   const correctionId = newClientId();
   const effects: Effect[] = [];
-  let label = 'Correct a form response';
+  let label: string = changeLabels.correctAFormResponse;
   if (response) {
     if (!mayCorrect({ userId: session.user_id, role: session.user_role }, response.SubmittedBy)) throw new ValidationError(m.notYourResponse);
     const template = await context.store.get('form_templates', String(response.TemplateID));
@@ -105,7 +106,7 @@ export async function correctFormResponse(context: ApiContext, input: { response
       values: fields.map((field) => ({ FieldID: field.fieldId, FieldName: field.name, FieldType: field.type, PreviousValue: field.previous, CorrectedValue: field.corrected })),
     };
     effects.push({ op: 'patch', collection: 'form_responses', id: String(input.responseId), data: { fieldResponses: answers, corrections: [...correctionsOf(response), correction] } });
-    label = `Correct ${response.TemplateName}: ${fields.map((field) => field.name).join(', ')}`;
+    label = changeLabels.correctFormResponse(response.TemplateName, fields.map((field) => field.name).join(', '));
   }
   await record(context, {
     method: 'POST',

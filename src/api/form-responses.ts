@@ -18,6 +18,7 @@
  */
 import { firstMissingRequired, isBlank } from '../../common/form-rules';
 import { type NamedProblem, problemsOfAnswers } from '../../common/problem-answers';
+import { changeLabels } from '../../common/messages/changes';
 import { formResponseMessages as rm } from '../../common/messages/form-responses';
 import { formClientMessages as cm, formMessages as fm, STICKY_TRAP_CATEGORY, TREATMENT_CATEGORY } from '../../common/messages/forms';
 import {
@@ -178,7 +179,8 @@ interface Target {
    * `responseClientId`), or the one response, named by the submission's client id.
    */
   perBox: boolean;
-  label: string;
+  /** The names of its queued changes (changeLabels), for the form's name: the submission's and each photo's. */
+  labels: (formName: string) => { submit: string; photo: string };
 }
 
 /** Records the submission and its photos; answers the responses' client ids in the order of the places. */
@@ -216,7 +218,7 @@ async function submit(context: ApiContext, submission: Submission, answers: Arra
   const problemEffects = (
     await Promise.all(target.places.map((place, index) => formProblemEffects(context, problems, { id: responseIds[index]!, gridBoxId: place.gridBoxId, submittedBy: submission.submittedBy, at })))
   ).flat();
-  const formName = template.TemplateName;
+  const labels = target.labels(template.TemplateName);
   const submitEntry: EntryDraft = {
     method: 'POST',
     path: target.path,
@@ -224,7 +226,7 @@ async function submit(context: ApiContext, submission: Submission, answers: Arra
     body: json({ submittedBy: submission.submittedBy, ...target.fields, fieldResponses: answers, submittedAt: at, client_id: submissionId }),
     creates: [...responseIds, ...problemEffects.map((effect) => effect.id)],
     effects: [...effects, ...problemEffects],
-    label: `Submit ${formName} ${target.label}`,
+    label: labels.submit,
     fallbackMessage: cm.submitFailed,
   };
   // Photos go with the first response, one entry each, recorded with the submission in one step (a
@@ -239,7 +241,7 @@ async function submit(context: ApiContext, submission: Submission, answers: Arra
       path: '/submit_form_image',
       body: multipartWithFile({ response_id: first, field_id: photo.fieldId }, filePart('image', photo.image, fileNameOf(photo))),
       effects: [{ op: 'patch', collection: 'form_responses', id: first, data: { images: pendingImages(first) } }],
-      label: `Photo for ${formName} ${target.label}`,
+      label: labels.photo,
       fallbackMessage: cm.submitFailed,
     }),
   );
@@ -247,7 +249,13 @@ async function submit(context: ApiContext, submission: Submission, answers: Arra
   return responseIds;
 }
 
-const boxesLabel = (count: number) => (count === 1 ? 'for 1 box' : `for ${count} boxes`);
+/** The names of a submission's changes for `count` boxes, picked one by one or by the multi-select. */
+const boxesLabels =
+  (count: number, multiSelect = false): Target['labels'] =>
+  (form) => {
+    if (multiSelect) return count === 1 ? { submit: changeLabels.submitMultiSelectForBox(form), photo: changeLabels.photoMultiSelectForBox(form) } : { submit: changeLabels.submitMultiSelectForBoxes(form, count), photo: changeLabels.photoMultiSelectForBoxes(form, count) };
+    return count === 1 ? { submit: changeLabels.submitForBox(form), photo: changeLabels.photoForBox(form) } : { submit: changeLabels.submitForBoxes(form, count), photo: changeLabels.photoForBoxes(form, count) };
+  };
 
 /** submit_form (spec §5): 'Form submit needs submittedBy and fieldResponses'; one grid box. Answers `response_id` (its client id). */
 export async function submitForm(context: ApiContext, input: Submission & { gridBoxId: Id }) {
@@ -259,7 +267,7 @@ export async function submitForm(context: ApiContext, input: Submission & { grid
     fields: { GridBoxID: gridBoxId },
     places: [{ gridBoxId, ...(await placeOf(context, gridBoxId)) }],
     perBox: false,
-    label: boxesLabel(1),
+    labels: boxesLabels(1),
   });
   return { response_id: responseId! };
 }
@@ -278,7 +286,7 @@ export async function submitFormBoxes(context: ApiContext, input: Submission & {
     fields: { GridBoxIDs: gridBoxIds.map(String) },
     places,
     perBox: true,
-    label: boxesLabel(gridBoxIds.length),
+    labels: boxesLabels(gridBoxIds.length),
   });
   return { response_ids: responseIds };
 }
@@ -310,7 +318,7 @@ export async function submitFormMultiselect(context: ApiContext, input: Submissi
     fields: { roomID: roomId, GridBoxIDs: gridBoxIds.map(String) },
     places,
     perBox: true,
-    label: `${boxesLabel(gridBoxIds.length)} (multi-select)`,
+    labels: boxesLabels(gridBoxIds.length, true),
   });
   return { response_ids: responseIds };
 }
@@ -326,7 +334,10 @@ export async function submitFormRoom(context: ApiContext, input: Submission & { 
     fields: { roomID: roomId },
     places: [{ gridBoxId: null, roomId, batchId: null }],
     perBox: false,
-    label: `for room ${typeof room?.Name === 'string' ? room.Name : roomId}`,
+    labels: (form) => {
+      const named = typeof room?.Name === 'string' ? room.Name : roomId;
+      return { submit: changeLabels.submitForRoom(form, named), photo: changeLabels.photoForRoom(form, named) };
+    },
   });
   return { response_id: responseId! };
 }
@@ -343,7 +354,7 @@ export async function submitFormImage(context: ApiContext, input: { responseId: 
     path: '/submit_form_image',
     body: multipartWithFile({ response_id: responseId, field_id: values.field_id as Id | undefined }, filePart('image', input.image, fileNameOf(photo))),
     effects: response ? [{ op: 'patch', collection: 'form_responses', id: String(responseId), data: { images: [...images, { ImageID: null, ResponseID: responseId, FieldID: input.fieldId ?? null, ImagePath: null, pending: true }] } }] : [],
-    label: `Photo for ${typeof response?.TemplateName === 'string' ? response.TemplateName : 'a form'}`,
+    label: typeof response?.TemplateName === 'string' ? changeLabels.photoFor(response.TemplateName) : changeLabels.photoForAForm,
     fallbackMessage: cm.submitFailed,
   });
   return { response_id: responseId };

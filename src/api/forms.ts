@@ -7,6 +7,7 @@
  * the set is the server's, and an Admin does it at a desk.
  */
 import { fieldOptionsProblem } from '../../common/form-rules';
+import { changeLabels } from '../../common/messages/changes';
 import { DEFAULT_FORM_CATEGORY, FIELD_TYPES, type FieldType, type FormCategory, formClientMessages as cm, formMessages as m } from '../../common/messages/forms';
 import {
   deleteTemplateQuery,
@@ -223,7 +224,7 @@ export async function saveFormTemplate(
     }),
     creates: [templateId, ...fieldIds],
     effects: [{ op: 'upsert', collection: 'form_templates', id: templateId, data: { ...template } }],
-    label: `Save form ${values.templateName}`,
+    label: changeLabels.saveForm(values.templateName),
   });
   return { template_id: templateId, field_ids: fieldIds, template };
 }
@@ -290,7 +291,7 @@ export async function updateFormTemplate(
         },
       },
     ],
-    label: `Update form ${name}`,
+    label: changeLabels.updateForm(name),
   });
   return { template_id: templateId, new_field_ids: newFieldIds };
 }
@@ -312,7 +313,7 @@ export async function updateDefaultTemplate(context: ApiContext, input: { templa
     path: '/update_default_template',
     body: json({ template_id: values.template_id, company_id: values.company_id, template_type: values.template_type }),
     effects,
-    label: `Make ${template.TemplateName} the default ${values.template_type} form`,
+    label: changeLabels.makeDefaultForm[values.template_type](template.TemplateName),
   });
   return { template_id: values.template_id, template_type: values.template_type };
 }
@@ -335,7 +336,7 @@ export async function deleteTemplate(context: ApiContext, input: { templateId: I
     path: '/delete_template',
     query: { template_id: template_id as Id },
     effects: [{ op: 'remove', collection: 'form_templates', id: String(template_id) }],
-    label: `Delete form ${template?.TemplateName ?? template_id}`,
+    label: changeLabels.deleteForm(template?.TemplateName ?? template_id),
     fallbackMessage: cm.deleteFailed,
   });
   return { template_id };
@@ -398,7 +399,7 @@ export async function addHideFieldUntilLink(context: ApiContext, input: RuleInpu
     path: '/add_hide_field_until_link',
     body: json(ruleBody(rule)),
     effects: [{ op: 'patch', collection: 'form_templates', id: String(template.TemplateID), data: { hide_rules: [...others, rule] } }],
-    label: `Hide a field of ${template.TemplateName} until another is answered`,
+    label: changeLabels.hideFieldUntilAnswered(template.TemplateName),
   });
   return { rule };
 }
@@ -412,7 +413,7 @@ export async function updateFieldHideUntilLink(context: ApiContext, input: RuleI
     path: '/update_field_hide_until_link',
     body: json(ruleBody(rule)),
     effects: [{ op: 'patch', collection: 'form_templates', id: String(template.TemplateID), data: { hide_rules: [...others, rule] } }],
-    label: `Change when a field of ${template.TemplateName} shows`,
+    label: changeLabels.changeWhenFieldShows(template.TemplateName),
   });
   return { rule };
 }
@@ -429,7 +430,7 @@ export async function deleteFieldHideUntilLink(context: ApiContext, input: { hid
     path: '/delete_field_hide_until_link',
     query: { form_field_hidden_FieldID: hiddenFieldId },
     effects: [{ op: 'patch', collection: 'form_templates', id: String(template.TemplateID), data: { hide_rules: others } }],
-    label: `Show a field of ${template.TemplateName} always`,
+    label: changeLabels.showFieldAlways(template.TemplateName),
   });
   return { form_field_hidden_FieldID: hiddenFieldId };
 }

@@ -3,6 +3,7 @@
  * documents of kind `grid_template`, keyed by their client id.
  */
 import type { z } from 'zod';
+import { changeLabels, labelNaming } from '../../common/messages/changes';
 import { type GridTemplateType, gridTemplateClientMessages, gridTemplateMessages } from '../../common/messages/grid-templates';
 import {
   createGridTemplateBody,
@@ -74,7 +75,7 @@ export async function createGridTemplates(
     }),
     creates: [templateId],
     effects: [{ op: 'upsert', collection: 'operations', id: documentId, data: { ...template, kind: 'grid_template' } }],
-    label: `Create ${values.template_type} template ${values.template_name}`,
+    label: changeLabels.createGridTemplate[values.template_type](values.template_name),
   });
   return { template_id: templateId, template };
 }
@@ -107,7 +108,7 @@ export async function deleteGridTemplates(context: ApiContext, input: { template
     path: '/delete_grid_templates',
     query: { template_id: templateId, company_id: query.company_id },
     effects: [{ op: 'remove', collection: 'operations', id: documentIdOf(templateId) }],
-    label: `Delete grid template ${typeof template?.template_name === 'string' ? template.template_name : ''}`.trim(),
+    label: labelNaming(template?.template_name, changeLabels.deleteGridTemplate, changeLabels.deleteAGridTemplate),
   });
   return { template_id: templateId };
 }
@@ -164,16 +165,16 @@ export async function submitGridTemplate(
     const name = values.grid_name ?? template.template_name;
     const gridId = clientId;
     const { creates, effects, boxIds } = gridCreation({ gridId, name, companyId: values.company_id, roomId, nx: template.columns, ny: template.rows });
-    await record(context, { ...entry, creates, effects, label: `Create grid ${name} from template ${template.template_name}` });
+    await record(context, { ...entry, creates, effects, label: changeLabels.createGridFromTemplate(name, template.template_name) });
     return { template_type: 'Grid', GridID: gridId, boxIds };
   }
   if (template?.template_type === 'SubGrid') {
     if (parentId === undefined) throw new ValidationError(gridTemplateMessages.parentRequired);
     const { created, creates, effects } = await subGridboxCreation(context, parentId, clientId, gridPositions(template.columns, template.rows));
-    await record(context, { ...entry, creates, effects, label: `Divide a grid box with template ${template.template_name}` });
+    await record(context, { ...entry, creates, effects, label: changeLabels.divideBoxWithTemplate(template.template_name) });
     return { template_type: 'SubGrid', parent_gridbox_id: parentId, sub_gridboxes: created };
   }
-  await record(context, { ...entry, label: 'Use a grid template' });
+  await record(context, { ...entry, label: changeLabels.useGridTemplate });
   return { template_type: null };
 }
 

@@ -1,4 +1,5 @@
 /** Domain functions of grids and grid boxes (spec part 1 §3, §5, §7, §8). */
+import { changeLabels, labelNaming } from '../../common/messages/changes';
 import { fileMessages } from '../../common/messages/files';
 import { gridClientMessages } from '../../common/messages/grids';
 import { roomClientMessages } from '../../common/messages/rooms';
@@ -26,7 +27,7 @@ export async function createGrid(context: ApiContext, input: { companyId: number
     body: multipart({ nx: values.nx, ny: values.ny, ngrid_name: values.ngrid_name, ncompany_id: values.ncompany_id, nroom_id: values.nroom_id, client_id: gridId }),
     creates,
     effects,
-    label: `Create grid ${values.ngrid_name} (${values.nx} × ${values.ny})`,
+    label: changeLabels.createGrid(values.ngrid_name, values.nx, values.ny),
   });
   return { GridID: gridId, boxIds };
 }
@@ -73,7 +74,7 @@ export async function updateCullingStatus(context: ApiContext, input: { gridBoxI
     path: '/update_culling_status',
     body: multipart({ GridBoxID: values.GridBoxID, user_id: values.user_id, culled: values.culled }),
     effects: [{ op: 'patch', collection: 'grid_boxes', id: String(values.GridBoxID), data: { culled, CulledBy: culled ? values.user_id : null, CulledDateTime: culled ? now() : null } }],
-    label: culled ? 'Cull plant' : 'Un-cull plant',
+    label: culled ? changeLabels.cullPlant : changeLabels.uncullPlant,
   });
 }
 
@@ -95,7 +96,7 @@ export async function deleteGrid(context: ApiContext, input: { gridId: RecordId 
       { op: 'remove', collection: 'grids', id: gridKey },
       ...(await batchLinkRemovals(context, { gridIds: [grid_id], boxIds: boxes.map((box) => box.id) })),
     ],
-    label: grid ? `Delete grid ${String(grid.Name)}` : 'Delete a grid',
+    label: labelNaming(grid?.Name, changeLabels.deleteGrid, changeLabels.deleteAGrid),
   });
 }
 
@@ -124,7 +125,7 @@ export async function updateGridBoxName(context: ApiContext, input: { gridBoxId:
     path: '/update_grid_box_name',
     body: multipart({ GridBoxID: values.GridBoxID, custom_name: values.custom_name }),
     effects: [{ op: 'patch', collection: 'grid_boxes', id: String(values.GridBoxID), data: { CustomName: name } }],
-    label: name === null ? 'Clear plant name' : `Rename plant to ${name}`,
+    label: name === null ? changeLabels.clearPlantName : changeLabels.renamePlant(name),
   });
 }
 
@@ -182,7 +183,7 @@ export async function uploadGridImage(context: ApiContext, input: { gridId: Reco
     path: '/upload_grid_image',
     query: { GridID },
     body: multipartWithFile({}, filePart('image', input.image, input.fileName)),
-    label: grid ? `Upload background image of grid ${String(grid.Name)}` : 'Upload a grid background image',
+    label: labelNaming(grid?.Name, changeLabels.uploadGridImage, changeLabels.uploadAGridImage),
   });
 }
 

@@ -11,6 +11,7 @@
  * Blob in its entry; the problem shows `photo_pending` until the server's copy names the file.
  */
 import type { z } from 'zod';
+import { changeLabels, labelNaming } from '../../common/messages/changes';
 import { httpMessages } from '../../common/messages/http';
 import { type ProblemAction, problemMessages as m } from '../../common/messages/problems';
 import { catalogueProblem, catalogueProblemNamed } from '../../common/plant-problems';
@@ -143,7 +144,11 @@ export async function recordProblem(
     body: photo ? multipartWithFile(fields, filePart('image', photo, photoName(photo))) : json(fields),
     creates: [problemId],
     effects: [{ op: 'upsert', collection: 'plant_problems', id: problemId, data: { ...problem } }],
-    label: `Record ${values.problem_type} (severity ${values.severity}) on ${subGridboxId === null ? 'box' : 'a plant of box'} ${typeof box.CustomName === 'string' && box.CustomName ? box.CustomName : `${String(box.X)},${String(box.Y)}`}`,
+    label: (subGridboxId === null ? changeLabels.recordProblemOnBox : changeLabels.recordProblemOnPlantOfBox)(
+      values.problem_type,
+      values.severity,
+      typeof box.CustomName === 'string' && box.CustomName ? box.CustomName : `${String(box.X)},${String(box.Y)}`,
+    ),
     fallbackMessage: m.recordFailed,
   });
   return { problem_id: problemId, problem };
@@ -163,25 +168,22 @@ export async function manageProblem(context: ApiContext, input: { problemId: Id;
     path: '/manage_problem',
     body: json({ problemID: problemId, action: values.action, userID: values.userID }),
     effects: problem ? problemActionEffects([problem], values.action, values.userID) : [],
-    label: `${actionTitle(values.action)} ${typeof problem?.problem_type === 'string' ? problem.problem_type : 'problem'}`,
+    label: labelNaming(problem?.problem_type, changeLabels.problemActions[values.action].problem, changeLabels.problemActions[values.action].aProblem),
     fallbackMessage: m.manageFailed,
   });
   return { problem_id: problemId, action: values.action };
 }
 
-const ACTION_TITLES: Record<ProblemAction, string> = { resolve: 'Resolve', dismiss: 'Dismiss (false alarm)', treat: 'Mark treated', reopen: 'Reopen' };
-const actionTitle = (action: ProblemAction) => ACTION_TITLES[action];
-
-/** The place's local selector (by its link key) and how entries and labels name it. */
+/** The place's local selector (by its link key), how entries name it and the name labels show (changeLabels). */
 async function placeOf(context: ApiContext, place: ProblemPlace) {
   if ('gridId' in place) {
     const key = await localKey(context, 'grids', place.gridId);
     const grid = key === null ? null : await context.store.get('grids', key);
-    return { kind: 'grid' as const, id: named(key, place.gridId), selector: key === null ? null : { gridId: key }, label: `in grid ${typeof grid?.Name === 'string' ? grid.Name : String(place.gridId)}` };
+    return { kind: 'grid' as const, id: named(key, place.gridId), selector: key === null ? null : { gridId: key }, name: typeof grid?.Name === 'string' ? grid.Name : String(place.gridId) };
   }
   const key = await localKey(context, 'rooms', place.roomId);
   const room = key === null ? null : await context.store.get('rooms', key);
-  return { kind: 'room' as const, id: named(key, place.roomId), selector: key === null ? null : { roomId: key }, label: `in room ${typeof room?.Name === 'string' ? room.Name : String(place.roomId)}` };
+  return { kind: 'room' as const, id: named(key, place.roomId), selector: key === null ? null : { roomId: key }, name: typeof room?.Name === 'string' ? room.Name : String(place.roomId) };
 }
 
 /** The raw id a place names, for checking (undefined when missing, so the schema's message shows). */
@@ -205,7 +207,7 @@ export async function manageProblemsByType(context: ApiContext, place: ProblemPl
     path: inGrid ? '/manage_problems_by_type_grid' : '/manage_problems_by_type_room',
     body: json({ [inGrid ? 'gridID' : 'roomID']: where.id, problemType: values.problemType, action: values.action, userID: values.userID }),
     effects: problemActionEffects(problems, values.action, values.userID),
-    label: `${actionTitle(values.action)} ${values.problemType} ${where.label}`,
+    label: where.kind === 'grid' ? changeLabels.problemActions[values.action].typeInGrid(values.problemType, where.name) : changeLabels.problemActions[values.action].typeInRoom(values.problemType, where.name),
     fallbackMessage: m.manageFailed,
   });
   return { action: values.action };
@@ -228,7 +230,7 @@ export async function updateUnresolvedProblems(context: ApiContext, place: Probl
     path: inGrid ? '/update_unresolved_problems_for_grid' : '/update_unresolved_problems_for_room',
     body: json({ [inGrid ? 'gridID' : 'roomID']: where.id, action: values.action, userID: values.userID }),
     effects: problemActionEffects(problems, values.action, values.userID),
-    label: `${actionTitle(values.action)} all problems ${where.label}`,
+    label: where.kind === 'grid' ? changeLabels.problemActions[values.action].allInGrid(where.name) : changeLabels.problemActions[values.action].allInRoom(where.name),
     fallbackMessage: m.manageFailed,
   });
   return { action: values.action };
@@ -270,7 +272,7 @@ export async function mapProblemColor(context: ApiContext, input: { companyId: n
     }),
     ...(existing ? {} : { creates: [mappingId as string] }),
     effects: company ? [{ op: 'patch', collection: 'company', id: company.id, data: { problem_color_mappings: next } }] : [],
-    label: `Set the colour of ${values.problem}`,
+    label: changeLabels.setProblemColour(values.problem),
     fallbackMessage: m.mapColorFailed,
   });
   return { mapping };
@@ -291,7 +293,7 @@ export async function deleteProblemColorMapping(context: ApiContext, input: { co
     path: '/delete_problem_color_mapping',
     body: json({ company_id: values.company_id, problem: values.problem }),
     effects: company && existing ? [{ op: 'patch', collection: 'company', id: company.id, data: { problem_color_mappings: mappings.filter((mapping) => mapping !== existing) } }] : [],
-    label: `Delete the colour of ${existing?.Problem ?? values.problem}`,
+    label: changeLabels.deleteProblemColour(existing?.Problem ?? values.problem),
     fallbackMessage: m.deleteMappingFailed,
   });
   return { Problem: existing?.Problem ?? values.problem };
@@ -328,7 +330,7 @@ export async function addCustomSolution(context: ApiContext, input: { companyId:
     body: json({ company_id: values.company_id, problem_id: problem.slug, custom_solution: values.custom_solution, client_id: solutionId }),
     creates: [solutionId],
     effects: company ? [{ op: 'patch', collection: 'company', id: company.id, data: { custom_solutions: [...solutions, solution] } }] : [],
-    label: `Add a solution to ${problem.name}`,
+    label: changeLabels.addSolution(problem.name),
     fallbackMessage: m.addSolutionFailed,
   });
   return { custom_solution: solution };

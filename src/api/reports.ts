@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import { newClientId } from '../../common/client-ids';
+import { changeLabels } from '../../common/messages/changes';
 import { type ChartType, savedReportMessages as m, reportMessages as rm } from '../../common/messages/reports';
 import {
   dashboardMoves,
@@ -100,7 +101,7 @@ export async function saveReport(
         },
       },
     ],
-    label: `Save report ${checked.report_name}`,
+    label: changeLabels.saveReport(checked.report_name),
   });
   return reportId;
 }
@@ -113,7 +114,7 @@ export async function deleteReport(context: ApiContext, input: { reportId: Recor
     path: '/delete_report',
     body: json({ report_id }),
     effects: [{ op: 'remove', collection: 'reports', id: String(input.reportId) }],
-    label: `Delete report ${input.name}`,
+    label: changeLabels.deleteReport(input.name),
   });
 }
 
@@ -131,7 +132,7 @@ export async function setDashboardReports(context: ApiContext, input: { companyI
     path: '/set_dashboard_reports',
     body: json(fields),
     effects: dashboardMoves(input.current, input.slots).map(({ id, slot }) => ({ op: 'patch', collection: 'reports', id: String(id), data: { dashboard_slot: slot } })),
-    label: 'Set the dashboard’s reports',
+    label: changeLabels.setDashboardReports,
   });
 }
 

@@ -4,6 +4,7 @@
  * the signed-in user, and telling "no answer" from "the server said no".
  */
 import { z } from 'zod';
+import { changeLabels, labelNaming } from '../../common/messages/changes';
 import { roomClientMessages } from '../../common/messages/rooms';
 import type { GridBoxRecord } from '../../common/schemas/grids';
 import {
@@ -91,7 +92,7 @@ export async function createRoom(context: ApiContext, input: { companyId: number
         data: { RoomID: roomId, CompanyID: company_id, Name: name, Description: description, CreatedDateTime: at, UpdatedDateTime: at, Scanned: false, ScannedDateTime: null, LastScannedBy: null, WhiteboardImage: null, StartScroll: 0 },
       },
     ],
-    label: `Create room ${name}`,
+    label: changeLabels.createRoom(name),
   });
   return { RoomID: roomId };
 }
@@ -175,7 +176,7 @@ export async function deleteRoom(context: ApiContext, input: { roomId: RecordId 
       { op: 'remove', collection: 'rooms', id: roomKey },
       ...(await batchLinkRemovals(context, { roomIds: [room_id], gridIds: grids.map((grid) => grid.id), boxIds: boxes.map((box) => box.id) })),
     ],
-    label: room ? `Delete room ${String(room.Name)}` : 'Delete a room',
+    label: labelNaming(room?.Name, changeLabels.deleteRoom, changeLabels.deleteARoom),
   });
 }
 
@@ -205,7 +206,7 @@ export async function updateRoomScroll(context: ApiContext, input: { companyId: 
     path: '/update_room_scroll',
     query: { company_id, room_id, setValue },
     effects: [{ op: 'patch', collection: 'rooms', id: String(room_id), data: { StartScroll: setValue, UpdatedDateTime: now() } }],
-    label: `Set room scroll to ${setValue}`,
+    label: changeLabels.setRoomScroll(setValue),
   });
 }
 
@@ -220,6 +221,6 @@ export async function updateAllRoomScroll(context: ApiContext, input: { companyI
     path: '/update_all_room_scroll',
     query: { company_id, setValue },
     effects: rooms.map((room): Effect => ({ op: 'patch', collection: 'rooms', id: room.id, data: { StartScroll: setValue, UpdatedDateTime: at } })),
-    label: `Set every room's scroll to ${setValue}`,
+    label: changeLabels.setEveryRoomScroll(setValue),
   });
 }

@@ -1,6 +1,7 @@
 /** Domain functions of scan state, scans and whiteboard images (spec part 1 §4 "Scanning", §5, §7, §8). */
 import type { z } from 'zod';
 import { newClientId } from '../../common/client-ids';
+import { changeLabels, labelNaming } from '../../common/messages/changes';
 import { STICKY_TRAP_CATEGORY } from '../../common/messages/forms';
 import { scanClientMessages, scanMessages, TRAP_PHOTO_FIELD } from '../../common/messages/scans';
 import {
@@ -51,7 +52,7 @@ export async function markRoomScanned(context: ApiContext, input: { roomId: Reco
     path: '/mark_room_scanned',
     query: { room_id, user_id },
     effects: [{ op: 'patch', collection: 'rooms', id: String(room_id), data: { Scanned: true, ScannedDateTime: at, LastScannedBy: user_id, UpdatedDateTime: at } }],
-    label: room ? `Mark room ${String(room.Name)} scanned` : 'Mark a room scanned',
+    label: labelNaming(room?.Name, changeLabels.markRoomScanned, changeLabels.markARoomScanned),
   });
 }
 
@@ -65,7 +66,7 @@ export async function markGridScanned(context: ApiContext, input: { gridId: Reco
     path: '/mark_grid_scanned',
     query: { grid_id, user_id },
     effects: [{ op: 'patch', collection: 'grids', id: String(grid_id), data: { Scanned: true, ScannedDateTime: at, LastScannedBy: user_id, UpdatedDateTime: at } }],
-    label: grid ? `Mark grid ${String(grid.Name)} scanned` : 'Mark a grid scanned',
+    label: labelNaming(grid?.Name, changeLabels.markGridScanned, changeLabels.markAGridScanned),
   });
 }
 
@@ -93,7 +94,7 @@ export async function resetScannedStatus(context: ApiContext, input: { companyId
     path: '/reset_scanned_status',
     query: company_id === undefined ? {} : { company_id },
     effects,
-    label: 'Reset scanned status',
+    label: changeLabels.resetScanned,
   });
 }
 
@@ -139,7 +140,7 @@ export async function uploadWhiteboardImage(context: ApiContext, input: { roomId
     method: 'POST',
     path: '/upload_whiteboard_image',
     body: multipartWithFile({ room_id }, filePart('imageFile', input.image, input.fileName)),
-    label: room ? `Upload whiteboard image of room ${String(room.Name)}` : 'Upload a whiteboard image',
+    label: labelNaming(room?.Name, changeLabels.uploadWhiteboardImage, changeLabels.uploadAWhiteboardImage),
   });
 }
 
@@ -229,7 +230,7 @@ export async function startScan(context: ApiContext, input: { companyId: number;
         return place ? [{ op: 'patch', collection, id: place.id, data: { Scanned: true, ScannedDateTime: at, LastScannedBy: input.userId, UpdatedDateTime: at } }] : [];
       }),
     ],
-    label: `Start a ${values.scan_type === 'sticky_trap' ? 'sticky-trap' : values.scan_type} scan of ${scan.grid_name ?? 'a grid'}`,
+    label: labelNaming(scan.grid_name, changeLabels.startScan[values.scan_type], changeLabels.startScanOfAGrid[values.scan_type]),
   });
   return scan;
 }
@@ -334,6 +335,8 @@ export async function recordScanBox(
     marks: [...marks],
     photo_pending: true,
   };
+  // A box is named by its name, or by its column and row ("3,4").
+  const boxName = entry.box_name ?? `${entry.x},${entry.y}`;
   await record(context, {
     method: 'POST',
     path: '/record_scan_box',
@@ -347,7 +350,7 @@ export async function recordScanBox(
       ...problems.map((problem): Effect => ({ op: 'upsert', collection: 'plant_problems', id: String(problem.problem_id), data: { ...problem, photo_pending: true } })),
       ...(response && responseId ? [{ op: 'upsert', collection: 'form_responses', id: responseId, data: { ...response } } satisfies Effect] : []),
     ],
-    label: `Scan of box ${entry.box_name ?? `${entry.x},${entry.y}`} (${scan.grid_name ?? 'grid'})`,
+    label: labelNaming(scan.grid_name, (grid) => changeLabels.scanOfBox(boxName, grid), changeLabels.scanOfBoxOfAGrid(boxName)),
     fallbackMessage: scanClientMessages.scanBoxFailed,
   });
   return { scanBoxId, findings };
@@ -392,6 +395,6 @@ export async function deleteScan(context: ApiContext, input: { companyId: number
     path: '/delete_scan',
     query: { company_id, scan_id: input.scanId },
     effects: local ? [{ op: 'remove', collection: 'operations', id: local.id }] : [],
-    label: `Delete scan of ${typeof local?.grid_name === 'string' ? local.grid_name : 'a grid'}`,
+    label: labelNaming(local?.grid_name, changeLabels.deleteScan, changeLabels.deleteScanOfAGrid),
   });
 }

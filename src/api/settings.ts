@@ -13,6 +13,7 @@
  * it on pulled documents while the entry waits: a setting another Admin changes in that time shows
  * here only once the entry has been sent.
  */
+import { changeLabels } from '../../common/messages/changes';
 import { type GridOrder, SETTINGS_DEFAULTS, settingsClientMessages as cm, settingsMessages as m } from '../../common/messages/settings';
 import type { z } from 'zod';
 import {
@@ -115,7 +116,7 @@ export async function setCompanyGridOrder(
   try {
     const { company_id } = check(companyQuery(m.gridOrderCompanyMissing), { company_id: input.companyId });
     const { grid_order } = check(setGridOrderBody, { grid_order: input.gridOrder });
-    await changeSettings({ ...context, client }, company_id, { grid_order }, { path: '/set_company_grid_order', query: { company_id }, body: multipart({ grid_order }), label: `Set grid order to ${grid_order}` });
+    await changeSettings({ ...context, client }, company_id, { grid_order }, { path: '/set_company_grid_order', query: { company_id }, body: multipart({ grid_order }), label: changeLabels.setGridOrder(grid_order) });
     return { grid_order };
   } catch (error) {
     // A value the server would refuse: its message (the same schema's); anything thrown: its message.
@@ -140,7 +141,7 @@ export async function setGridOpacity(context: ApiContext, input: { companyId?: n
   if (isMissing(input.companyId)) return void console.error(m.companyIdRequired);
   if (isMissing(input.gridOpacity)) return void console.error(m.gridOpacityRequired);
   const { company_id, grid_opacity } = check(setGridOpacityQuery, { company_id: input.companyId, grid_opacity: input.gridOpacity });
-  await changeSettings(context, company_id, { grid_opacity }, { path: '/set_grid_opacity', query: { company_id, grid_opacity }, label: `Set grid opacity to ${grid_opacity}` });
+  await changeSettings(context, company_id, { grid_opacity }, { path: '/set_grid_opacity', query: { company_id, grid_opacity }, label: changeLabels.setGridOpacity(grid_opacity) });
   return { grid_opacity };
 }
 
@@ -190,14 +191,14 @@ export async function companyAiModelOrDefault(context: Reader, input: { companyI
 /** POST /set_company_ai_model (query company_id, ai_model; no body). */
 export async function setCompanyAiModel(context: ApiContext, input: { companyId: number; aiModel: string }) {
   const { company_id, ai_model } = check(setAiModelQuery, { company_id: input.companyId, ai_model: input.aiModel });
-  await changeSettings(context, company_id, { ai_model }, { path: '/set_company_ai_model', query: { company_id, ai_model }, label: `Set AI model to ${ai_model}` });
+  await changeSettings(context, company_id, { ai_model }, { path: '/set_company_ai_model', query: { company_id, ai_model }, label: changeLabels.setAiModel(ai_model) });
   return { ai_model };
 }
 
 /** POST /set_company_auto_refresh: needs both company and flag (0 or 1), else 'company_id and auto_refresh are required.'. */
 export async function setCompanyAutoRefresh(context: ApiContext, input: { companyId?: number | null; autoRefresh?: 0 | 1 | boolean | null }) {
   const { company_id, auto_refresh } = check(setAutoRefreshQuery, { company_id: input.companyId, auto_refresh: input.autoRefresh });
-  await changeSettings(context, company_id, { auto_refresh }, { path: '/set_company_auto_refresh', query: { company_id, auto_refresh }, label: auto_refresh ? 'Turn auto refresh on' : 'Turn auto refresh off' });
+  await changeSettings(context, company_id, { auto_refresh }, { path: '/set_company_auto_refresh', query: { company_id, auto_refresh }, label: auto_refresh ? changeLabels.autoRefreshOn : changeLabels.autoRefreshOff });
   return { auto_refresh };
 }
 
@@ -226,7 +227,7 @@ export async function updateStickytrapRender(context: ApiContext, input: { compa
   const { company_id, value } = check(updateStickyTrapQuery, { company_id: input.companyId, value: input.value });
   const current = await getStickytrapRender(context, { companyId: company_id }).catch(() => null);
   if (current === value) throw new ValidationError(m.stickyTrapUnchanged);
-  await changeSettings(context, company_id, { stickytrap_render: value }, { path: '/update_stickytrap_render', query: { company_id, value }, label: `Set sticky-trap render to ${value}` });
+  await changeSettings(context, company_id, { stickytrap_render: value }, { path: '/update_stickytrap_render', query: { company_id, value }, label: changeLabels.setStickyTrapRender(value) });
   return { stickytrap_render: value };
 }
 
@@ -237,7 +238,7 @@ export async function updateStickytrapRender(context: ApiContext, input: { compa
 export async function setCompanyLanguage(context: ApiContext, input: { companyId?: number | null; language?: string | null }) {
   const { company_id, language } = check(setLanguageQuery, { company_id: input.companyId, language: input.language });
   try {
-    await changeSettings(context, company_id, { language }, { path: '/set_company_language', query: { company_id, language }, label: `Set language to ${language}` });
+    await changeSettings(context, company_id, { language }, { path: '/set_company_language', query: { company_id, language }, label: changeLabels.setLanguage(language) });
   } catch (error) {
     console.error(error);
     throw new ApiError(m.languageSetFailed);

@@ -15,6 +15,7 @@
  * given since); it is exact again once the entry has reached the server and the box is pulled.
  */
 import type { z } from 'zod';
+import { changeLabels, labelNaming } from '../../common/messages/changes';
 import { subgridClientMessages, subgridMessages } from '../../common/messages/subgrids';
 import type { gridBoxRecord } from '../../common/schemas/grids';
 import {
@@ -207,7 +208,7 @@ export async function createSubGridboxes(
     body: useCustom ? json({ custom_positions: positions }) : { kind: 'none' },
     creates,
     effects,
-    label: `Divide a grid box into ${positions.length} sub-gridbox${positions.length === 1 ? '' : 'es'}`,
+    label: positions.length === 1 ? changeLabels.divideBoxIntoOne : changeLabels.divideBox(positions.length),
   });
   return { parent_gridbox_id: parentId, sub_gridboxes: created };
 }
@@ -316,7 +317,7 @@ export async function deleteSubGridbox(context: ApiContext, input: { subGridboxI
     path: '/delete_sub_gridbox',
     query: { sub_gridbox_id: subId },
     effects: box && removed ? [boxPatch(input.parentGridboxId as Id, after.sub_gridboxes)] : [],
-    label: `Delete sub-gridbox ${removed ? removed.CustomName : ''}`.trim(),
+    label: labelNaming(removed?.CustomName, changeLabels.deleteSubGridbox, changeLabels.deleteASubGridbox),
   });
   return { Sub_gridboxID: subId, parent_gridbox_id: input.parentGridboxId ?? null, total_count: box ? after.total_count : null };
 }
@@ -364,7 +365,7 @@ export async function updateSubGridbox(
     path: '/update_sub_gridbox',
     body: json({ sub_gridbox_id: subId, ...changes }),
     effects: updated ? [boxPatch(input.parentGridboxId as Id, live.map((sub) => (sub === current ? updated : sub)))] : [],
-    label: `Update sub-gridbox ${current ? current.CustomName : ''}`.trim(),
+    label: labelNaming(current?.CustomName, changeLabels.updateSubGridbox, changeLabels.updateASubGridbox),
   });
   return updated;
 }
@@ -448,7 +449,7 @@ export async function movePlant(
     }),
     creates: [movementId],
     effects,
-    label: `Move plant ${values.plant_uid}`,
+    label: changeLabels.movePlant(values.plant_uid),
   });
   return move;
 }

@@ -24,6 +24,7 @@
  */
 import type { z } from 'zod';
 import { newClientId } from '../../common/client-ids';
+import { changeLabels, labelNaming } from '../../common/messages/changes';
 import {
   commentMessages as cm,
   TASK_CATEGORY,
@@ -103,7 +104,7 @@ export async function addComment(context: ApiContext, input: { responseId: Recor
     body: json({ ResponseID: input.responseId, UserID: userId, CommentText: checked.CommentText, client_id: commentId }),
     creates: [commentId],
     effects: patch({ comments: [...commentsOf(response), comment] }),
-    label: 'Comment on an observation',
+    label: changeLabels.commentOnObservation,
     fallbackMessage: cm.addFailed,
   });
   return commentId;
@@ -120,7 +121,7 @@ export async function editComment(context: ApiContext, input: { responseId: Reco
     path: '/edit_comment',
     body: json({ CommentID: input.commentId, UserID: userId, CommentText: checked.CommentText }),
     effects: patch({ comments: commentsOf(response).map((comment) => (sameId(comment.CommentID, input.commentId) ? { ...comment, CommentText: checked.CommentText, EditedAt: at } : comment)) }),
-    label: 'Edit a comment',
+    label: changeLabels.editComment,
     fallbackMessage: cm.editFailed,
   });
 }
@@ -135,7 +136,7 @@ export async function deleteComment(context: ApiContext, input: { responseId: Re
     path: '/delete_comment',
     body: json({ CommentID: input.commentId, UserID: userId }),
     effects: patch({ comments: commentsOf(response).filter((comment) => !sameId(comment.CommentID, input.commentId)) }),
-    label: 'Delete a comment',
+    label: changeLabels.deleteComment,
     fallbackMessage: cm.deleteFailed,
   });
 }
@@ -230,7 +231,7 @@ export async function createTask(context: ApiContext, input: { responseId: Recor
     body: json({ ...fields, client_id: taskId }),
     creates: [taskId],
     effects: response ? [{ op: 'patch', collection: 'form_responses', id: String(input.responseId), data: { task } }] : [],
-    label: `Make task ${task.title}`.trim(),
+    label: labelNaming(task.title, changeLabels.makeTask, changeLabels.makeATask),
     fallbackMessage: m.updateFailed,
   });
   return taskId;
@@ -253,7 +254,7 @@ export async function updateTask(context: ApiContext, input: { responseId: Recor
     path: '/update_task_fields',
     body: json(fields),
     effects: next ? patch({ task: next }) : [],
-    label: `Update task ${next?.title ?? ''}`.trim(),
+    label: labelNaming(next?.title, changeLabels.updateTask, changeLabels.updateATask),
     fallbackMessage: m.updateFailed,
   });
 }
@@ -267,7 +268,7 @@ export async function deleteTask(context: ApiContext, input: { responseId: Recor
     path: '/delete_task',
     body: json({ task_id: input.taskId }),
     effects: patch({ task: null }),
-    label: `Delete task ${taskOf(response)?.title ?? ''}`.trim(),
+    label: labelNaming(taskOf(response)?.title, changeLabels.deleteTask, changeLabels.deleteATask),
     fallbackMessage: m.deleteFailed,
   });
 }

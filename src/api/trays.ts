@@ -3,6 +3,7 @@
  * documents of kind `tray` and `tray_template`, keyed by their client ids. Mutations send JSON bodies.
  */
 import type { z } from 'zod';
+import { changeLabels, labelNaming } from '../../common/messages/changes';
 import { trayMessages } from '../../common/messages/trays';
 import {
   createTrayBody,
@@ -97,7 +98,7 @@ export async function createTrayTemplate(
     }),
     creates: [templateId],
     effects: [{ op: 'upsert', collection: 'operations', id: templateId, data: { ...template, kind: 'tray_template' } }],
-    label: `Create tray template ${values.template_name}`,
+    label: changeLabels.createTrayTemplate(values.template_name),
   });
   return { template_id: templateId, template };
 }
@@ -116,7 +117,7 @@ export async function deleteTrayTemplate(context: ApiContext, input: { templateI
     path: '/delete_tray_template',
     body: json({ template_id: templateId, company_id: values.company_id }),
     effects: [{ op: 'remove', collection: 'operations', id: templateDocument(templateId) }],
-    label: `Delete tray template ${nameOf(template, 'template_name')}`.trim(),
+    label: labelNaming(nameOf(template, 'template_name'), changeLabels.deleteTrayTemplate, changeLabels.deleteATrayTemplate),
   });
   return { template_id: templateId };
 }
@@ -146,7 +147,7 @@ export async function useTrayTemplate(context: ApiContext, input: { templateId: 
     body: json({ template_id: templateId, company_id: values.company_id, user_id: values.user_id, tray_name: values.tray_name, ...(batchId !== undefined ? { batch_id: batchId } : {}), client_id: trayId }),
     creates,
     effects,
-    label: `Create tray ${values.tray_name}${template ? ` from template ${template.template_name}` : ''}`,
+    label: template ? changeLabels.createTrayFromTemplate(values.tray_name, template.template_name) : changeLabels.createTray(values.tray_name),
   });
   return { tray_id: tray.tray_id, tray };
 }
@@ -181,7 +182,7 @@ export async function updateTray(context: ApiContext, input: { trayId: Id; compa
     body: json({ tray_id: trayId, company_id: values.company_id, ...changes }),
     // Nothing given: the server changes nothing either, so the tray stays as it is.
     effects: Object.keys(changes).length > 0 ? [{ op: 'patch', collection: 'operations', id: trayDocument(trayId), data: { ...changes, updated_at: updatedAt } }] : [],
-    label: `Update tray ${changes.tray_name ?? nameOf(current, 'tray_name')}`.trim(),
+    label: labelNaming(changes.tray_name ?? nameOf(current, 'tray_name'), changeLabels.updateTray, changeLabels.updateATray),
   });
   if (!current) return null;
   const { id: _id, kind: _kind, ...shown } = current;
@@ -210,7 +211,7 @@ export async function createTray(context: ApiContext, input: { trayName: string;
     }),
     creates,
     effects,
-    label: `Create tray ${values.tray_name}`,
+    label: changeLabels.createTray(values.tray_name),
   });
   return { tray_id: tray.tray_id, tray };
 }
@@ -229,7 +230,7 @@ export async function deleteTray(context: ApiContext, input: { trayId: Id; compa
     path: '/delete_tray',
     body: json({ tray_id: trayId, company_id: values.company_id }),
     effects: [{ op: 'remove', collection: 'operations', id: trayDocument(trayId) }],
-    label: `Delete tray ${nameOf(tray, 'tray_name')}`.trim(),
+    label: labelNaming(nameOf(tray, 'tray_name'), changeLabels.deleteTray, changeLabels.deleteATray),
   });
   return { tray_id: trayId };
 }

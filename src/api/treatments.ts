@@ -11,6 +11,7 @@
  */
 import type { z } from 'zod';
 import { newClientId, isClientId } from '../../common/client-ids';
+import { changeLabels, labelNaming } from '../../common/messages/changes';
 import { type TreatmentType, treatmentMessages as m } from '../../common/messages/treatments';
 import {
   addSprayProductBody,
@@ -133,7 +134,7 @@ export async function addSprayProduct(context: ApiContext, input: ProductFields 
     }),
     creates: [productId],
     effects: [{ op: 'upsert', collection: 'operations', id: productId, data: { ...product, kind: 'spray_product' } }],
-    label: `Add spray product ${values.ProductName}`,
+    label: changeLabels.addSprayProduct(values.ProductName),
     fallbackMessage: m.addProductFailed,
   });
   return { product_id: productId, product };
@@ -177,7 +178,7 @@ export async function updateSprayProduct(context: ApiContext, input: ProductFiel
     body: json({ product_id: productId, company_id: input.companyId, ...changes }),
     // Nothing given: the server changes nothing either.
     effects: changed && current ? [{ op: 'patch', collection: 'operations', id: current.id, data: { ...changes, updated_at: now() } }] : [],
-    label: `Update spray product ${changes.ProductName ?? current?.ProductName ?? ''}`.trim(),
+    label: labelNaming(changes.ProductName ?? current?.ProductName, changeLabels.updateSprayProduct, changeLabels.updateASprayProduct),
     fallbackMessage: m.updateProductFailed,
   });
   return { product_id: productId };
@@ -198,7 +199,7 @@ export async function deleteProduct(context: ApiContext, input: { productId: Id;
     path: '/delete_product',
     body: json({ product_id: productId, company_id: values.company_id }),
     effects: [current, ...treatments].filter((document) => document !== null).map((document) => ({ op: 'remove' as const, collection: 'operations', id: document.id })),
-    label: `Delete spray product ${current?.ProductName ?? ''}`.trim(),
+    label: labelNaming(current?.ProductName, changeLabels.deleteSprayProduct, changeLabels.deleteASprayProduct),
     fallbackMessage: m.deleteProductFailed,
   });
   return { product_id: productId };
@@ -267,7 +268,7 @@ export async function createTreatment(
     }),
     creates: [treatmentId],
     effects: [{ op: 'upsert', collection: 'operations', id: treatmentId, data: { ...treatment, kind: 'treatment' } }],
-    label: `Create ${values.treatment_type} treatment${product ? ` for ${product.ProductName}` : ''}`,
+    label: labelNaming(product?.ProductName, changeLabels.treatments[values.treatment_type].createFor, changeLabels.treatments[values.treatment_type].create),
     fallbackMessage: m.createTreatmentFailed,
   });
   return { treatment_id: treatmentId, treatment };
@@ -304,7 +305,7 @@ export async function updateTreatment(
     path: '/update_treatment',
     body: json({ treatment_type: values.treatment_type, company_id: values.company_id, product_id: productId, ...changes }),
     effects: current ? [{ op: 'patch', collection: 'operations', id: current.id, data: { ...changes, updated_at: now() } }] : [],
-    label: `Update ${values.treatment_type} treatment${product ? ` for ${product.ProductName}` : ''}`,
+    label: labelNaming(product?.ProductName, changeLabels.treatments[values.treatment_type].updateFor, changeLabels.treatments[values.treatment_type].update),
     fallbackMessage: m.updateTreatmentFailed,
   });
   return { treatment_id: current?.id ?? null };
@@ -328,7 +329,9 @@ export async function toggleTreatment(context: ApiContext, input: { companyId: n
     path: '/delete_treatment',
     body: json({ treatment_type: values.treatment_type, company_id: values.company_id, product_id: productId, removed }),
     effects: current ? [{ op: 'patch', collection: 'operations', id: current.id, data: { removed, removed_at: removed ? at : null, updated_at: at } }] : [],
-    label: `${removed ? 'Remove' : 'Restore'} ${values.treatment_type} treatment${product ? ` for ${product.ProductName}` : ''}`,
+    label: removed
+      ? labelNaming(product?.ProductName, changeLabels.treatments[values.treatment_type].removeFor, changeLabels.treatments[values.treatment_type].remove)
+      : labelNaming(product?.ProductName, changeLabels.treatments[values.treatment_type].restoreFor, changeLabels.treatments[values.treatment_type].restore),
     fallbackMessage: m.toggleDeleteFailed,
   });
   return { removed };
@@ -399,7 +402,7 @@ export async function sprayBoxes(
     }),
     creates: [applicationId],
     effects: [{ op: 'upsert', collection: 'operations', id: applicationId, data: { ...application, kind: 'spray_application' } }],
-    label: `Spray ${productName} on ${boxIds.length} ${boxIds.length === 1 ? 'box' : 'boxes'}`,
+    label: boxIds.length === 1 ? changeLabels.sprayOnBox(productName) : changeLabels.sprayOnBoxes(productName, boxIds.length),
     fallbackMessage: m.linkProductsFailed,
   });
   return { application_id: applicationId, application };

@@ -6,6 +6,7 @@
  * Invitations are called online: they are not in the local store (nothing could show a queued one),
  * and the Admin needs the answer to go on (the invitation sent, or the address already taken).
  */
+import { changeLabels } from '../../common/messages/changes';
 import { sessionClientMessages as cm, sessionMessages as m } from '../../common/messages/session';
 import type { z } from 'zod';
 import type { doneAnswer } from '../../common/schemas/answers';
@@ -79,7 +80,7 @@ export async function setThreshold(context: ApiContext, input: { userId: number;
       path: '/threshold',
       body: json({ user_id, threshold }),
       effects: await userPatch(context, user_id, { threshold }),
-      label: `Set threshold to ${threshold}`,
+      label: changeLabels.setThreshold(threshold),
     });
   } catch (error) {
     console.error(cm.thresholdUpdateFailed, error);
@@ -94,7 +95,7 @@ export async function updateLocation(context: ApiContext, input: { userId: numbe
     path: '/update_location',
     body: json({ user_id, location }),
     effects: await userPatch(context, user_id, { location }),
-    label: 'Update location',
+    label: changeLabels.updateLocation,
   });
   return { location };
 }

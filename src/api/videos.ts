@@ -6,6 +6,7 @@
  * copy replaces it.
  */
 import { newClientId } from '../../common/client-ids';
+import { changeLabels, labelNaming } from '../../common/messages/changes';
 import { VIDEO_CHUNK_BYTES, VIDEO_MAX_BYTES, type VideoType, videoClientMessages as cm, videoMessages as m } from '../../common/messages/videos';
 import { recordedVideoFields, type VideoRecord, type VideoSubject, type videoUploadAnswer } from '../../common/schemas/videos';
 import type { z } from 'zod';
@@ -108,25 +109,32 @@ export async function recordVideo(context: ApiContext, input: RecordVideoInput):
     body: upload,
     creates: [clientId],
     effects: [{ op: 'upsert', collection: 'operations', id: clientId, data: { ...document } }],
-    label: `Video of ${place.name}`,
+    label: place.label,
     fallbackMessage: cm.saveFailed,
   });
   return { clientId };
 }
 
-/** The room, grid and box a recording names, from this tablet's copy of them; and a name for the pending list. */
+/** The room, grid and box a recording names, from this tablet's copy of them; and the name of its queued change. */
 async function placeOf(context: ApiContext, input: RecordVideoInput) {
   if (input.what === 'box') {
     const box = input.gridBoxId ? await context.store.get('grid_boxes', input.gridBoxId) : null;
     if (!box) throw new ValidationError(cm.chooseBox);
     const grid = await context.store.get('grids', String(box.GridID));
     if (!grid) throw new ValidationError(cm.chooseBox);
-    const boxName = typeof box.CustomName === 'string' && box.CustomName.trim() ? box.CustomName : `box ${String(box.X)},${String(box.Y)}`;
-    return { gridBoxId: box.id, gridId: grid.id, roomId: String(grid.RoomID), name: `${boxName} (${String(grid.Name ?? 'grid')})` };
+    const named = typeof box.CustomName === 'string' && box.CustomName.trim() ? box.CustomName : null;
+    const columnAndRow = `${String(box.X)},${String(box.Y)}`;
+    const label = labelNaming(
+      grid.Name,
+      (gridName) => (named ? changeLabels.videoOfBox(named, gridName) : changeLabels.videoOfBoxAt(columnAndRow, gridName)),
+      named ? changeLabels.videoOfBoxOfAGrid(named) : changeLabels.videoOfBoxAtOfAGrid(columnAndRow),
+    );
+    return { gridBoxId: box.id, gridId: grid.id, roomId: String(grid.RoomID), label };
   }
   const grid = input.gridId ? await context.store.get('grids', input.gridId) : null;
   if (!grid || !input.row) throw new ValidationError(cm.chooseRow);
-  return { gridBoxId: null, gridId: grid.id, roomId: String(grid.RoomID), name: `row ${input.row} of ${String(grid.Name ?? 'a grid')}` };
+  const row = input.row;
+  return { gridBoxId: null, gridId: grid.id, roomId: String(grid.RoomID), label: labelNaming(grid.Name, (gridName) => changeLabels.videoOfRow(row, gridName), changeLabels.videoOfRowOfAGrid(row)) };
 }
 
 export interface UploadProgress {
@@ -181,7 +189,7 @@ export async function deleteVideo(context: ApiContext, input: { clientId: string
     path: '/delete_video',
     query: { client_id: input.clientId },
     effects: local ? [{ op: 'remove', collection: 'operations', id: input.clientId }] : [],
-    label: 'Delete a video',
+    label: changeLabels.deleteVideo,
     fallbackMessage: cm.deleteFailed,
   });
 }

@@ -98,7 +98,7 @@ function FailedLine({ failed, name }: { failed: FailedEntry; name: string }) {
   const { t } = useTranslation(shellTexts);
   return (
     <li>
-      <strong>{failed.label}</strong>
+      <strong>{translateMessage(failed.label)}</strong>
       <span className="muted">{t('sync.by', { name })}</span>
       <span className="error-text">{translateMessage(failed.error)}</span>
       <span className="actions">
