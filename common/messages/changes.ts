@@ -8,9 +8,9 @@
  * WARNING: a function takes only the values it shows as they are (names, numbers); the English around
  * them is fixed per entry, so a name that reads differently (one box or several, a batch the tablet
  * knows or not, each treatment type) is an entry of its own, chosen at the call site. Never pass in a
- * value built in English ("box 12"): it would show in English in every language. The patterns are
- * matched in the order of the translation files, so there a pattern that another name also fits
- * ("Delete grid {{0}}" fits "Delete grid template …") comes after the more specific one.
+ * value built in English ("box 12"): it would show in English in every language. Where two patterns
+ * fit one name ("Delete grid {{0}}" fits "Delete grid template …"), translateMessage takes the one with
+ * the more fixed text.
  */
 import type { ProblemAction } from '../problem-statuses';
 import type { FormCategory } from './forms';

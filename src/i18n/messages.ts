@@ -10,7 +10,7 @@ import { i18next, MESSAGES_NAMESPACE } from './i18n';
 interface Catalogue {
   texts: Readonly<Record<string, string>>;
   /** The messages with values, as patterns to match: English pattern → translation. */
-  patterns: Array<{ match: RegExp; order: string[]; translation: string }>;
+  patterns: Array<{ match: RegExp; order: string[]; translation: string; fixed: number }>;
 }
 
 const PLACEHOLDER = /\{\{(\d+)\}\}/g;
@@ -36,8 +36,11 @@ function catalogueOf(language: string): Catalogue | null {
             return '([\\s\\S]+?)';
           })
           .join('');
-        return { match: new RegExp(`^${source}$`), order, translation: texts[english] ?? english };
-      });
+        return { match: new RegExp(`^${source}$`), order, translation: texts[english] ?? english, fixed: english.replace(PLACEHOLDER, '').length };
+      })
+      // The pattern with the most fixed text first: "Set the colour of {{0}} to {{1}}" before "Set the
+      // colour of {{0}}", whichever order the translation files list them in.
+      .sort((one, other) => other.fixed - one.fixed);
     catalogues.set(language, (catalogue = { texts, patterns }));
   }
   return catalogue;

@@ -5,6 +5,7 @@
  * records of its own company: the guard answers another company's 403 and a missing one 404, and a
  * SuperAdmin, who may name any company's, gets 404 for one of another company than the event's.
  */
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { auditMessages as m } from '../../../common/messages/audit';
 import { doneAnswer } from '../../../common/schemas/answers';
 import {
@@ -60,7 +61,7 @@ async function updateAuditEvent(request: RequestOf<typeof updateSchema>) {
   const actor = actorOfRequest(request, event.company_id);
   await writer(request.db, actor).update('audit_events', request.params.id, changes);
   // Corrections to the trail leave a trace of their own.
-  await recordAudit(request.db, actor, { title: `Edited audit event ${event.id}`, details: { before: event.event_title, changes } });
+  await recordAudit(request.db, actor, { title: auditTitles.editedAuditEvent(event.id), details: { before: event.event_title, changes } });
   return success({ event: auditEventJson(await auditQueries.byId(request.db, request.params.id)) }, m.updated);
 }
 
@@ -68,7 +69,7 @@ async function deleteAuditEvent(request: RequestOf<typeof deleteSchema>) {
   const event = await auditQueries.byId(request.db, request.params.id);
   const actor = actorOfRequest(request, event.company_id);
   await writer(request.db, actor).softDelete('audit_events', request.params.id);
-  await recordAudit(request.db, actor, { title: `Deleted audit event ${event.id}`, details: { title: event.event_title } });
+  await recordAudit(request.db, actor, { title: auditTitles.deletedAuditEvent(event.id), details: { title: event.event_title } });
   return success({}, m.deleted);
 }
 

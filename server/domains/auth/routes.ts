@@ -3,6 +3,7 @@
  * reset. These are the public routes; everything else needs an access token.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { sessionMessages as m } from '../../../common/messages/session';
 import type { INVITABLE_ROLES } from '../../../common/roles';
 import { doneAnswer, errorAnswer } from '../../../common/schemas/answers';
@@ -111,12 +112,12 @@ async function createNewUser(request: RequestOf<typeof signUpSchema>) {
   }).catch(conflictOnUnique('users_email', m.emailTaken));
   await writer(request.db, inviter).touch('companies', invitation.company_id);
   await request.db.updateTable('invitations').set({ accepted_at: new Date() }).where('id', '=', invitation.id).execute();
-  await recordAudit(request.db, { userId: id, companyId: invitation.company_id }, {
-    title: `${first_name} ${last_name} joined as ${invitation.role}`,
-    details: { invitation_id: invitation.id },
-  });
   // The invitations table's CHECK allows only the invitable roles.
   const user_role = invitation.role as (typeof INVITABLE_ROLES)[number];
+  await recordAudit(request.db, { userId: id, companyId: invitation.company_id }, {
+    title: auditTitles.joined[user_role](first_name, last_name),
+    details: { invitation_id: invitation.id },
+  });
   return success({ user_id: id, company_id: invitation.company_id, user_role }, m.userCreated);
 }
 
@@ -151,7 +152,7 @@ async function resetPassword(request: RequestOf<typeof resetSchema>) {
   // A new password ends every session that the old one opened.
   await authQueries.revokeAllOfUser(request.db, user.id);
   await authQueries.expireResetsOfUser(request.db, user.id);
-  if (user.company_id !== null) await recordAudit(request.db, { userId: user.id, companyId: user.company_id }, { title: 'Reset password' });
+  if (user.company_id !== null) await recordAudit(request.db, { userId: user.id, companyId: user.company_id }, { title: auditTitles.resetPassword });
   return success({}, m.passwordUpdated);
 }
 

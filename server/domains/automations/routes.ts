@@ -23,6 +23,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { httpMessages } from '../../../common/messages/http';
 import { KEYWORD_FIELD_TYPES, notificationMessages as m } from '../../../common/messages/automations';
 import type { FieldType } from '../../../common/messages/forms';
@@ -167,11 +168,11 @@ async function saveRule(request: FastifyRequest, rule: NotificationRule) {
     const existing = await liveRule(request, rule.id, companyId);
     const updated = await writer(request.db, actor).updateReturning('notifications', existing.id, columns);
     if (!updated) throw ruleNotFound(rule.id);
-    await recordAudit(request.db, actor, { title: `Updated notification: ${description}, by ${to}`, roomId: rule.room_id, details: { notification_id: existing.id } });
+    await recordAudit(request.db, actor, { title: auditTitles.updatedNotification(description, to), roomId: rule.room_id, details: { notification_id: existing.id } });
     return success({ notification: notificationJson(updated), notification_id: updated.id, client_id: updated.client_id, created: false }, m.notificationUpdated);
   }
   const created = await writer(request.db, actor).insert('notifications', { client_id: rule.client_id, company_id: companyId, ...columns });
-  await recordAudit(request.db, actor, { title: `Created notification: ${description}, by ${to}`, roomId: rule.room_id, details: { notification_id: created.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.createdNotification(description, to), roomId: rule.room_id, details: { notification_id: created.id } });
   return success({ notification: notificationJson(await q.byId(request.db, created.id)), notification_id: created.id, client_id: created.client_id, created: true }, m.notificationCreated);
 }
 
@@ -205,7 +206,7 @@ async function deleteNotification(request: RequestOf<typeof deleteSchema>) {
   const rule = await liveRule(request, notification_id, await companyOfMember(request, user_id));
   const actor = actorOfRequest(request, rule.company_id);
   await writer(request.db, actor).softDelete('notifications', rule.id);
-  await recordAudit(request.db, actor, { title: `Deleted notification: ${await describeRule(request.db, rule)}, by ${recipientText(rule)}`, roomId: rule.room_id, details: { notification_id: rule.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.deletedNotification(await describeRule(request.db, rule), recipientText(rule)), roomId: rule.room_id, details: { notification_id: rule.id } });
   return success({ notification_id: rule.id }, m.notificationDeleted);
 }
 
@@ -239,7 +240,7 @@ async function sendTestNotification(request: RequestOf<typeof testSchema>) {
   const rule = await liveRule(request, request.body.notification_id);
   const actor = actorOfRequest(request, rule.company_id);
   const deliveryId = await sendTest(request.db, rule.company_id, messageFor(rule, await testContent(request, rule)), rule.id);
-  await recordAudit(request.db, actor, { title: `Sent a test of notification: ${await describeRule(request.db, rule)}, to ${recipientText(rule)}`, roomId: rule.room_id, details: { notification_id: rule.id, delivery_id: deliveryId } });
+  await recordAudit(request.db, actor, { title: auditTitles.sentTestNotification(await describeRule(request.db, rule), recipientText(rule)), roomId: rule.room_id, details: { notification_id: rule.id, delivery_id: deliveryId } });
   return success({ delivery_id: deliveryId }, m.testQueued);
 }
 

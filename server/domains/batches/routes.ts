@@ -8,6 +8,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import QRCode from 'qrcode';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { BUILT_IN_BATCH_STATUSES, DEFAULT_BATCH_STATUS, HARVESTED_BATCH_STATUS, isBuiltInBatchStatus } from '../../../common/batch-statuses';
 import { batchMessages as m } from '../../../common/messages/batches';
 import { isoTime } from '../../../common/schemas/answers';
@@ -145,7 +146,7 @@ async function createBatch(request: RequestOf<typeof createSchema>) {
     })
     .catch(conflictOnUnique('batches_number', m.duplicateBatchNumber(body.BatchNumber)));
   await batchQueries.recordEvent(request.db, actor, id, 'created', { details: { status } });
-  await recordAudit(request.db, actor, { title: `Created batch ${body.BatchNumber}`, batchId: id });
+  await recordAudit(request.db, actor, { title: auditTitles.createdBatch(body.BatchNumber), batchId: id });
   return success({ batch: await documentOf(request.db, id), BatchID: id, client_id }, m.created);
 }
 
@@ -173,7 +174,7 @@ async function updateBatches(request: RequestOf<typeof updateSchema>) {
     })
     .catch(conflictOnUnique('batches_number', m.duplicateBatchNumber(number)));
   if (status !== undefined && status !== batch.batch_status) await batchQueries.recordEvent(request.db, actor, batch.id, 'status', { details: { from: batch.batch_status, to: status } });
-  await recordAudit(request.db, actor, { title: `Updated batch ${number}`, batchId: batch.id, details: { fields: Object.keys(body) } });
+  await recordAudit(request.db, actor, { title: auditTitles.updatedBatch(number), batchId: batch.id, details: { fields: Object.keys(body) } });
   return success({ batch: await documentOf(request.db, batch.id) }, m.updated);
 }
 
@@ -188,7 +189,7 @@ async function deleteBatches(request: RequestOf<typeof deleteSchema>) {
     'grid_boxes',
     boxes.map((box) => box.grid_box_id),
   );
-  await recordAudit(request.db, actor, { title: `Deleted batch ${batch.batch_number}`, batchId: batch.id });
+  await recordAudit(request.db, actor, { title: auditTitles.deletedBatch(batch.batch_number), batchId: batch.id });
   return success({ BatchID: batch.id }, m.deleted);
 }
 
@@ -198,7 +199,7 @@ async function linkRoomBatch(request: RequestOf<typeof linkRoomSchema>) {
   const actor = actorOfRequest(request, batch.company_id);
   if (await batchQueries.linkRoom(request.db, actor, batch.id, room.id)) {
     await batchQueries.recordEvent(request.db, actor, batch.id, 'linked_room', { toRoomId: room.id });
-    await recordAudit(request.db, actor, { title: `Linked batch ${batch.batch_number} to room ${room.name}`, batchId: batch.id, roomId: room.id });
+    await recordAudit(request.db, actor, { title: auditTitles.linkedBatchToRoom(batch.batch_number, room.name), batchId: batch.id, roomId: room.id });
   }
   return success({ batch_id: batch.id, room_id: room.id }, m.linkedToRoom);
 }
@@ -208,7 +209,7 @@ async function linkGridBatch(request: RequestOf<typeof linkGridSchema>) {
   const grid = await gridQueries.byId(request.db, request.query.grid_id);
   const actor = actorOfRequest(request, batch.company_id);
   if (await batchQueries.linkGrid(request.db, actor, batch.id, grid.id)) {
-    await recordAudit(request.db, actor, { title: `Linked batch ${batch.batch_number} to grid ${grid.name}`, batchId: batch.id, roomId: grid.room_id, details: { grid_id: grid.id } });
+    await recordAudit(request.db, actor, { title: auditTitles.linkedBatchToGrid(batch.batch_number, grid.name), batchId: batch.id, roomId: grid.room_id, details: { grid_id: grid.id } });
   }
   return success({ batch_id: batch.id, grid_id: grid.id }, m.linkedToGrid);
 }
@@ -220,7 +221,7 @@ async function linkGridBoxBatch(request: RequestOf<typeof linkBoxesSchema>) {
   const boxIds = [...new Set(request.body.grid_box_ids)];
   const linked = await batchQueries.linkGridBoxes(request.db, actor, batch.id, boxIds);
   for (const box of await batchQueries.roomsOfBoxes(request.db, linked)) {
-    await recordAudit(request.db, actor, { title: `Linked plant to batch ${batch.batch_number}`, batchId: batch.id, roomId: box.room_id, gridBoxId: box.grid_box_id });
+    await recordAudit(request.db, actor, { title: auditTitles.linkedPlantToBatch(batch.batch_number), batchId: batch.id, roomId: box.room_id, gridBoxId: box.grid_box_id });
   }
   return success({ batch_id: batch.id, grid_box_ids: boxIds, newly_linked: linked }, m.linkedToBoxes);
 }
@@ -363,7 +364,7 @@ async function harvestBatch(request: RequestOf<typeof harvestSchema>) {
     end_date: batch.end_date ?? today,
   });
   await batchQueries.recordEvent(request.db, actor, batch.id, 'harvested', { details: { from: batch.batch_status } });
-  await recordAudit(request.db, actor, { title: `Harvested batch ${batch.batch_number}`, batchId: batch.id });
+  await recordAudit(request.db, actor, { title: auditTitles.harvestedBatch(batch.batch_number), batchId: batch.id });
   return success({ batch: await documentOf(request.db, batch.id) }, m.harvested);
 }
 
@@ -383,7 +384,7 @@ async function movePlants(request: RequestOf<typeof movePlantsSchema>) {
   await writer(request.db, actor).touch('grid_boxes', left.gridBoxIds);
   const details = { grid_ids: left.gridIds, grid_box_ids: left.gridBoxIds };
   await batchQueries.recordEvent(request.db, actor, batch.id, 'moved', { fromRoomId: oldRoom.id, toRoomId: newRoom.id, details });
-  await recordAudit(request.db, actor, { title: `Moved batch ${batch.batch_number} from ${oldRoom.name} to ${newRoom.name}`, batchId: batch.id, roomId: newRoom.id, details: { ...details, from_room_id: oldRoom.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.movedBatch(batch.batch_number, oldRoom.name, newRoom.name), batchId: batch.id, roomId: newRoom.id, details: { ...details, from_room_id: oldRoom.id } });
   return success({ batch: await documentOf(request.db, batch.id) }, m.moved);
 }
 
@@ -400,12 +401,13 @@ async function assignStatusToBatches(request: RequestOf<typeof assignStatusSchem
   const status = await knownStatusOf(request.db, actor.companyId, request.body.batch_status);
   const ids = [...new Set(request.body.batch_ids)];
   const batches = await batchQueries.byIds(request.db, ids);
+  const builtIn = BUILT_IN_BATCH_STATUSES.find((name) => name === status);
   const write = writer(request.db, actor);
   for (const batch of batches) {
     if (batch.batch_status === status) continue;
     await write.update('batches', batch.id, { batch_status: status });
     await batchQueries.recordEvent(request.db, actor, batch.id, 'status', { details: { from: batch.batch_status, to: status } });
-    await recordAudit(request.db, actor, { title: `Set batch ${batch.batch_number} to ${status}`, batchId: batch.id });
+    await recordAudit(request.db, actor, { title: builtIn ? auditTitles.setBatchStatus[builtIn](batch.batch_number) : auditTitles.setBatchCustomStatus(batch.batch_number, status), batchId: batch.id });
   }
   return success({ batch_status: status, batch_ids: ids }, m.statusAssigned);
 }
@@ -420,7 +422,7 @@ async function createCustomStatus(request: RequestOf<typeof createCustomStatusSc
     .insert('custom_batch_statuses', { company_id: actor.companyId, name: fields.status_name, client_id: fields.client_id })
     .catch(conflictOnUnique('custom_batch_statuses_name', m.customStatusExists(fields.status_name)));
   await writer(request.db, actor).touch('companies', actor.companyId);
-  await recordAudit(request.db, actor, { title: `Added batch status ${fields.status_name}` });
+  await recordAudit(request.db, actor, { title: auditTitles.addedBatchStatus(fields.status_name) });
   return success({ custom_status: { id, status_name: fields.status_name }, client_id }, m.customStatusCreated);
 }
 
@@ -437,7 +439,7 @@ async function deleteCustomStatus(request: RequestOf<typeof deleteCustomStatusSc
   if (!status) throw notFound(m.customStatusNotFound(fields.status_name));
   await writer(request.db, actor).softDelete('custom_batch_statuses', status.id);
   await writer(request.db, actor).touch('companies', actor.companyId);
-  await recordAudit(request.db, actor, { title: `Removed batch status ${status.name}` });
+  await recordAudit(request.db, actor, { title: auditTitles.removedBatchStatus(status.name) });
   return success({ status_name: status.name }, m.customStatusDeleted);
 }
 
@@ -464,7 +466,7 @@ async function createBatchProblem(request: RequestOf<typeof createProblemSchema>
     resolved_by: null,
   });
   await writer(request.db, actor).touch('batches', batch.id);
-  await recordAudit(request.db, actor, { title: `Reported ${body.problem_type} (severity ${body.severity}) on batch ${batch.batch_number}`, batchId: batch.id, roomId: body.room_id ?? null });
+  await recordAudit(request.db, actor, { title: auditTitles.reportedBatchProblem(body.problem_type, body.severity, batch.batch_number), batchId: batch.id, roomId: body.room_id ?? null });
   const problem = await request.db.selectFrom('batch_problems').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   return success({ problem: batchProblemJson(problem), problem_id: id, client_id }, m.problemCreated);
 }
@@ -487,7 +489,10 @@ async function resolveBatchProblem(request: RequestOf<typeof resolveProblemSchem
   if (resolved.length > 0) await writer(request.db, actor).touch('batches', batch.id);
   if (resolved.length + onBoxes.length > 0) {
     await recordAudit(request.db, actor, {
-      title: `Resolved ${resolved.length} problem(s) on batch ${batch.batch_number}${onBoxes.length > 0 ? ` and ${onBoxes.length} on its boxes and plants` : ''}`,
+      title:
+        onBoxes.length > 0
+          ? auditTitles.resolvedBatchAndBoxProblems(resolved.length, batch.batch_number, onBoxes.length)
+          : auditTitles.resolvedBatchProblems(resolved.length, batch.batch_number),
       batchId: batch.id,
       details: { problem_ids: resolved.map((problem) => problem.id), plant_problem_ids: onBoxes.map((problem) => problem.id) },
     });

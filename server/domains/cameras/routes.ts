@@ -23,9 +23,10 @@
  * - Every save, deletion, link and revocation is audited, never with the address.
  */
 import type { FastifyRequest } from 'fastify';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { httpMessages } from '../../../common/messages/http';
 import type { Role } from '../../../common/roles';
-import { CAMERA_DEFAULT_INTERVAL_MINUTES, cameraMessages as m, KIND_LABELS } from '../../../common/messages/cameras';
+import { CAMERA_DEFAULT_INTERVAL_MINUTES, cameraMessages as m } from '../../../common/messages/cameras';
 import { builtInModel } from '../../../common/models/catalogue';
 import {
   cameraAnswer,
@@ -135,8 +136,8 @@ async function checkedSave(request: FastifyRequest, companyId: number, save: Cam
   return interval.seconds;
 }
 
-/** Where a camera looks, in words, for the audit trail. */
-const placeOf = (camera: Pick<Camera, 'name' | 'kind'>) => `${camera.name} (${KIND_LABELS[camera.kind]})`;
+/** The audit titles of a camera's kind (the trail names a camera by its name and kind). */
+const titlesOf = (camera: Pick<Camera, 'kind'>) => auditTitles.cameras[camera.kind];
 
 async function createCamera(request: RequestOf<typeof createSchema>) {
   const body = request.body;
@@ -159,7 +160,7 @@ async function createCamera(request: RequestOf<typeof createSchema>) {
     // An IP camera is photographed at once: the Admin sees at once whether its address works.
     next_capture_at: body.kind === 'ip' ? actedAtOf(actor) : null,
   });
-  await recordAudit(request.db, actor, { title: `Added camera ${placeOf(body)}`, roomId: body.room_id, details: { camera_id: created.id } });
+  await recordAudit(request.db, actor, { title: titlesOf(body).added(body.name), roomId: body.room_id, details: { camera_id: created.id } });
   return success({ camera: await answered(request, { id: created.id, company_id: companyId }), camera_id: created.id }, m.cameraCreated);
 }
 
@@ -187,7 +188,7 @@ async function updateCamera(request: RequestOf<typeof updateSchema>) {
     ...(photographNow ? { next_capture_at: actedAtOf(actor) } : {}),
     ...(newAddress ? { state: 'waiting' as const, failures: 0, last_error: null } : {}),
   });
-  await recordAudit(request.db, actor, { title: `Changed camera ${placeOf({ name: body.name, kind: camera.kind })}`, roomId: body.room_id, details: { camera_id: camera.id } });
+  await recordAudit(request.db, actor, { title: titlesOf(camera).changed(body.name), roomId: body.room_id, details: { camera_id: camera.id } });
   return success({ camera: await answered(request, camera), camera_id: camera.id }, m.cameraUpdated);
 }
 
@@ -196,7 +197,7 @@ async function deleteCamera(request: RequestOf<typeof deleteSchema>) {
   const actor = actorOfRequest(request, camera.company_id);
   await writer(request.db, actor).softDelete('cameras', camera.id);
   const revoked = await q.revokeTokens(request.db, { cameraId: camera.id }, actor.userId, actedAtOf(actor));
-  await recordAudit(request.db, actor, { title: `Deleted camera ${placeOf(camera)}`, roomId: camera.room_id, details: { camera_id: camera.id, revoked_token_ids: revoked.map((token) => token.id) } });
+  await recordAudit(request.db, actor, { title: titlesOf(camera).deleted(camera.name), roomId: camera.room_id, details: { camera_id: camera.id, revoked_token_ids: revoked.map((token) => token.id) } });
   return success({ camera_id: camera.id }, m.cameraDeleted);
 }
 
@@ -249,7 +250,7 @@ async function createDeviceToken(request: RequestOf<typeof createTokenSchema>) {
     .values({ camera_id: camera.id, company_id: camera.company_id, token_hash: hashToken(token), created_by: caller(request).user_id, created_at: actedAtOf(actor) })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await recordAudit(request.db, actor, { title: `Made a device link for camera ${placeOf(camera)}`, roomId: camera.room_id, details: { camera_id: camera.id, token_id: created.id } });
+  await recordAudit(request.db, actor, { title: titlesOf(camera).madeDeviceLink(camera.name), roomId: camera.room_id, details: { camera_id: camera.id, token_id: created.id } });
   const path = `/camera?token=${encodeURIComponent(token)}`;
   return success({ device_token: deviceTokenJson(created), token, path, url: `${request.server.deps.config.publicUrl}${path}` }, m.tokenCreated);
 }
@@ -263,7 +264,7 @@ async function revokeDeviceToken(request: RequestOf<typeof revokeTokenSchema>) {
   const actor = actorOfRequest(request, token.company_id);
   const [revoked] = await q.revokeTokens(request.db, { tokenId: token.id }, actor.userId, actedAtOf(actor));
   const camera = await request.db.selectFrom('cameras').select(['name', 'kind', 'room_id']).where('id', '=', token.camera_id).executeTakeFirstOrThrow();
-  await recordAudit(request.db, actor, { title: `Revoked a device link of camera ${placeOf(camera)}`, roomId: camera.room_id, details: { camera_id: token.camera_id, token_id: token.id } });
+  await recordAudit(request.db, actor, { title: titlesOf(camera).revokedDeviceLink(camera.name), roomId: camera.room_id, details: { camera_id: token.camera_id, token_id: token.id } });
   return success({ device_token: deviceTokenJson(revoked ?? token) }, m.tokenRevoked);
 }
 

@@ -17,6 +17,7 @@
  *   or one user's, newest given first, a page at a time, to any member: the audit trail shows them alike.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { httpMessages } from '../../../common/messages/http';
 import { commandMessages as m } from '../../../common/messages/commands';
 import { commandsAnswer, getCommandsQuery, saveCommandAnswer, saveCommandBody } from '../../../common/schemas/commands';
@@ -55,7 +56,7 @@ async function saveCommand(request: RequestOf<typeof saveSchema>) {
     { client_id, company_id: actor.companyId, user_id: claims.user_id, command, parsed: JSON.stringify(parsed), language, acted_at: request.actedAt },
   ]);
   if (!row) throw new Error('The command insert answered no row');
-  await recordAudit(request.db, actor, { title: `Gave the command "${quoted(command)}"`, details: { command_id: row.id, actions: parsed.map((action) => action.kind) } });
+  await recordAudit(request.db, actor, { title: auditTitles.gaveCommand(quoted(command)), details: { command_id: row.id, actions: parsed.map((action) => action.kind) } });
   return savedAnswer(row);
 }
 

@@ -1,4 +1,5 @@
 /** Companies: created by the platform operator (SuperAdmin), read by their members. */
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { sessionMessages as m } from '../../../common/messages/session';
 import { createCompanyAnswer, loadCompanyAnswer } from '../../../common/schemas/companies';
 import { companyIdPath, createCompanyBody } from '../../../common/schemas/session';
@@ -20,7 +21,7 @@ async function createCompany(request: RequestOf<typeof createSchema>) {
     company_type: company_type ?? null,
     contact_phone: contact_phone ?? null,
   });
-  await recordAudit(request.db, actorOfRequest(request, id), { title: `Created company ${company_name}` });
+  await recordAudit(request.db, actorOfRequest(request, id), { title: auditTitles.createdCompany(company_name) });
   return success({ company_id: id }, m.companyCreated);
 }
 

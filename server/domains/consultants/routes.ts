@@ -59,6 +59,7 @@
  *   Cameras' addresses (which may carry credentials) are shown to Admins only.
  */
 import type { FastifyRequest } from 'fastify';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { CONSULTANT_INVITATION_DAYS, consultantMessages as m } from '../../../common/messages/consultants';
 import { sessionMessages as sm } from '../../../common/messages/session';
 import {
@@ -130,7 +131,7 @@ async function invite(request: RequestOf<typeof inviteSchema>) {
   const { access, token } = await q.invite(request.db, { companyId, email, invitedBy: auth.user_id, expiresAt });
   const company = await companyQueries.existing(request.db, companyId);
   await recordAudit(request.db, actorOfRequest(request, companyId), {
-    title: `Invited consultant ${email} (read-only until ${momentText(expiresAt)})`,
+    title: auditTitles.invitedConsultant(email, momentText(expiresAt)),
     details: { consultant_access_id: access.id },
   });
   const { mailer, config } = request.server.deps;
@@ -161,7 +162,7 @@ async function revoke(request: RequestOf<typeof revokeSchema>) {
   const named = request.body.company_id;
   if (!access || (named !== undefined && access.company_id !== named)) throw notFound(`No record found for consultant_access ${request.body.access_id}.`);
   if (!(await q.revoke(request.db, access.id, auth.user_id))) throw conflict(m.alreadyRevoked);
-  await recordAudit(request.db, actorOfRequest(request, access.company_id), { title: `Revoked the consultant access of ${access.email}`, details: { consultant_access_id: access.id } });
+  await recordAudit(request.db, actorOfRequest(request, access.company_id), { title: auditTitles.revokedConsultant(access.email), details: { consultant_access_id: access.id } });
   const revoked = await q.byId(request.db, access.id);
   if (!revoked) throw notFound();
   return success({ access: consultantAccessJson(revoked) }, m.revoked);
@@ -202,7 +203,7 @@ async function accept(request: RequestOf<typeof acceptSchema>) {
   }
   await q.accept(request.db, access.id, consultant.id);
   await recordAudit(request.db, { userId: consultant.id, companyId: access.company_id }, {
-    title: `Consultant ${consultant.first_name} ${consultant.last_name} accepted read-only access`,
+    title: auditTitles.consultantAccepted(consultant.first_name, consultant.last_name),
     details: { consultant_access_id: access.id },
   });
   const company = await companyQueries.existing(request.db, access.company_id);

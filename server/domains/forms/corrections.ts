@@ -25,6 +25,7 @@
  * submitted. A field of the response's form that it did not answer (hidden when filled) may be given
  * its answer; it is kept as corrected from blank.
  */
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { correctedFields, mayCorrect } from '../../../common/form-corrections';
 import { formResponseMessages as m } from '../../../common/messages/form-responses';
 import { correctFormResponseAnswer, correctFormResponseBody } from '../../../common/schemas/form-responses';
@@ -79,7 +80,7 @@ async function correctFormResponse(request: RequestOf<typeof correctSchema>) {
   await writer(request.db, actor).touch('form_responses', response.id);
   const changes = values.map((value) => `${value.name} from ${quoted(value.previous)} to ${quoted(value.corrected)}`).join('; ');
   await recordAudit(request.db, actor, {
-    title: `Corrected ${form.name} response ${response.id}: ${changes}. Reason: ${reason}`,
+    title: auditTitles.correctedResponse(form.name, response.id, changes, reason),
     gridBoxId: response.grid_box_id,
     roomId: response.room_id,
     batchId: response.batch_id,

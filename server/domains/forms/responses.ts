@@ -5,6 +5,7 @@
  * task a task automation makes of it: tasks/automations.ts), so a repeated Idempotency-Key makes one
  * response. Corrections of a submitted response are corrections.ts.
  */
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { formProblemClientId, responseClientId } from '../../../common/client-ids';
 import { formResponseMessages as m } from '../../../common/messages/form-responses';
 import { STICKY_TRAP_CATEGORY, TREATMENT_CATEGORY } from '../../../common/messages/forms';
@@ -129,18 +130,18 @@ async function submitForBoxes(
       actor,
       place.box,
       seen.map((problem, problemIndex) => ({ ...problem, clientId: formProblemClientId(client_id, problemIndex) })),
-      { userId: submittedBy, observedAt: at, source: 'form', formResponseId: responseId, via: `from form ${formName}` },
+      { userId: submittedBy, observedAt: at, source: 'form', formResponseId: responseId, via: { form: formName } },
     );
     await applyTaskAutomations(request.db, actor, automations, { id: responseId, templateId, formName, gridBoxId, roomId: place.roomId, batchId: place.batchId }, answers);
     await notifyResponseSubmitted(request.db, actor, { id: responseId, templateId, roomId: place.roomId, gridBoxId, submittedAt: at }, answers);
     if (roomId === undefined) {
-      await recordAudit(request.db, actor, { title: `Submitted ${formName} for grid box ${gridBoxId}`, gridBoxId, roomId: place.roomId, batchId: place.batchId, responseId, details: { template_id: templateId } });
+      await recordAudit(request.db, actor, { title: auditTitles.submittedForBox(formName, gridBoxId), gridBoxId, roomId: place.roomId, batchId: place.batchId, responseId, details: { template_id: templateId } });
     }
   }
   // A multi-select submission is one act on the floor: one event for the room (spec §8 names its title),
   // carrying the first response as its response_id and all of them in its details.
   if (roomId !== undefined) {
-    await recordAudit(request.db, actor, { title: `Submitted MultiSelect Template in room ${roomName}`, roomId, responseId: responseIds[0] ?? null, details: { response_ids: responseIds, template_id: templateId } });
+    await recordAudit(request.db, actor, { title: auditTitles.submittedMultiSelect(roomName), roomId, responseId: responseIds[0] ?? null, details: { response_ids: responseIds, template_id: templateId } });
   }
   return { responseIds, clientIds };
 }
@@ -180,7 +181,7 @@ async function submitFormRoom(request: RequestOf<typeof submitRoomSchema>) {
   await applyTaskAutomations(request.db, actor, automations, { id: response.id, templateId, formName, gridBoxId: null, roomId: roomID, batchId: null }, fieldResponses);
   await notifyResponseSubmitted(request.db, actor, { id: response.id, templateId, roomId: roomID, gridBoxId: null, submittedAt: at }, fieldResponses);
   const roomName = await responseQueries.roomName(request.db, roomID);
-  await recordAudit(request.db, actor, { title: `Submitted ${formName} in room ${roomName}`, roomId: roomID, responseId: response.id, details: { template_id: templateId } });
+  await recordAudit(request.db, actor, { title: auditTitles.submittedForRoom(formName, roomName), roomId: roomID, responseId: response.id, details: { template_id: templateId } });
   return success({ response_id: response.id, client_id: response.client_id }, m.submitted);
 }
 
@@ -197,7 +198,7 @@ async function submitFormImage(request: RequestOf<typeof submitImageSchema>) {
   // The photo travels inside the response's sync document.
   await write.touch('form_responses', response.id);
   await recordAudit(request.db, actor, {
-    title: `Added a photo to form response ${response.id}`,
+    title: auditTitles.addedResponsePhoto(response.id),
     gridBoxId: response.grid_box_id,
     roomId: response.room_id,
     batchId: response.batch_id,

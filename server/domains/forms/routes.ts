@@ -4,6 +4,7 @@
  * "Roles"); any member reads them to fill a form. Every write is audited and touches the template,
  * whose sync document carries its fields and rules.
  */
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { FIELD_TYPES, formMessages as m } from '../../../common/messages/forms';
 import {
   companyQuery,
@@ -66,7 +67,7 @@ async function saveFormTemplate(request: RequestOf<typeof saveSchema>) {
   await formQueries.lockDefaults(request.db, companyID);
   const hasDefault = (await formQueries.templatesOf(request.db, companyID)).some((template) => template.form_category === formCategory && template.is_default);
   const { id, client_id: templateClientId } = await formQueries.create(request.db, actor, { name: templateName, category: formCategory, pageCss: pageCSS ?? null, isDefault: !hasDefault, clientId: client_id }, fields);
-  await recordAudit(request.db, actor, { title: `Created form template ${templateName} (${fields.length} fields)`, details: { template_id: id } });
+  await recordAudit(request.db, actor, { title: auditTitles.createdForm(templateName, fields.length), details: { template_id: id } });
   const template = await formQueries.jsonById(request.db, id);
   // The new fields' ids in the order sent.
   return success({ template_id: id, field_ids: template.fields.map((field) => field.FieldID), template, client_id: templateClientId }, m.saved);
@@ -112,7 +113,7 @@ async function updateFormTemplate(request: RequestOf<typeof updateSchema>) {
   });
   const name = templateName ?? template.template_name;
   await recordAudit(request.db, actor, {
-    title: `Updated form template ${name} (${newFields.length} new, ${updatedFields.length} changed fields)`,
+    title: auditTitles.updatedForm(name, newFields.length, updatedFields.length),
     details: { template_id: template.id },
   });
   const json = await formQueries.jsonById(request.db, template.id);
@@ -131,7 +132,7 @@ async function updateDefaultTemplate(request: RequestOf<typeof defaultSchema>) {
   const previous = (await formQueries.templatesOf(request.db, company_id)).filter((other) => other.form_category === template_type && other.is_default && other.id !== template.id);
   for (const other of previous) await write.update('form_templates', other.id, { is_default: false });
   await write.update('form_templates', template.id, { is_default: true });
-  await recordAudit(request.db, actor, { title: `Made ${template.template_name} the default ${template_type} form`, details: { template_id: template.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.madeDefaultForm[template_type](template.template_name), details: { template_id: template.id } });
   return success({ template_id: template.id, template_type }, m.defaultSet);
 }
 
@@ -149,7 +150,7 @@ async function resetAllTemplates(request: RequestOf<typeof resetSchema>) {
   for (const preset of DEFAULT_FORM_TEMPLATES) {
     ids.push((await formQueries.create(request.db, actor, { name: preset.name, category: preset.category, pageCss: null, isDefault: true }, preset.fields)).id);
   }
-  await recordAudit(request.db, actor, { title: `Reset form templates to the defaults (${existing.length} removed)`, details: { template_ids: ids } });
+  await recordAudit(request.db, actor, { title: auditTitles.resetForms(existing.length), details: { template_ids: ids } });
   const templates = await formQueries.withChildren(request.db, await formQueries.templatesOf(request.db, company_id));
   return success({ templates }, m.reset);
 }
@@ -158,7 +159,7 @@ async function deleteTemplate(request: RequestOf<typeof deleteSchema>) {
   const template = await liveTemplate(request, request.query.template_id);
   const actor = actorOfRequest(request, template.company_id);
   await formQueries.softDeleteTemplates(request.db, actor, [template.id]);
-  await recordAudit(request.db, actor, { title: `Deleted form template ${template.template_name}`, details: { template_id: template.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.deletedForm(template.template_name), details: { template_id: template.id } });
   return success({ template_id: template.id }, m.deleted);
 }
 
@@ -215,7 +216,7 @@ async function addHideFieldUntilLink(request: RequestOf<typeof hideRuleSchema>) 
     .catch(conflictOnUnique('form_field_hide_rules_hidden', m.hideRuleExists));
   await write.touch('form_templates', template.id);
   await recordAudit(request.db, actor, {
-    title: `In form ${template.template_name}, ${hidden.field_name} hidden until ${linked.field_name} is ${form_field_linked_input}`,
+    title: auditTitles.hidFieldUntil(template.template_name, hidden.field_name, linked.field_name, form_field_linked_input),
     details: { template_id: template.id, rule_id: id },
   });
   return success({ rule: hideRuleJson((await formQueries.hideRuleOfField(request.db, hidden.id))!) }, m.hideAdded);
@@ -236,7 +237,7 @@ async function updateFieldHideUntilLink(request: RequestOf<typeof hideRuleSchema
   await write.update('form_field_hide_rules', rule.id, { linked_field_id: linked.id, linked_input: form_field_linked_input });
   await write.touch('form_templates', template.id);
   await recordAudit(request.db, actor, {
-    title: `In form ${template.template_name}, ${hidden.field_name} now hidden until ${linked.field_name} is ${form_field_linked_input}`,
+    title: auditTitles.changedHiddenUntil(template.template_name, hidden.field_name, linked.field_name, form_field_linked_input),
     details: { template_id: template.id, rule_id: rule.id },
   });
   return success({ rule: hideRuleJson((await formQueries.hideRuleOfField(request.db, hidden.id))!) }, m.hideUpdated);
@@ -251,7 +252,7 @@ async function deleteFieldHideUntilLink(request: RequestOf<typeof hiddenFieldSch
   const write = writer(request.db, actor);
   await write.softDelete('form_field_hide_rules', rule.id);
   await write.touch('form_templates', template.id);
-  await recordAudit(request.db, actor, { title: `In form ${template.template_name}, ${hidden.field_name} no longer hidden`, details: { template_id: template.id, rule_id: rule.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.unhidField(template.template_name, hidden.field_name), details: { template_id: template.id, rule_id: rule.id } });
   return success({ form_field_hidden_FieldID: hidden.id }, m.hideDeleted);
 }
 

@@ -3,6 +3,7 @@
  * Admins create and delete them; any member lists and uses one (floor work: laying out a grid or
  * dividing a box). Every write is audited.
  */
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { gridTemplateMessages as m } from '../../../common/messages/grid-templates';
 import {
   createGridTemplateAnswer,
@@ -53,7 +54,7 @@ async function createGridTemplate(request: RequestOf<typeof createSchema>) {
   })
     // Two templates of one type with one name could not be told apart in a picker (migration 0003).
     .catch(conflictOnUnique('grid_templates_name', m.nameTaken(template_name, template_type)));
-  await recordAudit(request.db, actor, { title: `Created ${template_type} template ${template_name} (${rows} × ${columns})`, details: { template_id: id } });
+  await recordAudit(request.db, actor, { title: auditTitles.createdGridTemplate[template_type](template_name, rows, columns), details: { template_id: id } });
   return success({ template: gridTemplateJson(await gridTemplateQueries.byId(request.db, id)), template_id: id, client_id: templateClientId }, m.created);
 }
 
@@ -67,7 +68,7 @@ async function deleteGridTemplate(request: RequestOf<typeof deleteSchema>) {
   const template = await templateOf(request, company_id, template_id);
   const actor = actorOfRequest(request, company_id);
   await writer(request.db, actor).softDelete('grid_templates', template.id);
-  await recordAudit(request.db, actor, { title: `Deleted ${template.template_type} template ${template.template_name}`, details: { template_id: template.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.deletedGridTemplate[template.template_type](template.template_name), details: { template_id: template.id } });
   return success({ template_id: template.id }, m.deleted);
 }
 
@@ -89,7 +90,7 @@ async function submitGridTemplate(request: RequestOf<typeof submitSchema>) {
     const name = grid_name ?? template.template_name;
     const gridId = await gridQueries.createWithBoxes(request.db, actor, { roomId: room.id, name, nx: template.columns, ny: template.rows, clientId: client_id });
     await recordAudit(request.db, actor, {
-      title: `Created grid ${name} (${template.columns} × ${template.rows}) from template ${template.template_name}`,
+      title: auditTitles.createdGridFromTemplate(name, template.columns, template.rows, template.template_name),
       roomId: room.id,
       details: { grid_id: gridId, template_id: template.id },
     });
@@ -104,7 +105,7 @@ async function submitGridTemplate(request: RequestOf<typeof submitSchema>) {
   // Spec §9: auto_initialize_plants defaults to true.
   const result = await subGridboxQueries.createInBox(request.db, actor, parent, { nx: template.columns, ny: template.rows }, auto_initialize_plants !== 0, client_id);
   await recordAudit(request.db, actor, {
-    title: `Created ${result.created.length} sub-gridboxes from template ${template.template_name}`,
+    title: auditTitles.createdSubGridboxesFromTemplate(result.created.length, template.template_name),
     roomId: await subGridboxQueries.roomIdOfBox(request.db, parent.id),
     gridBoxId: parent.id,
     details: { template_id: template.id, sub_gridbox_ids: result.created.map((sub) => sub.id) },

@@ -1,5 +1,6 @@
 /** Routes of the grids domain (issue 3: the grow model; spec part 1 §3, §5, §7, §8). */
 import { sql } from 'kysely';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { gridMessages as m } from '../../../common/messages/grids';
 import { httpMessages } from '../../../common/messages/http';
 import {
@@ -40,7 +41,7 @@ async function createGrid(request: RequestOf<typeof createGridSchema>) {
   const { ncompany_id, nroom_id, ngrid_name, nx, ny, client_id } = request.body;
   const actor = actorOfRequest(request, ncompany_id);
   const id = await gridQueries.createWithBoxes(request.db, actor, { roomId: nroom_id, name: ngrid_name, nx, ny, clientId: client_id });
-  await recordAudit(request.db, actor, { title: `Created grid ${ngrid_name} (${nx} × ${ny})`, roomId: nroom_id, details: { grid_id: id } });
+  await recordAudit(request.db, actor, { title: auditTitles.createdGrid(ngrid_name, nx, ny), roomId: nroom_id, details: { grid_id: id } });
   const grid = await gridQueries.byId(request.db, id);
   const boxes = await gridQueries.boxesOfGrids(request.db, [id]);
   return success({ grid: { ...gridJson(grid), boxes: boxes.map(gridBoxJson) }, GridID: id, client_id: grid.client_id }, m.gridCreated);
@@ -52,7 +53,7 @@ async function deleteGrid(request: RequestOf<typeof deleteGridSchema>) {
   await gridQueries.softDeleteBoxes(request.db, actor, [grid.id]);
   await writer(request.db, actor).softDelete('grids', grid.id);
   await batchQueries.touchLinkedTo(request.db, actor, { gridIds: [grid.id] });
-  await recordAudit(request.db, actor, { title: `Deleted grid ${grid.name}`, roomId: grid.room_id, details: { grid_id: grid.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.deletedGrid(grid.name), roomId: grid.room_id, details: { grid_id: grid.id } });
   return success({ GridID: grid.id }, m.gridDeleted);
 }
 
@@ -70,7 +71,7 @@ async function updateCulling(request: RequestOf<typeof cullingSchema>) {
   );
   if (!updated) throw notFound(httpMessages.recordNotFound(`grid_box ${GridBoxID}`));
   const actor = actorOfRequest(request, updated.company_id);
-  await recordAudit(request.db, actor, { title: isCulled ? 'Culled plant' : 'Un-culled plant', roomId: updated.room_id, gridBoxId: updated.id, details: { culled: isCulled } });
+  await recordAudit(request.db, actor, { title: isCulled ? auditTitles.culledPlant : auditTitles.unculledPlant, roomId: updated.room_id, gridBoxId: updated.id, details: { culled: isCulled } });
   return success({ grid_box: gridBoxJson(updated) }, m.cullingUpdated);
 }
 
@@ -84,7 +85,7 @@ async function updateBoxName(request: RequestOf<typeof boxNameSchema>) {
   const actor = actorOfRequest(request, box.company_id);
   const name = request.body.custom_name === '' ? null : request.body.custom_name;
   const updated = await writer(request.db, actor).updateReturning('grid_boxes', box.id, { custom_name: name });
-  await recordAudit(request.db, actor, { title: name === null ? 'Cleared plant name' : `Renamed plant to ${name}`, roomId: box.room_id, gridBoxId: box.id });
+  await recordAudit(request.db, actor, { title: name === null ? auditTitles.clearedPlantName : auditTitles.renamedPlant(name), roomId: box.room_id, gridBoxId: box.id });
   return success({ grid_box: gridBoxJson(updated ?? box) }, m.nameUpdated);
 }
 

@@ -5,6 +5,7 @@
  * server. Uploads and deletions are audited; the models travel to tablets in the operations collection.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { fileMessages } from '../../../common/messages/files';
 import { AI_MODEL_MAX_BYTES, modelMessages as m } from '../../../common/messages/models';
 import { SETTINGS_DEFAULTS } from '../../../common/messages/settings';
@@ -89,7 +90,7 @@ async function uploadAiModel(request: RequestOf<typeof uploadSchema>) {
   if (!model) throw new Error('upload_ai_model: no row inserted');
   if (replaced) await write.update('ai_models', replaced.id, { superseded_at: actedAtOf(actor) });
   await recordAudit(request.db, actor, {
-    title: `Uploaded AI model ${name} (version ${version})`,
+    title: auditTitles.uploadedModel(name, version),
     details: { model_id: model.id, key, version, labels: labels.length, bytes: bytes.length, input: inspected.input },
   });
   return success({ ai_model: aiModelJson(model) }, m.uploaded(name, version));
@@ -145,13 +146,13 @@ async function deleteAiModel(request: RequestOf<typeof deleteSchema>) {
     'id',
     versions.map((version) => version.id),
   );
-  await recordAudit(request.db, actor, { title: `Deleted AI model ${named.name}`, details: { key: named.key, model_ids: deleted } });
+  await recordAudit(request.db, actor, { title: auditTitles.deletedModel(named.name), details: { key: named.key, model_ids: deleted } });
   let setting = (await companyQueries.existing(request.db, company_id)).ai_model;
   if (setting === named.key) {
     setting = SETTINGS_DEFAULTS.ai_model;
     await write.update('companies', company_id, { ai_model: setting });
     request.afterCommit(async () => request.server.deps.companies.drop(company_id));
-    await recordAudit(request.db, actor, { title: `Set AI model to ${setting} (${named.name} was deleted)`, details: { ai_model: setting } });
+    await recordAudit(request.db, actor, { title: auditTitles.setAiModelAfterDeletion(setting, named.name), details: { ai_model: setting } });
   }
   return success({ key: named.key, deleted_model_ids: deleted, company_ai_model: setting }, m.deleted(named.name));
 }

@@ -12,7 +12,8 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
 import type { z } from 'zod';
-import { isPlan, PLAN_LABELS, type Plan, paymentMessages as m, subscriptionStatusText } from '../../../common/messages/payments';
+import { auditTitles } from '../../../common/messages/audit-titles';
+import { isPlan, type Plan, paymentMessages as m, subscriptionStatusText } from '../../../common/messages/payments';
 import type { ServerConfig } from '../../config';
 import type { DB } from '../../db/schema';
 import { type Actor, systemActor } from '../../db/writes';
@@ -84,7 +85,7 @@ export async function recordState(db: Kysely<DB>, state: SubscriptionState, acto
   const row = await paymentQueries.save(db, state);
   if (!before || before.plan !== row.plan || before.status !== row.status) {
     await recordAudit(db, actor, {
-      title: `Subscription: ${PLAN_LABELS[row.plan].toLowerCase()} plan, ${subscriptionStatusText(row.status).toLowerCase()}`,
+      title: auditTitles.subscription[row.plan].statuses[row.status] ?? auditTitles.subscription[row.plan].other(subscriptionStatusText(row.status).toLowerCase()),
       details: { plan: row.plan, status: row.status, renews_at: row.current_period_end, stripe_subscription_id: row.stripe_subscription_id },
     });
   }

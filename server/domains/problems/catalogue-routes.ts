@@ -7,6 +7,7 @@
  * company, whose synced document carries the mappings and the solutions (companies/collection.ts), so
  * the tablet has both offline.
  */
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { CATALOGUE, COLOR_SYMPTOMS, SYMPTOM_GROUPS, SYMPTOMS, catalogueProblem, filterCatalogue } from '../../../common/plant-problems';
 import { problemMessages as m } from '../../../common/messages/problems';
 import {
@@ -84,13 +85,19 @@ async function addCustomSolution(request: RequestOf<typeof addSolutionSchema>) {
   });
   // The solutions travel inside the company's synced document, as the colours do.
   await write.touch('companies', company_id);
-  await recordAudit(request.db, actor, { title: `Added a custom solution to ${problem.name}`, details: { custom_solution_id: id, problem_slug: problem.slug } });
+  await recordAudit(request.db, actor, { title: auditTitles.addedSolution(problem.name), details: { custom_solution_id: id, problem_slug: problem.slug } });
   return success({ custom_solution: customSolutionJson(await problemQueries.customSolutionById(request.db, id)), client_id: solutionClientId }, m.solutionAdded);
 }
 
 async function getProblemColorMappings(request: RequestOf<typeof mappingsSchema>) {
   const mappings = await problemQueries.colorMappings(request.db, [request.query.company_id]);
   return success({ mappings: mappings.map(colorMappingJson) });
+}
+
+/** The audit title of a colour mapping as saved: its colour or the default, its abbreviation or none. */
+function colourTitle(problem: string, colour: string | null, abbreviation: string | null) {
+  if (colour === null) return abbreviation === null ? auditTitles.setDefaultColourWithoutAbbreviation(problem) : auditTitles.setDefaultColour(problem, abbreviation);
+  return abbreviation === null ? auditTitles.setColourWithoutAbbreviation(problem, colour) : auditTitles.setColour(problem, colour, abbreviation);
 }
 
 /**
@@ -122,7 +129,7 @@ async function mapProblemColor(request: RequestOf<typeof mapColorSchema>) {
   // The mappings travel inside the company's synced document.
   await write.touch('companies', company_id);
   const mapping = await problemQueries.colorMappingById(request.db, id);
-  await recordAudit(request.db, actor, { title: `Set the colour of ${problem} to ${mapping.color ?? 'the default'} (${mapping.abbreviation ?? 'no abbreviation'})`, details: { mapping_id: id } });
+  await recordAudit(request.db, actor, { title: colourTitle(problem, mapping.color, mapping.abbreviation), details: { mapping_id: id } });
   return success({ mapping: colorMappingJson(mapping) }, m.colorMapped);
 }
 
@@ -134,7 +141,7 @@ async function deleteProblemColorMapping(request: RequestOf<typeof deleteMapping
   const write = writer(request.db, actor);
   await write.softDelete('problem_color_mappings', mapping.id);
   await write.touch('companies', company_id);
-  await recordAudit(request.db, actor, { title: `Deleted the colour of ${mapping.problem}`, details: { mapping_id: mapping.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.deletedColour(mapping.problem), details: { mapping_id: mapping.id } });
   return success({ Problem: mapping.problem }, m.colorMappingDeleted);
 }
 

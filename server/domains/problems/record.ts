@@ -5,6 +5,7 @@
  * The caller has found the box live and the company's.
  */
 import type { Kysely } from 'kysely';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { problemMessages as m } from '../../../common/messages/problems';
 import { catalogueProblem, catalogueProblemNamed } from '../../../common/plant-problems';
 import type { DB } from '../../db/schema';
@@ -13,6 +14,7 @@ import { badRequest } from '../../http/errors';
 import { recordAudit } from '../audit/record';
 import { notifyProblemsRecorded } from '../automations/triggers';
 import type { ProblemAction } from '../../../common/problem-statuses';
+import type { ScanType } from '../../../common/schemas/scans';
 import { type PlantProblem, problemQueries, type ProblemReach } from './queries';
 
 /**
@@ -61,12 +63,22 @@ export interface Sighting {
   formResponseId?: number | null;
   /** The scan session whose photo showed them (source 'scan'), named in their audit events. */
   scanId?: number | null;
-  /** How the audit trail says where they came from, e.g. "from Weekly scouting" (none for the box panel). */
-  via?: string;
+  /** Where they came from, as the audit trail says it: a form (its name), or a scan (its type and model); none for the box panel. */
+  via?: { form: string } | { scanType: ScanType; model: string };
 }
 
 /** A box label for the audit trail: its name, else its position. */
 const boxLabel = (box: ProblemBox) => box.custom_name ?? `${box.x},${box.y}`;
+
+/** The audit title of a problem recorded on a box (or a plant of it), and where it came from. */
+function recordedTitle(problem: SeenProblem, box: ProblemBox, via: Sighting['via']): string {
+  const onPlant = problem.subGridboxId != null;
+  const seen = [problem.problemType, problem.severity, boxLabel(box)] as const;
+  if (via === undefined) return onPlant ? auditTitles.recordedProblem.onPlantOfBox(...seen) : auditTitles.recordedProblem.onBox(...seen);
+  if ('form' in via) return onPlant ? auditTitles.recordedProblemFromForm.onPlantOfBox(...seen, via.form) : auditTitles.recordedProblemFromForm.onBox(...seen, via.form);
+  const fromScan = auditTitles.scans[via.scanType].recordedProblem;
+  return onPlant ? fromScan.onPlantOfBox(...seen, via.model) : fromScan.onBox(...seen, via.model);
+}
 
 /**
  * Records problems seen on a box, unresolved, in one statement, and audits each under the box (and the
@@ -98,9 +110,8 @@ export async function recordBoxProblems(db: Kysely<DB>, actor: Actor, box: Probl
   );
   for (const [index, row] of rows.entries()) {
     const problem = problems[index]!;
-    const where = problem.subGridboxId == null ? 'box' : 'a plant of box';
     await recordAudit(db, actor, {
-      title: `Recorded ${problem.problemType} (severity ${problem.severity}) on ${where} ${boxLabel(box)}${sighting.via ? ` ${sighting.via}` : ''}`,
+      title: recordedTitle(problem, box, sighting.via),
       roomId: box.room_id,
       gridBoxId: box.id,
       responseId: sighting.formResponseId ?? null,
@@ -111,18 +122,43 @@ export async function recordBoxProblems(db: Kysely<DB>, actor: Actor, box: Probl
   return rows;
 }
 
-/** How the audit trail words each action. */
-const ACTION_TITLES: Record<ProblemAction, string> = { resolve: 'Resolved', dismiss: 'Dismissed as a false alarm', treat: 'Marked treated', reopen: 'Reopened' };
+/**
+ * The place an action on problems applied to, as its audit title names it: one problem (its type, and
+ * its box's id), or a room's or a grid's problems (of the reach's type, when it names one).
+ */
+export type ActedOn = { box: number; problemType: string } | { room: string } | { grid: string };
+
+/**
+ * How the trail words each action, for a place named in English (`label`, below).
+ * WARNING: only for server/demo, which still names its places so; every other caller names them by `at`.
+ */
+const LABELLED_ACTION_TITLES: Record<ProblemAction, string> = { resolve: 'Resolved', dismiss: 'Dismissed as a false alarm', treat: 'Marked treated', reopen: 'Reopened' };
+
+function actedTitle(action: ProblemAction, count: number, problemType: string | undefined, place: { at: ActedOn } | { label: string }): string {
+  // The demo's English place ("in room Flower 1") reads as the table's title for that place.
+  if ('label' in place) return `${LABELLED_ACTION_TITLES[action]} ${count} problem(s)${problemType === undefined ? '' : ` of type ${problemType}`} ${place.label}`;
+  const titles = auditTitles.actedOnProblems[action];
+  const { at } = place;
+  if ('box' in at) return titles.onBox(count, at.problemType, at.box);
+  if ('room' in at) return problemType === undefined ? titles.inRoom(count, at.room) : titles.ofTypeInRoom(count, problemType, at.room);
+  return problemType === undefined ? titles.inGrid(count, at.grid) : titles.ofTypeInGrid(count, problemType, at.grid);
+}
 
 /**
  * Applies an action to the problems in reach (ACTION_APPLIES_TO says which) and, when something
- * changed, audits it under the place acted on (`label`: "in room Flower 1"); answers the problems changed.
+ * changed, audits it under the place acted on (`at`); answers the problems changed.
  */
-export async function actOnProblems(db: Kysely<DB>, actor: Actor, action: ProblemAction, reach: ProblemReach, place: { roomId: number | null; gridBoxId?: number; label: string }) {
+export async function actOnProblems(
+  db: Kysely<DB>,
+  actor: Actor,
+  action: ProblemAction,
+  reach: ProblemReach,
+  place: { roomId: number | null; gridBoxId?: number } & ({ at: ActedOn } | { label: string }),
+) {
   const changed = await problemQueries.setStatus(db, actor, action, reach);
   if (changed.length > 0) {
     await recordAudit(db, actor, {
-      title: `${ACTION_TITLES[action]} ${changed.length} problem(s)${reach.problemType === undefined ? '' : ` of type ${reach.problemType}`} ${place.label}`,
+      title: actedTitle(action, changed.length, reach.problemType, place),
       roomId: place.roomId,
       gridBoxId: place.gridBoxId ?? null,
       details: { action, problem_ids: changed.map((problem) => problem.id) },

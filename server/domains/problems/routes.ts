@@ -37,7 +37,7 @@ import { actorOfRequest } from '../audit/record';
 import { saveImage } from '../files/storage';
 import { catalogueRoutes } from './catalogue-routes';
 import { type OpenProblemOnBox, plantProblemJson, problemQueries, type ProblemReach } from './queries';
-import { actOnProblems, problemSlugOf, recordBoxProblems } from './record';
+import { type ActedOn, actOnProblems, problemSlugOf, recordBoxProblems } from './record';
 
 const createSchema = { body: createGridboxProblemBody, response: { 200: createGridboxProblemAnswer } };
 const gridboxSchema = { querystring: gridboxProblemsQuery, response: { 200: gridboxProblemsAnswer } };
@@ -183,7 +183,7 @@ async function getGridCircles(request: RequestOf<typeof circlesSchema>) {
  * Applies an action to the problems in reach (see ACTION_APPLIES_TO for which), for the company of the
  * place acted on, and records it when something changed.
  */
-async function act(request: FastifyRequest, action: ProblemAction, reach: ProblemReach, place: { companyId: number; roomId: number | null; gridBoxId?: number; label: string }) {
+async function act(request: FastifyRequest, action: ProblemAction, reach: ProblemReach, place: { companyId: number; roomId: number | null; gridBoxId?: number; at: ActedOn }) {
   const changed = await actOnProblems(request.db, actorOfRequest(request, place.companyId), action, reach, place);
   return success(
     { action, problem_status: PROBLEM_ACTIONS[action], changed_count: changed.length, problems: changed.map(plantProblemJson) },
@@ -195,35 +195,35 @@ async function manageProblem(request: RequestOf<typeof manageSchema>) {
   const { problemID, action, userID } = request.body;
   assertCaller(request, userID);
   const problem = await problemQueries.byId(request.db, problemID);
-  return act(request, action, { problemId: problem.id }, { companyId: problem.company_id, roomId: problem.room_id, gridBoxId: problem.grid_box_id, label: `(${problem.problem_type}) on box ${problem.grid_box_id}` });
+  return act(request, action, { problemId: problem.id }, { companyId: problem.company_id, roomId: problem.room_id, gridBoxId: problem.grid_box_id, at: { box: problem.grid_box_id, problemType: problem.problem_type } });
 }
 
 async function manageProblemsByTypeRoom(request: RequestOf<typeof byTypeRoomSchema>) {
   const { roomID, problemType, action, userID } = request.body;
   assertCaller(request, userID);
   const room = await roomOf(request, roomID);
-  return act(request, action, { roomId: room.id, problemType }, { companyId: room.company_id, roomId: room.id, label: `in room ${room.name}` });
+  return act(request, action, { roomId: room.id, problemType }, { companyId: room.company_id, roomId: room.id, at: { room: room.name } });
 }
 
 async function manageProblemsByTypeGrid(request: RequestOf<typeof byTypeGridSchema>) {
   const { gridID, problemType, action, userID } = request.body;
   assertCaller(request, userID);
   const grid = await gridOf(request, gridID);
-  return act(request, action, { gridId: grid.id, problemType }, { companyId: grid.company_id, roomId: grid.room_id, label: `in grid ${grid.name}` });
+  return act(request, action, { gridId: grid.id, problemType }, { companyId: grid.company_id, roomId: grid.room_id, at: { grid: grid.name } });
 }
 
 async function updateGridProblems(request: RequestOf<typeof gridActionSchema>) {
   const { gridID, action, userID } = request.body;
   assertCaller(request, userID);
   const grid = await gridOf(request, gridID);
-  return act(request, action, { gridId: grid.id }, { companyId: grid.company_id, roomId: grid.room_id, label: `in grid ${grid.name}` });
+  return act(request, action, { gridId: grid.id }, { companyId: grid.company_id, roomId: grid.room_id, at: { grid: grid.name } });
 }
 
 async function updateRoomProblems(request: RequestOf<typeof roomActionSchema>) {
   const { roomID, action, userID } = request.body;
   assertCaller(request, userID);
   const room = await roomOf(request, roomID);
-  return act(request, action, { roomId: room.id }, { companyId: room.company_id, roomId: room.id, label: `in room ${room.name}` });
+  return act(request, action, { roomId: room.id }, { companyId: room.company_id, roomId: room.id, at: { room: room.name } });
 }
 
 export async function problemRoutes(app: App) {

@@ -21,6 +21,7 @@
  * of ARCHITECTURE.md has no source in replication/collections.ts, nor the tablets a local collection.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { httpMessages } from '../../../common/messages/http';
 import { savedReportMessages as m } from '../../../common/messages/reports';
 import {
@@ -111,13 +112,13 @@ async function saveReport(request: RequestOf<typeof saveSchema>) {
     assertMayChange(request, report);
     const updated = await writer(request.db, actor).updateReturning('saved_reports', report.id, values);
     if (!updated) throw reportNotFound(report_id);
-    const title = updated.report_name === report.report_name ? `Updated report ${updated.report_name}` : `Renamed report ${report.report_name} to ${updated.report_name}`;
+    const title = updated.report_name === report.report_name ? auditTitles.updatedReport(updated.report_name) : auditTitles.renamedReport(report.report_name, updated.report_name);
     await recordAudit(request.db, actor, { title, details: { report_id: report.id } });
     const slot = (await q.dashboardSlots(request.db, [companyId])).get(report.id) ?? null;
     return success({ report: savedReportJson(updated, slot), report_id: updated.id, client_id: updated.client_id }, m.reportUpdated);
   }
   const created = await writer(request.db, actor).insert('saved_reports', { client_id, company_id: companyId, ...values });
-  await recordAudit(request.db, actor, { title: `Saved report ${report_name}`, details: { report_id: created.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.savedReport(report_name), details: { report_id: created.id } });
   const report = savedReportJson(await q.byId(request.db, created.id), null);
   return success({ report, report_id: created.id, client_id: created.client_id }, m.reportSaved);
 }
@@ -161,7 +162,7 @@ async function deleteReport(request: RequestOf<typeof deleteSchema>) {
   await writer(request.db, actor).softDelete('saved_reports', report.id);
   await writeDashboard(request, report.company_id, (slots) => slots.map((id) => (id === report.id ? null : id)));
   const revoked = await q.revokeShares(request.db, { reportId: report.id }, actor.userId, actedAtOf(actor));
-  await recordAudit(request.db, actor, { title: `Deleted report ${report.report_name}`, details: { report_id: report.id, revoked_share_ids: revoked.map((share) => share.id) } });
+  await recordAudit(request.db, actor, { title: auditTitles.deletedReport(report.report_name), details: { report_id: report.id, revoked_share_ids: revoked.map((share) => share.id) } });
   return success({ report_id: report.id }, m.reportDeleted);
 }
 
@@ -181,7 +182,7 @@ async function setDashboardReports(request: RequestOf<typeof setDashboardSchema>
   const ids = dashboardSlotsOf(request.body);
   await liveReports(request, ids.filter((id) => id !== null), company_id);
   await writeDashboard(request, company_id, () => ids);
-  await recordAudit(request.db, actorOfRequest(request, company_id), { title: 'Set dashboard reports', details: { report_ids: ids } });
+  await recordAudit(request.db, actorOfRequest(request, company_id), { title: auditTitles.setDashboardReports, details: { report_ids: ids } });
   return dashboardAnswer(request, company_id, m.dashboardSaved);
 }
 
@@ -195,7 +196,7 @@ async function shareReport(request: RequestOf<typeof shareSchema>) {
   const actor = actorOfRequest(request, report.company_id);
   const token = newOpaqueToken();
   const share = await q.createShare(request.db, { companyId: report.company_id, reportId: report.id, tokenHash: hashToken(token), createdBy: caller(request).user_id });
-  await recordAudit(request.db, actor, { title: `Shared report ${report.report_name} by link`, details: { report_id: report.id, share_id: share.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.sharedReport(report.report_name), details: { report_id: report.id, share_id: share.id } });
   const path = `/reporting?token=${encodeURIComponent(token)}`;
   return success({ share: reportShareJson(share), token, path, url: `${request.server.deps.config.publicUrl}${path}` }, m.reportShared);
 }
@@ -207,7 +208,7 @@ async function revokeReportShare(request: RequestOf<typeof revokeSchema>) {
   const actor = actorOfRequest(request, share.company_id);
   const [revoked] = await q.revokeShares(request.db, { shareId: share.id }, actor.userId, actedAtOf(actor));
   const report = await q.byId(request.db, share.report_id);
-  await recordAudit(request.db, actor, { title: `Revoked a link to report ${report.report_name}`, details: { report_id: report.id, share_id: share.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.revokedReportLink(report.report_name), details: { report_id: report.id, share_id: share.id } });
   return success({ share: reportShareJson(revoked ?? share) }, m.shareRevoked);
 }
 

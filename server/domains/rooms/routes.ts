@@ -1,6 +1,7 @@
 /** Routes of the rooms domain (issue 3: the grow model; spec part 1 §3, §5, §7, §8). */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { roomMessages as m } from '../../../common/messages/rooms';
 import {
   allRoomScrollAnswer,
@@ -47,7 +48,7 @@ async function createRoom(request: RequestOf<typeof createRoomSchema>) {
   const actor = actorOfRequest(request, request.query.company_id);
   const { name, description, client_id } = request.body;
   const created = await writer(request.db, actor).insert('rooms', { company_id: actor.companyId, name, description, client_id });
-  await recordAudit(request.db, actor, { title: `Created room ${name}`, roomId: created.id });
+  await recordAudit(request.db, actor, { title: auditTitles.createdRoom(name), roomId: created.id });
   const room = await roomQueries.byId(request.db, created.id);
   return success({ room: roomJson(room), RoomID: created.id, client_id: created.client_id }, m.created);
 }
@@ -97,7 +98,7 @@ async function deleteRoom(request: RequestOf<typeof deleteRoomSchema>) {
   const gridIds = await roomQueries.softDeleteContents(request.db, actor, room.id);
   await writer(request.db, actor).softDelete('rooms', room.id);
   await batchQueries.touchLinkedTo(request.db, actor, { roomIds: [room.id], gridIds });
-  await recordAudit(request.db, actor, { title: `Deleted room ${room.name}`, roomId: room.id, details: { grids: gridIds.length } });
+  await recordAudit(request.db, actor, { title: auditTitles.deletedRoom(room.name), roomId: room.id, details: { grids: gridIds.length } });
   return success({ RoomID: room.id }, m.deleted);
 }
 
@@ -110,7 +111,7 @@ async function updateRoomScroll(request: RequestOf<typeof updateScrollSchema>) {
   const value = scrollValueOf(request);
   const actor = actorOfRequest(request, request.query.company_id);
   await writer(request.db, actor).update('rooms', request.query.room_id, { start_scroll: value });
-  await recordAudit(request.db, actor, { title: `Set room scroll to ${value}`, roomId: request.query.room_id });
+  await recordAudit(request.db, actor, { title: auditTitles.setRoomScroll(value), roomId: request.query.room_id });
   return success({ StartScroll: value }, m.scrollUpdated);
 }
 
@@ -118,7 +119,7 @@ async function updateAllRoomScroll(request: RequestOf<typeof updateAllScrollSche
   const value = scrollValueOf(request);
   const actor = actorOfRequest(request, request.query.company_id);
   const result = await roomQueries.setScrollOfAll(request.db, actor, value);
-  await recordAudit(request.db, actor, { title: `Set every room's scroll to ${value}` });
+  await recordAudit(request.db, actor, { title: auditTitles.setEveryRoomScroll(value) });
   return success({ StartScroll: value, updated: Number(result.numUpdatedRows) }, m.allScrollUpdated);
 }
 

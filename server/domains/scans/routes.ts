@@ -3,6 +3,7 @@
  * Any member marks a room or grid scanned (as themselves), scans (sessions.ts) and uploads images;
  * Admins reset the scanned state and delete scans. Every change is audited and bumps the synced row.
  */
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { scanMessages as m } from '../../../common/messages/scans';
 import { doneAnswer } from '../../../common/schemas/answers';
 import {
@@ -57,7 +58,7 @@ async function markRoomScanned(request: RequestOf<typeof markRoomSchema>) {
   const room = await roomQueries.byId(request.db, request.query.room_id);
   const actor = actorOfRequest(request, room.company_id);
   await writer(request.db, actor).update('rooms', room.id, { scanned: true, scanned_at: request.actedAt, last_scanned_by: auth.user_id });
-  await recordAudit(request.db, actor, { title: `Marked room ${room.name} scanned`, roomId: room.id });
+  await recordAudit(request.db, actor, { title: auditTitles.markedRoomScanned(room.name), roomId: room.id });
   return success({ room: roomJson(await roomQueries.byId(request.db, room.id)) }, m.roomScanned);
 }
 
@@ -66,7 +67,7 @@ async function markGridScanned(request: RequestOf<typeof markGridSchema>) {
   const grid = await gridQueries.byId(request.db, request.query.grid_id);
   const actor = actorOfRequest(request, grid.company_id);
   await writer(request.db, actor).update('grids', grid.id, { scanned: true, scanned_at: request.actedAt, last_scanned_by: auth.user_id });
-  await recordAudit(request.db, actor, { title: `Marked grid ${grid.name} scanned`, roomId: grid.room_id });
+  await recordAudit(request.db, actor, { title: auditTitles.markedGridScanned(grid.name), roomId: grid.room_id });
   return success({ grid: gridJson(await gridQueries.byId(request.db, grid.id)) }, m.gridScanned);
 }
 
@@ -89,7 +90,7 @@ async function resetScannedStatus(request: RequestOf<typeof resetSchema>) {
   const gridIds = await scanQueries.scannedIds(request.db, 'grids', companyId);
   for (const id of gridIds) await write.update('grids', id, cleared);
   const counts = { rooms_reset: roomIds.length, grids_reset: gridIds.length };
-  await recordAudit(request.db, actor, { title: 'Reset scanned status', details: counts });
+  await recordAudit(request.db, actor, { title: auditTitles.resetScanned, details: counts });
   return success(counts, m.statusReset);
 }
 
@@ -107,7 +108,7 @@ async function deleteScan(request: RequestOf<typeof deleteScanSchema>) {
   const write = writer(request.db, actor);
   const boxIds = await write.softDeleteWhere('scan_boxes', 'scan_id', [scan.id]);
   await write.softDelete('scans', scan.id);
-  await recordAudit(request.db, actor, { title: `Deleted scan ${scan.id}`, roomId: scan.room_id, gridBoxId: scan.grid_box_id, details: { scan_type: scan.scan_type, boxes: boxIds.length } });
+  await recordAudit(request.db, actor, { title: auditTitles.deletedScan(scan.id), roomId: scan.room_id, gridBoxId: scan.grid_box_id, details: { scan_type: scan.scan_type, boxes: boxIds.length } });
   return success({}, m.scanDeleted);
 }
 
@@ -119,7 +120,7 @@ async function uploadWhiteboardImage(request: RequestOf<typeof uploadWhiteboardS
   // The history keeps every upload; the room shows the newest.
   await scanQueries.addWhiteboardImage(request.db, { companyId: room.company_id, roomId: room.id, fileId: file.id, uploadedBy: auth.user_id, uploadedAt: request.actedAt });
   await writer(request.db, actor).update('rooms', room.id, { whiteboard_image: file.path });
-  await recordAudit(request.db, actor, { title: `Uploaded whiteboard image of room ${room.name}`, roomId: room.id, details: { file: file.path } });
+  await recordAudit(request.db, actor, { title: auditTitles.uploadedWhiteboard(room.name), roomId: room.id, details: { file: file.path } });
   return success({ WhiteboardImage: file.path, room: roomJson(await roomQueries.byId(request.db, room.id)) }, m.whiteboardUploaded);
 }
 
@@ -133,7 +134,7 @@ async function uploadGridImage(request: RequestOf<typeof uploadGridImageSchema>)
   const actor = actorOfRequest(request, grid.company_id);
   const file = await saveImage(request, request.body.image, grid.company_id);
   await writer(request.db, actor).update('grids', grid.id, { image_name: file.path });
-  await recordAudit(request.db, actor, { title: `Uploaded background image of grid ${grid.name}`, roomId: grid.room_id, details: { file: file.path } });
+  await recordAudit(request.db, actor, { title: auditTitles.uploadedGridBackground(grid.name), roomId: grid.room_id, details: { file: file.path } });
   return success({ ImageName: file.path }, m.gridImageUploaded);
 }
 

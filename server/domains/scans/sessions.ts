@@ -13,6 +13,7 @@
  *   made: nothing is stored twice, the photo included.
  */
 import type { FastifyRequest } from 'fastify';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { httpMessages } from '../../../common/messages/http';
 import { scanMessages as m } from '../../../common/messages/scans';
 import {
@@ -23,7 +24,6 @@ import {
   recordScanBoxAnswer,
   recordScanBoxBody,
   type ScanFinding,
-  type ScanType,
   scanAnswer,
   scanProblemClientId,
   scansAnswer,
@@ -45,8 +45,6 @@ const createSchema = { body: createScanBody, response: { 200: createScanAnswer }
 const recordBoxSchema = { body: recordScanBoxBody, response: { 200: recordScanBoxAnswer } };
 const listSchema = { querystring: getScansQuery, response: { 200: scansAnswer } };
 const detailSchema = { querystring: getScanQuery, response: { 200: scanAnswer } };
-
-const SCAN_TYPE_WORDS: Record<ScanType, string> = { disease: 'disease', sticky_trap: 'sticky-trap', camera: 'camera' };
 
 /** The model as people read it: its name and version. */
 const modelLabel = (scan: Pick<ScanRow, 'model_name' | 'model_key' | 'model_version'>) => [scan.model_name ?? scan.model_key ?? 'an unnamed model', scan.model_version].filter(Boolean).join(' ');
@@ -120,9 +118,10 @@ async function createScan(request: RequestOf<typeof createSchema>) {
       { table: 'rooms', id: room.id, scanned_at: room.scanned_at },
     ]);
   }
-  const where = grid ? `grid ${grid.name} in room ${room.name}` : `room ${room.name}`;
+  const titles = auditTitles.scans[scan_type];
+  const model = modelLabel({ model_name, model_key, model_version: model_version ?? null });
   await recordAudit(request.db, actor, {
-    title: `Started a ${SCAN_TYPE_WORDS[scan_type]} scan of ${where} with ${modelLabel({ model_name, model_key, model_version: model_version ?? null })}`,
+    title: grid ? titles.startedOfGrid(grid.name, room.name, model) : titles.startedOfRoom(room.name, model),
     roomId: room.id,
     details: { scan_id: created.id, grid_id: grid?.id ?? null, model_key },
   });
@@ -186,7 +185,7 @@ async function recordScanBox(request: RequestOf<typeof recordBoxSchema>) {
     observedAt: request.actedAt,
     source: 'scan',
     scanId: scan.id,
-    via: `from a ${SCAN_TYPE_WORDS[scan.scan_type]} scan with ${model}`,
+    via: { scanType: scan.scan_type, model },
   });
   const formResponseId =
     scan.scan_type === 'sticky_trap' && counts !== null
@@ -209,7 +208,7 @@ async function recordScanBox(request: RequestOf<typeof recordBoxSchema>) {
   const summary = summaryWithBox(summaryOf(scan.summary, scan.scan_type), { findings: stored, counts });
   await write.update('scans', scan.id, { summary: JSON.stringify(summary) });
   await recordAudit(request.db, actor, {
-    title: `Scanned box ${boxLabel(box)} in ${SCAN_TYPE_WORDS[scan.scan_type]} scan ${scan.id}`,
+    title: auditTitles.scans[scan.scan_type].scannedBox(boxLabel(box), scan.id),
     roomId: box.room_id,
     gridBoxId: box.id,
     responseId: formResponseId,

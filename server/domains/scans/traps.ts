@@ -7,6 +7,7 @@
  * with the same automations (a `form_submitted` rule, a keyword task).
  */
 import type { Kysely } from 'kysely';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { STICKY_TRAP_CATEGORY } from '../../../common/messages/forms';
 import { TRAP_PHOTO_FIELD } from '../../../common/messages/scans';
 import type { TrapCounts } from '../../../common/schemas/scans';
@@ -86,6 +87,6 @@ export async function recordTrapResponse(
   await applyTaskAutomations(db, actor, await taskAutomationQueries.ofTemplate(db, form.id), made, answers);
   await notifyResponseSubmitted(db, actor, { id: response.id, templateId: form.id, roomId: box.roomId, gridBoxId: box.id, submittedAt: at }, answers);
   // In the words of a submission's event (forms/responses.ts), so the trail reads alike.
-  await recordAudit(db, actor, { title: `Submitted ${form.template_name} for grid box ${box.id}`, gridBoxId: box.id, roomId: box.roomId, batchId, responseId: response.id, details: { template_id: form.id, from: 'scan' } });
+  await recordAudit(db, actor, { title: auditTitles.submittedForBox(form.template_name, box.id), gridBoxId: box.id, roomId: box.roomId, batchId, responseId: response.id, details: { template_id: form.id, from: 'scan' } });
   return response.id;
 }

@@ -2,6 +2,7 @@
  * Company settings (spec part 1 §3, §5, §7; part 2 §5): every Regular user reads them, Admins change
  * them. Each change is audited and bumps the company document, so tablets pull it.
  */
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { settingsMessages as m } from '../../../common/messages/settings';
 import { builtInModel } from '../../../common/models/catalogue';
 import {
@@ -76,7 +77,7 @@ async function getGridOrder(request: RequestOf<typeof getGridOrderSchema>) {
 
 async function setGridOrder(request: RequestOf<typeof setGridOrderSchema>) {
   const { grid_order } = request.body;
-  return changeSettings(request, request.query.company_id, { grid_order }, `Set grid order to ${grid_order}`);
+  return changeSettings(request, request.query.company_id, { grid_order }, auditTitles.setGridOrder[grid_order]);
 }
 
 async function getGridOpacity(request: RequestOf<typeof getOpacitySchema>) {
@@ -85,7 +86,7 @@ async function getGridOpacity(request: RequestOf<typeof getOpacitySchema>) {
 
 async function setGridOpacity(request: RequestOf<typeof setOpacitySchema>) {
   const { company_id, grid_opacity } = request.query;
-  return changeSettings(request, company_id, { grid_opacity }, `Set grid opacity to ${grid_opacity}`);
+  return changeSettings(request, company_id, { grid_opacity }, auditTitles.setGridOpacity(grid_opacity));
 }
 
 async function getOfflineMode(request: RequestOf<typeof offlineModeSchema>) {
@@ -100,12 +101,12 @@ async function getAiModel(request: RequestOf<typeof getAiModelSchema>) {
 async function setAiModel(request: RequestOf<typeof setAiModelSchema>) {
   const { company_id, ai_model } = request.query;
   if (!builtInModel(ai_model) && !(await aiModelQueries.latestByKey(request.db, company_id, ai_model))) throw badRequest(m.aiModelUnknown(ai_model));
-  return changeSettings(request, company_id, { ai_model }, `Set AI model to ${ai_model}`);
+  return changeSettings(request, company_id, { ai_model }, auditTitles.setAiModel(ai_model));
 }
 
 async function setAutoRefresh(request: RequestOf<typeof setAutoRefreshSchema>) {
   const { company_id, auto_refresh } = request.query;
-  return changeSettings(request, company_id, { auto_refresh }, `Turned auto refresh ${auto_refresh ? 'on' : 'off'}`);
+  return changeSettings(request, company_id, { auto_refresh }, auto_refresh ? auditTitles.turnedAutoRefreshOn : auditTitles.turnedAutoRefreshOff);
 }
 
 async function getAutoRefresh(request: RequestOf<typeof getAutoRefreshSchema>) {
@@ -115,7 +116,7 @@ async function getAutoRefresh(request: RequestOf<typeof getAutoRefreshSchema>) {
 async function updateStickyTrapRender(request: RequestOf<typeof updateStickyTrapSchema>) {
   const { company_id, value } = request.query;
   if ((await settingsOf(request, company_id)).stickytrap_render === value) throw badRequest(m.stickyTrapUnchanged);
-  return changeSettings(request, company_id, { stickytrap_render: value }, `Set sticky-trap render to ${value}`);
+  return changeSettings(request, company_id, { stickytrap_render: value }, auditTitles.setStickyTrapRender(value));
 }
 
 async function getStickyTrapRender(request: RequestOf<typeof getStickyTrapSchema>) {
@@ -125,7 +126,7 @@ async function getStickyTrapRender(request: RequestOf<typeof getStickyTrapSchema
 
 async function setLanguage(request: RequestOf<typeof setLanguageSchema>) {
   const { company_id, language } = request.query;
-  return changeSettings(request, company_id, { language }, `Set language to ${language}`);
+  return changeSettings(request, company_id, { language }, auditTitles.setLanguage(language));
 }
 
 async function getLanguage(request: RequestOf<typeof getLanguageSchema>) {

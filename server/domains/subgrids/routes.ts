@@ -4,6 +4,7 @@
  * Admin-only (README "Roles"). Every write is audited and touches the parent grid box, whose synced
  * document carries its sub-gridboxes.
  */
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { subgridMessages as m } from '../../../common/messages/subgrids';
 import { gridBoxRecord } from '../../../common/schemas/grids';
 import {
@@ -54,7 +55,7 @@ async function createSubGridboxes(request: RequestOf<typeof createSchema>) {
   // Spec §9: auto_initialize_plants defaults to true.
   const result = await subGridboxQueries.createInBox(request.db, actor, parent, layout, request.query.auto_initialize_plants !== 0, request.query.client_id);
   await recordAudit(request.db, actor, {
-    title: `Created ${result.created.length} sub-gridboxes`,
+    title: auditTitles.createdSubGridboxes(result.created.length),
     roomId: await subGridboxQueries.roomIdOfBox(request.db, parent.id),
     gridBoxId: parent.id,
     details: { sub_gridbox_ids: result.created.map((sub) => sub.id) },
@@ -88,7 +89,7 @@ async function deleteSubGridbox(request: RequestOf<typeof deleteSchema>) {
   const actor = actorOfRequest(request, sub.company_id);
   await subGridboxQueries.softDelete(request.db, actor, sub);
   await recordAudit(request.db, actor, {
-    title: `Deleted sub-gridbox ${subGridboxDisplayName(sub)}`,
+    title: auditTitles.deletedSubGridbox(subGridboxDisplayName(sub)),
     roomId: await subGridboxQueries.roomIdOfBox(request.db, sub.parent_gridbox_id),
     gridBoxId: sub.parent_gridbox_id,
     details: { sub_gridbox_id: sub.id, plant_id: sub.plant_id },
@@ -114,7 +115,7 @@ async function updateSubGridbox(request: RequestOf<typeof updateSchema>) {
   const actor = actorOfRequest(request, sub.company_id);
   await subGridboxQueries.update(request.db, actor, sub, changes);
   await recordAudit(request.db, actor, {
-    title: `Updated sub-gridbox ${subGridboxDisplayName(sub)}`,
+    title: auditTitles.updatedSubGridbox(subGridboxDisplayName(sub)),
     roomId: await subGridboxQueries.roomIdOfBox(request.db, sub.parent_gridbox_id),
     gridBoxId: sub.parent_gridbox_id,
     details: { sub_gridbox_id: sub.id, changes },
@@ -137,7 +138,7 @@ async function movePlant(request: RequestOf<typeof moveSchema>) {
   const actor = actorOfRequest(request, companyId);
   const move = await subGridboxQueries.move(request.db, actor, sub, target, to, { plantUid: plant_uid, movementReason: movement_reason, notes, userId: auth.user_id, clientId: client_id });
   await recordAudit(request.db, actor, {
-    title: `Moved plant ${plant_uid} to position ${to.subx}-${to.suby}`,
+    title: auditTitles.movedPlant(plant_uid, to.subx, to.suby),
     roomId: await subGridboxQueries.roomIdOfBox(request.db, target.id),
     gridBoxId: target.id,
     details: { movement_id: move.id, from_parent_gridbox_id: sub.parent_gridbox_id, from_position: { subx: sub.subx, suby: sub.suby }, to_position: to, movement_reason },

@@ -12,6 +12,7 @@
  * leaves the task unassigned rather than failing the grower's submission.
  */
 import type { Kysely, Selectable } from 'kysely';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { isoTime } from '../../../common/schemas/answers';
 import type { TaskAutomationRecord } from '../../../common/schemas/tasks';
 import type { DB, TaskAutomationsTable } from '../../db/schema';
@@ -128,7 +129,7 @@ export async function applyTaskAutomations(db: Kysely<DB>, actor: Actor, automat
   });
   await notifyTaskChanged(db, actor, undefined, task.id);
   await recordAudit(db, actor, {
-    title: `Made task ${title} from form response ${response.id} (keyword “${automation.keyword}”)`,
+    title: auditTitles.madeTaskByKeyword(title, response.id, automation.keyword),
     gridBoxId: response.gridBoxId,
     roomId: response.roomId,
     batchId: response.batchId,

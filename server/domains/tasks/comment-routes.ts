@@ -5,6 +5,7 @@
  * response; each is audited at the act's time (an offline comment keeps the moment it was written).
  */
 import type { FastifyRequest } from 'fastify';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { httpMessages } from '../../../common/messages/http';
 import { commentMessages as m } from '../../../common/messages/tasks';
 import { addCommentBody, commentAnswer, commentsAnswer, commentsQuery, deleteCommentAnswer, deleteCommentBody, editCommentBody } from '../../../common/schemas/tasks';
@@ -34,12 +35,12 @@ async function liveComment(request: FastifyRequest, commentId: number) {
   return comment;
 }
 
-/** Touches the comment's response (its document carries the comments) and records the act under it. */
-async function afterCommentWrite(request: FastifyRequest, actor: Actor, comment: ResponseComment, title: string) {
+/** Touches the comment's response (its document carries the comments) and records the act under it, titled by `title` (of the response's id). */
+async function afterCommentWrite(request: FastifyRequest, actor: Actor, comment: ResponseComment, title: (responseId: number) => string) {
   await writer(request.db, actor).touch('form_responses', comment.response_id);
   const response = await responseQueries.byId(request.db, comment.response_id);
   await recordAudit(request.db, actor, {
-    title: `${title} form response ${comment.response_id}`,
+    title: title(comment.response_id),
     gridBoxId: response?.grid_box_id ?? null,
     roomId: response?.room_id ?? null,
     batchId: response?.batch_id ?? null,
@@ -60,7 +61,7 @@ async function addComment(request: RequestOf<typeof addSchema>) {
   const actor = actorOfRequest(request, response.company_id);
   const created = await writer(request.db, actor).insert('response_comments', { client_id, company_id: response.company_id, response_id: response.id, user_id: UserID, comment_text: CommentText, edited_at: null });
   const comment = await q.commentById(request.db, created.id);
-  await afterCommentWrite(request, actor, comment, 'Commented on');
+  await afterCommentWrite(request, actor, comment, auditTitles.commentedOn);
   return success({ comment: commentJson(comment), CommentID: comment.id, client_id: comment.client_id }, m.commentAdded);
 }
 
@@ -72,7 +73,7 @@ async function editComment(request: RequestOf<typeof editSchema>) {
   const actor = actorOfRequest(request, comment.company_id);
   const edited = await writer(request.db, actor).updateReturning('response_comments', comment.id, { comment_text: CommentText, edited_at: actedAtOf(actor) });
   if (!edited) throw notFound(httpMessages.recordNotFound(`response_comment ${CommentID}`));
-  await afterCommentWrite(request, actor, edited, 'Edited a comment on');
+  await afterCommentWrite(request, actor, edited, auditTitles.editedComment);
   return success({ comment: commentJson(edited), CommentID: edited.id, client_id: edited.client_id }, m.commentEdited);
 }
 
@@ -84,7 +85,7 @@ async function deleteComment(request: RequestOf<typeof deleteSchema>) {
   if (comment.user_id !== claims.user_id && claims.user_role !== 'Admin' && claims.user_role !== 'SuperAdmin') throw forbidden(m.notAuthorDelete);
   const actor = actorOfRequest(request, comment.company_id);
   await writer(request.db, actor).softDelete('response_comments', comment.id);
-  await afterCommentWrite(request, actor, comment, 'Deleted a comment on');
+  await afterCommentWrite(request, actor, comment, auditTitles.deletedComment);
   return success({ CommentID: comment.id, ResponseID: comment.response_id }, m.commentDeleted);
 }
 

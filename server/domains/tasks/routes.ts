@@ -24,6 +24,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Updateable } from 'kysely';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { httpMessages } from '../../../common/messages/http';
 import { TASK_CATEGORY, taskMessages as m } from '../../../common/messages/tasks';
 import { taskFormResponsesAnswer } from '../../../common/schemas/form-responses';
@@ -160,7 +161,7 @@ async function updateTaskFields(request: RequestOf<typeof updateFieldsSchema>) {
   await notifyTaskChanged(request.db, actor, existing, task.id);
   const json = await q.jsonById(request.db, task.id);
   await recordAudit(request.db, actor, {
-    title: existing ? `Updated task ${json.title}` : `Made task ${json.title} from form response ${response.id}`,
+    title: existing ? auditTitles.updatedTask(json.title) : auditTitles.madeTask(json.title, response.id),
     gridBoxId: response.grid_box_id,
     roomId: response.room_id,
     batchId: response.batch_id,
@@ -180,7 +181,7 @@ async function updateTaskDescriptionTitle(request: RequestOf<typeof updateTitleS
   await write.update('tasks', task.id, { title, description });
   await write.touch('form_responses', response.id);
   await recordAudit(request.db, actor, {
-    title: task.title === title ? `Updated task ${title}` : `Renamed task ${task.title} to ${title}`,
+    title: task.title === title ? auditTitles.updatedTask(title) : auditTitles.renamedTask(task.title, title),
     gridBoxId: response.grid_box_id,
     roomId: response.room_id,
     batchId: response.batch_id,
@@ -199,7 +200,7 @@ async function deleteTheTask(request: FastifyRequest, task: Task) {
   await write.touch('form_responses', task.response_id);
   const response = await responseQueries.byId(request.db, task.response_id);
   await recordAudit(request.db, actor, {
-    title: `Deleted task ${task.title}`,
+    title: auditTitles.deletedTask(task.title),
     gridBoxId: response?.grid_box_id ?? null,
     roomId: response?.room_id ?? null,
     batchId: response?.batch_id ?? null,
@@ -252,7 +253,7 @@ async function submitTaskAutomation(request: RequestOf<typeof automationSchema>)
     description: description ?? null,
   });
   await recordAudit(request.db, actor, {
-    title: `Created a task automation on ${template.template_name}: “${keyword}” in ${field.field_name}`,
+    title: auditTitles.createdTaskAutomation(template.template_name, keyword, field.field_name),
     details: { automation_id: created.id, task_template_id, assignee_user_id: assignee_user_id ?? null },
   });
   const automation = taskAutomationJson(await taskAutomationQueries.byId(request.db, created.id));

@@ -5,6 +5,7 @@
  * `operations` collection.
  */
 import type { FastifyRequest } from 'fastify';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { httpMessages } from '../../../common/messages/http';
 import { trayMessages as m } from '../../../common/messages/trays';
 import {
@@ -86,7 +87,7 @@ async function createTrayTemplate(request: RequestOf<typeof createTemplateSchema
     default_batch_id: default_batch_id ?? null,
     user_id: actor.userId,
   });
-  await recordAudit(request.db, actor, { title: `Created tray template ${template_name} (${number_of_plants} plants)`, batchId: default_batch_id, details: { template_id: created.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.createdTrayTemplate(template_name, number_of_plants), batchId: default_batch_id, details: { template_id: created.id } });
   return success({ template: trayTemplateJson(await trayQueries.templateById(request.db, created.id)), template_id: created.id, client_id: created.client_id }, m.templateCreated);
 }
 
@@ -96,7 +97,7 @@ async function deleteTrayTemplate(request: RequestOf<typeof deleteTemplateSchema
   const actor = actorOfRequest(request, company_id);
   // Trays made from the template keep their own copy of its values: they stay.
   await writer(request.db, actor).softDelete('tray_templates', template.id);
-  await recordAudit(request.db, actor, { title: `Deleted tray template ${template.template_name}`, batchId: template.default_batch_id, details: { template_id: template.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.deletedTrayTemplate(template.template_name), batchId: template.default_batch_id, details: { template_id: template.id } });
   return success({ template_id: template.id }, m.templateDeleted);
 }
 
@@ -119,7 +120,7 @@ async function useTrayTemplate(request: RequestOf<typeof useTemplateSchema>) {
     user_id: actor.userId,
   });
   await recordAudit(request.db, actor, {
-    title: `Created tray ${tray_name} from template ${template.template_name} (${template.number_of_plants} plants)`,
+    title: auditTitles.createdTrayFromTemplate(tray_name, template.template_name, template.number_of_plants),
     batchId,
     details: { tray_id: id, template_id: template.id },
   });
@@ -144,7 +145,7 @@ async function updateTray(request: RequestOf<typeof updateTraySchema>) {
   const actor = actorOfRequest(request, company_id);
   await writer(request.db, actor).update('trays', tray.id, changes);
   await recordAudit(request.db, actor, {
-    title: `Updated tray ${tray_name ?? tray.tray_name}`,
+    title: auditTitles.updatedTray(tray_name ?? tray.tray_name),
     batchId: batch_id ?? tray.batch_id,
     details: { tray_id: tray.id, ...changes },
   });
@@ -164,7 +165,7 @@ async function createTray(request: RequestOf<typeof createTraySchema>) {
     batch_id: batch_id ?? null,
     user_id: actor.userId,
   });
-  await recordAudit(request.db, actor, { title: `Created tray ${tray_name} (${number_of_plants} plants)`, batchId: batch_id, details: { tray_id: id } });
+  await recordAudit(request.db, actor, { title: auditTitles.createdTray(tray_name, number_of_plants), batchId: batch_id, details: { tray_id: id } });
   return success({ tray: trayJson(await trayQueries.byId(request.db, id)), tray_id: id, client_id: trayClientId }, m.trayCreated);
 }
 
@@ -173,7 +174,7 @@ async function deleteTray(request: RequestOf<typeof deleteTraySchema>) {
   const tray = await trayOf(request, tray_id, company_id);
   const actor = actorOfRequest(request, company_id);
   await writer(request.db, actor).softDelete('trays', tray.id);
-  await recordAudit(request.db, actor, { title: `Deleted tray ${tray.tray_name}`, batchId: tray.batch_id, details: { tray_id: tray.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.deletedTray(tray.tray_name), batchId: tray.batch_id, details: { tray_id: tray.id } });
   return success({ tray_id: tray.id }, m.trayDeleted);
 }
 

@@ -13,6 +13,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Updateable } from 'kysely';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { httpMessages } from '../../../common/messages/http';
 import { type TreatmentType, treatmentMessages as m } from '../../../common/messages/treatments';
 import {
@@ -95,7 +96,7 @@ async function addSprayProduct(request: RequestOf<typeof addProductSchema>) {
     })
     // Two adds of one name racing: the index decides.
     .catch(conflictOnUnique('spray_products_name', m.productNameTaken(ProductName)));
-  await recordAudit(request.db, actor, { title: `Added spray product ${ProductName}`, details: { product_id: created.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.addedSprayProduct(ProductName), details: { product_id: created.id } });
   const product = sprayProductJson(await treatmentQueries.productById(request.db, created.id));
   return success({ product, product_id: created.id, client_id: created.client_id }, m.productAdded);
 }
@@ -131,7 +132,7 @@ async function updateSprayProduct(request: RequestOf<typeof updateProductSchema>
     .catch(conflictOnUnique('spray_products_name', m.productNameTaken(ProductName ?? product.name)));
   if (!updated) throw notFoundHere(`spray_product ${product.id}`);
   await recordAudit(request.db, actor, {
-    title: `Updated spray product ${updated.name}`,
+    title: auditTitles.updatedSprayProduct(updated.name),
     details: { product_id: product.id, fields: Object.keys(changes) },
   });
   return success({ product: sprayProductJson(updated) }, m.productUpdated);
@@ -148,7 +149,7 @@ async function deleteProduct(request: RequestOf<typeof deleteProductSchema>) {
   const write = writer(request.db, actor);
   await write.softDelete('spray_products', product.id);
   const treatmentIds = await write.softDeleteWhere('treatments', 'product_id', [product.id]);
-  await recordAudit(request.db, actor, { title: `Deleted spray product ${product.name}`, details: { product_id: product.id, treatment_ids: treatmentIds } });
+  await recordAudit(request.db, actor, { title: auditTitles.deletedSprayProduct(product.name), details: { product_id: product.id, treatment_ids: treatmentIds } });
   return success({ product_id: product.id }, m.productDeleted);
 }
 
@@ -182,7 +183,7 @@ async function createTreatment(request: RequestOf<typeof createTreatmentSchema>)
       user_id: actor.userId,
     })
     .catch(conflictOnUnique('treatments_type', taken));
-  await recordAudit(request.db, actor, { title: `Created ${treatment_type} treatment for ${product.name}`, details: { treatment_id: created.id, product_id: product.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.treatments[treatment_type].created(product.name), details: { treatment_id: created.id, product_id: product.id } });
   const treatment = treatmentJson(await treatmentQueries.treatmentById(request.db, created.id));
   return success({ treatment, treatment_id: created.id, client_id: created.client_id }, m.treatmentCreated);
 }
@@ -213,7 +214,7 @@ async function updateTreatment(request: RequestOf<typeof updateTreatmentSchema>)
     ...(sub_type === undefined ? {} : { sub_type }),
   });
   if (!updated) throw notFoundHere(`${treatment_type} treatment of spray_product ${product.id}`);
-  await recordAudit(request.db, actor, { title: `Updated ${treatment_type} treatment for ${product.name}`, details: { treatment_id: treatment.id, product_id: product.id } });
+  await recordAudit(request.db, actor, { title: auditTitles.treatments[treatment_type].updated(product.name), details: { treatment_id: treatment.id, product_id: product.id } });
   return success({ treatment: treatmentJson(updated) }, m.treatmentUpdated);
 }
 
@@ -230,7 +231,7 @@ async function deleteTreatment(request: RequestOf<typeof deleteTreatmentSchema>)
   const updated = await writer(request.db, actor).updateReturning('treatments', treatment.id, { removed_at: remove ? actedAtOf(actor) : null });
   if (!updated) throw notFoundHere(`${treatment_type} treatment of spray_product ${product.id}`);
   await recordAudit(request.db, actor, {
-    title: `${remove ? 'Removed' : 'Restored'} ${treatment_type} treatment for ${product.name}`,
+    title: remove ? auditTitles.treatments[treatment_type].removed(product.name) : auditTitles.treatments[treatment_type].restored(product.name),
     details: { treatment_id: treatment.id, product_id: product.id },
   });
   return success({ treatment: treatmentJson(updated), removed: remove }, message);
@@ -269,7 +270,7 @@ async function linkTreatmentProducts(request: RequestOf<typeof linkProductsSchem
     preharvest_until: preharvestUntil,
     user_id: actor.userId,
   });
-  const title = `Sprayed ${productName} (${QuantityUsed}${QuantityUnit ? ` ${QuantityUnit}` : ''})`;
+  const title = QuantityUnit ? auditTitles.sprayed(productName, QuantityUsed, QuantityUnit) : auditTitles.sprayedWithoutUnit(productName, QuantityUsed);
   for (const box of boxes) {
     await recordAudit(request.db, actor, { title, roomId: box.room_id, gridBoxId: box.id, details: { application_id: created.id, product_id: product?.id ?? null } });
   }

@@ -1,4 +1,5 @@
 /** Users of a company, invitations, and each user's own threshold and location (spec part 1 §3, §7). */
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { sessionMessages as m } from '../../../common/messages/session';
 import {
   createInvitationBody,
@@ -42,7 +43,7 @@ async function createInvitation(request: RequestOf<typeof createInvitationSchema
   const { email, role } = request.body;
   if (await userQueries.emailTaken(request.db, email)) throw conflict(m.emailTaken);
   const invitation = await userQueries.createInvitation(request.db, { companyId, email, role, createdBy: auth.user_id, days: INVITATION_DAYS });
-  await recordAudit(request.db, actorOfRequest(request, companyId), { title: `Invited ${email} as ${role}`, details: { invitation_id: invitation.id } });
+  await recordAudit(request.db, actorOfRequest(request, companyId), { title: auditTitles.invited[role](email), details: { invitation_id: invitation.id } });
   const { mailer, config } = request.server.deps;
   const link = `${config.publicUrl}/signUp?invite_token=${encodeURIComponent(invitation.token)}`;
   request.afterCommit(() =>
@@ -62,7 +63,7 @@ async function pendingInvitations(request: RequestOf<typeof pendingSchema>) {
 
 async function deleteInvitation(request: RequestOf<typeof deleteInvitationSchema>) {
   const deleted = await userQueries.deleteInvitation(request.db, request.query.invitation_id);
-  if (deleted) await recordAudit(request.db, actorOfRequest(request, deleted.company_id), { title: `Withdrew the invitation of ${deleted.email}` });
+  if (deleted) await recordAudit(request.db, actorOfRequest(request, deleted.company_id), { title: auditTitles.withdrewInvitation(deleted.email) });
   return success({}, m.invitationDeleted);
 }
 
@@ -83,7 +84,7 @@ async function setThreshold(request: RequestOf<typeof setThresholdSchema>) {
   const actor = actorOfRequest(request);
   await writer(request.db, actor).update('users', auth.user_id, { threshold: request.body.threshold });
   await writer(request.db, actor).touch('companies', auth.company_id);
-  await recordAudit(request.db, actor, { title: `Set threshold to ${request.body.threshold}` });
+  await recordAudit(request.db, actor, { title: auditTitles.setThreshold(request.body.threshold) });
   return success({ threshold: request.body.threshold }, m.thresholdUpdated);
 }
 
@@ -93,7 +94,7 @@ async function updateLocation(request: RequestOf<typeof locationSchema>) {
   const actor = actorOfRequest(request);
   await writer(request.db, actor).update('users', auth.user_id, { location: request.body.location });
   await writer(request.db, actor).touch('companies', auth.company_id);
-  await recordAudit(request.db, actor, { title: 'Updated location' });
+  await recordAudit(request.db, actor, { title: auditTitles.updatedLocation });
   return success({ location: request.body.location }, m.locationUpdated);
 }
 

@@ -29,6 +29,7 @@
  * size (VIDEO_MAX_BYTES, 413), and served by GET /api/files/{id} to the company's users only.
  */
 import { ACTED_AT_MAX_AGE_DAYS } from '../../http/acted-at';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { VIDEO_CHUNK_MAX_BYTES, VIDEO_MAX_BYTES, videoMessages as m } from '../../../common/messages/videos';
 import {
   boxVideosAnswer,
@@ -69,8 +70,8 @@ interface Place {
   gridId: number;
   gridBoxId: number | null;
   row: number | null;
-  /** "box A-07 (Bench A)", "row 3 of Bench A": for the audit trail. */
-  name: string;
+  /** The audit title of a video recorded there (the box's name, else its column and row, and its grid's name; or the row and grid). */
+  recordedTitle: string;
 }
 
 /** What a video is of, as a start names it (ids already resolved and guarded) or an upload keeps it. */
@@ -89,7 +90,7 @@ async function placeOf(db: Kysely<DB>, subject: Subject, checkRow: boolean): Pro
   if (subject.what === 'box') {
     const box = await gridQueries.boxById(db, subject.gridBoxId as number);
     const grid = await gridQueries.byId(db, box.grid_id);
-    return { companyId: box.company_id, roomId: grid.room_id, gridId: grid.id, gridBoxId: box.id, row: null, name: `box ${box.custom_name ?? `${box.x},${box.y}`} (${grid.name})` };
+    return { companyId: box.company_id, roomId: grid.room_id, gridId: grid.id, gridBoxId: box.id, row: null, recordedTitle: auditTitles.recordedBoxVideo(box.custom_name ?? `${box.x},${box.y}`, grid.name) };
   }
   const grid = await gridQueries.byId(db, subject.gridId as number);
   const row = subject.row as number;
@@ -97,7 +98,7 @@ async function placeOf(db: Kysely<DB>, subject: Subject, checkRow: boolean): Pro
     const rows = await videoQueries.rowsOf(db, grid);
     if (row > rows) throw badRequest(m.rowOutsideGrid(row, rows));
   }
-  return { companyId: grid.company_id, roomId: grid.room_id, gridId: grid.id, gridBoxId: null, row, name: `row ${row} of ${grid.name}` };
+  return { companyId: grid.company_id, roomId: grid.room_id, gridId: grid.id, gridBoxId: null, row, recordedTitle: auditTitles.recordedRowVideo(row, grid.name) };
 }
 
 /**
@@ -227,7 +228,7 @@ async function finishVideoUpload(request: RequestOf<typeof finishSchema>) {
   request.afterCommit(() => request.server.deps.files.remove(upload.storage_key));
   const place = await placeOf(request.db, { what: upload.what, gridBoxId: upload.grid_box_id, gridId: upload.grid_id, row: upload.row_number }, false);
   await recordAudit(request.db, actor, {
-    title: `Recorded a video of ${place.name}`,
+    title: place.recordedTitle,
     roomId: upload.room_id,
     gridBoxId: upload.grid_box_id,
     details: { video: client_id, file: file.path, duration_ms: upload.duration_ms, size_bytes: upload.size_bytes, ...(upload.row_number ? { grid_id: upload.grid_id, row: upload.row_number } : {}) },
@@ -247,7 +248,7 @@ async function deleteVideo(request: RequestOf<typeof deleteSchema>) {
   const actor = actorOfRequest(request, video.company_id);
   await writer(request.db, actor).softDelete('box_videos', video.id);
   await recordAudit(request.db, actor, {
-    title: video.what === 'box' ? 'Deleted a video of a box' : `Deleted a video of row ${video.row_number ?? ''}`,
+    title: video.what === 'box' ? auditTitles.deletedBoxVideo : auditTitles.deletedRowVideo(video.row_number ?? ''),
     roomId: video.room_id,
     gridBoxId: video.grid_box_id,
     details: { video: video.client_id, file_id: video.file_id },

@@ -39,6 +39,9 @@ export function EventCard(props: {
   const batch = event.BatchID === null ? null : (names.batch(event.BatchID) ?? t('event.batchNotHere'));
   const facts = describeDetails(event.Details, names);
   const at = when(event.CreatedAt);
+  // The server's titles are its words in English (common/messages/audit-titles.ts), read in the reader's
+  // language; a title an Admin typed matches none of them and shows as typed.
+  const title = translateMessage(event.EventTitle);
 
   async function confirmDelete() {
     const eventId: RecordId = document ? document.id : (event.EventID as RecordId);
@@ -46,10 +49,10 @@ export function EventCard(props: {
   }
 
   return (
-    <li className={`card audit-event${pending ? ' pending' : ''}`} aria-label={event.EventTitle}>
+    <li className={`card audit-event${pending ? ' pending' : ''}`} aria-label={title}>
       <div className="audit-event-head">
-        {/* The event's title as it was recorded (by the server's words or an Admin's): a record, shown as written. */}
-        <h3 data-record-text>{event.EventTitle}</h3>
+        {/* The event's title: the server's words in the reader's language, an Admin's as written (a record of the company's). */}
+        <h3 data-record-text>{title}</h3>
         {refused ? (
           <span className="chip refused" title={translateMessage(refused)}>
             {t('event.notAccepted', { reason: translateMessage(refused) })}
@@ -91,8 +94,8 @@ export function EventCard(props: {
       )}
       {props.isAdmin && mode === 'delete' && (
         <ConfirmPanel
-          question={t('event.deleteQuestion', { title: event.EventTitle })}
-          message={t('event.deleteMessage', { title: event.EventTitle })}
+          question={t('event.deleteQuestion', { title })}
+          message={t('event.deleteMessage', { title })}
           busy={remove.busy}
           onConfirm={() => void confirmDelete()}
           onKeep={() => setMode('view')}

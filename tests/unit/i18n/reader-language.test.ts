@@ -4,6 +4,7 @@
  * i18next instance, its Spanish and Dutch catalogues loaded as a tablet loads them.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { auditTitles } from '../../../common/messages/audit-titles';
 import { sessionMessages } from '../../../common/messages/session';
 import { weatherMessages } from '../../../common/messages/weather';
 import { readerLanguage } from '../../../src/i18n/choice';
@@ -55,6 +56,10 @@ describe('the spec’s messages in the reader’s language', () => {
       expect(withPlace).toContain('Delft, Zuid-Holland');
 
       expect(translateMessage('The camera said: 503 Slow Down')).toBe('The camera said: 503 Slow Down');
+
+      // Where two patterns fit, the one with more fixed text: an audit title, not a queued change's name.
+      const titled = auditTitles.setColour('{{0}}', '{{1}}', '{{2}}');
+      expect(translateMessage(auditTitles.setColour('Rust', '#f00', 'RU'))).toBe(((catalogue as Record<string, string>)[titled] ?? '').replace('{{0}}', 'Rust').replace('{{1}}', '#f00').replace('{{2}}', 'RU'));
     });
   }
 });
