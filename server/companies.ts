@@ -3,6 +3,7 @@
  * the first start. The system is the actor; the audit trail says so.
  */
 import type { Kysely } from 'kysely';
+import { auditTitles } from '../common/messages/audit-titles';
 import type { Role } from '../common/roles';
 import type { DB } from './db/schema';
 import { systemActor, writer } from './db/writes';
@@ -19,7 +20,7 @@ export async function createCompanyWithAdmin(db: Kysely<DB>, input: { name: stri
       contact_phone: null,
     });
     const userId = await addUser(trx, companyId, { email: input.adminEmail, password: input.adminPassword, role: 'Admin', name: input.adminName ?? ['Company', 'Admin'] });
-    await recordAudit(trx, systemActor(companyId), { title: `Created company ${input.name} with Admin ${input.adminEmail}` });
+    await recordAudit(trx, systemActor(companyId), { title: auditTitles.createdCompanyWithAdmin(input.name, input.adminEmail) });
     return { company_id: companyId, user_id: userId };
   });
 }

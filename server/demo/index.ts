@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
+import { auditTitles } from '../../common/messages/audit-titles';
 import { addUser } from '../companies';
 import type { DB } from '../db/schema';
 import { collectLaterRows, insertRows, systemActor, writer } from '../db/writes';
@@ -88,7 +89,7 @@ async function seedDemo(trx: Kysely<DB>, admin: Account, grower: Account, now: D
     contact_phone: null,
   });
   const adminId = await addUser(trx, companyId, { email: admin.email, password: admin.password, role: 'Admin', name: ['Ada', 'Admin'] });
-  await recordAudit(trx, { ...founded, companyId }, { title: `Created company ${DEMO_COMPANY} with Admin ${admin.email}` });
+  await recordAudit(trx, { ...founded, companyId }, { title: auditTitles.createdCompanyWithAdmin(DEMO_COMPANY, admin.email) });
   const growerId = await addUser(trx, companyId, { email: grower.email, password: grower.password, role: 'Regular', name: ['Gus', 'Grower'] });
 
   const operation = await seedOperation(trx, { companyId, adminId, growerId }, cal, dice(OPERATION_SEED));

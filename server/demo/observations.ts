@@ -18,6 +18,7 @@
  */
 import type { Kysely } from 'kysely';
 import { newClientId } from '../../common/client-ids';
+import { auditTitles } from '../../common/messages/audit-titles';
 import type { DB } from '../db/schema';
 import { type Actor, writer } from '../db/writes';
 import { recordAudit } from '../domains/audit/record';
@@ -118,7 +119,7 @@ async function builtInForms(db: Kysely<DB>, actor: Actor): Promise<Map<string, F
     const fields = await formQueries.liveFieldsOf(db, id);
     forms.set(preset.name, { id, name: preset.name, fields: fields.map((field) => ({ id: field.id, name: field.field_name })) });
   }
-  await recordAudit(db, actor, { title: `Reset form templates to the defaults (0 removed)`, details: { template_ids: [...forms.values()].map((form) => form.id) } });
+  await recordAudit(db, actor, { title: auditTitles.resetForms(0), details: { template_ids: [...forms.values()].map((form) => form.id) } });
   return forms;
 }
 
@@ -260,8 +261,8 @@ async function writeResponses(db: Kysely<DB>, companyId: number, forms: Map<stri
       const responseId = responseIds[index]!;
       const actor: Actor = { userId, companyId, actedAt: one.at };
       const details = { template_id: form.id };
-      if (one.box) await recordAudit(db, actor, { title: `Submitted ${form.name} for grid box ${one.box.id}`, gridBoxId: one.box.id, roomId: one.roomId, batchId: one.batchId, responseId, details });
-      else await recordAudit(db, actor, { title: `Submitted ${form.name} in room ${one.roomName}`, roomId: one.roomId, responseId, details });
+      if (one.box) await recordAudit(db, actor, { title: auditTitles.submittedForBox(form.name, one.box.id), gridBoxId: one.box.id, roomId: one.roomId, batchId: one.batchId, responseId, details });
+      else await recordAudit(db, actor, { title: auditTitles.submittedForRoom(form.name, one.roomName), roomId: one.roomId, responseId, details });
     }
   }
 }
@@ -289,11 +290,11 @@ async function batchProblems(db: Kysely<DB>, op: Operation, cal: Calendar, as: (
       resolved_by: null,
     });
     await writer(db, reported).touch('batches', batchId);
-    await recordAudit(db, reported, { title: `Reported ${problem.type} (severity ${problem.severity}) on batch ${problem.batch}`, batchId, roomId });
+    await recordAudit(db, reported, { title: auditTitles.reportedBatchProblem(problem.type, problem.severity, problem.batch), batchId, roomId });
     if (problem.resolvedDaysAgo === null) continue;
     const resolver = as(op.adminId, cal.at(problem.resolvedDaysAgo, 16));
     const resolved = await batchQueries.resolveProblems(db, resolver, batchId, { problemType: problem.type });
     await writer(db, resolver).touch('batches', batchId);
-    await recordAudit(db, resolver, { title: `Resolved ${resolved.length} problem(s) on batch ${problem.batch}`, batchId, details: { problem_ids: resolved.map((row) => row.id) } });
+    await recordAudit(db, resolver, { title: auditTitles.resolvedBatchProblems(resolved.length, problem.batch), batchId, details: { problem_ids: resolved.map((row) => row.id) } });
   }
 }

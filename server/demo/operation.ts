@@ -17,7 +17,9 @@
  *   demo's dice (same alphabet as the server's), so two first starts make the same plants.
  */
 import type { Kysely } from 'kysely';
+import type { BUILT_IN_BATCH_STATUSES } from '../../common/batch-statuses';
 import { boxNumber } from '../../common/grid-order';
+import { auditTitles } from '../../common/messages/audit-titles';
 import type { DB, GridBox } from '../db/schema';
 import { type Actor, writer } from '../db/writes';
 import { recordAudit } from '../domains/audit/record';
@@ -50,7 +52,8 @@ const GRIDS: ReadonlyArray<{ key: GridKey; room: RoomKey; name: string; prefix: 
 /** Where a batch stood from a day on: whole benches, or some rows or columns of one. */
 interface StayPlan {
   daysAgo: number;
-  status: string;
+  /** A built-in stage: its title is the table's own (a company's status has another). */
+  status: (typeof BUILT_IN_BATCH_STATUSES)[number];
   grids: GridKey[];
   rows?: [number, number];
   columns?: [number, number];
@@ -180,7 +183,7 @@ export async function seedOperation(
   for (const [index, room] of ROOMS.entries()) {
     const actor = as(adminId, cal.at(88, 9, index * 5));
     const { id } = await writer(db, actor).insert('rooms', { company_id: companyId, name: room.name, description: room.description });
-    await recordAudit(db, actor, { title: `Created room ${room.name}`, roomId: id });
+    await recordAudit(db, actor, { title: auditTitles.createdRoom(room.name), roomId: id });
     rooms[room.key] = { id, name: room.name };
   }
   const company = await db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirstOrThrow();
@@ -190,13 +193,13 @@ export async function seedOperation(
     const actor = as(adminId, cal.at(88, 9, 20 + index * 5));
     const roomId = rooms[plan.room].id;
     const id = await gridQueries.createWithBoxes(db, actor, { roomId, name: plan.name, nx: plan.nx, ny: plan.ny, description: plan.description });
-    await recordAudit(db, actor, { title: `Created grid ${plan.name} (${plan.nx} × ${plan.ny})`, roomId, details: { grid_id: id } });
+    await recordAudit(db, actor, { title: auditTitles.createdGrid(plan.name, plan.nx, plan.ny), roomId, details: { grid_id: id } });
     const boxes: DemoBox[] = [];
     const write = writer(db, actor);
     for (const row of await gridQueries.boxesOfGrids(db, [id])) {
       const name = `${plan.prefix}-${String(boxNumber(order, row.x, row.y, plan.nx, plan.ny)).padStart(2, '0')}`;
       await write.update('grid_boxes', row.id, { custom_name: name });
-      await recordAudit(db, actor, { title: `Renamed plant to ${name}`, roomId, gridBoxId: row.id });
+      await recordAudit(db, actor, { title: auditTitles.renamedPlant(name), roomId, gridBoxId: row.id });
       boxes.push({ id: row.id, grid: plan.key, room: plan.room, x: row.x, y: row.y, name });
     }
     const byPlace = new Map(boxes.map((box) => [`${box.x},${box.y}`, box]));
@@ -217,7 +220,7 @@ export async function seedOperation(
     const at = cal.at(cull.daysAgo, cull.hour, culledAt.size * 2);
     const actor = as(growerId, at);
     await writer(db, actor).update('grid_boxes', box.id, { culled: true, culled_by: growerId, culled_at: at });
-    await recordAudit(db, actor, { title: 'Culled plant', roomId: rooms[box.room].id, gridBoxId: box.id, details: { culled: true } });
+    await recordAudit(db, actor, { title: auditTitles.culledPlant, roomId: rooms[box.room].id, gridBoxId: box.id, details: { culled: true } });
     culledAt.set(box.id, at);
   }
 
@@ -274,7 +277,7 @@ async function growBatch(db: Kysely<DB>, setting: Setting, plan: BatchPlan, inde
     harvested_by: null,
   });
   await batchQueries.recordEvent(db, created, batchId, 'created', { details: { status: first.status } });
-  await recordAudit(db, created, { title: `Created batch ${plan.number}`, batchId });
+  await recordAudit(db, created, { title: auditTitles.createdBatch(plan.number), batchId });
 
   let status = first.status;
   let previous: { stay: Stay; room: RoomKey } | null = null;
@@ -285,7 +288,7 @@ async function growBatch(db: Kysely<DB>, setting: Setting, plan: BatchPlan, inde
     if (previous === null) {
       await batchQueries.linkRoom(db, placed, batchId, roomId);
       await batchQueries.recordEvent(db, placed, batchId, 'linked_room', { toRoomId: roomId });
-      await recordAudit(db, placed, { title: `Linked batch ${plan.number} to room ${rooms[room].name}`, batchId, roomId });
+      await recordAudit(db, placed, { title: auditTitles.linkedBatchToRoom(plan.number, rooms[room].name), batchId, roomId });
     } else {
       const moved = as(growerId, cal.at(stayPlan.daysAgo, 10, index % 6));
       const from = rooms[previous.room];
@@ -294,27 +297,27 @@ async function growBatch(db: Kysely<DB>, setting: Setting, plan: BatchPlan, inde
       await writer(db, moved).touch('grid_boxes', left.gridBoxIds);
       const details = { grid_ids: left.gridIds, grid_box_ids: left.gridBoxIds };
       await batchQueries.recordEvent(db, moved, batchId, 'moved', { fromRoomId: from.id, toRoomId: roomId, details });
-      await recordAudit(db, moved, { title: `Moved batch ${plan.number} from ${from.name} to ${rooms[room].name}`, batchId, roomId, details: { ...details, from_room_id: from.id } });
+      await recordAudit(db, moved, { title: auditTitles.movedBatch(plan.number, from.name, rooms[room].name), batchId, roomId, details: { ...details, from_room_id: from.id } });
       previous.stay.until = moved.actedAt!;
     }
     if (stayPlan.status !== status) {
       const staged = as(adminId, cal.at(stayPlan.daysAgo, 10, 30 + (index % 6)));
       await writer(db, staged).update('batches', batchId, { batch_status: stayPlan.status });
       await batchQueries.recordEvent(db, staged, batchId, 'status', { details: { from: status, to: stayPlan.status } });
-      await recordAudit(db, staged, { title: `Set batch ${plan.number} to ${stayPlan.status}`, batchId });
+      await recordAudit(db, staged, { title: auditTitles.setBatchStatus[stayPlan.status](plan.number), batchId });
       status = stayPlan.status;
     }
     const boxIds: number[] = [];
     for (const key of stayPlan.grids) {
       const bench = grid(key);
       await batchQueries.linkGrid(db, placed, batchId, bench.id);
-      await recordAudit(db, placed, { title: `Linked batch ${plan.number} to grid ${bench.name}`, batchId, roomId, details: { grid_id: bench.id } });
+      await recordAudit(db, placed, { title: auditTitles.linkedBatchToGrid(plan.number, bench.name), batchId, roomId, details: { grid_id: bench.id } });
       const [top, bottom] = stayPlan.rows ?? [1, Number.MAX_SAFE_INTEGER];
       const [left, right] = stayPlan.columns ?? [1, Number.MAX_SAFE_INTEGER];
       boxIds.push(...bench.boxes.filter((box) => box.y >= top && box.y <= bottom && box.x >= left && box.x <= right).map((box) => box.id));
     }
     const linked = await batchQueries.linkGridBoxes(db, placed, batchId, boxIds);
-    for (const gridBoxId of linked) await recordAudit(db, placed, { title: `Linked plant to batch ${plan.number}`, batchId, roomId, gridBoxId });
+    for (const gridBoxId of linked) await recordAudit(db, placed, { title: auditTitles.linkedPlantToBatch(plan.number), batchId, roomId, gridBoxId });
     const stay: Stay = { batchId, number: plan.number, status: stayPlan.status, boxIds: new Set(boxIds), from: placed.actedAt!, until: null, harvestedAt: null };
     stays.push(stay);
     previous = { stay, room };
@@ -325,7 +328,7 @@ async function growBatch(db: Kysely<DB>, setting: Setting, plan: BatchPlan, inde
     const harvested = as(growerId, at);
     await writer(db, harvested).update('batches', batchId, { batch_status: 'Harvested', harvested_at: at, harvested_by: growerId, end_date: cal.day(plan.harvestedDaysAgo) });
     await batchQueries.recordEvent(db, harvested, batchId, 'harvested', { details: { from: status } });
-    await recordAudit(db, harvested, { title: `Harvested batch ${plan.number}`, batchId });
+    await recordAudit(db, harvested, { title: auditTitles.harvestedBatch(plan.number), batchId });
     previous.stay.harvestedAt = at;
   }
   return batchId;
@@ -346,7 +349,7 @@ async function divideMotherBoxes(db: Kysely<DB>, actor: Actor, boxes: DemoBox[],
       await subGridboxQueries.update(db, actor, sub, { plant_id: id });
     }
     await recordAudit(db, actor, {
-      title: `Created ${created.length} sub-gridboxes`,
+      title: auditTitles.createdSubGridboxes(created.length),
       roomId: rooms[box.room].id,
       gridBoxId: box.id,
       details: { sub_gridbox_ids: created.map((sub) => sub.id) },

@@ -32,6 +32,7 @@
  */
 import type { Kysely } from 'kysely';
 import { newClientId } from '../../common/client-ids';
+import { auditTitles } from '../../common/messages/audit-titles';
 import { OPEN_PROBLEM_STATUSES, type ProblemAction } from '../../common/messages/problems';
 import type { TreatmentType } from '../../common/messages/treatments';
 import { catalogueProblem } from '../../common/plant-problems';
@@ -39,7 +40,7 @@ import { sprayIntervalEnds } from '../../common/schemas/treatments';
 import type { DB } from '../db/schema';
 import { type Actor, writer } from '../db/writes';
 import { recordAudit } from '../domains/audit/record';
-import { actOnProblems } from '../domains/problems/record';
+import { type ActedOn, actOnProblems } from '../domains/problems/record';
 import type { ProblemReach } from '../domains/problems/queries';
 import { sprayProductJson, treatmentQueries } from '../domains/treatments/queries';
 import type { Calendar, Dice } from './dice';
@@ -413,7 +414,7 @@ export async function seedProblems(db: Kysely<DB>, op: Operation, cal: Calendar,
       const id = idOf.get(rows[index]!.client_id)!;
       recorded.set(id, { id, slug: one.outbreak.slug, grid: one.box.grid, boxId: one.box.id, observedAt: one.at, status: 'unresolved' });
       await recordAudit(db, as(who, one.at), {
-        title: `Recorded ${nameOf(one.outbreak.slug)} (severity ${one.severity}) on ${one.subGridboxId === null ? 'box' : 'a plant of box'} ${one.box.name}`,
+        title: (one.subGridboxId === null ? auditTitles.recordedProblem.onBox : auditTitles.recordedProblem.onPlantOfBox)(nameOf(one.outbreak.slug), one.severity, one.box.name),
         roomId: op.rooms[one.box.room].id,
         gridBoxId: one.box.id,
         details: { problem_id: id },
@@ -426,19 +427,19 @@ export async function seedProblems(db: Kysely<DB>, op: Operation, cal: Calendar,
     const grid = op.grid(outbreak.grid);
     const room = op.rooms[grid.room];
     const problemType = nameOf(outbreak.slug);
-    const apply = async (reach: ProblemReach, place: { label: string; gridBoxId?: number }, actor = as(step.by, when)) => {
+    const apply = async (reach: ProblemReach, place: { at: ActedOn; gridBoxId?: number }, actor = as(step.by, when)) => {
       const changed = await actOnProblems(db, actor, step.act, reach, { roomId: room.id, ...place });
       for (const row of changed) recorded.get(row.id)!.status = row.status;
     };
-    if (step.reach === 'type-in-grid') return apply({ gridId: grid.id, problemType }, { label: `in grid ${grid.name}` });
-    if (step.reach === 'type-in-room') return apply({ roomId: room.id, problemType }, { label: `in room ${room.name}` });
-    if (step.reach === 'grid') return apply({ gridId: grid.id }, { label: `in grid ${grid.name}` });
+    if (step.reach === 'type-in-grid') return apply({ gridId: grid.id, problemType }, { at: { grid: grid.name } });
+    if (step.reach === 'type-in-room') return apply({ roomId: room.id, problemType }, { at: { room: room.name } });
+    if (step.reach === 'grid') return apply({ gridId: grid.id }, { at: { grid: grid.name } });
     const before = step.seenBeforeDaysAgo === undefined ? when : cal.at(step.seenBeforeDaysAgo, 0);
     // One at a time from the box panel: the problems it shows (open ones), seen before the cut.
     const each = [...recorded.values()].filter((problem) => problem.slug === outbreak.slug && problem.grid === outbreak.grid && isOpen(problem) && problem.observedAt < before);
     // A minute a box, as the grower goes from one to the next.
     for (const [index, problem] of each.entries()) {
-      await apply({ problemId: problem.id }, { label: `(${problemType}) on box ${problem.boxId}`, gridBoxId: problem.boxId }, as(step.by, new Date(when.getTime() + index * 60_000)));
+      await apply({ problemId: problem.id }, { at: { box: problem.boxId, problemType }, gridBoxId: problem.boxId }, as(step.by, new Date(when.getTime() + index * 60_000)));
     }
   }
 
@@ -479,7 +480,7 @@ export async function seedProblems(db: Kysely<DB>, op: Operation, cal: Calendar,
     });
     const roomId = op.rooms[op.grid(outbreak.grid).room].id;
     for (const boxId of boxIds) {
-      await recordAudit(db, actor, { title: `Sprayed ${product.name} (${quantity} ${unit})`, roomId, gridBoxId: boxId, details: { application_id: id, product_id: product.id } });
+      await recordAudit(db, actor, { title: auditTitles.sprayed(product.name, quantity, unit), roomId, gridBoxId: boxId, details: { application_id: id, product_id: product.id } });
       sprayedAt.set(boxId, when);
     }
     sprays += 1;
@@ -504,7 +505,7 @@ async function mapColors(db: Kysely<DB>, companyId: number, actor: Actor) {
   for (const { slug, color, abbreviation } of COLORS) {
     const problem = nameOf(slug);
     const { id } = await write.insert('problem_color_mappings', { company_id: companyId, problem, color, abbreviation, extras: JSON.stringify({}) });
-    await recordAudit(db, actor, { title: `Set the colour of ${problem} to ${color} (${abbreviation})`, details: { mapping_id: id } });
+    await recordAudit(db, actor, { title: auditTitles.setColour(problem, color, abbreviation), details: { mapping_id: id } });
   }
   await write.touch('companies', companyId);
 }
@@ -524,7 +525,7 @@ async function addProducts(db: Kysely<DB>, companyId: number, actor: Actor) {
       preharvest_days: plan.preharvestDays,
       details: JSON.stringify({}),
     });
-    await recordAudit(db, actor, { title: `Added spray product ${plan.name}`, details: { product_id: id } });
+    await recordAudit(db, actor, { title: auditTitles.addedSprayProduct(plan.name), details: { product_id: id } });
     products.set(plan.key, await treatmentQueries.productById(db, id));
     for (const treatment of plan.treatments) {
       const created = await write.insert('treatments', {
@@ -536,7 +537,7 @@ async function addProducts(db: Kysely<DB>, companyId: number, actor: Actor) {
         removed_at: null,
         user_id: actor.userId,
       });
-      await recordAudit(db, actor, { title: `Created ${treatment.type} treatment for ${plan.name}`, details: { treatment_id: created.id, product_id: id } });
+      await recordAudit(db, actor, { title: auditTitles.treatments[treatment.type].created(plan.name), details: { treatment_id: created.id, product_id: id } });
     }
   }
   return products;

@@ -27,6 +27,7 @@ import type { Kysely } from 'kysely';
 import { type ChartModel, reportDataOf } from '../../common/charts/chart-model';
 import { fieldModel, gutterModel, problemTrendsModel, type ReportType, roomTrendsModel } from '../../common/charts/trend-models';
 import { newClientId } from '../../common/client-ids';
+import { auditTitles } from '../../common/messages/audit-titles';
 import type { ChartType } from '../../common/messages/reports';
 import { fieldResponsesReportQuery, gutterTrendsQuery, problemTrendsQuery, trendsReportGraphQuery } from '../../common/schemas/reports';
 import { saveReportBody } from '../../common/schemas/saved-reports';
@@ -66,7 +67,7 @@ export async function seedReports(db: Kysely<DB>, op: Operation, now: Date): Pro
   await writer(db, actor).update('companies', companyId, Object.fromEntries(DASHBOARD_COLUMNS.map((column, index) => [column, ids[index] ?? null])));
   // As set_dashboard_reports: the reports whose slot changed are touched, so tablets pull them with it.
   await writer(db, actor).touch('saved_reports', ids);
-  await recordAudit(db, actor, { title: 'Set dashboard reports', details: { report_ids: DASHBOARD_COLUMNS.map((_column, index) => ids[index] ?? null) } });
+  await recordAudit(db, actor, { title: auditTitles.setDashboardReports, details: { report_ids: DASHBOARD_COLUMNS.map((_column, index) => ids[index] ?? null) } });
   return ids.length;
 }
 
@@ -120,6 +121,6 @@ async function saveReport(db: Kysely<DB>, actor: Actor, report: Built): Promise<
     filters: body.filters === undefined ? null : JSON.stringify(body.filters),
     room_ids: body.room_ids,
   });
-  await recordAudit(db, actor, { title: `Saved report ${body.report_name}`, details: { report_id: id } });
+  await recordAudit(db, actor, { title: auditTitles.savedReport(body.report_name), details: { report_id: id } });
   return id;
 }

@@ -24,6 +24,7 @@
  */
 import type { Kysely } from 'kysely';
 import { newClientId } from '../../common/client-ids';
+import { auditTitles } from '../../common/messages/audit-titles';
 import type { TaskStatus } from '../../common/messages/tasks';
 import { type NotificationRule, notificationBody, taskNotificationBody, templateNotificationBody } from '../../common/schemas/automations';
 import { submitTaskAutomationBody } from '../../common/schemas/tasks';
@@ -332,7 +333,7 @@ async function writeTask(db: Kysely<DB>, op: Operation, task: StoryTask): Promis
     ...values,
   });
   await writer(db, made).touch('form_responses', response.id);
-  await recordAudit(db, made, { title: `Made task ${task.title} from form response ${response.id}`, ...place, details: { task_id: created.id, changed: Object.keys(values) } });
+  await recordAudit(db, made, { title: auditTitles.madeTask(task.title, response.id), ...place, details: { task_id: created.id, changed: Object.keys(values) } });
 
   type Step = { at: Date; write: () => Promise<void> };
   const steps: Step[] = [
@@ -344,7 +345,7 @@ async function writeTask(db: Kysely<DB>, op: Operation, task: StoryTask): Promis
         const change = statusChange(act.status, undefined, act.at, actor.userId);
         await writer(db, actor).update('tasks', created.id, change);
         await writer(db, actor).touch('form_responses', response.id);
-        await recordAudit(db, actor, { title: `Updated task ${task.title}`, ...place, details: { task_id: created.id, changed: Object.keys(change) } });
+        await recordAudit(db, actor, { title: auditTitles.updatedTask(task.title), ...place, details: { task_id: created.id, changed: Object.keys(change) } });
       },
     })),
     ...task.comments.map((comment) => ({
@@ -360,7 +361,7 @@ async function writeTask(db: Kysely<DB>, op: Operation, task: StoryTask): Promis
           edited_at: null,
         });
         await writer(db, actor).touch('form_responses', response.id);
-        await recordAudit(db, actor, { title: `Commented on form response ${response.id}`, ...place, details: { comment_id: id } });
+        await recordAudit(db, actor, { title: auditTitles.commentedOn(response.id), ...place, details: { comment_id: id } });
       },
     })),
   ];
@@ -415,7 +416,7 @@ async function writeTaskAutomation(db: Kysely<DB>, actor: Actor, forms: Forms, a
     description: body.description ?? null,
   });
   await recordAudit(db, actor, {
-    title: `Created a task automation on Scouting: “${body.keyword}” in Pests seen`,
+    title: auditTitles.createdTaskAutomation('Scouting', body.keyword, 'Pests seen'),
     details: { automation_id: created.id, task_template_id: body.task_template_id, assignee_user_id: body.assignee_user_id ?? null },
   });
 }
@@ -442,7 +443,7 @@ async function writeRules(db: Kysely<DB>, actor: Actor, op: Operation, forms: Fo
   for (const rule of rules) {
     const columns = ruleColumnsOf(rule);
     const created = await writer(db, actor).insert('notifications', { client_id: rule.client_id, company_id: actor.companyId, ...columns });
-    await recordAudit(db, actor, { title: `Created notification: ${await describeRule(db, columns)}, by ${recipientText(rule)}`, roomId: rule.room_id, details: { notification_id: created.id } });
+    await recordAudit(db, actor, { title: auditTitles.createdNotification(await describeRule(db, columns), recipientText(rule)), roomId: rule.room_id, details: { notification_id: created.id } });
   }
   return rules.length;
 }

@@ -128,17 +128,8 @@ export async function recordBoxProblems(db: Kysely<DB>, actor: Actor, box: Probl
  */
 export type ActedOn = { box: number; problemType: string } | { room: string } | { grid: string };
 
-/**
- * How the trail words each action, for a place named in English (`label`, below).
- * WARNING: only for server/demo, which still names its places so; every other caller names them by `at`.
- */
-const LABELLED_ACTION_TITLES: Record<ProblemAction, string> = { resolve: 'Resolved', dismiss: 'Dismissed as a false alarm', treat: 'Marked treated', reopen: 'Reopened' };
-
-function actedTitle(action: ProblemAction, count: number, problemType: string | undefined, place: { at: ActedOn } | { label: string }): string {
-  // The demo's English place ("in room Flower 1") reads as the table's title for that place.
-  if ('label' in place) return `${LABELLED_ACTION_TITLES[action]} ${count} problem(s)${problemType === undefined ? '' : ` of type ${problemType}`} ${place.label}`;
+function actedTitle(action: ProblemAction, count: number, problemType: string | undefined, at: ActedOn): string {
   const titles = auditTitles.actedOnProblems[action];
-  const { at } = place;
   if ('box' in at) return titles.onBox(count, at.problemType, at.box);
   if ('room' in at) return problemType === undefined ? titles.inRoom(count, at.room) : titles.ofTypeInRoom(count, problemType, at.room);
   return problemType === undefined ? titles.inGrid(count, at.grid) : titles.ofTypeInGrid(count, problemType, at.grid);
@@ -153,12 +144,12 @@ export async function actOnProblems(
   actor: Actor,
   action: ProblemAction,
   reach: ProblemReach,
-  place: { roomId: number | null; gridBoxId?: number } & ({ at: ActedOn } | { label: string }),
+  place: { roomId: number | null; gridBoxId?: number; at: ActedOn },
 ) {
   const changed = await problemQueries.setStatus(db, actor, action, reach);
   if (changed.length > 0) {
     await recordAudit(db, actor, {
-      title: actedTitle(action, changed.length, reach.problemType, place),
+      title: actedTitle(action, changed.length, reach.problemType, place.at),
       roomId: place.roomId,
       gridBoxId: place.gridBoxId ?? null,
       details: { action, problem_ids: changed.map((problem) => problem.id) },
