@@ -16,6 +16,7 @@
  * translateMessage takes the one with the more fixed text.
  */
 import { multiSelectAuditTitle } from './audit';
+import { titlesHoldingParts } from './audit-title-parts';
 import { KIND_LABELS, type CameraKind } from './cameras';
 import type { FormCategory } from './forms';
 import type { GridTemplateType } from './grid-templates';
@@ -109,12 +110,11 @@ export const auditTitles = {
   revokedConsultant: (email: string) => `Revoked the consultant access of ${email}`,
   consultantAccepted: (firstName: string, lastName: string) => `Consultant ${firstName} ${lastName} accepted read-only access`,
 
-  // Notifications. WARNING: `description` is the rule in English words (automations/routes.ts describeRule):
-  // it shows in English inside the translated title.
-  createdNotification: (description: string, recipients: string) => `Created notification: ${description}, by ${recipients}`,
-  updatedNotification: (description: string, recipients: string) => `Updated notification: ${description}, by ${recipients}`,
-  deletedNotification: (description: string, recipients: string) => `Deleted notification: ${description}, by ${recipients}`,
-  sentTestNotification: (description: string, recipients: string) => `Sent a test of notification: ${description}, to ${recipients}`,
+  // Notifications (they hold the rule's description: audit-title-parts.ts).
+  createdNotification: titlesHoldingParts.createdNotification,
+  updatedNotification: titlesHoldingParts.updatedNotification,
+  deletedNotification: titlesHoldingParts.deletedNotification,
+  sentTestNotification: titlesHoldingParts.sentTestNotification,
 
   // Batches, their links, statuses and problems.
   createdBatch: (batchNumber: Value) => `Created batch ${batchNumber}`,
@@ -168,8 +168,8 @@ export const auditTitles = {
   submittedMultiSelect: multiSelectAuditTitle,
   submittedForRoom: (form: string, room: string) => `Submitted ${form} in room ${room}`,
   addedResponsePhoto: (responseId: Value) => `Added a photo to form response ${responseId}`,
-  /** WARNING: `changes` lists each field in English words ("Height from "3" to "4"; Notes from blank to …"): they show in English. */
-  correctedResponse: (form: string, responseId: Value, changes: string, reason: string) => `Corrected ${form} response ${responseId}: ${changes}. Reason: ${reason}`,
+  /** It holds each answer changed (audit-title-parts.ts). */
+  correctedResponse: titlesHoldingParts.correctedResponse,
 
   // Grid templates, grids, boxes and sub-gridboxes.
   createdGridTemplate: {

@@ -6,6 +6,7 @@
  */
 export const FORM_CATEGORIES = ['Scouting', 'Sticky Trap', 'Treatment', 'Task', 'General'] as const;
 export type FormCategory = (typeof FORM_CATEGORIES)[number];
+export const isFormCategory = (value: string | null | undefined): value is FormCategory => (FORM_CATEGORIES as readonly (string | null | undefined)[]).includes(value);
 export const STICKY_TRAP_CATEGORY: FormCategory = 'Sticky Trap';
 export const DEFAULT_FORM_CATEGORY: FormCategory = 'Scouting';
 /** Treatment records: get_responses_for_grid2 answers them apart as `treatment_responses`. */

@@ -23,10 +23,11 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { auditTitleParts } from '../../../common/messages/audit-title-parts';
 import { auditTitles } from '../../../common/messages/audit-titles';
 import { httpMessages } from '../../../common/messages/http';
 import { KEYWORD_FIELD_TYPES, notificationMessages as m } from '../../../common/messages/automations';
-import type { FieldType } from '../../../common/messages/forms';
+import { type FieldType, isFormCategory } from '../../../common/messages/forms';
 import {
   automationFieldsAnswer,
   automationFieldsQuery,
@@ -105,25 +106,31 @@ export async function describeRule(
 ): Promise<string> {
   const roomName = rule.room_id === null ? null : ((await db.selectFrom('rooms').select('name').where('id', '=', rule.room_id).executeTakeFirst())?.name ?? null);
   const formName = rule.template_id === null ? null : ((await db.selectFrom('form_templates').select('template_name').where('id', '=', rule.template_id).executeTakeFirst())?.template_name ?? null);
-  const inRoom = roomName === null ? '' : ` in ${roomName}`;
+  // Deleted rows are kept, so a rule's form is always found; its number stands in all the same.
+  const form = formName ?? `#${rule.template_id}`;
   const schedule = scheduleOf(rule);
+  const when = schedule ? scheduleText(schedule) : '';
+  const words = auditTitleParts.rule;
   switch (rule.trigger) {
     case 'problem_recorded':
-      return `${rule.problem_type ?? 'A problem'} recorded${inRoom}`;
+      if (rule.problem_type === null) return roomName === null ? words.anyProblemRecorded : words.anyProblemRecordedInRoom(roomName);
+      return roomName === null ? words.problemRecorded(rule.problem_type) : words.problemRecordedInRoom(rule.problem_type, roomName);
     case 'form_submitted':
-      return `${rule.form_category ?? 'A'} form submitted`;
+      // A category no longer offered reads as any form's.
+      return isFormCategory(rule.form_category) ? words.formSubmitted[rule.form_category] : words.anyFormSubmitted;
     case 'keyword': {
       const field = rule.form_field_id === null ? undefined : await db.selectFrom('form_fields').select('field_name').where('id', '=', rule.form_field_id).executeTakeFirst();
-      return `“${rule.keyword ?? ''}” in ${field?.field_name ?? 'a field'} of ${formName ?? 'a form'}`;
+      return words.keyword(rule.keyword ?? '', field?.field_name ?? `#${rule.form_field_id}`, form);
     }
     case 'task_assigned':
-      return 'Task assigned';
+      return words.taskAssigned;
     case 'task_done':
-      return 'Task done';
+      return words.taskDone;
     case 'template_due':
-      return `${formName ?? 'A form'}${inRoom} due ${schedule ? scheduleText(schedule) : ''}`.trim();
+      // A clock rule always has a schedule (the schema gives the defaults).
+      return roomName === null ? words.formDue(form, when) : words.formInRoomDue(form, roomName, when);
     case 'weekly_report':
-      return `Weekly report of the last ${rule.report_duration_weeks ?? 1} week(s), ${schedule ? scheduleText(schedule) : ''}`.trim();
+      return words.weeklyReport(rule.report_duration_weeks ?? 1, when);
   }
 }
 

@@ -21,7 +21,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { DEFAULT_REPORT_DURATION_WEEKS, type Frequency, SCHEDULED_TRIGGERS, WEEKDAYS } from '../../../common/messages/automations';
+import { auditTitleParts } from '../../../common/messages/audit-title-parts';
+import { DEFAULT_DAY_OF_MONTH, DEFAULT_REPORT_DURATION_WEEKS, DEFAULT_WEEKDAY, type Frequency, SCHEDULED_TRIGGERS, WEEKDAYS } from '../../../common/messages/automations';
 import type { ServerConfig } from '../../config';
 import type { DB } from '../../db/schema';
 import type { JobQueue } from '../../jobs/queue';
@@ -92,10 +93,10 @@ export function scheduleOf(rule: Pick<Rule, 'frequency' | 'weekday' | 'day_of_mo
 
 /** "Mondays at 08:00 UTC" */
 export function scheduleText(schedule: Schedule): string {
-  const at = `at ${schedule.notification_time} UTC`;
-  if (schedule.frequency === 'daily') return `daily ${at}`;
-  if (schedule.frequency === 'weekly') return `${WEEKDAYS[(schedule.weekday ?? 1) - 1]}s ${at}`;
-  return `monthly on day ${schedule.day_of_month ?? 1} ${at}`;
+  const words = auditTitleParts.schedule;
+  if (schedule.frequency === 'daily') return words.daily(schedule.notification_time);
+  if (schedule.frequency === 'weekly') return words.weekly[WEEKDAYS[(schedule.weekday ?? DEFAULT_WEEKDAY) - 1] ?? 'Monday'](schedule.notification_time);
+  return words.monthly(schedule.day_of_month ?? DEFAULT_DAY_OF_MONTH, schedule.notification_time);
 }
 
 /** The names a template_due message uses: its form and room, when still live (null: the rule stays quiet). */

@@ -25,6 +25,7 @@
  * submitted. A field of the response's form that it did not answer (hidden when filled) may be given
  * its answer; it is kept as corrected from blank.
  */
+import { auditTitleParts, PART_SEPARATOR } from '../../../common/messages/audit-title-parts';
 import { auditTitles } from '../../../common/messages/audit-titles';
 import { correctedFields, mayCorrect } from '../../../common/form-corrections';
 import { formResponseMessages as m } from '../../../common/messages/form-responses';
@@ -39,9 +40,16 @@ import { responseQueries } from './responses-queries';
 
 const correctSchema = { body: correctFormResponseBody, response: { 200: correctFormResponseAnswer } };
 
-/** How an audit title quotes a value: blank says so, a long one is cut (the event's details keep it whole). */
+/** How long a value an audit title quotes may be: a longer one is cut (the event's details keep it whole). */
 const AUDIT_VALUE_MAX = 80;
-const quoted = (value: string | null) => (value === null ? 'blank' : `"${value.length > AUDIT_VALUE_MAX ? `${value.slice(0, AUDIT_VALUE_MAX)}…` : value}"`);
+const shown = (value: string) => (value.length > AUDIT_VALUE_MAX ? `${value.slice(0, AUDIT_VALUE_MAX)}…` : value);
+
+/** An answer changed, as the title says it: a blank one (null) says so. */
+function answerChanged({ name, previous, corrected }: { name: string; previous: string | null; corrected: string | null }): string {
+  if (previous === null) return auditTitleParts.answer.filled(name, shown(corrected ?? ''));
+  if (corrected === null) return auditTitleParts.answer.cleared(name, shown(previous));
+  return auditTitleParts.answer.changed(name, shown(previous), shown(corrected));
+}
 
 async function correctFormResponse(request: RequestOf<typeof correctSchema>) {
   const { response_id, company_id, user_id, fieldResponses, reason, client_id } = request.body;
@@ -78,7 +86,7 @@ async function correctFormResponse(request: RequestOf<typeof correctSchema>) {
   const correction = await correctionQueries.record(request.db, actor, { responseId: response.id, reason, clientId: client_id }, values);
   // The correction travels inside the response's sync document.
   await writer(request.db, actor).touch('form_responses', response.id);
-  const changes = values.map((value) => `${value.name} from ${quoted(value.previous)} to ${quoted(value.corrected)}`).join('; ');
+  const changes = values.map(answerChanged).join(PART_SEPARATOR);
   await recordAudit(request.db, actor, {
     title: auditTitles.correctedResponse(form.name, response.id, changes, reason),
     gridBoxId: response.grid_box_id,

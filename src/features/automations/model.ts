@@ -19,7 +19,7 @@ import {
   type NotificationTrigger,
   WEEKDAYS,
 } from '../../../common/messages/automations';
-import { DEFAULT_FORM_CATEGORY, FIELD_TYPES, FORM_CATEGORIES, type FieldType, type FormCategory } from '../../../common/messages/forms';
+import { DEFAULT_FORM_CATEGORY, FIELD_TYPES, type FieldType, isFormCategory } from '../../../common/messages/forms';
 import { type Delivery, type Notification, type NotificationDraft, type Recipient, type RuleTriggerDraft, rulesByTrigger } from '../../api/automations';
 import type { RecordId } from '../../api/records';
 import { i18next } from '../../i18n/i18n';
@@ -42,7 +42,7 @@ export const frequencyLabels = (): Record<Frequency, string> => Object.fromEntri
 
 /** A form category (the app's: "Scouting", "Sticky Trap"…) in the reader's words; any other text as it is. */
 export function categoryName(category: string | null | undefined): string {
-  return FORM_CATEGORIES.includes(category as FormCategory) ? t()(`formCategories.${category as FormCategory}`) : (category ?? '');
+  return isFormCategory(category) ? t()(`formCategories.${category}`) : (category ?? '');
 }
 
 /** A form field's type (the app's: "Text", "Dropdown"…) in the reader's words; any other text as it is. */

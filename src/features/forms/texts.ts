@@ -2,7 +2,7 @@
  * The forms' texts (src/i18n): the builder, the fill screen and the one form renderer, and the names of
  * the app's form categories and field types. English bundled here; Spanish and Dutch load as needed.
  */
-import { DEFAULT_FORM_CATEGORY, FIELD_TYPES, type FieldType, FORM_CATEGORIES, type FormCategory } from '../../../common/messages/forms';
+import { DEFAULT_FORM_CATEGORY, FIELD_TYPES, type FieldType, type FormCategory, isFormCategory } from '../../../common/messages/forms';
 import { i18next, registerTexts } from '../../i18n/i18n';
 import en from './locales/en.json';
 
@@ -16,12 +16,10 @@ const CATEGORY_KEYS = {
   General: 'general',
 } as const satisfies Record<FormCategory, string>;
 
-const isCategory = (value: string): value is FormCategory => (FORM_CATEGORIES as readonly string[]).includes(value);
-
 /** A form category as the reader reads it ("Sticky Trap" → "Vangplaat"); none is a scouting form; a value that is no category shows as stored. */
 export function categoryName(category: FormCategory | string | null | undefined): string {
   const value = category || DEFAULT_FORM_CATEGORY;
-  return isCategory(value) ? i18next.t(`categories.${CATEGORY_KEYS[value]}`, { ns: formsTexts }) : value;
+  return isFormCategory(value) ? i18next.t(`categories.${CATEGORY_KEYS[value]}`, { ns: formsTexts }) : value;
 }
 
 /** A field type as the reader reads it ("Dropdown" → "Keuzelijst"); a value that is no type shows as stored. */

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE, COLOR_SYMPTOMS, SYMPTOM_GROUPS, SYMPTOMS } from '../../../common/plant-problems';
 import { LANGUAGES } from '../../../src/i18n/languages';
+import { messageKeys } from '../../../src/i18n/message-patterns';
 import type { CatalogueTranslation } from '../../../src/features/plant-problems/catalogue-texts';
 
 type Texts = { [key: string]: string | Texts };
@@ -79,20 +80,8 @@ describe('the interface texts of every feature, in every language', () => {
 /** Every spec message in English: its text, or for a message built around values, its pattern with {{0}}, {{1}}…. */
 function specMessages(): Set<string> {
   const messages = new Set<string>();
-  const walk = (value: unknown) => {
-    if (typeof value === 'string') messages.add(value);
-    else if (typeof value === 'function') {
-      // A message built from something other than text (a number it computes with, a choice it looks up,
-      // a list) has no pattern: it shows in English.
-      try {
-        const pattern: unknown = (value as (...values: string[]) => unknown)(...Array.from({ length: value.length }, (_, index) => `{{${index}}}`));
-        if (typeof pattern === 'string' && !/NaN|undefined|\[object /.test(pattern)) messages.add(pattern);
-      } catch {
-        // no pattern
-      }
-    } else if (value && typeof value === 'object' && !Array.isArray(value)) for (const inner of Object.values(value)) walk(inner);
-  };
-  for (const module of Object.values(specMessageModules)) for (const exported of Object.values(module)) if (exported && typeof exported === 'object' && !Array.isArray(exported)) walk(exported);
+  for (const module of Object.values(specMessageModules))
+    for (const exported of Object.values(module)) if (exported && typeof exported === 'object' && !Array.isArray(exported)) for (const key of messageKeys(exported)) messages.add(key);
   return messages;
 }
 

@@ -4,6 +4,7 @@
  * i18next instance, its Spanish and Dutch catalogues loaded as a tablet loads them.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { auditTitleParts, PART_SEPARATOR } from '../../../common/messages/audit-title-parts';
 import { auditTitles } from '../../../common/messages/audit-titles';
 import { sessionMessages } from '../../../common/messages/session';
 import { weatherMessages } from '../../../common/messages/weather';
@@ -60,6 +61,35 @@ describe('the spec’s messages in the reader’s language', () => {
       // Where two patterns fit, the one with more fixed text: an audit title, not a queued change's name.
       const titled = auditTitles.setColour('{{0}}', '{{1}}', '{{2}}');
       expect(translateMessage(auditTitles.setColour('Rust', '#f00', 'RU'))).toBe(((catalogue as Record<string, string>)[titled] ?? '').replace('{{0}}', 'Rust').replace('{{1}}', '#f00').replace('{{2}}', 'RU'));
+    });
+
+    it(`${language}: the server's words inside a title's value translated too (a rule and its schedule, each corrected answer); a name that reads like them kept`, async () => {
+      await i18next.changeLanguage(language);
+      await i18next.loadNamespaces(MESSAGES_NAMESPACE);
+      const words = catalogue as Record<string, string>;
+      const fill = (pattern: string, ...values: string[]) => values.reduce((text, value, index) => text.replace(`{{${index}}}`, value), words[pattern] ?? '');
+      const parts = auditTitleParts;
+
+      const schedule = parts.schedule.weekly.Monday('08:00');
+      const due = parts.rule.formInRoomDue('Weekly scouting', 'Flower 1', schedule);
+      expect(translateMessage(auditTitles.createdNotification(due, 'ana@example.com'))).toBe(
+        fill(auditTitles.createdNotification('{{0}}', '{{1}}'), fill(parts.rule.formInRoomDue('{{0}}', '{{1}}', '{{2}}'), 'Weekly scouting', 'Flower 1', fill(parts.schedule.weekly.Monday('{{0}}'), '08:00')), 'ana@example.com'),
+      );
+      expect(translateMessage(auditTitles.deletedNotification(parts.rule.taskDone, 'Slack (hooks.slack.com)'))).toBe(fill(auditTitles.deletedNotification('{{0}}', '{{1}}'), words[parts.rule.taskDone] ?? '', 'Slack (hooks.slack.com)'));
+
+      const answer = parts.answer;
+      const changes = [answer.changed('Count', '3', '4'), answer.filled('Notes', 'Leaf spots; edges'), answer.cleared('Height', '40')].join(PART_SEPARATOR);
+      // The reason is the grower's own words: kept, though it reads like a part.
+      const reason = 'Count from "3" to "4"';
+      const answers = [fill(answer.changed('{{0}}', '{{1}}', '{{2}}'), 'Count', '3', '4'), fill(answer.filled('{{0}}', '{{1}}'), 'Notes', 'Leaf spots; edges'), fill(answer.cleared('{{0}}', '{{1}}'), 'Height', '40')];
+      expect(translateMessage(auditTitles.correctedResponse('Weekly scouting', 12, changes, reason))).toBe(
+        fill(auditTitles.correctedResponse('{{0}}', '{{1}}', '{{2}}', '{{3}}'), 'Weekly scouting', '12', answers.join(PART_SEPARATOR), reason),
+      );
+      expect(answers.join(PART_SEPARATOR)).not.toContain(' from ');
+
+      // A room named like a part stays as named; a part alone is no message.
+      expect(translateMessage(auditTitles.createdRoom('Task done'))).toBe(fill(auditTitles.createdRoom('{{0}}'), 'Task done'));
+      expect(translateMessage(answer.changed('Count', '3', '4'))).toBe(answer.changed('Count', '3', '4'));
     });
   }
 });
