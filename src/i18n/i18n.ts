@@ -27,7 +27,10 @@ function loadTranslation(language: string, namespace: string): Promise<Record<st
   const load = translations[path];
   // A language or namespace with no file (English messages are their own keys) reads as empty: the
   // English fallback shows.
-  return load ? load().then((module) => module.default) : Promise.resolve({});
+  if (!load) return Promise.resolve({});
+  // The server's words inside messages' values are read with the messages that need them (message-parts.ts).
+  if (namespace === MESSAGES_NAMESPACE) return Promise.all([load(), import('./message-parts')]).then(([module]) => module.default);
+  return load().then((module) => module.default);
 }
 
 // Started when this module loads, before any feature registers its texts, in the language the tablet

@@ -5,30 +5,41 @@
  * place named "Delft" was found.") is keyed by its pattern, the value as {{0}}, and read back into it.
  * A text that is no spec message (an outside service's answer) shows as it came.
  */
-import { PART_SEPARATOR, PARTS_AT } from '../../common/messages/audit-title-parts';
 import { i18next, MESSAGES_NAMESPACE } from './i18n';
-import { messageKeys } from './message-patterns';
 
-interface Lookup {
+export interface Lookup {
   texts: Readonly<Record<string, string>>;
   /** The messages with values, as patterns to match: English pattern → translation. */
   patterns: Array<{ english: string; match: RegExp; order: string[]; translation: string; fixed: number }>;
 }
 
+/** A message's value ({{place}} of the message whose English pattern is `holder`) in the reader's language. */
+export type ValueReader = (holder: string, place: string, value: string) => string;
+
+/** What a language's messages hold beyond plain messages: the English of its parts, and how to read them in values. */
+export type PartsOf = (bundle: Readonly<Record<string, string>>) => { keys: ReadonlySet<string>; read: ValueReader };
+
 interface Catalogue {
   /** The language's resource bundle these were read from. */
   bundle: Readonly<Record<string, string>>;
   messages: Lookup;
-  /** The values that are the server's words in turn (common/messages/audit-title-parts.ts): holder's English → its value's place → the parts it may be. */
-  parts: Map<string, Map<string, { lookup: Lookup; list: boolean }>>;
+  read: ValueReader | undefined;
 }
 
 const PLACEHOLDER = /\{\{(\d+)\}\}/g;
 const catalogues = new Map<string, Catalogue>();
+let partsOf: PartsOf | undefined;
 
-const englishOf = (message: (...values: never[]) => string) => [...messageKeys({ message })][0] ?? '';
+/**
+ * How messages' values are read (message-parts.ts): it loads with the Spanish and Dutch messages
+ * (i18n.ts), so the sign-in page, which may never need it, does not carry it.
+ */
+export function readPartsWith(reader: PartsOf) {
+  partsOf = reader;
+  catalogues.clear();
+}
 
-function lookupOf(texts: Readonly<Record<string, string>>): Lookup {
+export function lookupOf(texts: Readonly<Record<string, string>>): Lookup {
   const patterns = Object.keys(texts)
     .filter((english) => english.includes('{{'))
     .map((english) => {
@@ -57,60 +68,27 @@ function catalogueOf(language: string): Catalogue | null {
   if (!texts) return null;
   let catalogue = catalogues.get(language);
   if (catalogue?.bundle !== texts) {
-    const entries = Object.entries(texts);
-    const partKeys = new Set(PARTS_AT.flatMap(({ parts }) => [...messageKeys(parts)]));
-    // A part is looked for only where PARTS_AT puts one: alone, "{{0}} recorded" would take any text.
-    const messages = lookupOf(Object.fromEntries(entries.filter(([english]) => !partKeys.has(english))));
-    const parts = new Map<string, Map<string, { lookup: Lookup; list: boolean }>>();
-    for (const { holder, at, parts: table, list } of PARTS_AT) {
-      const keys = messageKeys(table);
-      const places = parts.get(englishOf(holder)) ?? new Map<string, { lookup: Lookup; list: boolean }>();
-      places.set(String(at), { lookup: lookupOf(Object.fromEntries(entries.filter(([english]) => keys.has(english)))), list: list ?? false });
-      parts.set(englishOf(holder), places);
-    }
-    catalogues.set(language, (catalogue = { bundle: texts, messages, parts }));
+    const parts = partsOf?.(texts);
+    // A part is looked for only inside a message: alone, "{{0}} recorded" would take any text.
+    const messages = parts ? lookupOf(Object.fromEntries(Object.entries(texts).filter(([english]) => !parts.keys.has(english)))) : lookupOf(texts);
+    catalogues.set(language, (catalogue = { bundle: texts, messages, read: parts?.read }));
   }
   return catalogue;
 }
 
-/** `message` translated by `lookup`, with each value that is a part of the server's words translated too; null when it is no message there. */
-function translated(message: string, lookup: Lookup, catalogue: Catalogue): string | null {
+/** `message` translated by `lookup`, each of its values read by `read`; null when it is no message there. */
+export function translated(message: string, lookup: Lookup, read: ValueReader | undefined): string | null {
   const text = lookup.texts[message];
   if (text) return text;
   for (const { english, match, order, translation } of lookup.patterns) {
     const found = match.exec(message);
     if (!found) continue;
-    const places = catalogue.parts.get(english);
     return translation.replace(PLACEHOLDER, (_, place: string) => {
       const value = found[order.indexOf(place) + 1] ?? '';
-      const part = places?.get(place);
-      if (!part) return value;
-      return part.list ? listIn(value, part.lookup, catalogue) : (translated(value, part.lookup, catalogue) ?? value);
+      return read ? read(english, place, value) : value;
     });
   }
   return null;
-}
-
-/**
- * A list of parts joined by PART_SEPARATOR, each translated. A grower's value inside a part may hold the
- * separator too ("Notes from blank to "spots; edges""), so each part is the fewest pieces that read as one.
- */
-function listIn(value: string, lookup: Lookup, catalogue: Catalogue): string {
-  const pieces = value.split(PART_SEPARATOR);
-  const shown: string[] = [];
-  for (let first = 0; first < pieces.length; ) {
-    let last = first;
-    let part: string | null = null;
-    for (; last < pieces.length && part === null; last += 1) part = translated(pieces.slice(first, last + 1).join(PART_SEPARATOR), lookup, catalogue);
-    if (part === null) {
-      shown.push(pieces[first] ?? '');
-      first += 1;
-    } else {
-      shown.push(part);
-      first = last;
-    }
-  }
-  return shown.join(PART_SEPARATOR);
 }
 
 /** `message` (a spec message in English) in the reader's language; as it came when it has no translation. */
@@ -119,7 +97,7 @@ export function translateMessage(message: string): string {
   if (!language || language === 'en') return message;
   const catalogue = catalogueOf(language);
   if (!catalogue) return message;
-  return translated(message, catalogue.messages, catalogue) ?? message;
+  return translated(message, catalogue.messages, catalogue.read) ?? message;
 }
 
 /** The message of a failure (an Error's, or the thrown value as text), in the reader's language. */
