@@ -11,8 +11,6 @@
 import { BarChart, HeatmapChart, LineChart } from 'echarts/charts';
 import { AriaComponent, GridComponent, LegendComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
-import langES from 'echarts/i18n/langES-obj.js';
-import langNL from 'echarts/i18n/langNL-obj.js';
 import type { EChartsCoreOption } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useMemo, useRef } from 'react';
@@ -21,17 +19,12 @@ import type { ChartType } from '../../../common/messages/reports';
 import type { ReportPeriod } from '../../../common/schemas/report-dates';
 import { type ChartModel, csvOf, fileNameOf, tableOf } from '../../../common/charts/chart-model';
 import { chartOption } from '../../../common/charts/chart-option';
-import { type Language, supportedLanguage } from '../../i18n/languages';
 import { type ReportWeather, useReportWeather } from './report-weather';
 import { ReportWeatherToggle, WeatherTable } from './ReportWeatherToggle';
 import { reportsTexts, shownModel, weatherSeriesNames } from './texts';
 import './reports.css';
 
 echarts.use([LineChart, BarChart, HeatmapChart, GridComponent, TooltipComponent, LegendComponent, VisualMapComponent, AriaComponent, CanvasRenderer]);
-// ECharts' own words (its aria description of a chart, its month names) in the reader's language too.
-echarts.registerLocale('ES', langES);
-echarts.registerLocale('NL', langNL);
-const ECHARTS_LOCALES: Record<Language, string> = { en: 'EN', es: 'ES', nl: 'NL' };
 
 type Named = { name?: unknown; data?: unknown };
 
@@ -89,7 +82,7 @@ function ChartBody({ model: saved, kind, title, weather }: ChartProps & { weathe
 
   useEffect(() => {
     if (!holder.current) return;
-    const drawn = echarts.init(holder.current, undefined, { renderer: 'canvas', locale: ECHARTS_LOCALES[supportedLanguage(language) ?? 'en'] });
+    const drawn = echarts.init(holder.current, undefined, { renderer: 'canvas' });
     chart.current = drawn;
     const resize = () => drawn.resize();
     window.addEventListener('resize', resize);
@@ -98,13 +91,13 @@ function ChartBody({ model: saved, kind, title, weather }: ChartProps & { weathe
       drawn.dispose();
       chart.current = null;
     };
-    // Drawn again in another language (ECharts takes its locale only at init).
-  }, [language]);
+  }, []);
 
   const overlay = weather?.overlay ?? null;
+  const description = t('chart.canvas', { title, unit: model.unit });
   useEffect(() => {
-    chart.current?.setOption(withWeatherNames(chartOption(model, kind, overlay)), { notMerge: true });
-  }, [model, kind, overlay, language]);
+    chart.current?.setOption(withWeatherNames(chartOption(model, kind, description, overlay)), { notMerge: true });
+  }, [model, kind, overlay, description]);
 
   const table = tableOf(model);
   const empty = model.series.length === 0 || model.categories.length === 0;
@@ -123,7 +116,7 @@ function ChartBody({ model: saved, kind, title, weather }: ChartProps & { weathe
       </div>
       {weather && !empty && <ReportWeatherToggle weather={weather} />}
       {empty ? <p className="muted">{t('chart.nothing')}</p> : null}
-      <div ref={holder} className="report-canvas" role="img" aria-label={t('chart.canvas', { title, unit: model.unit })} hidden={empty} />
+      <div ref={holder} className="report-canvas" role="img" aria-label={description} hidden={empty} />
       <div className="report-table-scroll">
         <table className="report-table">
           <caption>{title}</caption>
