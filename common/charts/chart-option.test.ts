@@ -32,8 +32,6 @@ const day = (date: string, values: Partial<WeatherDay> = {}): WeatherDay => ({
   ...values,
 });
 
-const DESCRIPTION = 'Mites in Flower 1: chart of problems; the table below has its numbers.';
-
 /** The option's parts a test reads (echarts' option type is open). */
 type Drawn = {
   xAxis: Array<{ data: string[]; boundaryGap: boolean; show?: boolean }> | { data: string[]; boundaryGap: boolean };
@@ -44,14 +42,14 @@ type Drawn = {
 };
 
 describe('how a chart describes itself', () => {
-  it('to a screen reader as the screen says it, whatever its kind', () => {
+  it('leaves it to the screen, whatever its kind: ECharts writes no label of its own over the screen’s', () => {
     for (const kind of CHART_TYPES) {
       const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 768, height: 400 });
       // ECharts writes its description on the element it draws in (none when drawn without a page).
       const written = new Map<string, string>();
       (chart.getZr() as { dom?: unknown }).dom = { setAttribute: (name: string, value: string) => written.set(name, value) };
-      chart.setOption(chartOption(model, kind, DESCRIPTION));
-      expect(written.get('aria-label'), kind).toBe(DESCRIPTION);
+      chart.setOption(chartOption(model, kind));
+      expect(written.get('aria-label'), kind).toBeUndefined();
       chart.dispose();
     }
   });
@@ -128,8 +126,8 @@ describe('the weather laid over a weekly trend', () => {
   });
 
   it('draws the report’s series as before and the weather on its own axes, named in the legend', () => {
-    const plain = chartOption(model, 'line', DESCRIPTION) as Drawn;
-    const drawn = chartOption(model, 'line', DESCRIPTION, overlay) as Drawn;
+    const plain = chartOption(model, 'line') as Drawn;
+    const drawn = chartOption(model, 'line', overlay) as Drawn;
     expect(Array.isArray(plain.xAxis)).toBe(false);
 
     // The report's own: first, on the first axes, unchanged values.
@@ -168,11 +166,11 @@ describe('the weather laid over a weekly trend', () => {
   });
 
   it('leaves a stacked chart’s stack to the report’s series, and takes no weather over a heat map', () => {
-    const stacked = chartOption(model, 'stacked_bar', DESCRIPTION, overlay) as Drawn;
+    const stacked = chartOption(model, 'stacked_bar', overlay) as Drawn;
     expect(stacked.series.map((series) => series.stack)).toEqual(['all', 'all', undefined, undefined, undefined, undefined]);
-    expect(chartOption(model, 'heatmap', DESCRIPTION, overlay)).toEqual(chartOption(model, 'heatmap', DESCRIPTION));
+    expect(chartOption(model, 'heatmap', overlay)).toEqual(chartOption(model, 'heatmap'));
     // No days (an empty chart): nothing laid over it.
-    expect(chartOption(model, 'bar', DESCRIPTION, { days: [], values: { high: [], low: [], humidity: [], rain: [] } })).toEqual(chartOption(model, 'bar', DESCRIPTION));
+    expect(chartOption(model, 'bar', { days: [], values: { high: [], low: [], humidity: [], rain: [] } })).toEqual(chartOption(model, 'bar'));
   });
 
   it('scales rain so that the wettest day reaches half the chart at most', () => {

@@ -66,14 +66,15 @@ function weatherParts(overlay: WeatherOverlay) {
 }
 
 /**
- * The echarts option for a model drawn as `kind`, described to screen readers as `description`, with
- * `overlay` (a weekly trend's weather) laid over it. A heat map takes no overlay: its rows are not values on an axis.
+ * The echarts option for a model drawn as `kind`, with `overlay` (a weekly trend's weather) laid over
+ * it. A heat map takes no overlay: its rows are not values on an axis.
  */
-export function chartOption(model: ChartModel, kind: ChartType, description: string, overlay: WeatherOverlay | null = null): EChartsCoreOption {
+export function chartOption(model: ChartModel, kind: ChartType, overlay: WeatherOverlay | null = null): EChartsCoreOption {
   const common = {
-    // The screen's own description (the table under the chart has the numbers): ECharts' would read out
-    // each value's category index beside it, and a stacked chart's inner sums, "NaN" among them.
-    aria: { enabled: true, label: { description } },
+    // The screen labels the chart itself (ReportChart, pointing to the table of its numbers). ECharts'
+    // own description would replace that label with each value's category index beside it and a
+    // stacked chart's inner sums, "NaN" among them.
+    aria: { enabled: false },
     animation: false,
     tooltip: { trigger: kind === 'heatmap' ? 'item' : 'axis' },
     textStyle: { fontSize: 14 },

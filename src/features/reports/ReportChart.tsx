@@ -9,7 +9,7 @@
  * its outdoor weather as an overlay (report-weather.ts); the shared page, without a user, has none.
  */
 import { BarChart, HeatmapChart, LineChart } from 'echarts/charts';
-import { AriaComponent, GridComponent, LegendComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
+import { GridComponent, LegendComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import type { EChartsCoreOption } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
@@ -24,7 +24,7 @@ import { ReportWeatherToggle, WeatherTable } from './ReportWeatherToggle';
 import { reportsTexts, shownModel, weatherSeriesNames } from './texts';
 import './reports.css';
 
-echarts.use([LineChart, BarChart, HeatmapChart, GridComponent, TooltipComponent, LegendComponent, VisualMapComponent, AriaComponent, CanvasRenderer]);
+echarts.use([LineChart, BarChart, HeatmapChart, GridComponent, TooltipComponent, LegendComponent, VisualMapComponent, CanvasRenderer]);
 
 type Named = { name?: unknown; data?: unknown };
 
@@ -94,10 +94,9 @@ function ChartBody({ model: saved, kind, title, weather }: ChartProps & { weathe
   }, []);
 
   const overlay = weather?.overlay ?? null;
-  const description = t('chart.canvas', { title, unit: model.unit });
   useEffect(() => {
-    chart.current?.setOption(withWeatherNames(chartOption(model, kind, description, overlay)), { notMerge: true });
-  }, [model, kind, overlay, description]);
+    chart.current?.setOption(withWeatherNames(chartOption(model, kind, overlay)), { notMerge: true });
+  }, [model, kind, overlay]);
 
   const table = tableOf(model);
   const empty = model.series.length === 0 || model.categories.length === 0;
@@ -116,7 +115,7 @@ function ChartBody({ model: saved, kind, title, weather }: ChartProps & { weathe
       </div>
       {weather && !empty && <ReportWeatherToggle weather={weather} />}
       {empty ? <p className="muted">{t('chart.nothing')}</p> : null}
-      <div ref={holder} className="report-canvas" role="img" aria-label={description} hidden={empty} />
+      <div ref={holder} className="report-canvas" role="img" aria-label={t('chart.canvas', { title, unit: model.unit })} hidden={empty} />
       <div className="report-table-scroll">
         <table className="report-table">
           <caption>{title}</caption>
