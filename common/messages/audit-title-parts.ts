@@ -2,17 +2,20 @@
  * The words the server puts inside an audit title as one of its values (issue 18): what a notification
  * rule does ("Thrips recorded in Flower 1", "Weekly scouting due Mondays at 08:00 UTC") and each answer a
  * correction changed ("Count from "3" to "4""). They are stored in English inside the title, like every
- * title (audit-titles.ts). translateMessage (src/i18n/messages.ts) translates such a value again, but only
- * at the places PARTS_AT names: a value the company wrote (a room's name, a correction's reason) shows as
- * written, whatever it reads like.
+ * title (audit-titles.ts), and the tablet shows them in the reader's language inside the translated title
+ * (src/i18n/message-parts.ts), only at the places VALUES_HOLDING_PARTS names: a value the company wrote
+ * (a room's name, a correction's reason) shows as written, whatever it reads like.
  *
  * WARNING: as in audit-titles.ts, a function takes only values shown as they are; English around them
- * is an entry of its own.
+ * is an entry of its own. The rule's words are also the subject of a test notification and the schedule
+ * is in a due reminder's text (automations/routes.ts, schedules.ts): changing their English changes those
+ * messages, and leaves the titles stored before untranslated.
  */
 import type { WEEKDAYS } from './automations';
 import type { FormCategory } from './forms';
 
-type Value = string | number;
+/** A value a title or part shows as it is. */
+export type Value = string | number;
 
 /** How the server joins a list of parts inside one value. */
 export const PART_SEPARATOR = '; ';
@@ -43,6 +46,8 @@ export const auditTitleParts = {
       General: 'General form submitted',
     } satisfies Record<FormCategory, string>,
     anyFormSubmitted: 'A form submitted',
+    /** A category stored before the app's five. */
+    otherFormSubmitted: (category: string) => `${category} form submitted`,
     keyword: (keyword: string, field: string, form: string) => `“${keyword}” in ${field} of ${form}`,
     taskAssigned: 'Task assigned',
     taskDone: 'Task done',
@@ -76,17 +81,18 @@ export const auditTitleParts = {
 };
 
 /**
- * Where a value is a part: a title or part (`holder`), the place of that value in its arguments (`at`),
- * the parts it may be, and whether it is a list of them joined by PART_SEPARATOR.
+ * The values that are parts: a title or part (`holder`), the place of the value among its arguments
+ * (`placeholder`, {{n}} in its English), the parts it may be, and whether it is a list of them joined by
+ * PART_SEPARATOR.
  */
-export const PARTS_AT: ReadonlyArray<{ holder: (...values: never[]) => string; at: number; parts: object; list?: true }> = [
+export const VALUES_HOLDING_PARTS: ReadonlyArray<{ holder: (...values: never[]) => string; placeholder: number; parts: (typeof auditTitleParts)[keyof typeof auditTitleParts]; list?: true }> = [
   ...[titlesHoldingParts.createdNotification, titlesHoldingParts.updatedNotification, titlesHoldingParts.deletedNotification, titlesHoldingParts.sentTestNotification].map((holder) => ({
     holder,
-    at: 0,
+    placeholder: 0,
     parts: auditTitleParts.rule,
   })),
-  { holder: auditTitleParts.rule.formDue, at: 1, parts: auditTitleParts.schedule },
-  { holder: auditTitleParts.rule.formInRoomDue, at: 2, parts: auditTitleParts.schedule },
-  { holder: auditTitleParts.rule.weeklyReport, at: 1, parts: auditTitleParts.schedule },
-  { holder: titlesHoldingParts.correctedResponse, at: 2, parts: auditTitleParts.answer, list: true },
+  { holder: auditTitleParts.rule.formDue, placeholder: 1, parts: auditTitleParts.schedule },
+  { holder: auditTitleParts.rule.formInRoomDue, placeholder: 2, parts: auditTitleParts.schedule },
+  { holder: auditTitleParts.rule.weeklyReport, placeholder: 1, parts: auditTitleParts.schedule },
+  { holder: titlesHoldingParts.correctedResponse, placeholder: 2, parts: auditTitleParts.answer, list: true },
 ];

@@ -16,7 +16,7 @@
  * translateMessage takes the one with the more fixed text.
  */
 import { multiSelectAuditTitle } from './audit';
-import { titlesHoldingParts } from './audit-title-parts';
+import { titlesHoldingParts, type Value } from './audit-title-parts';
 import { KIND_LABELS, type CameraKind } from './cameras';
 import type { FormCategory } from './forms';
 import type { GridTemplateType } from './grid-templates';
@@ -28,8 +28,6 @@ import type { BUILT_IN_BATCH_STATUSES } from '../batch-statuses';
 import type { ProblemAction } from '../problem-statuses';
 import type { INVITABLE_ROLES } from '../roles';
 
-/** A value a title shows as it is. */
-type Value = string | number;
 type ScanType = (typeof SCAN_TYPES)[number];
 type InvitableRole = (typeof INVITABLE_ROLES)[number];
 type BuiltInBatchStatus = (typeof BUILT_IN_BATCH_STATUSES)[number];

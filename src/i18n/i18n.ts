@@ -28,8 +28,14 @@ function loadTranslation(language: string, namespace: string): Promise<Record<st
   // A language or namespace with no file (English messages are their own keys) reads as empty: the
   // English fallback shows.
   if (!load) return Promise.resolve({});
-  // The server's words inside messages' values are read with the messages that need them (message-parts.ts).
-  if (namespace === MESSAGES_NAMESPACE) return Promise.all([load(), import('./message-parts')]).then(([module]) => module.default);
+  if (namespace === MESSAGES_NAMESPACE) {
+    // The server's words inside messages' values are read by message-parts.ts, registered before the
+    // messages reach i18next (without it, they still show, those values as stored).
+    const parts = import('./message-parts')
+      .then(({ registerMessageParts }) => registerMessageParts())
+      .catch(() => undefined);
+    return Promise.all([load(), parts]).then(([module]) => module.default);
+  }
   return load().then((module) => module.default);
 }
 

@@ -3,6 +3,9 @@
  * message built around values by its pattern, the values as {{0}}, {{1}}…. The translation files are
  * keyed by these (src/i18n/messages/{es,nl}.json), and the locales test checks them against this list.
  */
+/** The English pattern of one message built around values ("Created room {{0}}"). */
+export const patternOf = (message: (...values: never[]) => string): string => [...messageKeys({ message })][0] ?? '';
+
 export function messageKeys(table: object): Set<string> {
   const keys = new Set<string>();
   const walk = (value: unknown) => {

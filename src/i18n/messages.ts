@@ -8,16 +8,16 @@
 import { i18next, MESSAGES_NAMESPACE } from './i18n';
 
 export interface Lookup {
-  texts: Readonly<Record<string, string>>;
+  texts: ReadonlyMap<string, string>;
   /** The messages with values, as patterns to match: English pattern → translation. */
-  patterns: Array<{ english: string; match: RegExp; order: string[]; translation: string; fixed: number }>;
+  patterns: Array<{ english: string; match: RegExp; order: string[]; translation: string; fixed: number; longest?: RegExp }>;
 }
 
-/** A message's value ({{place}} of the message whose English pattern is `holder`) in the reader's language. */
-export type ValueReader = (holder: string, place: string, value: string) => string;
+/** A message's value (its placeholder `{{placeholder}}`, of the message whose English pattern is `holder`) in the reader's language. */
+export type ValueReader = (holder: string, placeholder: string, value: string) => string;
 
-/** What a language's messages hold beyond plain messages: the English of its parts, and how to read them in values. */
-export type PartsOf = (bundle: Readonly<Record<string, string>>) => { keys: ReadonlySet<string>; read: ValueReader };
+/** Builds, from a language's messages, the English of the parts among them and how to read them inside values. */
+export type PartsReaderFactory = (bundle: Readonly<Record<string, string>>) => { keys: ReadonlySet<string>; read: ValueReader };
 
 interface Catalogue {
   /** The language's resource bundle these were read from. */
@@ -28,39 +28,48 @@ interface Catalogue {
 
 const PLACEHOLDER = /\{\{(\d+)\}\}/g;
 const catalogues = new Map<string, Catalogue>();
-let partsOf: PartsOf | undefined;
+let partsReaderOf: PartsReaderFactory | undefined;
 
 /**
- * How messages' values are read (message-parts.ts): it loads with the Spanish and Dutch messages
- * (i18n.ts), so the sign-in page, which may never need it, does not carry it.
+ * How messages' values are read (message-parts.ts): registered when i18n.ts loads the Spanish or Dutch
+ * messages, before it hands them to i18next, so the sign-in page, which may never need it, does
+ * not carry it. WARNING: a messages bundle added to i18next another way would be read without it, its
+ * parts ("{{0}} recorded") then patterns of their own that take any text.
  */
-export function readPartsWith(reader: PartsOf) {
-  partsOf = reader;
+export function registerPartsReader(factory: PartsReaderFactory) {
+  partsReaderOf = factory;
   catalogues.clear();
 }
 
-export function lookupOf(texts: Readonly<Record<string, string>>): Lookup {
+/**
+ * The messages of `texts` to look up. `forParts`: the server's words inside a value, whose own values are
+ * names a grower typed: a value may be empty (an answer left blank), and a part whose values split two
+ * ways ("“x” in Number of thrips of Scouting": which " of "?) is no match, so the value shows as stored.
+ * Where two patterns fit, the one with more fixed text is taken, as for messages ("Pests in Veg due …"
+ * reads as a form in a room).
+ */
+export function lookupOf(texts: Readonly<Record<string, string>>, { forParts = false } = {}): Lookup {
   const patterns = Object.keys(texts)
     .filter((english) => english.includes('{{'))
     .map((english) => {
       // Each value is a group, in the order the English says them; a value said twice matches itself.
       const order: string[] = [];
-      const source = english
-        .split(PLACEHOLDER)
-        .map((part, index) => {
-          if (index % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-          const seen = order.indexOf(part);
-          if (seen >= 0) return `\\${seen + 1}`;
-          order.push(part);
-          return '([\\s\\S]+?)';
-        })
-        .join('');
-      return { english, match: new RegExp(`^${source}$`), order, translation: texts[english] ?? english, fixed: english.replace(PLACEHOLDER, '').length };
+      const pieces = english.split(PLACEHOLDER).map((part, index) => {
+        if (index % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        const seen = order.indexOf(part);
+        if (seen >= 0) return `\\${seen + 1}`;
+        order.push(part);
+        return null;
+      });
+      const patternOf = (group: string) => new RegExp(`^${pieces.map((piece) => piece ?? group).join('')}$`);
+      const match = patternOf(forParts ? '([\\s\\S]*?)' : '([\\s\\S]+?)');
+      const longest = forParts ? patternOf('([\\s\\S]*)') : undefined;
+      return { english, match, longest, order, translation: texts[english] ?? english, fixed: english.replace(PLACEHOLDER, '').length };
     })
     // The pattern with the most fixed text first: "Set the colour of {{0}} to {{1}}" before "Set the
     // colour of {{0}}", whichever order the translation files list them in.
     .sort((one, other) => other.fixed - one.fixed);
-  return { texts, patterns };
+  return { texts: new Map(Object.entries(texts)), patterns };
 }
 
 function catalogueOf(language: string): Catalogue | null {
@@ -68,7 +77,7 @@ function catalogueOf(language: string): Catalogue | null {
   if (!texts) return null;
   let catalogue = catalogues.get(language);
   if (catalogue?.bundle !== texts) {
-    const parts = partsOf?.(texts);
+    const parts = partsReaderOf?.(texts);
     // A part is looked for only inside a message: alone, "{{0}} recorded" would take any text.
     const messages = parts ? lookupOf(Object.fromEntries(Object.entries(texts).filter(([english]) => !parts.keys.has(english)))) : lookupOf(texts);
     catalogues.set(language, (catalogue = { bundle: texts, messages, read: parts?.read }));
@@ -77,15 +86,17 @@ function catalogueOf(language: string): Catalogue | null {
 }
 
 /** `message` translated by `lookup`, each of its values read by `read`; null when it is no message there. */
-export function translated(message: string, lookup: Lookup, read: ValueReader | undefined): string | null {
-  const text = lookup.texts[message];
+export function translateWith(message: string, lookup: Lookup, read: ValueReader | undefined): string | null {
+  const text = lookup.texts.get(message);
   if (text) return text;
-  for (const { english, match, order, translation } of lookup.patterns) {
+  for (const { english, match, longest, order, translation } of lookup.patterns) {
     const found = match.exec(message);
     if (!found) continue;
-    return translation.replace(PLACEHOLDER, (_, place: string) => {
-      const value = found[order.indexOf(place) + 1] ?? '';
-      return read ? read(english, place, value) : value;
+    // Its values split two ways (see lookupOf).
+    if (longest?.exec(message)?.some((value, at) => value !== found[at])) return null;
+    return translation.replace(PLACEHOLDER, (_, placeholder: string) => {
+      const value = found[order.indexOf(placeholder) + 1] ?? '';
+      return read ? read(english, placeholder, value) : value;
     });
   }
   return null;
@@ -97,7 +108,7 @@ export function translateMessage(message: string): string {
   if (!language || language === 'en') return message;
   const catalogue = catalogueOf(language);
   if (!catalogue) return message;
-  return translated(message, catalogue.messages, catalogue.read) ?? message;
+  return translateWith(message, catalogue.messages, catalogue.read) ?? message;
 }
 
 /** The message of a failure (an Error's, or the thrown value as text), in the reader's language. */

@@ -106,7 +106,7 @@ export async function describeRule(
 ): Promise<string> {
   const roomName = rule.room_id === null ? null : ((await db.selectFrom('rooms').select('name').where('id', '=', rule.room_id).executeTakeFirst())?.name ?? null);
   const formName = rule.template_id === null ? null : ((await db.selectFrom('form_templates').select('template_name').where('id', '=', rule.template_id).executeTakeFirst())?.template_name ?? null);
-  // Deleted rows are kept, so a rule's form is always found; its number stands in all the same.
+  // Not reached: a rule naming a form or field must name it (the schema), and deleted rows are kept.
   const form = formName ?? `#${rule.template_id}`;
   const schedule = scheduleOf(rule);
   const when = schedule ? scheduleText(schedule) : '';
@@ -116,8 +116,8 @@ export async function describeRule(
       if (rule.problem_type === null) return roomName === null ? words.anyProblemRecorded : words.anyProblemRecordedInRoom(roomName);
       return roomName === null ? words.problemRecorded(rule.problem_type) : words.problemRecordedInRoom(rule.problem_type, roomName);
     case 'form_submitted':
-      // A category no longer offered reads as any form's.
-      return isFormCategory(rule.form_category) ? words.formSubmitted[rule.form_category] : words.anyFormSubmitted;
+      if (rule.form_category === null) return words.anyFormSubmitted;
+      return isFormCategory(rule.form_category) ? words.formSubmitted[rule.form_category] : words.otherFormSubmitted(rule.form_category);
     case 'keyword': {
       const field = rule.form_field_id === null ? undefined : await db.selectFrom('form_fields').select('field_name').where('id', '=', rule.form_field_id).executeTakeFirst();
       return words.keyword(rule.keyword ?? '', field?.field_name ?? `#${rule.form_field_id}`, form);

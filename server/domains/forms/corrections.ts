@@ -42,13 +42,13 @@ const correctSchema = { body: correctFormResponseBody, response: { 200: correctF
 
 /** How long a value an audit title quotes may be: a longer one is cut (the event's details keep it whole). */
 const AUDIT_VALUE_MAX = 80;
-const shown = (value: string) => (value.length > AUDIT_VALUE_MAX ? `${value.slice(0, AUDIT_VALUE_MAX)}…` : value);
+const clipped = (value: string) => (value.length > AUDIT_VALUE_MAX ? `${value.slice(0, AUDIT_VALUE_MAX)}…` : value);
 
-/** An answer changed, as the title says it: a blank one (null) says so. */
+/** An answer changed, as the title says it: a blank one (null) says so (both blank is no change: correctedFields skips it). */
 function answerChanged({ name, previous, corrected }: { name: string; previous: string | null; corrected: string | null }): string {
-  if (previous === null) return auditTitleParts.answer.filled(name, shown(corrected ?? ''));
-  if (corrected === null) return auditTitleParts.answer.cleared(name, shown(previous));
-  return auditTitleParts.answer.changed(name, shown(previous), shown(corrected));
+  if (previous === null) return auditTitleParts.answer.filled(name, clipped(corrected ?? ''));
+  if (corrected === null) return auditTitleParts.answer.cleared(name, clipped(previous));
+  return auditTitleParts.answer.changed(name, clipped(previous), clipped(corrected));
 }
 
 async function correctFormResponse(request: RequestOf<typeof correctSchema>) {

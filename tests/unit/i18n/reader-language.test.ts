@@ -78,16 +78,26 @@ describe('the spec’s messages in the reader’s language', () => {
       expect(translateMessage(auditTitles.deletedNotification(parts.rule.taskDone, 'Slack (hooks.slack.com)'))).toBe(fill(auditTitles.deletedNotification('{{0}}', '{{1}}'), words[parts.rule.taskDone] ?? '', 'Slack (hooks.slack.com)'));
 
       const answer = parts.answer;
-      const changes = [answer.changed('Count', '3', '4'), answer.filled('Notes', 'Leaf spots; edges'), answer.cleared('Height', '40')].join(PART_SEPARATOR);
+      // An answer stored empty ("") reads as one too.
+      const changes = [answer.changed('Count', '3', '4'), answer.filled('Notes', 'Leaf spots; edges'), answer.cleared('Height', '40'), answer.changed('Stage', '', 'Flowering')].join(PART_SEPARATOR);
       // The reason is the grower's own words: kept, though it reads like a part.
       const reason = 'Count from "3" to "4"';
-      const answers = [fill(answer.changed('{{0}}', '{{1}}', '{{2}}'), 'Count', '3', '4'), fill(answer.filled('{{0}}', '{{1}}'), 'Notes', 'Leaf spots; edges'), fill(answer.cleared('{{0}}', '{{1}}'), 'Height', '40')];
+      const changed = answer.changed('{{0}}', '{{1}}', '{{2}}');
+      const answers = [fill(changed, 'Count', '3', '4'), fill(answer.filled('{{0}}', '{{1}}'), 'Notes', 'Leaf spots; edges'), fill(answer.cleared('{{0}}', '{{1}}'), 'Height', '40'), fill(changed, 'Stage', '', 'Flowering')];
       expect(translateMessage(auditTitles.correctedResponse('Weekly scouting', 12, changes, reason))).toBe(
         fill(auditTitles.correctedResponse('{{0}}', '{{1}}', '{{2}}', '{{3}}'), 'Weekly scouting', '12', answers.join(PART_SEPARATOR), reason),
       );
       expect(answers.join(PART_SEPARATOR)).not.toContain(' from ');
 
-      // A room named like a part stays as named; a part alone is no message.
+      // Names that split a part's values two ways leave it as stored: which " of " ends the field's name?
+      const ambiguous = parts.rule.keyword('aphids', 'Number of thrips', 'Scouting');
+      expect(translateMessage(auditTitles.createdNotification(ambiguous, 'ana@example.com'))).toBe(fill(auditTitles.createdNotification('{{0}}', '{{1}}'), ambiguous, 'ana@example.com'));
+      const keyword = parts.rule.keyword('aphids', 'Pests', 'Scouting');
+      expect(translateMessage(auditTitles.createdNotification(keyword, 'ana@example.com'))).toBe(fill(auditTitles.createdNotification('{{0}}', '{{1}}'), fill(parts.rule.keyword('{{0}}', '{{1}}', '{{2}}'), 'aphids', 'Pests', 'Scouting'), 'ana@example.com'));
+
+      // A room named like a part stays as named; a part alone is no message; nor is a name JavaScript objects have.
+      expect(translateMessage('__proto__')).toBe('__proto__');
+      expect(translateMessage('constructor')).toBe('constructor');
       expect(translateMessage(auditTitles.createdRoom('Task done'))).toBe(fill(auditTitles.createdRoom('{{0}}'), 'Task done'));
       expect(translateMessage(answer.changed('Count', '3', '4'))).toBe(answer.changed('Count', '3', '4'));
     });
