@@ -31,9 +31,8 @@ export class ReportWeatherPage extends AppPage {
   }
 
   /**
-   * The chart's own description of what it draws: echarts' aria component writes each series' type and
-   * name (and its first values) into the canvas holder's aria-label, so the series drawn, the weather's
-   * included, can be read without the echarts instance.
+   * The chart's description to screen readers: its canvas holder's aria-label names the series of the
+   * option it draws, the weather's included, so they can be read without the echarts instance.
    */
   chartDescription(): Promise<string> {
     return this.page.locator('.report-canvas').first().getAttribute('aria-label').then((label) => label ?? '');

@@ -41,6 +41,12 @@ function withWeatherNames(option: EChartsCoreOption): EChartsCoreOption {
   };
 }
 
+/** The names of the weather's series an option draws (on the days' axis, chart-option.ts). */
+function weatherDrawnIn(option: EChartsCoreOption): string[] {
+  const { series } = option as { series?: unknown };
+  return Array.isArray(series) ? series.flatMap((each: Named & { xAxisIndex?: unknown }) => (each.xAxisIndex === 1 && typeof each.name === 'string' ? [each.name] : [])) : [];
+}
+
 function download(href: string, fileName: string) {
   const link = document.createElement('a');
   link.href = href;
@@ -94,9 +100,12 @@ function ChartBody({ model: saved, kind, title, weather }: ChartProps & { weathe
   }, []);
 
   const overlay = weather?.overlay ?? null;
+  const option = useMemo(() => withWeatherNames(chartOption(model, kind, overlay)), [model, kind, overlay]);
   useEffect(() => {
-    chart.current?.setOption(withWeatherNames(chartOption(model, kind, overlay)), { notMerge: true });
-  }, [model, kind, overlay]);
+    chart.current?.setOption(option, { notMerge: true });
+  }, [option]);
+  // What a screen reader hears of the chart: the series drawn, the weather's when it is (the table has the numbers).
+  const drawn = [...model.series.map((series) => series.name), ...weatherDrawnIn(option)];
 
   const table = tableOf(model);
   const empty = model.series.length === 0 || model.categories.length === 0;
@@ -115,7 +124,7 @@ function ChartBody({ model: saved, kind, title, weather }: ChartProps & { weathe
       </div>
       {weather && !empty && <ReportWeatherToggle weather={weather} />}
       {empty ? <p className="muted">{t('chart.nothing')}</p> : null}
-      <div ref={holder} className="report-canvas" role="img" aria-label={t('chart.canvas', { title, unit: model.unit })} hidden={empty} />
+      <div ref={holder} className="report-canvas" role="img" aria-label={t('chart.canvas', { title, unit: model.unit, series: drawn.join(', ') })} hidden={empty} />
       <div className="report-table-scroll">
         <table className="report-table">
           <caption>{title}</caption>
