@@ -37,6 +37,8 @@ export const DEFAULT_FREQUENCY: Frequency = 'daily';
  */
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 export const DEFAULT_WEEKDAY = 1;
+/** A weekly rule's day (1 Monday to 7 Sunday; none: the default) by its name. */
+export const weekdayOf = (weekday: number | null): (typeof WEEKDAYS)[number] => WEEKDAYS[(weekday ?? DEFAULT_WEEKDAY) - 1] ?? WEEKDAYS[0];
 /** A monthly rule's day; a day a month lacks (the 31st) is its last day. */
 export const DEFAULT_DAY_OF_MONTH = 1;
 

@@ -10,10 +10,13 @@ import { messageKeys, patternOf } from './message-patterns';
 import { type Lookup, lookupOf, type PartsReaderFactory, registerPartsReader, translateWith, type ValueReader } from './messages';
 
 /** Each value holding parts: its holder's English, its placeholder, and the English of the parts it may be. */
+const keysOfParts = new Map<object, ReadonlySet<string>>();
 const HOLDERS = VALUES_HOLDING_PARTS.map(({ holder, placeholder, parts, list }) => {
   const english = patternOf(holder);
   if (!english.includes(`{{${placeholder}}}`)) throw new Error(`audit-title-parts.ts: "${english}" has no {{${placeholder}}}`);
-  return { english, placeholder: String(placeholder), keys: messageKeys(parts), list: list ?? false };
+  let keys = keysOfParts.get(parts);
+  if (!keys) keysOfParts.set(parts, (keys = messageKeys(parts)));
+  return { english, placeholder: String(placeholder), keys, list: list ?? false };
 });
 const PART_KEYS: ReadonlySet<string> = new Set(HOLDERS.flatMap(({ keys }) => [...keys]));
 
@@ -47,11 +50,18 @@ function listIn(value: string, lookup: Lookup, read: ValueReader): string {
 /** Reads the parts of a language's messages (`bundle`). */
 const partsReader: PartsReaderFactory = (bundle) => {
   const entries = Object.entries(bundle);
+  // One lookup per table of parts: the four notification titles share the rule's.
+  const lookups = new Map<ReadonlySet<string>, Lookup>();
+  const lookupOfParts = (keys: ReadonlySet<string>) => {
+    let lookup = lookups.get(keys);
+    if (!lookup) lookups.set(keys, (lookup = lookupOf(Object.fromEntries(entries.filter(([key]) => keys.has(key))), { forParts: true })));
+    return lookup;
+  };
   // Holder's English → placeholder → the parts it may be.
   const holders = new Map<string, Map<string, { lookup: Lookup; list: boolean }>>();
   for (const { english, placeholder, keys, list } of HOLDERS) {
     const placeholders = holders.get(english) ?? new Map<string, { lookup: Lookup; list: boolean }>();
-    placeholders.set(placeholder, { lookup: lookupOf(Object.fromEntries(entries.filter(([key]) => keys.has(key))), { forParts: true }), list });
+    placeholders.set(placeholder, { lookup: lookupOfParts(keys), list });
     holders.set(english, placeholders);
   }
   const read: ValueReader = (holder, placeholder, value) => {

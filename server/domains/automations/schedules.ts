@@ -22,7 +22,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { auditTitleParts } from '../../../common/messages/audit-title-parts';
-import { DEFAULT_DAY_OF_MONTH, DEFAULT_REPORT_DURATION_WEEKS, DEFAULT_WEEKDAY, type Frequency, SCHEDULED_TRIGGERS, WEEKDAYS } from '../../../common/messages/automations';
+import { DEFAULT_DAY_OF_MONTH, DEFAULT_REPORT_DURATION_WEEKS, type Frequency, SCHEDULED_TRIGGERS, weekdayOf } from '../../../common/messages/automations';
 import type { ServerConfig } from '../../config';
 import type { DB } from '../../db/schema';
 import type { JobQueue } from '../../jobs/queue';
@@ -95,7 +95,7 @@ export function scheduleOf(rule: Pick<Rule, 'frequency' | 'weekday' | 'day_of_mo
 export function scheduleText(schedule: Schedule): string {
   const words = auditTitleParts.schedule;
   if (schedule.frequency === 'daily') return words.daily(schedule.notification_time);
-  if (schedule.frequency === 'weekly') return words.weekly[WEEKDAYS[(schedule.weekday ?? DEFAULT_WEEKDAY) - 1] ?? 'Monday'](schedule.notification_time);
+  if (schedule.frequency === 'weekly') return words.weekly[weekdayOf(schedule.weekday)](schedule.notification_time);
   return words.monthly(schedule.day_of_month ?? DEFAULT_DAY_OF_MONTH, schedule.notification_time);
 }
 

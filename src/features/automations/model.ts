@@ -17,7 +17,8 @@ import {
   NOTIFICATION_TRIGGERS,
   type NotificationMethod,
   type NotificationTrigger,
-  WEEKDAYS,
+  type WEEKDAYS,
+  weekdayOf,
 } from '../../../common/messages/automations';
 import { DEFAULT_FORM_CATEGORY, FIELD_TYPES, type FieldType, isFormCategory } from '../../../common/messages/forms';
 import { type Delivery, type Notification, type NotificationDraft, type Recipient, type RuleTriggerDraft, rulesByTrigger } from '../../api/automations';
@@ -76,8 +77,6 @@ export function webhookOrigin(url: string | null): string {
   }
 }
 
-const dayName = (weekday: number | null) => WEEKDAYS[(weekday ?? DEFAULT_WEEKDAY) - 1] ?? WEEKDAYS[0];
-
 /** A day of the week (1 Monday to 7 Sunday) as a choice of the form shows it ("Monday", "Lunes"). */
 export const weekdayLabel = (day: (typeof WEEKDAYS)[number]): string => t()(`weekdays.${day}`);
 
@@ -86,7 +85,7 @@ export function scheduleText(rule: Pick<Notification, 'frequency' | 'weekday' | 
   const time = rule.notification_time ?? DEFAULT_NOTIFICATION_TIME;
   switch (rule.frequency) {
     case 'weekly':
-      return t()('schedule.weekly', { day: t()(`weekdaysInText.${dayName(rule.weekday)}`), time });
+      return t()('schedule.weekly', { day: t()(`weekdaysInText.${weekdayOf(rule.weekday)}`), time });
     case 'monthly':
       return t()('schedule.monthly', { day: rule.day_of_month ?? DEFAULT_DAY_OF_MONTH, time });
     default:
