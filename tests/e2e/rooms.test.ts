@@ -300,7 +300,15 @@ describe.skipIf(skipBrowser)('rooms, grids and boxes in Chromium', { timeout: 12
     // "Start here": the room's StartScroll on the server, and where the room opens on another tablet.
     await page.mouse.wheel(0, 900);
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
-    const position = await page.evaluate(() => Math.round(window.scrollY));
+    // The wheel's scroll can still be moving by a pixel when first seen: read the place once it has settled.
+    let settled = -1;
+    await expect.poll(async () => {
+      const now = await page.evaluate(() => Math.round(window.scrollY));
+      const still = now === settled;
+      settled = now;
+      return still;
+    }, { intervals: [250] }).toBe(true);
+    const position = settled;
     await page.getByRole('toolbar', { name: 'Room view' }).getByRole('button', { name: 'Start here' }).click();
     await expect.poll(async () => (await db().selectFrom('rooms').select('start_scroll').where('id', '=', roomId).executeTakeFirstOrThrow()).start_scroll, { timeout: 30_000 }).toBe(position);
     await app.reload();
