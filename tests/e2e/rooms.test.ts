@@ -307,7 +307,7 @@ describe.skipIf(skipBrowser)('rooms, grids and boxes in Chromium', { timeout: 12
       const still = now === settled;
       settled = now;
       return still;
-    }, { intervals: [250] }).toBe(true);
+    }, { interval: 250 }).toBe(true);
     const position = settled;
     await page.getByRole('toolbar', { name: 'Room view' }).getByRole('button', { name: 'Start here' }).click();
     await expect.poll(async () => (await db().selectFrom('rooms').select('start_scroll').where('id', '=', roomId).executeTakeFirstOrThrow()).start_scroll, { timeout: 30_000 }).toBe(position);
