@@ -2,7 +2,7 @@
  * The titles of the audit events the server records (spec part 2 §3 "Audit event", issue 18): stored in
  * English, as the spec's field EventTitle, and shown in the reader's language by the audit trail
  * (src/features/audit/EventCard.tsx) through translateMessage (src/i18n/messages.ts): the English text
- * is the key in src/i18n/messages/{es,nl}.json, a title built around values by its pattern with the
+ * is the key in common/i18n/messages/{es,nl}.json, a title built around values by its pattern with the
  * values as {{0}}, {{1}}…. A title an Admin types by hand (add_audit_event, update_audit_event) is the
  * company's own text and shows as typed.
  *

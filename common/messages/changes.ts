@@ -2,7 +2,7 @@
  * The names of queued changes (issue 18): the `label` of every outbox entry the domain functions in
  * src/api write (sync/outbox.ts). The sync panel shows a change by this name when the server refuses
  * it (src/features/shell/SyncIndicator.tsx), through translateMessage (src/i18n/messages.ts): the
- * English text is the key in src/i18n/messages/{es,nl}.json, a name built around values by its pattern
+ * English text is the key in common/i18n/messages/{es,nl}.json, a name built around values by its pattern
  * with the values as {{0}}, {{1}}….
  *
  * WARNING: a function takes only the values it shows as they are (names, numbers); the English around

@@ -11,7 +11,7 @@
  * 4. else English.
  */
 import { readKept, writeKept } from '../app/kept';
-import { type Language, supportedLanguage } from './languages';
+import { type Language, supportedLanguage } from '../../common/i18n/languages';
 
 const CHOICE_KEY = 'growroom-language';
 

@@ -6,7 +6,7 @@
  * locale data, which a tablet pays for once.
  */
 import { i18next } from './i18n';
-import { type Language, supportedLanguage, WEEK_STARTS } from './languages';
+import { type Language, supportedLanguage, WEEK_STARTS } from '../../common/i18n/languages';
 
 /** The locale for Intl: the reader's language, with the browser's region when it is the same language. */
 export function readerLocale(): string {

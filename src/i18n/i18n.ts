@@ -13,17 +13,17 @@ import i18next from 'i18next';
 import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
 import { startingLanguage } from './choice';
-import { LANGUAGES } from './languages';
+import { LANGUAGES } from '../../common/i18n/languages';
 import type { Namespace, Resources } from './resources';
 
 /** The spec messages' namespace (messages.ts): English text → translation, flat. */
 export const MESSAGES_NAMESPACE = 'messages';
 
 // English is bundled with each feature's code (registerTexts); these load the rest when a reader needs them.
-const translations = import.meta.glob<{ default: Record<string, unknown> }>(['../features/*/locales/*.json', '!../features/*/locales/en.json', '../app/locales/*.json', '!../app/locales/en.json', './messages/*.json']);
+const translations = import.meta.glob<{ default: Record<string, unknown> }>(['../features/*/locales/*.json', '!../features/*/locales/en.json', '../app/locales/*.json', '!../app/locales/en.json', '../../common/i18n/messages/*.json']);
 
 function loadTranslation(language: string, namespace: string): Promise<Record<string, unknown>> {
-  const path = namespace === MESSAGES_NAMESPACE ? `./messages/${language}.json` : namespace === 'app' ? `../app/locales/${language}.json` : `../features/${namespace}/locales/${language}.json`;
+  const path = namespace === MESSAGES_NAMESPACE ? `../../common/i18n/messages/${language}.json` : namespace === 'app' ? `../app/locales/${language}.json` : `../features/${namespace}/locales/${language}.json`;
   const load = translations[path];
   // A language or namespace with no file (English messages are their own keys) reads as empty: the
   // English fallback shows.

@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { keepChoice, keptChoice, readerLanguage } from './choice';
 import { i18next } from './i18n';
-import type { Language } from './languages';
+import type { Language } from '../../common/i18n/languages';
 
 function apply(choice: ReturnType<typeof keptChoice>): void {
   keepChoice(choice);

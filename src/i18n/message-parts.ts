@@ -6,7 +6,7 @@
  * them to i18next.
  */
 import { PART_SEPARATOR, VALUES_HOLDING_PARTS } from '../../common/messages/audit-title-parts';
-import { messageKeys, patternOf } from './message-patterns';
+import { messageKeys, patternOf } from '../../common/i18n/message-patterns';
 import { type Lookup, lookupOf, type PartsReaderFactory, registerPartsReader, translateWith, type ValueReader } from './messages';
 
 /** Each value holding parts: its holder's English, its placeholder, and the English of the parts it may be. */

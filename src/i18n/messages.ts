@@ -1,7 +1,7 @@
 /**
  * The spec's messages in the reader's language (issue 18). The server and the client's own rules say
  * them in English, the spec's words (common/messages/*.ts), and that English text is the key: a Spanish
- * or Dutch reader sees it through src/i18n/messages/{es,nl}.json. A message built around a value ("No
+ * or Dutch reader sees it through common/i18n/messages/{es,nl}.json. A message built around a value ("No
  * place named "Delft" was found.") is keyed by its pattern, the value as {{0}}, and read back into it.
  * A text that is no spec message (an outside service's answer) shows as it came.
  */

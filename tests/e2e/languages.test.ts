@@ -218,7 +218,7 @@ describe.skipIf(skipBrowser)('the app in Spanish and Dutch', { timeout: 300_000 
     expect(await companyLanguage()).toBe('es');
 
     // A rule's refusal, in the reader's words: the spec's English message, keyed, shown in Dutch.
-    const dutchMessages = JSON.parse(readFileSync(join(process.cwd(), 'src', 'i18n', 'messages', 'nl.json'), 'utf8')) as Record<string, string>;
+    const dutchMessages = JSON.parse(readFileSync(join(process.cwd(), 'common', 'i18n', 'messages', 'nl.json'), 'utf8')) as Record<string, string>;
     const refusal = dutchMessages[sessionMessages.locationRequired];
     expect(refusal).toBeTruthy();
     await app.openScreen('/dashboard/profile');

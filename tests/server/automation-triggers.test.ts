@@ -387,3 +387,78 @@ describe('the weekly report', () => {
     expect(message!.blocks.find((block) => block.type === 'actions')?.elements?.[0]?.url).toBe('http://grow.test/dashboard/reports');
   });
 });
+
+describe('in the company’s language', () => {
+  /** The plain text of a mail, decoded. */
+  const plainText = (raw: string) => mimeParts(raw).find((part) => part.headers.get('content-type')?.startsWith('text/plain'))?.content ?? '';
+
+  /** A company speaking `language` (as set_company_language stores it), with a room of one box and a grower. */
+  async function companySpeaking(language: string, name: string, roomName: string) {
+    const company = await createTenant(server, name);
+    await ok(call('POST', '/set_company_language', company.admin.token, { query: { company_id: company.companyId, language } }));
+    const member = await createUser(server, company.companyId, 'Regular');
+    const roomId = await createRoom(server, company.companyId, roomName);
+    const { boxIds } = await createGrid(server, company.companyId, roomId, 1, 1, 'Mesa A');
+    const ruleOf = async (form: Fields) => (await ok(call('POST', '/Create_new_notification', company.admin.token, { query: { user_id: company.admin.id }, form }))).notification_id as number;
+    return { company, member, roomId, boxId: boxIds[0]!, ruleOf };
+  }
+
+  it('a Spanish company’s notification, its test, and its invitation come in Spanish; the names it typed stay as typed', async () => {
+    const finca = await companySpeaking('es-ES', 'Finca Sol', 'Flor 1');
+    const id = await finca.ruleOf({ method: 'email', problem_type: 'Trips', room_id: finca.roomId, email_recipient: 'trips@finca.test' });
+    await ok(call('POST', '/create_gridbox_problem', finca.member.token, { json: { GridBoxID: finca.boxId, problem_type: 'Trips', severity: 2, user_id: finca.member.id } }));
+    const [mail] = await mailTo('trips@finca.test');
+    expect(subjectOf(mail!.raw)).toBe('Trips registrado en la sala Flor 1');
+    const text = plainText(mail!.raw);
+    expect(text).toContain(' registró Trips (gravedad 2) en la caja 1,1 de la cuadrícula Mesa A de la sala Flor 1, ');
+    expect(text).toMatch(/Abrir Flor 1: http:\/\/grow\.test\/dashboard\/rooms\//);
+
+    // The test names the rule as the audit trail does, in the same words as the tablet's Spanish.
+    await ok(call('POST', '/send_test_notification', finca.company.admin.token, { json: { notification_id: id } }));
+    const [, test] = await mailTo('trips@finca.test', 2);
+    expect(subjectOf(test!.raw)).toBe('[Prueba] Trips registrado en Flor 1');
+    expect(plainText(test!.raw)).toContain('Esta es una prueba de la notificación «Trips registrado en Flor 1».');
+
+    await ok(call('POST', '/create_invitation', finca.company.admin.token, { json: { email: 'nueva@finca.test', role: 'Admin' } }));
+    const [invitation] = await mailTo('nueva@finca.test');
+    expect(subjectOf(invitation!.raw)).toBe('Le han invitado a Grow Room');
+    expect(plainText(invitation!.raw)).toContain('Le han invitado a unirse a su equipo en Grow Room como administrador.');
+  });
+
+  it('a Dutch company’s weekly report, due reminder and password reset come in Dutch; a language the app does not speak gets English', async () => {
+    const kwekerij = await companySpeaking('nl', 'Kwekerij Zon', 'Bloei 2');
+    const weekly = await kwekerij.ruleOf({ method: 'Slack', weekly_report: 1, slack_webhook_url: `${receiver.base}/slack/weekly-nl` });
+    await ok(call('POST', '/send_test_notification', kwekerij.company.admin.token, { json: { notification_id: weekly } }));
+    const [report] = (await waitFor('the Dutch weekly report at the receiver', () => (receiver.at('/slack/weekly-nl').length > 0 ? receiver.at('/slack/weekly-nl') : null))) as Array<{
+      blocks: Array<{ type: string; text?: { text: string }; elements?: Array<{ text: { text: string } }> }>;
+    }>;
+    expect(report!.blocks[0]!.text!.text).toMatch(/^\[Test\] Weekrapport van Kwekerij Zon: \d{4}-\d{2}-\d{2} tot en met \d{4}-\d{2}-\d{2}$/);
+    const sections = report!.blocks.filter((block) => block.type === 'section').map((block) => block.text!.text).join('\n');
+    expect(sections).toContain('Vastgelegde problemen: 0.');
+    expect(sections).toContain('Er zijn geen problemen vastgelegd.');
+    expect(report!.blocks.find((block) => block.type === 'actions')?.elements?.[0]?.text.text).toBe('De rapporten openen');
+
+    // A weekly scouting due Mondays at 08:00 in the room, never filled: its reminder, as the clock sends it.
+    const form = await createFormTemplate(server, kwekerij.company.admin, kwekerij.company.companyId, { name: 'Wekelijkse inspectie', category: 'Scouting', fields: [{ name: 'Plagen', type: 'Text' }] });
+    await ok(
+      call('POST', '/create_template_notification', kwekerij.company.admin.token, {
+        query: { user_id: kwekerij.company.admin.id },
+        form: { method: 'email', template_id: form.templateId, room_id: kwekerij.roomId, frequency: 'weekly', weekday: 'Monday', notification_time: '08:00', email_recipient: 'teelt@kwekerij.test' },
+      }),
+    );
+    const nextMonday = new Date(`${addDaysTo(mondayOf(new Date().toISOString().slice(0, 10)), 7)}T08:00:00Z`);
+    await runDueAutomations(db, new Date(nextMonday.getTime() + 60_000));
+    const [reminder] = await mailTo('teelt@kwekerij.test');
+    expect(subjectOf(reminder!.raw)).toBe('Wekelijkse inspectie in Bloei 2 moet worden ingevuld');
+    expect(plainText(reminder!.raw)).toContain('Het moet elke maandag om 08:00 UTC worden ingevuld; deze herinnering is voor ');
+
+    await ok(call('POST', '/request_password_reset', '', { form: { email: kwekerij.member.email } }));
+    const [reset] = await mailTo(kwekerij.member.email);
+    expect(subjectOf(reset!.raw)).toBe('Stel uw wachtwoord opnieuw in');
+
+    const fazenda = await companySpeaking('pt-BR', 'Fazenda Sol', 'Flor 3');
+    await ok(call('POST', '/request_password_reset', '', { form: { email: fazenda.member.email } }));
+    const [english] = await mailTo(fazenda.member.email);
+    expect(subjectOf(english!.raw)).toBe('Reset your password');
+  });
+});

@@ -22,6 +22,7 @@ import { writer } from '../../db/writes';
 import { badRequest, conflict, conflictOnUnique, unauthorized } from '../../http/errors';
 import { bearerToken } from '../../http/guards';
 import { type App, type RequestOf, success } from '../../http/route';
+import { companyWords } from '../../notifications/words';
 import { actorOf, recordAudit } from '../audit/record';
 import { sessionCompanyOf } from '../consultants/sessions';
 import { hashPassword, verifyPassword } from './passwords';
@@ -128,11 +129,13 @@ async function requestPasswordReset(request: RequestOf<typeof resetRequestSchema
     const token = await authQueries.createPasswordReset(request.db, user.id, PASSWORD_RESET_MINUTES);
     const { mailer, config } = request.server.deps;
     const link = `${config.publicUrl}/NewPassword?token=${encodeURIComponent(token)}`;
+    // In the language of the member's company; a consultant's, of no company, in English.
+    const said = (await companyWords(request.db, user.company_id)).notice.passwordReset;
     request.afterCommit(() =>
       mailer.send({
         to: user.email,
-        subject: 'Reset your password',
-        text: `Hello ${user.first_name},\n\nSet a new password here (the link works once, for one hour):\n${link}\n\nIf you did not ask for this, ignore this mail.`,
+        subject: said.subject,
+        text: `${said.hello(user.first_name)}\n\n${said.setNew}\n${link}\n\n${said.notYou}`,
       }),
     );
   }

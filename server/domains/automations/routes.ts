@@ -52,6 +52,7 @@ import { actingCompany, assertLinkedWithin, caller } from '../../http/guards';
 import { OutboundRefusedError, resolveOutboundTarget } from '../../http/outbound';
 import { type App, fieldsFromQueryAndBody, type RequestOf, success } from '../../http/route';
 import { deliveriesOf, type MessageContent, sendTest } from '../../notifications/delivery';
+import { companyWords } from '../../notifications/words';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { deliveryJson, messageFor, notificationJson, type Rule, ruleColumnsOf, ruleQueries as q } from './queries';
 import { dueMessage, latestDueAt, reportMessage, scheduleOf, scheduleText } from './schedules';
@@ -103,14 +104,15 @@ export function recipientText(rule: Pick<Rule, 'method' | 'email_recipient' | 's
 export async function describeRule(
   db: Kysely<DB>,
   rule: Pick<Rule, 'trigger' | 'problem_type' | 'room_id' | 'form_category' | 'template_id' | 'form_field_id' | 'keyword' | 'frequency' | 'weekday' | 'day_of_month' | 'notification_time' | 'report_duration_weeks'>,
+  parts: typeof auditTitleParts = auditTitleParts,
 ): Promise<string> {
   const roomName = rule.room_id === null ? null : ((await db.selectFrom('rooms').select('name').where('id', '=', rule.room_id).executeTakeFirst())?.name ?? null);
   const formName = rule.template_id === null ? null : ((await db.selectFrom('form_templates').select('template_name').where('id', '=', rule.template_id).executeTakeFirst())?.template_name ?? null);
   // Not reached: a rule naming a form or field must name it (the schema), and deleted rows are kept.
   const form = formName ?? `#${rule.template_id}`;
   const schedule = scheduleOf(rule);
-  const when = schedule ? scheduleText(schedule) : '';
-  const words = auditTitleParts.rule;
+  const when = schedule ? scheduleText(schedule, parts) : '';
+  const words = parts.rule;
   switch (rule.trigger) {
     case 'problem_recorded':
       if (rule.problem_type === null) return roomName === null ? words.anyProblemRecorded : words.anyProblemRecordedInRoom(roomName);
@@ -234,13 +236,11 @@ async function testContent(request: FastifyRequest, rule: Rule): Promise<Message
   const now = new Date();
   const schedule = scheduleOf(rule);
   const real = rule.trigger === 'weekly_report' ? await reportMessage(request.db, rule, now) : rule.trigger === 'template_due' && schedule ? await dueMessage(request.db, rule, latestDueAt(schedule, now)) : null;
-  if (real) return { ...real, subject: `[Test] ${real.subject}` };
-  const description = await describeRule(request.db, rule);
-  return {
-    subject: `[Test] ${description}`,
-    text: `This is a test of the notification “${description}”. When it fires, its message comes here.`,
-    link: appLink('/dashboard/automations', 'Open the automations'),
-  };
+  const words = await companyWords(request.db, rule.company_id);
+  const said = words.notice.test;
+  if (real) return { ...real, subject: said.subject(real.subject) };
+  const description = await describeRule(request.db, rule, words.parts);
+  return { subject: said.subject(description), text: said.text(description), link: appLink('/dashboard/automations', words.notice.open.automations) };
 }
 
 async function sendTestNotification(request: RequestOf<typeof testSchema>) {

@@ -27,6 +27,7 @@ import type { ServerConfig } from '../../config';
 import type { DB } from '../../db/schema';
 import type { JobQueue } from '../../jobs/queue';
 import type { MessageContent } from '../../notifications/delivery';
+import { companyWords } from '../../notifications/words';
 import { type Rule, ruleQueries } from './queries';
 import { appLink, fire, setAppAddress, utcText } from './triggers';
 import { weeklyReport } from './weekly-report';
@@ -92,8 +93,8 @@ export function scheduleOf(rule: Pick<Rule, 'frequency' | 'weekday' | 'day_of_mo
 }
 
 /** "Mondays at 08:00 UTC" */
-export function scheduleText(schedule: Schedule): string {
-  const words = auditTitleParts.schedule;
+export function scheduleText(schedule: Schedule, parts: typeof auditTitleParts = auditTitleParts): string {
+  const words = parts.schedule;
   if (schedule.frequency === 'daily') return words.daily(schedule.notification_time);
   if (schedule.frequency === 'weekly') return words.weekly[weekdayOf(schedule.weekday)](schedule.notification_time);
   return words.monthly(schedule.day_of_month ?? DEFAULT_DAY_OF_MONTH, schedule.notification_time);
@@ -126,14 +127,14 @@ export async function dueMessage(db: Kysely<DB>, rule: Rule, due: Date): Promise
   const schedule = scheduleOf(rule);
   const names = await dueSubject(db, rule);
   if (!schedule || !names) return null;
-  const inRoom = names.room ? ` in ${names.room.name}` : '';
+  const words = await companyWords(db, rule.company_id);
+  const said = words.notice.due;
+  const { formName, room } = names;
+  const since = utcText(previousDueAt(schedule, due));
   return {
-    subject: `${names.formName}${inRoom} is due`,
-    text: [
-      `No ${names.formName} was submitted${names.room ? ` in room ${names.room.name}` : ''} since ${utcText(previousDueAt(schedule, due))}.`,
-      `It is due ${scheduleText(schedule)}; this reminder is for ${utcText(due)}.`,
-    ].join('\n'),
-    link: names.room ? appLink(`/dashboard/rooms/${names.room.client_id}`, `Open ${names.room.name}`) : appLink('/dashboard/observations', 'Open the observations'),
+    subject: room ? said.subjectInRoom(formName, room.name) : said.subject(formName),
+    text: [room ? said.notSubmittedInRoom(formName, room.name, since) : said.notSubmitted(formName, since), said.when(scheduleText(schedule, words.parts), utcText(due))].join('\n'),
+    link: room ? appLink(`/dashboard/rooms/${room.client_id}`, words.notice.open.room(room.name)) : appLink('/dashboard/observations', words.notice.open.observations),
   };
 }
 

@@ -27,6 +27,7 @@ import { isoTime } from '../../../common/schemas/answers';
 import type { DB } from '../../db/schema';
 import { type Actor, actedAtOf } from '../../db/writes';
 import { enqueueDelivery, type MessageContent, type MessageLink } from '../../notifications/delivery';
+import { companyWords, type Words } from '../../notifications/words';
 import { problemKeyOf } from '../reports/problem-counts';
 import { messageFor, type Rule, ruleQueries } from './queries';
 
@@ -70,21 +71,21 @@ export async function fire(db: Kysely<DB>, rule: Rule, triggerKey: string, acted
   await enqueueDelivery(db, { companyId: rule.company_id, notificationId: rule.id, triggerKey, actedAt, message: messageFor(rule, content) });
 }
 
-const personName = (user: { first_name: string; last_name: string } | undefined) => (user ? `${user.first_name} ${user.last_name}`.trim() : 'someone');
+const personName = (user: { first_name: string; last_name: string } | undefined, words: Words) => (user ? `${user.first_name} ${user.last_name}`.trim() : words.notice.someone);
 
-async function userName(db: Kysely<DB>, userId: number | null): Promise<string> {
-  if (userId === null) return 'the system';
-  return personName(await db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', userId).executeTakeFirst());
+async function userName(db: Kysely<DB>, userId: number | null, words: Words): Promise<string> {
+  if (userId === null) return words.notice.theSystem;
+  return personName(await db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', userId).executeTakeFirst(), words);
 }
 
 /** Where a change happened, as messages name it. */
 interface Place {
   room: { name: string; clientId: string } | null;
-  /** "box B3 of grid Bench 1" */
+  /** "box B3 of grid Bench 1", in the company's words */
   box: string | null;
 }
 
-async function placeOf(db: Kysely<DB>, roomId: number | null, gridBoxId: number | null): Promise<Place> {
+async function placeOf(db: Kysely<DB>, roomId: number | null, gridBoxId: number | null, words: Words): Promise<Place> {
   const room = roomId === null ? undefined : await db.selectFrom('rooms').select(['name', 'client_id']).where('id', '=', roomId).executeTakeFirst();
   const box =
     gridBoxId === null
@@ -92,12 +93,20 @@ async function placeOf(db: Kysely<DB>, roomId: number | null, gridBoxId: number 
       : await db.selectFrom('grid_boxes').innerJoin('grids', 'grids.id', 'grid_boxes.grid_id').select(['grid_boxes.custom_name', 'grid_boxes.x', 'grid_boxes.y', 'grids.name']).where('grid_boxes.id', '=', gridBoxId).executeTakeFirst();
   return {
     room: room ? { name: room.name, clientId: room.client_id } : null,
-    box: box ? `box ${box.custom_name ?? `${box.x},${box.y}`} of grid ${box.name}` : null,
+    box: box ? words.notice.box(box.custom_name ?? `${box.x},${box.y}`, box.name) : null,
   };
 }
 
-const inRoom = (place: Place) => (place.room ? ` in room ${place.room.name}` : '');
-const roomLink = (place: Place) => (place.room ? appLink(`/dashboard/rooms/${place.room.clientId}`, `Open ${place.room.name}`) : appLink('/dashboard/rooms', 'Open the rooms'));
+/** "for box B3 of grid Bench 1 in room Flower 1", "in room Flower 1"…; null: nowhere known. */
+function whereOf(place: Place, words: Words): string | null {
+  const { where } = words.notice;
+  if (place.box && place.room) return where.boxInRoom(place.box, place.room.name);
+  if (place.box) return where.box(place.box);
+  return place.room ? where.room(place.room.name) : null;
+}
+
+const roomLink = (place: Place, words: Words) =>
+  place.room ? appLink(`/dashboard/rooms/${place.room.clientId}`, words.notice.open.room(place.room.name)) : appLink('/dashboard/rooms', words.notice.open.rooms);
 
 // ——— Problems ———
 
@@ -123,18 +132,24 @@ export async function notifyProblemsRecorded(db: Kysely<DB>, problems: readonly 
   // Read each company's rules once for the call: a form over a hundred boxes records a hundred problems.
   const rulesOf = new Map<number, Rule[]>();
   for (const companyId of new Set(problems.map((problem) => problem.company_id))) rulesOf.set(companyId, await rulesFiring(db, companyId, 'problem_recorded'));
+  const wordsOf = new Map<number, Words>();
   for (const problem of problems) {
     const matching = (rulesOf.get(problem.company_id) ?? []).filter((rule) => problemMatches(rule, problem));
     if (matching.length === 0) continue;
-    const place = await placeOf(db, problem.room_id, problem.grid_box_id);
-    const who = await userName(db, problem.user_id);
+    let words = wordsOf.get(problem.company_id);
+    if (!words) wordsOf.set(problem.company_id, (words = await companyWords(db, problem.company_id)));
+    const said = words.notice.problem;
+    const place = await placeOf(db, problem.room_id, problem.grid_box_id, words);
+    const who = await userName(db, problem.user_id, words);
+    const box = place.box ?? words.notice.aBox;
+    const at = utcText(problem.observed_at);
     const content: MessageContent = {
-      subject: `${problem.problem_type} recorded${inRoom(place)}`,
+      subject: place.room ? said.subjectInRoom(problem.problem_type, place.room.name) : said.subject(problem.problem_type),
       text: [
-        `${problem.problem_type} (severity ${problem.severity}) was recorded on ${place.box ?? 'a box'}${inRoom(place)} by ${who}, ${utcText(problem.observed_at)}.`,
-        ...(problem.notes ? [`Notes: ${problem.notes}`] : []),
+        place.room ? said.textInRoom(problem.problem_type, problem.severity, box, place.room.name, who, at) : said.text(problem.problem_type, problem.severity, box, who, at),
+        ...(problem.notes ? [said.notes(problem.notes)] : []),
       ].join('\n'),
-      link: roomLink(place),
+      link: roomLink(place, words),
     };
     for (const rule of matching) await fire(db, rule, `problem:${problem.id}`, problem.observed_at, content);
   }
@@ -173,34 +188,42 @@ export async function notifyResponseSubmitted(db: Kysely<DB>, actor: Actor, resp
   const watchedAnswer = (rule: Rule) => answers.find((answer) => answer.fieldID === rule.form_field_id && rule.keyword !== null && holdsKeyword(answer.inputData, rule.keyword))?.inputData ?? null;
   const firing = rules.filter((rule) => (rule.trigger === 'form_submitted' ? rule.form_category === form.form_category : watchedAnswer(rule) !== null));
   if (firing.length === 0) return;
-  const place = await placeOf(db, response.roomId, response.gridBoxId);
-  const where = `${place.box ? ` for ${place.box}` : ''}${inRoom(place)}`;
-  const who = await userName(db, actor.userId);
+  const words = await companyWords(db, actor.companyId);
+  const { form: formSaid, keyword: keywordSaid } = words.notice;
+  const place = await placeOf(db, response.roomId, response.gridBoxId, words);
+  const where = whereOf(place, words);
+  const who = await userName(db, actor.userId, words);
+  const at = utcText(response.submittedAt);
   const fields = new Map(
     (await db.selectFrom('form_fields').select(['id', 'field_name']).where('template_id', '=', response.templateId).execute()).map((field) => [field.id, field.field_name]),
   );
   const answered = answers.filter((answer) => answer.inputData !== null && answer.inputData.trim() !== '');
   const answerLines = [
-    ...answered.slice(0, ANSWERS_IN_MESSAGE).map((answer) => `${fields.get(answer.fieldID) ?? `Field ${answer.fieldID}`}: ${answer.inputData ?? ''}`),
-    ...(answered.length > ANSWERS_IN_MESSAGE ? [`… and ${answered.length - ANSWERS_IN_MESSAGE} more answers.`] : []),
+    ...answered.slice(0, ANSWERS_IN_MESSAGE).map((answer) => formSaid.answer(fields.get(answer.fieldID) ?? formSaid.fieldNumbered(answer.fieldID), answer.inputData ?? '')),
+    ...(answered.length > ANSWERS_IN_MESSAGE ? [formSaid.moreAnswers(answered.length - ANSWERS_IN_MESSAGE)] : []),
   ];
-  const link = appLink('/dashboard/observations', 'Open the observations');
+  const link = appLink('/dashboard/observations', words.notice.open.observations);
+  const formName = form.template_name;
   for (const rule of firing) {
-    const content: MessageContent =
-      rule.trigger === 'form_submitted'
-        ? {
-            subject: `${form.template_name} submitted${inRoom(place)}`,
-            text: [`${who} submitted ${form.template_name} (${form.form_category})${where}, ${utcText(response.submittedAt)}.`, ...answerLines].join('\n'),
-            link,
-          }
-        : {
-            subject: `“${rule.keyword ?? ''}” in ${fields.get(rule.form_field_id ?? 0) ?? 'an answer'} of ${form.template_name}${inRoom(place)}`,
-            text: [
-              `${fields.get(rule.form_field_id ?? 0) ?? 'A field'} answered “${watchedAnswer(rule)}” on ${form.template_name}${where}, submitted by ${who}, ${utcText(response.submittedAt)}.`,
-              ...answerLines,
-            ].join('\n'),
-            link,
-          };
+    let content: MessageContent;
+    if (rule.trigger === 'form_submitted') {
+      content = {
+        subject: place.room ? formSaid.subjectInRoom(formName, place.room.name) : formSaid.subject(formName),
+        text: [where ? formSaid.textWhere(who, formName, form.form_category, where, at) : formSaid.text(who, formName, form.form_category, at), ...answerLines].join('\n'),
+        link,
+      };
+    } else {
+      const keyword = rule.keyword ?? '';
+      const field = fields.get(rule.form_field_id ?? 0);
+      const answer = watchedAnswer(rule) ?? '';
+      const subjectField = field ?? keywordSaid.anAnswer;
+      const textField = field ?? keywordSaid.aField;
+      content = {
+        subject: place.room ? keywordSaid.subjectInRoom(keyword, subjectField, formName, place.room.name) : keywordSaid.subject(keyword, subjectField, formName),
+        text: [where ? keywordSaid.textWhere(textField, answer, formName, where, who, at) : keywordSaid.text(textField, answer, formName, who, at), ...answerLines].join('\n'),
+        link,
+      };
+    }
     await fire(db, rule, `response:${response.id}`, response.submittedAt, content);
   }
 }
@@ -246,28 +269,31 @@ export async function notifyTaskChanged(db: Kysely<DB>, actor: Actor, before: Ta
   const done = task.status === 'done' && before?.status !== 'done';
   if (!assigned && !done) return;
   const at = actedAtOf(actor);
-  const who = await userName(db, actor.userId);
-  const assignee = task.first_name === null || task.last_name === null ? 'nobody' : personName({ first_name: task.first_name, last_name: task.last_name });
-  const place = await placeOf(db, task.room_id, task.grid_box_id);
+  const words = await companyWords(db, actor.companyId);
+  const said = words.notice.task;
+  const who = await userName(db, actor.userId, words);
+  const assignee = task.first_name === null || task.last_name === null ? words.notice.nobody : personName({ first_name: task.first_name, last_name: task.last_name }, words);
+  const place = await placeOf(db, task.room_id, task.grid_box_id, words);
+  const where = whereOf(place, words);
   const about = [
-    `From ${task.template_name}${place.box ? ` for ${place.box}` : ''}${inRoom(place)}.`,
+    where ? said.fromWhere(task.template_name, where) : said.from(task.template_name),
     ...(task.description.trim() ? [task.description] : []),
-    ...(task.due_at ? [`Due ${utcText(task.due_at)}.`] : []),
+    ...(task.due_at ? [said.due(utcText(task.due_at))] : []),
   ];
-  const link = appLink('/dashboard/tasks', 'Open the tasks');
+  const link = appLink('/dashboard/tasks', words.notice.open.tasks);
   for (const rule of rules) {
     if (rule.trigger === 'task_assigned' && assigned) {
       await fire(db, rule, `task:${task.id}:assigned:${task.assignee_user_id}`, at, {
-        subject: `Task assigned to ${assignee}: ${task.title}`,
-        text: [`${who} assigned the task “${task.title}” to ${assignee}, ${utcText(at)}.`, ...about].join('\n'),
+        subject: said.assignedSubject(assignee, task.title),
+        text: [said.assignedText(who, task.title, assignee, utcText(at)), ...about].join('\n'),
         link,
       });
     }
     if (rule.trigger === 'task_done' && done) {
       const closedAt = task.closed_at ?? at;
       await fire(db, rule, `task:${task.id}:done:${closedAt.getTime()}`, at, {
-        subject: `Task done: ${task.title}`,
-        text: [`${who} marked the task “${task.title}” done (assigned to ${assignee}), ${utcText(closedAt)}.`, ...about].join('\n'),
+        subject: said.doneSubject(task.title),
+        text: [said.doneText(who, task.title, assignee, utcText(closedAt)), ...about].join('\n'),
         link,
       });
     }

@@ -15,6 +15,7 @@ import { addDaysTo, mondayOf } from '../../../common/schemas/report-dates';
 import type { TaskRecord } from '../../../common/schemas/tasks';
 import type { DB } from '../../db/schema';
 import type { MessageContent } from '../../notifications/delivery';
+import { companyWords, type Words } from '../../notifications/words';
 import { taskQueries } from '../tasks/queries';
 import { trendsReportGraph } from '../reports/trends';
 import { appLink, utcText } from './triggers';
@@ -40,24 +41,25 @@ function csvCell(value: string | number): string {
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
-
 /** "up from 2", "down from 7", "as the week before" */
-function movement(last: number, before: number): string {
-  if (last === before) return 'as the week before';
-  return `${last > before ? 'up' : 'down'} from ${before}`;
+function movement(last: number, before: number, words: Words): string {
+  const said = words.notice.weekly;
+  if (last === before) return said.asTheWeekBefore;
+  return last > before ? said.upFrom(before) : said.downFrom(before);
 }
 
-const assigneeOf = (task: TaskRecord) => (task.assignee ? `${task.assignee.first_name} ${task.assignee.last_name}` : 'nobody');
-const statusName = (status: TaskRecord['status']) => status.replace('_', ' ');
+const assigneeOf = (task: TaskRecord, words: Words) => (task.assignee ? `${task.assignee.first_name} ${task.assignee.last_name}` : words.notice.nobody);
 
 /**
- * The report of a company's last `weeks` whole weeks, as sent at `sentAt`. `withAttachment`: the CSV
- * (e-mail only).
+ * The report of a company's last `weeks` whole weeks, as sent at `sentAt`, in the company's language.
+ * `withAttachment`: the CSV (e-mail only), whose column names and file name stay the same in every
+ * language, for the spreadsheets and scripts that read them.
  */
 export async function weeklyReport(db: Kysely<DB>, input: { companyId: number; weeks: number; sentAt: Date; withAttachment: boolean }): Promise<MessageContent> {
   const period = reportPeriodOf(input.sentAt, input.weeks);
   const company = await db.selectFrom('companies').select('name').where('id', '=', input.companyId).executeTakeFirstOrThrow();
+  const words = await companyWords(db, input.companyId);
+  const said = words.notice.weekly;
   const trends = await trendsReportGraph(db, input.companyId, { date_option: 'date_range', start_date: period.start, end_date: period.end });
   const [lastWeek, weekBefore] = [trends.weeks.at(-1), trends.weeks.at(-2)];
   const countIn = (points: ReadonlyArray<{ week: string; count: number }>, week: string | undefined) => points.find((point) => point.week === week)?.count ?? 0;
@@ -76,39 +78,47 @@ export async function weeklyReport(db: Kysely<DB>, input: { companyId: number; w
   const open = await taskQueries.page(db, { companyId: input.companyId, status: 'open' }, 1, TASKS_LISTED);
   const inProgress = await taskQueries.page(db, { companyId: input.companyId, status: 'in_progress' }, 1, TASKS_LISTED);
   const tasks = [...open.tasks, ...inProgress.tasks].sort((a, b) => TASK_STATUSES.indexOf(a.status) - TASK_STATUSES.indexOf(b.status)).slice(0, TASKS_LISTED);
-  const weeksText = plural(input.weeks, 'week');
+  const weeksText = input.weeks === 1 ? said.oneWeek : said.weeks(input.weeks);
 
-  const subject = `Weekly report for ${company.name}: ${period.start} to ${period.end}`;
-  const problemLine = (problem: (typeof problems)[number]) => `${problem.name}: ${problem.total} in all; last week ${problem.last} (${movement(problem.last, problem.before)})`;
-  const taskLine = (task: TaskRecord) => `“${task.title}” (${statusName(task.status)}), assigned to ${assigneeOf(task)}${task.due_at ? `, due ${utcText(new Date(task.due_at))}` : ''}`;
+  const subject = said.subject(company.name, period.start, period.end);
+  const problemLine = (problem: (typeof problems)[number]) => said.problemLine(problem.name, problem.total, problem.last, movement(problem.last, problem.before, words));
+  const taskLine = (task: TaskRecord) => {
+    const status = words.notice.task.status[task.status];
+    return task.due_at ? said.taskLineDue(task.title, status, assigneeOf(task, words), utcText(new Date(task.due_at))) : said.taskLine(task.title, status, assigneeOf(task, words));
+  };
+  const roomLine = (room: (typeof rooms)[number]) => said.roomLine(room.name, room.total, room.top.join(', '));
+  const tasksOpen = said.tasksOpen(open.total, inProgress.total);
   const text = [
-    `Weekly report for ${company.name}: ${period.start} to ${period.end} (${weeksText}).`,
+    said.intro(company.name, period.start, period.end, weeksText),
     '',
-    `Problems recorded: ${total}.`,
-    ...(problems.length > 0 ? ['Trends by problem:', ...problems.map((problem) => `- ${problemLine(problem)}`)] : ['No problems were recorded.']),
+    said.problemsRecorded(total),
+    ...(problems.length > 0 ? [`${said.trendsByProblem}:`, ...problems.map((problem) => `- ${problemLine(problem)}`)] : [said.noProblems]),
     '',
-    'Top problems by room:',
-    ...(rooms.length > 0 ? rooms.map((room) => `- ${room.name}: ${room.total} (${room.top.join(', ')})`) : ['- none']),
+    `${said.topProblemsByRoom}:`,
+    ...(rooms.length > 0 ? rooms.map((room) => `- ${roomLine(room)}`) : [said.none]),
     '',
-    `Open tasks: ${open.total} open, ${inProgress.total} in progress.`,
+    `${said.openTasks}: ${tasksOpen}`,
     ...tasks.map((task) => `- ${taskLine(task)}`),
   ].join('\n');
 
-  const link = appLink('/dashboard/reports', 'Open the reports');
+  const link = appLink('/dashboard/reports', words.notice.open.reports);
   const cell = (value: string | number) => `<td style="padding:2px 8px">${escapeHtml(String(value))}</td>`;
+  const header = (...columns: string[]) => `<tr>${columns.map((column) => `<th>${escapeHtml(column)}</th>`).join('')}</tr>`;
   const html = [
     `<h2>${escapeHtml(subject)}</h2>`,
-    `<p>${escapeHtml(weeksText)}, Monday to Sunday (UTC). Problems recorded: <b>${total}</b>.</p>`,
-    '<h3>Trends by problem</h3>',
+    `<p>${escapeHtml(said.mondayToSunday(weeksText))} ${escapeHtml(said.problemsRecorded(total))}</p>`,
+    `<h3>${escapeHtml(said.trendsByProblem)}</h3>`,
     problems.length > 0
-      ? `<table><tr><th>Problem</th><th>In all</th><th>Last week</th><th>The week before</th></tr>${problems.map((problem) => `<tr>${cell(problem.name)}${cell(problem.total)}${cell(problem.last)}${cell(problem.before)}</tr>`).join('')}</table>`
-      : '<p>No problems were recorded.</p>',
-    '<h3>Top problems by room</h3>',
-    rooms.length > 0 ? `<table><tr><th>Room</th><th>Problems</th><th>Most seen</th></tr>${rooms.map((room) => `<tr>${cell(room.name)}${cell(room.total)}${cell(room.top.join(', '))}</tr>`).join('')}</table>` : '<p>None.</p>',
-    '<h3>Open tasks</h3>',
-    `<p>${open.total} open, ${inProgress.total} in progress.</p>`,
+      ? `<table>${header(said.problemColumn, said.inAllColumn, said.lastWeekColumn, said.weekBeforeColumn)}${problems.map((problem) => `<tr>${cell(problem.name)}${cell(problem.total)}${cell(problem.last)}${cell(problem.before)}</tr>`).join('')}</table>`
+      : `<p>${escapeHtml(said.noProblems)}</p>`,
+    `<h3>${escapeHtml(said.topProblemsByRoom)}</h3>`,
+    rooms.length > 0
+      ? `<table>${header(said.roomColumn, said.problemsColumn, said.mostSeenColumn)}${rooms.map((room) => `<tr>${cell(room.name)}${cell(room.total)}${cell(room.top.join(', '))}</tr>`).join('')}</table>`
+      : `<p>${escapeHtml(said.none)}</p>`,
+    `<h3>${escapeHtml(said.openTasks)}</h3>`,
+    `<p>${escapeHtml(tasksOpen)}</p>`,
     tasks.length > 0 ? `<ul>${tasks.map((task) => `<li>${escapeHtml(taskLine(task))}</li>`).join('')}</ul>` : '',
-    input.withAttachment ? '<p>The weekly counts by room and problem are attached as CSV.</p>' : '',
+    input.withAttachment ? `<p>${escapeHtml(said.attached)}</p>` : '',
     link ? `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>` : '',
   ].join('\n');
 

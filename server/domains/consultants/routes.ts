@@ -81,6 +81,7 @@ import { writer } from '../../db/writes';
 import { badRequest, conflict, conflictOnUnique, forbidden, notFound, unauthorized } from '../../http/errors';
 import { actingCompany, bearerToken, caller } from '../../http/guards';
 import { type App, type RequestOf, success } from '../../http/route';
+import { companyWords } from '../../notifications/words';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { hashPassword } from '../auth/passwords';
 import { authQueries } from '../auth/queries';
@@ -136,15 +137,13 @@ async function invite(request: RequestOf<typeof inviteSchema>) {
   });
   const { mailer, config } = request.server.deps;
   const link = `${config.publicUrl}/consultantInvite?invite_token=${encodeURIComponent(token)}`;
-  const how = account ? 'Accept it with your consultant account here' : 'Create your consultant account here';
+  const said = (await companyWords(request.db, companyId)).notice.consultant;
+  const how = account ? said.accept(CONSULTANT_INVITATION_DAYS) : said.createAccount(CONSULTANT_INVITATION_DAYS);
   request.afterCommit(() =>
     mailer.send({
       to: email,
-      subject: `${company.name} invites you as a consultant on Grow Room`,
-      text:
-        `${company.name} gives you read-only access to its grow rooms, observations, problems, reports and tasks on Grow Room, ` +
-        `until ${momentText(expiresAt)}. You may comment on observations; you change nothing else.\n\n` +
-        `${how} (the link works for ${CONSULTANT_INVITATION_DAYS} days):\n${link}\n`,
+      subject: said.subject(company.name),
+      text: `${said.access(company.name, momentText(expiresAt))}\n\n${how}\n${link}\n`,
     }),
   );
   return success({ access: consultantAccessJson({ ...access, first_name: null, last_name: null }) }, m.invited);

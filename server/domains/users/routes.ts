@@ -23,6 +23,7 @@ import { writer } from '../../db/writes';
 import { conflict } from '../../http/errors';
 import { actingCompany, assertCaller, caller } from '../../http/guards';
 import { type App, type RequestOf, success } from '../../http/route';
+import { companyWords } from '../../notifications/words';
 import { actorOfRequest, recordAudit } from '../audit/record';
 import { authQueries } from '../auth/queries';
 import { INVITATION_DAYS } from '../auth/tokens';
@@ -46,11 +47,12 @@ async function createInvitation(request: RequestOf<typeof createInvitationSchema
   await recordAudit(request.db, actorOfRequest(request, companyId), { title: auditTitles.invited[role](email), details: { invitation_id: invitation.id } });
   const { mailer, config } = request.server.deps;
   const link = `${config.publicUrl}/signUp?invite_token=${encodeURIComponent(invitation.token)}`;
+  const said = (await companyWords(request.db, companyId)).notice.invitation;
   request.afterCommit(() =>
     mailer.send({
       to: email,
-      subject: 'You are invited to Grow Room',
-      text: `You have been invited to join your team on Grow Room as ${role}.\n\nCreate your account here (valid for ${INVITATION_DAYS} days):\n${link}\n`,
+      subject: said.subject,
+      text: `${role === 'Admin' ? said.asAdmin : said.asRegular}\n\n${said.createAccount(INVITATION_DAYS)}\n${link}\n`,
     }),
   );
   return success({ invite_token: invitation.token, invitation_id: invitation.id }, m.invitationCreated);

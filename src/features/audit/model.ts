@@ -13,7 +13,7 @@ import { AUDIT_WINDOW_DAYS } from '../../../common/messages/audit';
 import { i18next } from '../../i18n/i18n';
 import { addDays, localDay, today } from '../observations/model';
 import { auditTexts } from './texts';
-import { LANGUAGE_NAMES, supportedLanguage } from '../../i18n/languages';
+import { LANGUAGE_NAMES, supportedLanguage } from '../../../common/i18n/languages';
 
 /** Days of events the tablet holds: the window of the `audit_events` pull. */
 export const LOCAL_WINDOW_DAYS = AUDIT_WINDOW_DAYS;

@@ -28,7 +28,7 @@ import { useAction, type SignedInUser } from '../../app/hooks';
 import { useCompany } from '../company/useCompany';
 import { SignedIn } from '../session/SignedIn';
 import { AiModelSetting } from './AiModelSetting';
-import { LANGUAGE_NAMES, LANGUAGES, supportedLanguage } from '../../i18n/languages';
+import { LANGUAGE_NAMES, LANGUAGES, supportedLanguage } from '../../../common/i18n/languages';
 import { useTabletLanguage } from '../../i18n/language';
 import { FormError } from '../shell/forms';
 import { Screen } from '../shell/Screen';

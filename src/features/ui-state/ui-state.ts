@@ -108,7 +108,7 @@ const dateOnly = (date: Date) => `${date.getFullYear()}-${String(date.getMonth()
 
 /**
  * The dashboard week range (spec part 1 §2, §9): the first day of `today`'s week (local time; the
- * reader's language says which day that is, src/i18n/languages.ts: Monday, the spec's) moved by 7 days
+ * reader's language says which day that is, common/i18n/languages.ts: Monday, the spec's) moved by 7 days
  * per `offset`, to the day six days later.
  */
 export function weekRange(offset: number, today: Date = new Date(), weekStart: number = 1): WeekRange {

@@ -6,17 +6,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE, COLOR_SYMPTOMS, SYMPTOM_GROUPS, SYMPTOMS } from '../../../common/plant-problems';
-import { LANGUAGES } from '../../../src/i18n/languages';
-import { messageKeys } from '../../../src/i18n/message-patterns';
+import { LANGUAGES } from '../../../common/i18n/languages';
+import { messageKeys } from '../../../common/i18n/message-patterns';
 import type { CatalogueTranslation } from '../../../src/features/plant-problems/catalogue-texts';
+import { notificationTexts } from '../../../server/notifications/texts';
 
 type Texts = { [key: string]: string | Texts };
 
 // Each feature's texts, and the first page's own (src/app/locales, the 'app' namespace).
 const featureTexts = import.meta.glob<Texts>(['../../../src/features/*/locales/*.json', '../../../src/app/locales/*.json'], { eager: true, import: 'default' });
 const localesOf = (namespace: string, language: string) => featureTexts[namespace === 'app' ? `../../../src/app/locales/${language}.json` : `../../../src/features/${namespace}/locales/${language}.json`];
-const messageTranslations = import.meta.glob<Record<string, string>>('../../../src/i18n/messages/*.json', { eager: true, import: 'default' });
+const messageTranslations = import.meta.glob<Record<string, string>>('../../../common/i18n/messages/*.json', { eager: true, import: 'default' });
 const catalogueTranslations = import.meta.glob<CatalogueTranslation>('../../../src/features/plant-problems/catalogue/*.json', { eager: true, import: 'default' });
+const noticeTranslations = import.meta.glob<Record<string, string>>('../../../server/notifications/locales/*.json', { eager: true, import: 'default' });
 const specMessageModules = import.meta.glob<Record<string, unknown>>('../../../common/messages/*.ts', { eager: true });
 
 const TRANSLATED = LANGUAGES.filter((language) => language !== 'en');
@@ -95,12 +97,26 @@ describe('the spec’s messages, in every language', () => {
 
   for (const language of TRANSLATED) {
     it(`${language}: every message translated with its values, and nothing that is no message`, () => {
-      const translations = messageTranslations[`../../../src/i18n/messages/${language}.json`] ?? {};
+      const translations = messageTranslations[`../../../common/i18n/messages/${language}.json`] ?? {};
       const missing = [...messages].filter((message) => !translations[message]?.trim());
       expect(missing, `messages without a ${language} translation`).toEqual([]);
       const stale = Object.keys(translations).filter((message) => !messages.has(message));
       expect(stale, `${language} translations of messages the spec's tables no longer hold`).toEqual([]);
       for (const message of messages) expect(valuesOf(translations[message] ?? ''), `${language}: ${message}`).toEqual(valuesOf(message));
+    });
+  }
+});
+
+describe('what the server sends people (mail, Slack, Teams), in every language', () => {
+  const notices = messageKeys(notificationTexts);
+
+  for (const language of TRANSLATED) {
+    it(`${language}: every text translated with its values, and nothing that is no text`, () => {
+      expect(notices.size).toBeGreaterThan(80);
+      const translations = noticeTranslations[`../../../server/notifications/locales/${language}.json`] ?? {};
+      expect([...notices].filter((notice) => !translations[notice]?.trim()), `texts without a ${language} translation`).toEqual([]);
+      expect(Object.keys(translations).filter((notice) => !notices.has(notice)), `${language} translations of texts server/notifications/texts.ts no longer holds`).toEqual([]);
+      for (const notice of notices) expect(valuesOf(translations[notice] ?? ''), `${language}: ${notice}`).toEqual(valuesOf(notice));
     });
   }
 });

@@ -11,10 +11,10 @@ import { weatherMessages } from '../../../common/messages/weather';
 import { readerLanguage } from '../../../src/i18n/choice';
 import { formatDate, formatNumber, weekStartDay } from '../../../src/i18n/format';
 import { i18next, MESSAGES_NAMESPACE } from '../../../src/i18n/i18n';
-import { supportedLanguage } from '../../../src/i18n/languages';
+import { supportedLanguage } from '../../../common/i18n/languages';
 import { messageOf, translateMessage } from '../../../src/i18n/messages';
-import spanish from '../../../src/i18n/messages/es.json';
-import dutch from '../../../src/i18n/messages/nl.json';
+import spanish from '../../../common/i18n/messages/es.json';
+import dutch from '../../../common/i18n/messages/nl.json';
 
 afterAll(async () => {
   await i18next.changeLanguage('en');
