@@ -58,6 +58,13 @@ function subjectOf(raw: string): string {
     .trim();
 }
 
+/** The plain text of a mail, decoded; a mail without one fails the test. */
+function plainTextOf(raw: string): string {
+  const part = mimeParts(raw).find((candidate) => candidate.headers.get('content-type')?.startsWith('text/plain'));
+  if (!part) throw new Error(`No text/plain part in:\n${raw}`);
+  return part.content;
+}
+
 
 let server: TestServer;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
@@ -171,7 +178,7 @@ describe('a problem recorded', () => {
 
     const [mail] = await mailTo('thrips@example.test');
     expect(subjectOf(mail!.raw)).toBe('Thrips recorded in room Flower 1');
-    const text = mimeParts(mail!.raw).find((part) => part.headers.get('content-type')?.startsWith('text/plain'))!.content;
+    const text = plainTextOf(mail!.raw);
     expect(text).toContain('Thrips (severity 3) was recorded on box 1,1 of grid Bench A in room Flower 1 by');
     const messages = receiver.at('/slack/thrips') as Array<{ text: string; blocks: Array<{ type: string; text?: { text: string } }> }>;
     // Sent side by side: in either order.
@@ -225,7 +232,7 @@ describe('a form submitted, a keyword answered', () => {
     const [found] = await sent(keyword);
     expect(found).toMatchObject({ trigger_key: `response:${matching}`, subject: '“thrips” in Pests seen of Weekly scouting in room Veg 2' });
     const [mail] = await mailTo('keyword@example.test');
-    const text = mimeParts(mail!.raw).find((part) => part.headers.get('content-type')?.startsWith('text/plain'))!.content;
+    const text = plainTextOf(mail!.raw);
     expect(text).toContain('Pests seen answered “Some THRIPS under the leaves” on Weekly scouting for box 2,1 of grid Bench V in room Veg 2');
     expect(text).toContain('Open the observations: http://grow.test/dashboard/observations');
   });
@@ -333,7 +340,7 @@ describe('a form not filled by its due time', () => {
     expect(await deliveriesOf(filled)).toEqual([]);
     const [mail] = await mailTo('due@example.test');
     expect(subjectOf(mail!.raw)).toBe('Irrigation check in Veg 2 is due');
-    const text = mimeParts(mail!.raw).find((part) => part.headers.get('content-type')?.startsWith('text/plain'))!.content;
+    const text = plainTextOf(mail!.raw);
     expect(text).toContain(`It is due daily at ${time} UTC`);
 
     // A day later, the same: a second reminder for the quiet one.
@@ -389,9 +396,6 @@ describe('the weekly report', () => {
 });
 
 describe('in the company’s language', () => {
-  /** The plain text of a mail, decoded. */
-  const plainText = (raw: string) => mimeParts(raw).find((part) => part.headers.get('content-type')?.startsWith('text/plain'))?.content ?? '';
-
   /** A company speaking `language` (as set_company_language stores it), with a room of one box and a grower. */
   async function companySpeaking(language: string, name: string, roomName: string) {
     const company = await createTenant(server, name);
@@ -409,7 +413,7 @@ describe('in the company’s language', () => {
     await ok(call('POST', '/create_gridbox_problem', finca.member.token, { json: { GridBoxID: finca.boxId, problem_type: 'Trips', severity: 2, user_id: finca.member.id } }));
     const [mail] = await mailTo('trips@finca.test');
     expect(subjectOf(mail!.raw)).toBe('Trips registrado en la sala Flor 1');
-    const text = plainText(mail!.raw);
+    const text = plainTextOf(mail!.raw);
     expect(text).toContain(' registró Trips (gravedad 2) en la caja 1,1 de la cuadrícula Mesa A de la sala Flor 1, ');
     expect(text).toMatch(/Abrir Flor 1: http:\/\/grow\.test\/dashboard\/rooms\//);
 
@@ -417,12 +421,12 @@ describe('in the company’s language', () => {
     await ok(call('POST', '/send_test_notification', finca.company.admin.token, { json: { notification_id: id } }));
     const [, test] = await mailTo('trips@finca.test', 2);
     expect(subjectOf(test!.raw)).toBe('[Prueba] Trips registrado en Flor 1');
-    expect(plainText(test!.raw)).toContain('Esta es una prueba de la notificación «Trips registrado en Flor 1».');
+    expect(plainTextOf(test!.raw)).toContain('Esta es una prueba de la notificación «Trips registrado en Flor 1».');
 
     await ok(call('POST', '/create_invitation', finca.company.admin.token, { json: { email: 'nueva@finca.test', role: 'Admin' } }));
     const [invitation] = await mailTo('nueva@finca.test');
     expect(subjectOf(invitation!.raw)).toBe('Le han invitado a Grow Room');
-    expect(plainText(invitation!.raw)).toContain('Le han invitado a unirse a su equipo en Grow Room como administrador.');
+    expect(plainTextOf(invitation!.raw)).toContain('Le han invitado a unirse a su equipo en Grow Room como administrador.');
   });
 
   it('a Dutch company’s weekly report, due reminder and password reset come in Dutch; a language the app does not speak gets English', async () => {
@@ -450,7 +454,7 @@ describe('in the company’s language', () => {
     await runDueAutomations(db, new Date(nextMonday.getTime() + 60_000));
     const [reminder] = await mailTo('teelt@kwekerij.test');
     expect(subjectOf(reminder!.raw)).toBe('Wekelijkse inspectie in Bloei 2 moet worden ingevuld');
-    expect(plainText(reminder!.raw)).toContain('Het moet elke maandag om 08:00 UTC worden ingevuld; deze herinnering is voor ');
+    expect(plainTextOf(reminder!.raw)).toContain('Het moet elke maandag om 08:00 UTC worden ingevuld; deze herinnering is voor ');
 
     await ok(call('POST', '/request_password_reset', '', { form: { email: kwekerij.member.email } }));
     const [reset] = await mailTo(kwekerij.member.email);
