@@ -7,7 +7,7 @@ import type { CustomSolutionRecord, PlantProblemRecord, ProblemColorMappingRecor
 import { systemActor, writer } from '../../server/db/writes';
 import { clientIdOf, createBatch, createGrid, createRoom, createSuperAdmin, createTenant, type SignedInUser, type Tenant } from '../support/factories';
 import { type RequestOptions, startServer, type TestServer } from '../support/server';
-import { type PulledDocument, pullUntil } from '../support/sync';
+import { type PulledDocument, pullSettled, pullUntil } from '../support/sync';
 
 let server: TestServer;
 let farm: Tenant;
@@ -638,12 +638,7 @@ describe('the catalogue', () => {
     const tenant = await createTenant(server);
     const id = String(tenant.companyId);
     const solutionsIn = (documents: Map<string, PulledDocument>) => (documents.get(id)?.custom_solutions ?? []) as CustomSolutionRecord[];
-    const pull = async (checkpoint: string) => {
-      const response = await server.request<{ documents: PulledDocument[]; checkpoint: string; has_more: boolean }>('GET', '/sync/pull', { token: tenant.regular.token, query: { collection: 'company', checkpoint } });
-      expect(response.status).toBe(200);
-      expect(response.body.has_more).toBe(false);
-      return { documents: new Map(response.body.documents.map((document) => [document.id, document])), checkpoint: response.body.checkpoint };
-    };
+    const pull = (checkpoint: string) => pullSettled(server, tenant.regular.token, 'company', { checkpoint });
     // The first pull has the company without solutions; a solution added after it brings the document again (it touches the company).
     const first = await pull('');
     expect(solutionsIn(first.documents)).toEqual([]);
@@ -687,20 +682,7 @@ describe('the plant_problems collection', () => {
     await newProblem(farm.regular, place.boxes[0]!, { client_id: clientId });
     const boxClientId = await clientIdOf(server, 'grid_boxes', place.boxes[0]!);
     const roomClientId = await clientIdOf(server, 'rooms', place.roomId);
-    let found: PulledDocument | undefined;
-    let checkpoint = '';
-    // As pullUntil: on PostgreSQL a pull holds rows back while an older transaction is in flight.
-    const deadline = Date.now() + 5000;
-    while (!found && Date.now() < deadline) {
-      const response = await server.request<{ documents: PulledDocument[]; checkpoint: string; has_more: boolean }>('GET', '/sync/pull', {
-        token: farm.regular.token,
-        query: { collection: 'plant_problems', checkpoint, naming: 'client' },
-      });
-      expect(response.status).toBe(200);
-      found = response.body.documents.find((document) => document.id === clientId);
-      checkpoint = response.body.checkpoint;
-      if (!found && !response.body.has_more) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const found = (await pullUntil(server, farm.regular.token, 'plant_problems', (documents) => documents.has(clientId), 'client')).get(clientId);
     expect(found).toMatchObject({ id: clientId, problem_id: clientId, grid_box_id: boxClientId, room_id: roomClientId, sub_gridbox_id: null });
   });
 });

@@ -11,6 +11,7 @@ import type { PushAnswer, SyncDocument } from '../../common/schemas/sync';
 import { isNewerPosition } from '../../common/sync-position';
 import { clientIdOf, createGrid, createRoom, createTenant, type Tenant } from '../support/factories';
 import { databaseKind, startServer, type TestServer } from '../support/server';
+import { pullUntil } from '../support/sync';
 
 let server: TestServer;
 let farm: Tenant;
@@ -261,23 +262,14 @@ describe('POST /api/sync/push', () => {
 });
 
 describe('document positions', () => {
-  const pull = (collection: string, checkpoint = '') =>
-    server.request<{ documents: SyncDocument[]; checkpoint: string; has_more: boolean }>('GET', '/sync/pull', { token: farm.regular.token, query: { collection, checkpoint, limit: 1000 } });
-
-  /** The box's document from a pull from `checkpoint` (PostgreSQL may hold a change back a moment). */
+  /** The box's latest document once it satisfies `after` (or after 5 s), pulled as a tablet pulls. */
   async function pulledBox(boxId: number, after: (document: SyncDocument) => boolean = () => true) {
-    const deadline = Date.now() + 5000;
-    let checkpoint = '';
-    let found: SyncDocument | undefined;
-    for (;;) {
-      const response = await pull('grid_boxes', checkpoint);
-      expect(response.status).toBe(200);
-      found = response.body.documents.findLast((document) => document.id === String(boxId)) ?? found;
-      checkpoint = response.body.checkpoint;
-      if (response.body.has_more) continue;
-      if ((found && after(found)) || Date.now() > deadline) return found;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const id = String(boxId);
+    const documents = await pullUntil<SyncDocument>(server, farm.regular.token, 'grid_boxes', (pulled) => {
+      const found = pulled.get(id);
+      return found !== undefined && after(found);
+    });
+    return documents.get(id);
   }
 
   it('the push answers the documents it changed, with syncPosition, and read-back and pull give the same state', async () => {

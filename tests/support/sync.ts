@@ -4,7 +4,6 @@
  * tablets made, checked against the server once their outboxes drained, is in ledger.ts.
  */
 import type { RxCollection } from 'rxdb';
-import { expect } from 'vitest';
 import { LOCAL_ONLY_FIELDS } from '../../sync/pull';
 import type { TestServer } from './server';
 
@@ -14,10 +13,47 @@ export interface PulledDocument {
   [field: string]: unknown;
 }
 
+/** What a pull needs of a server: its API (an in-process TestServer or a server process). */
+type Requester = Pick<TestServer, 'request'>;
+
+interface PullAnswer<Document> {
+  documents: Document[];
+  checkpoint: string;
+  has_more: boolean;
+  held_back: boolean;
+}
+
 /**
- * Pulls a collection from the start, page by page, keeping each document's latest version (by id),
- * until `done` holds or 5 s have passed. On PostgreSQL the pull holds rows back while any older
- * transaction of the cluster is in flight (another test file's, too), so a change may need a second round.
+ * Pulls a collection from `checkpoint` as the sync worker does: page after page, and again shortly
+ * while the server holds committed rows back behind an older open transaction (on PostgreSQL, one
+ * anywhere in the cluster: another test file's, too), until everything committed has arrived. Answers
+ * each document's latest version, by id, and the checkpoint reached. Throws when a pull answers
+ * anything but 200, or when rows are still held back after `timeoutMs`.
+ */
+export async function pullSettled<Document extends PulledDocument = PulledDocument>(
+  server: Requester,
+  token: string,
+  collection: string,
+  { checkpoint = '', naming = 'server', limit, timeoutMs = 20_000 }: { checkpoint?: string; naming?: 'server' | 'client'; limit?: number; timeoutMs?: number } = {},
+): Promise<{ documents: Map<string, Document>; checkpoint: string }> {
+  const documents = new Map<string, Document>();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await server.request<PullAnswer<Document>>('GET', '/sync/pull', { token, query: { collection, checkpoint, naming, ...(limit === undefined ? {} : { limit }) } });
+    if (response.status !== 200) throw new Error(`Pulling ${collection} from the server answered ${response.status}: ${JSON.stringify(response.body)}`);
+    for (const document of response.body.documents) documents.set(document.id, document);
+    checkpoint = response.body.checkpoint;
+    if (response.body.has_more) continue;
+    if (!response.body.held_back) return { documents, checkpoint };
+    if (Date.now() > deadline) throw new Error(`The server still held ${collection} documents back after ${timeoutMs} ms.`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Pulls a collection from the start, settled (`pullSettled`), and then what changed since, until
+ * `done` holds of the documents so far or 5 s have passed: for a change the server makes a moment
+ * after the request that caused it (a job, a stream).
  */
 export async function pullUntil<Document extends PulledDocument = PulledDocument>(
   server: TestServer,
@@ -31,21 +67,13 @@ export async function pullUntil<Document extends PulledDocument = PulledDocument
   let checkpoint = '';
   const deadline = Date.now() + 5000;
   for (;;) {
-    const response = await server.request<{ documents: Document[]; checkpoint: string; has_more: boolean }>('GET', '/sync/pull', {
-      token,
-      query: { collection, checkpoint, naming },
-    });
-    expect(response.status).toBe(200);
-    for (const document of response.body.documents) documents.set(document.id, document);
-    checkpoint = response.body.checkpoint;
-    if (response.body.has_more) continue;
+    const round = await pullSettled<Document>(server, token, collection, { checkpoint, naming });
+    for (const [id, document] of round.documents) documents.set(id, document);
+    checkpoint = round.checkpoint;
     if (done(documents) || Date.now() > deadline) return documents;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
-
-/** What the comparison needs of a server: its API (an in-process TestServer or a server process). */
-type Requester = Pick<TestServer, 'request'>;
 
 /**
  * Every live document of a collection as the server holds it now: pulled from the empty checkpoint,
@@ -54,23 +82,8 @@ type Requester = Pick<TestServer, 'request'>;
  * anything but 200, or when it is still held back after `timeoutMs`.
  */
 export async function serverDocuments(server: Requester, token: string, collection: string, timeoutMs = 20_000): Promise<Map<string, PulledDocument>> {
-  const documents = new Map<string, PulledDocument>();
-  let checkpoint = '';
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const response = await server.request<{ documents: PulledDocument[]; checkpoint: string; has_more: boolean; held_back: boolean; message?: string }>('GET', '/sync/pull', {
-      token,
-      // Named as tablets name records (by client id), since the comparison is with a tablet's store.
-      query: { collection, checkpoint, limit: 500, naming: 'client' },
-    });
-    if (response.status !== 200) throw new Error(`Pulling ${collection} from the server answered ${response.status}: ${JSON.stringify(response.body)}`);
-    for (const document of response.body.documents) documents.set(document.id, document);
-    checkpoint = response.body.checkpoint;
-    if (response.body.has_more) continue;
-    if (!response.body.held_back) break;
-    if (Date.now() > deadline) throw new Error(`The server still held ${collection} documents back after ${timeoutMs} ms.`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  // Named as tablets name records (by client id), since the comparison is with a tablet's store.
+  const { documents } = await pullSettled(server, token, collection, { naming: 'client', limit: 500, timeoutMs });
   for (const [id, document] of documents) if (document._deleted) documents.delete(id);
   return documents;
 }
