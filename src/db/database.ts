@@ -5,7 +5,7 @@
  * them in step. Tests open one on the memory storage.
  */
 import { createRxDatabase, removeRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
-import { getRxStorageDexieBulkRead } from './dexie-bulk-read';
+import { getGrowroomDexieStorage } from './dexie-storage';
 import { EMPTY_AT_OPEN_KEY } from './store-company';
 import { COLLECTION_NAMES, type CollectionName, type LocalDocument, SCHEMAS } from './schemas';
 
@@ -44,7 +44,7 @@ let opened: Promise<GrowDatabase> | undefined;
 /** The browser's local database (IndexedDB through Dexie), opened once per page or worker. */
 export function localDatabase(): Promise<GrowDatabase> {
   opened ??= (async () => {
-    const storage = getRxStorageDexieBulkRead();
+    const storage = getGrowroomDexieStorage();
     // Local storage is absent in the sync worker: the page does the removal.
     const notes = typeof localStorage === 'undefined' ? null : localStorage;
     if (notes && notes.getItem(PREVIOUS_REMOVED_KEY) !== '1') {
