@@ -15,6 +15,13 @@ export interface LazyChunk<Props> {
   Component: ComponentType<Props>;
   /** Starts loading the chunk (a screen asks ahead for what a tap will need); loading twice loads once. */
   preload: () => Promise<void>;
+  /**
+   * Resolves once the chunk is loaded, or after `withinMs`, whichever is first (it starts the load). A
+   * tap that is to show the part waits this long before showing it: a part shown before its chunk is
+   * here suspends, and React keeps a Suspense fallback on screen at least 300 ms once it showed, so a
+   * chunk a moment away is quicker waited for than shown through its fallback.
+   */
+  readyWithin: (withinMs: number) => Promise<void>;
 }
 
 export function lazyChunk<Props>(load: () => Promise<ComponentType<Props>>): LazyChunk<Props> {
@@ -48,7 +55,16 @@ export function lazyChunk<Props>(load: () => Promise<ComponentType<Props>>): Laz
     const Shown = (Ready ?? Lazy) as ComponentType<Props & Attributes>;
     return <Shown {...(props as Props & Attributes)} />;
   }
-  return { Component: Chunk, preload: () => once().then(() => undefined, () => undefined) };
+  const preload = () => once().then(
+    () => undefined,
+    () => undefined,
+  );
+  const readyWithin = (withinMs: number) => {
+    if (loaded) return Promise.resolve();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    return Promise.race([preload(), new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)))]).finally(() => clearTimeout(timer));
+  };
+  return { Component: Chunk, preload, readyWithin };
 }
 
 /** Resolves when a load may now succeed: the connection returned, a service worker took the page, or a while passed. */

@@ -9,7 +9,7 @@
  * once it syncs.
  */
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deferred } from '../../app/deferred';
 import { ChunkFallback, lazyChunk } from '../../app/lazy-chunk';
@@ -38,6 +38,8 @@ import { roomsTexts } from './texts';
  * room offline in ≤ 1 s). The room asks for the panel once its boxes show, so a tap does not wait.
  */
 const boxPanel = lazyChunk(async () => (await import('./BoxPanel')).BoxPanel);
+/** How long a tap waits for the box panel's chunk before showing it through its fallback (lazy-chunk.tsx `readyWithin`). */
+const PANEL_WAIT_MS = 1000;
 const templateChooser = lazyChunk(async () => (await import('../forms/fill/TemplateChooser')).TemplateChooser);
 
 /** The room's writes, loaded on first use (app/deferred.ts): the room paints its boxes without them. */
@@ -78,7 +80,24 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
   }, [gridList.loading, gridKey, rememberedGridIds, roomId, setRoomGridIds]);
   const batchList = useLocalQuery<BatchDoc>('batches', { CompanyID: user?.companyId ?? -1 }, companyKey);
   const company = useLocalDocument<CompanyDoc>('company', companyKey || undefined).document;
+  // The box whose panel is open, and the box tapped last: it shows as selected at once, and its panel
+  // opens when the panel's chunk is here (preloaded once the boxes show, when the tablet is idle), if
+  // it comes within a moment, rather than through "Opening box…" (lazy-chunk.tsx `readyWithin`).
   const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [tappedId, setTappedId] = useState<string | null>(null);
+  const latestTap = useRef<string | null>(null);
+  const selectBox = useCallback((boxId: string) => {
+    latestTap.current = boxId;
+    setTappedId(boxId);
+    void boxPanel.readyWithin(PANEL_WAIT_MS).then(() => {
+      if (latestTap.current === boxId) setSelectedId(boxId);
+    });
+  }, []);
+  const closeBox = useCallback(() => {
+    latestTap.current = null;
+    setTappedId(null);
+    setSelectedId(null);
+  }, []);
   const [addingGrid, setAddingGrid] = useState(false);
   const [confirmReset, setConfirmReset] = useState(false);
   const [choosingForm, setChoosingForm] = useState(false);
@@ -205,8 +224,8 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
                 batches={batches}
                 trapBoxIds={trapBoxIds}
                 reentryEnds={reentryEnds}
-                selectedId={selectedId}
-                onSelect={setSelectedId}
+                selectedId={tappedId}
+                onSelect={selectBox}
               />
               ))}
             </div>
@@ -229,7 +248,7 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
                     batches={batchList.documents}
                     company={company}
                     user={user}
-                    onClose={() => setSelectedId(null)}
+                    onClose={closeBox}
                   />
                 </Suspense>
               );
