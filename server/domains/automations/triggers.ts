@@ -30,6 +30,7 @@ import { enqueueDelivery, type MessageContent, type MessageLink } from '../../no
 import { companyWords, type Words } from '../../notifications/words';
 import { problemKeyOf } from '../reports/problem-counts';
 import { messageFor, type Rule, ruleQueries } from './queries';
+import { personName } from '../users/queries';
 
 /**
  * The app's address for links in messages (PUBLIC_URL), set once at start by schedules.ts
@@ -71,11 +72,10 @@ export async function fire(db: Kysely<DB>, rule: Rule, triggerKey: string, acted
   await enqueueDelivery(db, { companyId: rule.company_id, notificationId: rule.id, triggerKey, actedAt, message: messageFor(rule, content) });
 }
 
-const personName = (user: { first_name: string; last_name: string } | undefined, words: Words) => (user ? `${user.first_name} ${user.last_name}`.trim() : words.notice.someone);
-
 async function userName(db: Kysely<DB>, userId: number | null, words: Words): Promise<string> {
   if (userId === null) return words.notice.theSystem;
-  return personName(await db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', userId).executeTakeFirst(), words);
+  const user = await db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', userId).executeTakeFirst();
+  return (user && personName(user)) ?? words.notice.someone;
 }
 
 /** Where a change happened, as messages name it. */
@@ -272,7 +272,7 @@ export async function notifyTaskChanged(db: Kysely<DB>, actor: Actor, before: Ta
   const words = await companyWords(db, actor.companyId);
   const said = words.notice.task;
   const who = await userName(db, actor.userId, words);
-  const assignee = task.first_name === null || task.last_name === null ? words.notice.nobody : personName({ first_name: task.first_name, last_name: task.last_name }, words);
+  const assignee = personName(task) ?? words.notice.nobody;
   const place = await placeOf(db, task.room_id, task.grid_box_id, words);
   const where = whereOf(place, words);
   const about = [

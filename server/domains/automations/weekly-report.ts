@@ -17,6 +17,7 @@ import type { DB } from '../../db/schema';
 import type { MessageContent } from '../../notifications/delivery';
 import { companyWords, type Words } from '../../notifications/words';
 import { taskQueries } from '../tasks/queries';
+import { personName } from '../users/queries';
 import { trendsReportGraph } from '../reports/trends';
 import { appLink, utcText } from './triggers';
 
@@ -48,7 +49,7 @@ function movement(last: number, before: number, words: Words): string {
   return last > before ? said.upFrom(before) : said.downFrom(before);
 }
 
-const assigneeOf = (task: TaskRecord, words: Words) => (task.assignee ? `${task.assignee.first_name} ${task.assignee.last_name}` : words.notice.nobody);
+const assigneeOf = (task: TaskRecord, words: Words) => (task.assignee && personName(task.assignee)) ?? words.notice.nobody;
 
 /**
  * The report of a company's last `weeks` whole weeks, as sent at `sentAt`, in the company's language.

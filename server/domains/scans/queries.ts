@@ -4,6 +4,7 @@ import { isoTime } from '../../../common/schemas/answers';
 import type { GridBackgroundRecord, ScanDetailsRecord, WhiteboardImageRecord } from '../../../common/schemas/scans';
 import type { DB, Grid } from '../../db/schema';
 import { filePath } from '../files/storage';
+import { personName } from '../users/queries';
 
 type ScannedTable = 'rooms' | 'grids';
 
@@ -45,7 +46,7 @@ export const scanDetailsJson = (row: Awaited<ReturnType<typeof scanQueries.detai
   Scanned: row.scanned,
   ScannedDateTime: isoTime(row.scanned_at),
   LastScannedBy: row.last_scanned_by,
-  LastScannedByName: row.first_name === null ? null : `${row.first_name} ${row.last_name ?? ''}`.trim(),
+  LastScannedByName: personName(row),
 });
 
 export const whiteboardJson = (row: Awaited<ReturnType<typeof scanQueries.whiteboardHistory>>[number]): WhiteboardImageRecord => ({

@@ -7,6 +7,10 @@ import type { DB, InvitationsTable, User } from '../../db/schema';
 import { noteTombstones } from '../../db/writes';
 import { hashToken, newOpaqueToken } from '../auth/tokens';
 
+/** A person's name as messages and answers show it ("Ada Lovelace"); null for no one (a join that found no user). */
+export const personName = (person: { first_name: string | null; last_name: string | null }): string | null =>
+  person.first_name === null ? null : `${person.first_name} ${person.last_name ?? ''}`.trim();
+
 /** A user as the API and the synced company document show it: never the password hash. A company's user (never a consultant, who has no company). */
 export const userJson = (user: Pick<User, 'id' | 'email' | 'first_name' | 'last_name' | 'role' | 'threshold' | 'location'> & { company_id: number }): UserRecord => ({
   user_id: user.id,
