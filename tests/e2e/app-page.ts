@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Page, Response } from 'playwright-core';
+import type { Locator, Page, Response } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** Where screenshots of the screens go (not committed: test-output/ is ignored). */
@@ -152,11 +152,18 @@ export class AppPage {
 
   /** Waits until the app has rendered the screen headed `name` (the home page by default); fails after `timeout` ms. */
   async rendered(name = 'Grow Room', timeout = 15_000): Promise<void> {
+    await this.visible(this.heading(name), `The screen headed "${name}"`, timeout);
+  }
+
+  /**
+   * Waits until `locator` is visible; fails after `timeout` ms saying what the screen shows instead (its
+   * address, headings, alerts and toasts), so a failure says more than a timeout.
+   */
+  async visible(locator: Locator, what: string, timeout = 15_000): Promise<void> {
     try {
-      await this.heading(name).waitFor({ state: 'visible', timeout });
+      await locator.waitFor({ state: 'visible', timeout });
     } catch (error) {
-      // Say what the screen shows instead (its address, heading, alerts and toasts), so a failure says more than a timeout.
-      throw new Error(`The screen headed "${name}" did not show within ${timeout} ms; the app shows:\n${JSON.stringify(await this.shown(), null, 1)}`, { cause: error });
+      throw new Error(`${what} did not show within ${timeout} ms; the app shows:\n${JSON.stringify(await this.shown(), null, 1)}`, { cause: error });
     }
   }
 

@@ -86,7 +86,7 @@ export class FormsPage extends AppPage {
 
   async choosePickPlants() {
     await this.page.getByRole('button', { name: /^Pick plants/ }).click();
-    await this.page.locator('.box-picker').waitFor();
+    await this.visible(this.page.locator('.box-picker'), 'The box picker', 30_000);
   }
 
   async pickBy(by: MultiSelectBy) {
