@@ -22,6 +22,8 @@ export interface LazyChunk<Props> {
    * chunk a moment away is quicker waited for than shown through its fallback.
    */
   readyWithin: (withinMs: number) => Promise<void>;
+  /** Whether the chunk is loaded: a part shown now renders at once. */
+  isLoaded: () => boolean;
 }
 
 export function lazyChunk<Props>(load: () => Promise<ComponentType<Props>>): LazyChunk<Props> {
@@ -64,7 +66,7 @@ export function lazyChunk<Props>(load: () => Promise<ComponentType<Props>>): Laz
     let timer: ReturnType<typeof setTimeout> | undefined;
     return Promise.race([preload(), new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)))]).finally(() => clearTimeout(timer));
   };
-  return { Component: Chunk, preload, readyWithin };
+  return { Component: Chunk, preload, readyWithin, isLoaded: () => loaded !== null };
 }
 
 /** Resolves when a load may now succeed: the connection returned, a service worker took the page, or a while passed. */

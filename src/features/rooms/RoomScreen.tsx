@@ -89,9 +89,13 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
   const selectBox = useCallback((boxId: string) => {
     latestTap.current = boxId;
     setTappedId(boxId);
-    void boxPanel.readyWithin(PANEL_WAIT_MS).then(() => {
-      if (latestTap.current === boxId) setSelectedId(boxId);
-    });
+    // Loaded: the panel opens in the same render as the selection, the tap's own.
+    if (boxPanel.isLoaded()) setSelectedId(boxId);
+    else {
+      void boxPanel.readyWithin(PANEL_WAIT_MS).then(() => {
+        if (latestTap.current === boxId) setSelectedId(boxId);
+      });
+    }
   }, []);
   const closeBox = useCallback(() => {
     latestTap.current = null;
