@@ -1,18 +1,18 @@
 /**
  * RxDB's Dexie storage, as the page and the sync worker open it, with two changes.
  *
- * 1. A whole query's documents are read in one IndexedDB request. RxDB's Dexie query walks its index with a cursor: one IndexedDB request per document, about 0.12 ms
- * each in Chromium, so a room of 2,000 boxes took some 250 ms to read on a tablet's cold start. A
- * query with no limit wants every document in its index range anyway: `getAll(range)` reads them in
- * one request (30–60 ms for the same room). The matching, the order, and queries with a limit (which
- * may stop early) are RxDB's own.
+ * 1. A whole query's documents are read in one IndexedDB request. RxDB's Dexie query walks its index
+ * with a cursor: one IndexedDB request per document, about 0.12 ms each in Chromium, so a room of 2,000
+ * boxes took some 250 ms to read on a tablet's cold start. A query with no limit wants every document
+ * in its index range anyway: `getAll(range)` reads them in one request (30–60 ms for the same room).
+ * The matching, the order, and queries with a limit (which may stop early) are RxDB's own.
  *
  * 2. Another instance's inserts reach live queries as updates of unknown previous state. The sync
  * worker writes through its own instance, and the page hears of each write from its change event,
  * sent over a BroadcastChannel after the write committed. A query the page starts in between (a room's
  * boxes, once its new grid shows) reads the new documents from IndexedDB, and then their insert events
- * arrive: RxDB's event-reduce takes an insert for a document not yet in the results and may add it a
- * second time (at the front or the end, unchecked), so the room showed a box twice and, once it was
+ * arrive: RxDB's event-reduce takes an insert to be of a document not in the results yet, and may add
+ * it a second time (at the front or the end, unchecked), so the room showed a box twice and, once it was
  * deleted, still showed one copy. An update of unknown previous state is placed or replaced wherever
  * the document stands, so it is right either way. The instance's own inserts keep their kind: their
  * events are emitted before the write returns, and RxDB re-reads a query a write overlapped.
