@@ -65,7 +65,6 @@ function plainTextOf(raw: string): string {
   return part.content;
 }
 
-
 let server: TestServer;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;

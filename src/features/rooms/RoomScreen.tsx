@@ -80,28 +80,16 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
   }, [gridList.loading, gridKey, rememberedGridIds, roomId, setRoomGridIds]);
   const batchList = useLocalQuery<BatchDoc>('batches', { CompanyID: user?.companyId ?? -1 }, companyKey);
   const company = useLocalDocument<CompanyDoc>('company', companyKey || undefined).document;
-  // The box whose panel is open, and the box tapped last: it shows as selected at once, and its panel
-  // opens when the panel's chunk is here (preloaded once the boxes show, when the tablet is idle), if
-  // it comes within a moment, rather than through "Opening box…" (lazy-chunk.tsx `readyWithin`).
+  // The box tapped last shows as selected at once. Its panel opens in the same render when the panel's
+  // chunk is here (preloaded once the boxes show, when the tablet is idle); else once it arrives, if
+  // within PANEL_WAIT_MS, and only then through "Opening box…" (lazy-chunk.tsx `readyWithin`).
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [tappedId, setTappedId] = useState<string | null>(null);
-  const latestTap = useRef<string | null>(null);
+  const [panelWaitOver, setPanelWaitOver] = useState(false);
   const selectBox = useCallback((boxId: string) => {
-    latestTap.current = boxId;
-    setTappedId(boxId);
-    // Loaded: the panel opens in the same render as the selection, the tap's own.
-    if (boxPanel.isLoaded()) setSelectedId(boxId);
-    else {
-      void boxPanel.readyWithin(PANEL_WAIT_MS).then(() => {
-        if (latestTap.current === boxId) setSelectedId(boxId);
-      });
-    }
+    setSelectedId(boxId);
+    if (!boxPanel.isLoaded()) void boxPanel.readyWithin(PANEL_WAIT_MS).then(() => setPanelWaitOver(true));
   }, []);
-  const closeBox = useCallback(() => {
-    latestTap.current = null;
-    setTappedId(null);
-    setSelectedId(null);
-  }, []);
+  const panelShown = boxPanel.isLoaded() || panelWaitOver;
   const [addingGrid, setAddingGrid] = useState(false);
   const [confirmReset, setConfirmReset] = useState(false);
   const [choosingForm, setChoosingForm] = useState(false);
@@ -228,7 +216,7 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
                 batches={batches}
                 trapBoxIds={trapBoxIds}
                 reentryEnds={reentryEnds}
-                selectedId={tappedId}
+                selectedId={selectedId}
                 onSelect={selectBox}
               />
               ))}
@@ -236,6 +224,7 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
           )}
           <Whiteboard room={document} roomId={roomRef} company={company} />
           {selectedBox &&
+            panelShown &&
             (() => {
               const grid = grids.find((candidate) => candidate.id === selectedBox.gridId);
               if (!grid) return null;
@@ -252,7 +241,7 @@ export function RoomScreen({ roomId: addressed }: { roomId: string }) {
                     batches={batchList.documents}
                     company={company}
                     user={user}
-                    onClose={closeBox}
+                    onClose={() => setSelectedId(null)}
                   />
                 </Suspense>
               );
